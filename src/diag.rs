@@ -1,0 +1,177 @@
+//! Errors that carry a location, and their rendering as codespan diagnostics.
+//!
+//! Passes report problems as [`Error`] values holding a lang-c [`Span`] of the parsed text;
+//! only rendering (in the CLI) turns spans into file/line/column through the
+//! [`SourceMap`]. No pass panics on unsupported input and none drops code silently.
+
+use crate::frontend::source_map::{Loc, SourceMap};
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term;
+pub use codespan_reporting::term::termcolor::WriteColor;
+use lang_c::span::Span;
+
+/// What kind of failure this is; decides the exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// Bad command line or unreadable input file (exit 2).
+    Usage,
+    /// The input is not C that ladr can read (exit 2).
+    Syntax,
+    /// A construct ladr does not support (exit 2).
+    Unsupported,
+    /// The back end gave no verdict (exit 3).
+    Backend,
+}
+
+#[derive(Clone, Debug)]
+pub struct Error {
+    pub kind: ErrorKind,
+    pub message: String,
+    /// Where, in the parsed text, with a label.
+    pub span: Option<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            span: None,
+            notes: vec![],
+        }
+    }
+
+    /// An unsupported construct at `span`.
+    pub fn unsupported(span: Span, what: impl Into<String>) -> Error {
+        let what = what.into();
+        Error {
+            kind: ErrorKind::Unsupported,
+            message: format!("unsupported: {what}"),
+            span: Some((span, what)),
+            notes: vec![],
+        }
+    }
+
+    pub fn at(mut self, span: Span, label: impl Into<String>) -> Error {
+        self.span = Some((span, label.into()));
+        self
+    }
+
+    pub fn note(mut self, note: impl Into<String>) -> Error {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Original location of the error, if it has one.
+    pub fn loc(&self, map: &SourceMap) -> Option<Loc> {
+        self.span
+            .as_ref()
+            .filter(|(s, _)| !s.is_none())
+            .map(|(s, _)| map.lookup(s.start))
+    }
+
+    /// One-line form `file:line:col: message`.
+    pub fn one_line(&self, map: Option<&SourceMap>) -> String {
+        match map.and_then(|m| self.loc(m)) {
+            Some(l) => format!("{l}: {}", self.message),
+            None => self.message.clone(),
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Source texts for codespan: the real file when it is readable, else the lines the
+/// preprocessed program shows.
+pub struct SourceFiles {
+    files: SimpleFiles<String, String>,
+    ids: Vec<(String, usize)>,
+}
+
+impl SourceFiles {
+    pub fn new() -> SourceFiles {
+        SourceFiles {
+            files: SimpleFiles::new(),
+            ids: vec![],
+        }
+    }
+
+    /// The codespan file id for `file`, loading it on first use.
+    pub fn id(&mut self, map: &SourceMap, file: &str) -> usize {
+        if let Some((_, id)) = self.ids.iter().find(|(f, _)| f == file) {
+            return *id;
+        }
+        let text = std::fs::read_to_string(file)
+            .ok()
+            .or_else(|| map.reconstructed_text(file))
+            .unwrap_or_default();
+        let id = self.files.add(file.to_string(), text);
+        self.ids.push((file.to_string(), id));
+        id
+    }
+
+    /// Byte range of `loc` (to the end of its token-ish run) in the file's text.
+    pub fn range(
+        &mut self,
+        map: &SourceMap,
+        loc: &Loc,
+        len: usize,
+    ) -> (usize, std::ops::Range<usize>) {
+        let id = self.id(map, &loc.file);
+        let src = self
+            .files
+            .get(id)
+            .map(|f| f.source().clone())
+            .unwrap_or_default();
+        let mut start = 0;
+        for (n, l) in src.split_inclusive('\n').enumerate() {
+            if n + 1 == loc.line as usize {
+                let col = (loc.column as usize - 1).min(l.trim_end_matches('\n').len());
+                let s = start + col;
+                let end = (s + len.max(1))
+                    .min(start + l.trim_end_matches('\n').len())
+                    .max(s);
+                return (id, s..end);
+            }
+            start += l.len();
+        }
+        (id, src.len()..src.len())
+    }
+
+    pub fn emit<W: WriteColor>(&self, out: &mut W, d: &Diagnostic<usize>) {
+        let config = term::Config::default();
+        let _ = term::emit_to_write_style(out, &config, &self.files, d);
+    }
+}
+
+impl Default for SourceFiles {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Renders `err` as a codespan diagnostic.
+pub fn render<W: WriteColor>(out: &mut W, err: &Error, map: Option<&SourceMap>) {
+    let mut files = SourceFiles::new();
+    let mut d = Diagnostic::error().with_message(&err.message);
+    if let (Some(map), Some((span, label))) = (map, &err.span) {
+        if !span.is_none() {
+            let loc = map.lookup(span.start);
+            let len = span.end.saturating_sub(span.start);
+            let (id, range) = files.range(map, &loc, len);
+            d = d.with_labels(vec![Label::primary(id, range).with_message(label)]);
+        }
+    }
+    d = d.with_notes(err.notes.clone());
+    files.emit(out, &d);
+}

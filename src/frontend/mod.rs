@@ -1,0 +1,211 @@
+//! Front end: read a C file, preprocess it, parse it with lang-c (GNU C11), keep a source map.
+//!
+//! * `.i` input is read as already preprocessed; any other input goes through `gcc -E`
+//!   with the user's `-I`/`-D`/`-U` options.
+//! * [`fixup`] makes the few GNU spellings lang-c lacks readable, recording every edit.
+//! * [`source_map::SourceMap`] maps offsets of the parsed text back to the user's files.
+//!
+//! Parse failures become [`Error`]s that name the construct and the original location.
+//! This module and `cbmc` are the only ones that touch files and processes.
+
+pub mod fixup;
+pub mod source_map;
+
+use crate::diag::{Error, ErrorKind, Result};
+use lang_c::ast::{ExternalDeclaration, TranslationUnit};
+use lang_c::driver::{parse_preprocessed, Config};
+use lang_c::span::Span;
+use source_map::{Edit, SourceMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Options of the front end.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-I`, `-D`, `-U` options passed to the preprocessor.
+    pub cpp_args: Vec<String>,
+    /// Treat the input as preprocessed even without `.i` suffix.
+    pub preprocessed: bool,
+}
+
+/// A parsed program with everything needed to point back into the user's source.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    pub path: PathBuf,
+    /// The text lang-c parsed (prelude + fixed-up preprocessed program).
+    pub text: String,
+    pub unit: TranslationUnit,
+    pub map: SourceMap,
+}
+
+/// Reads, preprocesses and parses `path`.
+pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
+    let display = path.display().to_string();
+    let raw = std::fs::read(path)
+        .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot read `{display}`: {e}")))?;
+    let is_i = opts.preprocessed || path.extension().is_some_and(|e| e == "i");
+    let pre = if is_i {
+        String::from_utf8_lossy(&raw).into_owned()
+    } else {
+        preprocess(path, &opts.cpp_args)?
+    };
+    parse_text(&pre, &display).map(|(text, unit, map)| Parsed {
+        path: path.to_path_buf(),
+        text,
+        unit,
+        map,
+    })
+}
+
+/// Parses preprocessed text; `file` names it for locations without line markers.
+pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
+    let (fixed, mut edits) = fixup::fixup(pre);
+    let prelude = fixup::prelude(&fixed);
+    if !prelude.text.is_empty() {
+        for e in &mut edits {
+            e.at += prelude.text.len();
+        }
+        edits.insert(
+            0,
+            Edit {
+                at: 0,
+                removed: 0,
+                inserted: prelude.text.len(),
+            },
+        );
+    }
+    let text = format!("{}{}", prelude.text, fixed);
+    let map = SourceMap::new(pre, file, edits);
+    let config = Config::with_gcc();
+    match parse_preprocessed(&config, text) {
+        Ok(parse) => {
+            let mut unit = parse.unit;
+            unit.0.drain(..prelude.decls);
+            Ok((parse.source, unit, map))
+        }
+        Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map)),
+    }
+}
+
+fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {
+    let out = Command::new("gcc")
+        .arg("-E")
+        .args(cpp_args)
+        .arg(path)
+        .output()
+        .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot run `gcc -E`: {e}")))?;
+    if !out.status.success() {
+        return Err(Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "the preprocessor failed on `{}`:\n{}",
+                path.display(),
+                String::from_utf8_lossy(&out.stderr)
+            ),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Names the construct at a syntax error where we can recognise it.
+fn syntax_error(
+    text: &str,
+    offset: usize,
+    expected: &std::collections::HashSet<&'static str>,
+    map: &SourceMap,
+) -> Error {
+    let rest = &text[offset.min(text.len())..];
+    let before = text[..offset.min(text.len())].trim_end();
+    let token: String = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(20)
+        .collect();
+    let (what, note) = if rest.starts_with(':') && before.ends_with('?') {
+        (
+            "the GNU conditional with omitted middle operand `x ?: y`".to_string(),
+            Some("write `x ? x : y` (if `x` has no side effects)"),
+        )
+    } else if rest.starts_with("&&") {
+        (
+            "a label address `&&label` (GNU computed goto)".to_string(),
+            None,
+        )
+    } else if rest.starts_with('$') {
+        ("`$` in an identifier".to_string(), None)
+    } else {
+        let mut exp: Vec<_> = expected.iter().copied().collect();
+        exp.sort();
+        let exp = exp
+            .iter()
+            .take(8)
+            .map(|t| format!("`{t}`"))
+            .collect::<Vec<_>>();
+        return Error {
+            kind: ErrorKind::Syntax,
+            message: format!("syntax error at `{token}`"),
+            span: Some((
+                Span::span(offset, offset + token.len()),
+                "not understood here".into(),
+            )),
+            notes: vec![format!("expected one of {}", exp.join(", "))],
+        }
+        .note(format!("at {}", map.lookup(offset)));
+    };
+    let mut e = Error::unsupported(Span::span(offset, offset + token.len().max(1)), what);
+    if let Some(n) = note {
+        e = e.note(n);
+    }
+    e
+}
+
+/// Number of external declarations that are function definitions (for statistics).
+pub fn function_count(unit: &TranslationUnit) -> usize {
+    unit.0
+        .iter()
+        .filter(|d| matches!(d.node, ExternalDeclaration::FunctionDefinition(_)))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_with_comments_and_dollars() {
+        let (_, unit, _) =
+            parse_text("// c\nint a$b; /* x */ int main(void){return 0;}\n", "t.i").unwrap();
+        assert_eq!(unit.0.len(), 2);
+    }
+
+    #[test]
+    fn prelude_removed_from_ast() {
+        let (_, unit, map) = parse_text("__int128 f(void);\nint x;\n", "t.i").unwrap();
+        assert_eq!(unit.0.len(), 2);
+        let second = &unit.0[1];
+        assert_eq!(map.lookup(second.span.start).to_string(), "t.i:2:1");
+    }
+
+    #[test]
+    fn elvis_is_named() {
+        let err = parse_text("int f(int x) {\n  return x ?: 1;\n}\n", "t.i").unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Unsupported);
+        assert!(err.message.contains("?:"), "{}", err.message);
+        assert_eq!(
+            err.loc(&SourceMap::new(
+                "int f(int x) {\n  return x ?: 1;\n}\n",
+                "t.i",
+                vec![]
+            ))
+            .unwrap()
+            .line,
+            2
+        );
+    }
+
+    #[test]
+    fn label_address_is_named() {
+        let err = parse_text("void f(void){ void *p = &&l; l: ; }", "t.i").unwrap_err();
+        assert!(err.message.contains("&&label"), "{}", err.message);
+    }
+}
