@@ -159,9 +159,8 @@ pub fn blank_comments(text: &str) -> String {
                     }
                     i += 1;
                 }
-                for j in i..(i + 2).min(b.len()) {
-                    out[j] = b' ';
-                }
+                let end = (i + 2).min(b.len());
+                out[i..end].fill(b' ');
                 i += 2;
             }
             _ => i += 1,
