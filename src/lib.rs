@@ -4,3 +4,6 @@
 
 pub mod diag;
 pub mod frontend;
+pub mod passes;
+pub mod program;
+pub mod syntax;

@@ -1,0 +1,87 @@
+//! The value that flows through the passes: the AST plus what earlier passes learned.
+//!
+//! Each pass is `fn run(Program, &Options) -> Result<Program>`; a field is filled by the pass
+//! named in its comment and only read by later ones.
+
+use crate::syntax::names::Names;
+use lang_c::ast::TranslationUnit;
+use lang_c::span::Span;
+
+/// Bounds and switches of the translation.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Round-robin rounds K.
+    pub rounds: u32,
+    /// Loop unwinding and recursion depth U.
+    pub unwind: u32,
+    /// Loops with a constant bound up to this many iterations are unwound completely.
+    pub max_unwind: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rounds: 2,
+            unwind: 2,
+            max_unwind: 100,
+        }
+    }
+}
+
+/// Why the bounded program stops exploring at some point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CutKind {
+    /// A loop ran out of unwindings.
+    Loop,
+    /// Recursion deeper than the unwind bound.
+    Recursion,
+    /// Thread creation nested deeper than the bound.
+    ThreadNesting,
+}
+
+/// A place where the bounded program assumes the bound is not exceeded
+/// (`__CPROVER_assume(...)` emitted there).
+#[derive(Clone, Debug)]
+pub struct Cut {
+    pub kind: CutKind,
+    /// The loop / call / create statement in the user's source.
+    pub span: Span,
+}
+
+/// One thread slot of the bounded program (filled by `threads`).
+#[derive(Clone, Debug)]
+pub struct Slot {
+    /// Slot number; 0 is `main`.
+    pub index: usize,
+    /// Name of the slot's function in the bounded program.
+    pub function: String,
+    /// The user's start routine (`main` for slot 0).
+    pub routine: String,
+    /// The `pthread_create` call that creates this slot (none for slot 0).
+    pub created_at: Option<Span>,
+    /// The slot that contains the create site.
+    pub parent: Option<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub unit: TranslationUnit,
+    /// Fresh-name source shared by all passes.
+    pub names: Names,
+    /// Bound cut points (filled by `inline`, `unwind`, `threads`).
+    pub cuts: Vec<Cut>,
+    /// Thread slots (filled by `threads`).
+    pub slots: Vec<Slot>,
+}
+
+impl Program {
+    pub fn new(unit: TranslationUnit) -> Program {
+        Program {
+            unit,
+            names: Names::new(),
+            cuts: vec![],
+            slots: vec![],
+        }
+    }
+}

@@ -1,0 +1,437 @@
+//! Small builder functions for lang-c AST nodes: generated code is built as AST, never as text.
+//!
+//! Every builder takes the span of the node the generated code stands for (use
+//! `Span::none()` only for code with no source counterpart), so the printer's line map can
+//! point generated lines back at the user's source.
+
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+pub fn node<T>(t: T, span: Span) -> Node<T> {
+    Node::new(t, span)
+}
+
+pub fn ident(name: &str, span: Span) -> Node<Expression> {
+    node(
+        Expression::Identifier(Box::new(node(
+            Identifier {
+                name: name.to_string(),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn id(name: &str, span: Span) -> Node<Identifier> {
+    node(
+        Identifier {
+            name: name.to_string(),
+        },
+        span,
+    )
+}
+
+/// A non-negative decimal integer constant.
+pub fn int(n: u64, span: Span) -> Node<Expression> {
+    node(
+        Expression::Constant(Box::new(node(
+            Constant::Integer(Integer {
+                base: IntegerBase::Decimal,
+                number: n.to_string().into_boxed_str(),
+                suffix: IntegerSuffix {
+                    size: IntegerSize::Int,
+                    unsigned: false,
+                    imaginary: false,
+                },
+            }),
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn string(s: &str, span: Span) -> Node<Expression> {
+    let quoted = format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    node(
+        Expression::StringLiteral(Box::new(node(vec![quoted], span))),
+        span,
+    )
+}
+
+pub fn call(name: &str, args: Vec<Node<Expression>>, span: Span) -> Node<Expression> {
+    call_expr(ident(name, span), args, span)
+}
+
+pub fn call_expr(
+    callee: Node<Expression>,
+    args: Vec<Node<Expression>>,
+    span: Span,
+) -> Node<Expression> {
+    node(
+        Expression::Call(Box::new(node(
+            CallExpression {
+                callee: Box::new(callee),
+                arguments: args,
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn binop(
+    op: BinaryOperator,
+    lhs: Node<Expression>,
+    rhs: Node<Expression>,
+    span: Span,
+) -> Node<Expression> {
+    node(
+        Expression::BinaryOperator(Box::new(node(
+            BinaryOperatorExpression {
+                operator: node(op, span),
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn assign(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Expression> {
+    binop(BinaryOperator::Assign, lhs, rhs, span)
+}
+
+pub fn and(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Expression> {
+    binop(BinaryOperator::LogicalAnd, lhs, rhs, span)
+}
+
+pub fn or(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Expression> {
+    binop(BinaryOperator::LogicalOr, lhs, rhs, span)
+}
+
+pub fn eq(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Expression> {
+    binop(BinaryOperator::Equals, lhs, rhs, span)
+}
+
+pub fn index(base: Node<Expression>, idx: Node<Expression>, span: Span) -> Node<Expression> {
+    binop(BinaryOperator::Index, base, idx, span)
+}
+
+pub fn unop(op: UnaryOperator, e: Node<Expression>, span: Span) -> Node<Expression> {
+    node(
+        Expression::UnaryOperator(Box::new(node(
+            UnaryOperatorExpression {
+                operator: node(op, span),
+                operand: Box::new(e),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn not(e: Node<Expression>, span: Span) -> Node<Expression> {
+    unop(UnaryOperator::Negate, e, span)
+}
+
+pub fn addr(e: Node<Expression>, span: Span) -> Node<Expression> {
+    unop(UnaryOperator::Address, e, span)
+}
+
+pub fn deref(e: Node<Expression>, span: Span) -> Node<Expression> {
+    unop(UnaryOperator::Indirection, e, span)
+}
+
+pub fn member(e: Node<Expression>, field: &str, arrow: bool, span: Span) -> Node<Expression> {
+    let op = if arrow {
+        MemberOperator::Indirect
+    } else {
+        MemberOperator::Direct
+    };
+    node(
+        Expression::Member(Box::new(node(
+            MemberExpression {
+                operator: node(op, span),
+                expression: Box::new(e),
+                identifier: id(field, span),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn comma(mut es: Vec<Node<Expression>>, span: Span) -> Node<Expression> {
+    if es.len() == 1 {
+        return es.pop().unwrap();
+    }
+    node(Expression::Comma(Box::new(es)), span)
+}
+
+pub fn cond(
+    c: Node<Expression>,
+    t: Node<Expression>,
+    e: Node<Expression>,
+    span: Span,
+) -> Node<Expression> {
+    node(
+        Expression::Conditional(Box::new(node(
+            ConditionalExpression {
+                condition: Box::new(c),
+                then_expression: Box::new(t),
+                else_expression: Box::new(e),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+pub fn cast(ty: Node<TypeName>, e: Node<Expression>, span: Span) -> Node<Expression> {
+    node(
+        Expression::Cast(Box::new(node(
+            CastExpression {
+                type_name: ty,
+                expression: Box::new(e),
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
+/// A type name made of basic specifiers, e.g. `&[TypeSpecifier::Unsigned, TypeSpecifier::Int]`,
+/// with `pointers` levels of `*`.
+pub fn type_name(specs: &[TypeSpecifier], pointers: usize, span: Span) -> Node<TypeName> {
+    let declarator = (pointers > 0).then(|| {
+        node(
+            Declarator {
+                kind: node(DeclaratorKind::Abstract, span),
+                derived: (0..pointers)
+                    .map(|_| node(DerivedDeclarator::Pointer(vec![]), span))
+                    .collect(),
+                extensions: vec![],
+            },
+            span,
+        )
+    });
+    node(
+        TypeName {
+            specifiers: specs
+                .iter()
+                .map(|s| {
+                    node(
+                        SpecifierQualifier::TypeSpecifier(node(s.clone(), span)),
+                        span,
+                    )
+                })
+                .collect(),
+            declarator,
+        },
+        span,
+    )
+}
+
+/// `__typeof__(e)` as a type specifier.
+pub fn typeof_expr(e: Node<Expression>, span: Span) -> TypeSpecifier {
+    TypeSpecifier::TypeOf(node(TypeOf::Expression(e), span))
+}
+
+// ---- statements ----
+
+pub fn expr_stmt(e: Node<Expression>) -> Node<Statement> {
+    let span = e.span;
+    node(Statement::Expression(Some(Box::new(e))), span)
+}
+
+pub fn empty_stmt(span: Span) -> Node<Statement> {
+    node(Statement::Expression(None), span)
+}
+
+pub fn goto(label: &str, span: Span) -> Node<Statement> {
+    node(Statement::Goto(id(label, span)), span)
+}
+
+pub fn labeled(label: &str, s: Node<Statement>, span: Span) -> Node<Statement> {
+    node(
+        Statement::Labeled(node(
+            LabeledStatement {
+                label: node(Label::Identifier(id(label, span)), span),
+                statement: Box::new(s),
+            },
+            span,
+        )),
+        span,
+    )
+}
+
+pub fn if_stmt(
+    c: Node<Expression>,
+    then: Node<Statement>,
+    els: Option<Node<Statement>>,
+    span: Span,
+) -> Node<Statement> {
+    node(
+        Statement::If(node(
+            IfStatement {
+                condition: Box::new(c),
+                then_statement: Box::new(then),
+                else_statement: els.map(Box::new),
+            },
+            span,
+        )),
+        span,
+    )
+}
+
+pub fn block(items: Vec<Node<BlockItem>>, span: Span) -> Node<Statement> {
+    node(Statement::Compound(items), span)
+}
+
+pub fn block_of(stmts: Vec<Node<Statement>>, span: Span) -> Node<Statement> {
+    block(stmts.into_iter().map(item).collect(), span)
+}
+
+pub fn item(s: Node<Statement>) -> Node<BlockItem> {
+    let span = s.span;
+    node(BlockItem::Statement(s), span)
+}
+
+pub fn decl_item(d: Node<Declaration>) -> Node<BlockItem> {
+    let span = d.span;
+    node(BlockItem::Declaration(d), span)
+}
+
+pub fn ret(e: Option<Node<Expression>>, span: Span) -> Node<Statement> {
+    node(Statement::Return(e.map(Box::new)), span)
+}
+
+/// `__CPROVER_assume(e);`
+pub fn assume(e: Node<Expression>, span: Span) -> Node<Statement> {
+    expr_stmt(call("__CPROVER_assume", vec![e], span))
+}
+
+// ---- declarations ----
+
+/// A declaration `specs name derived... [= init];`.
+pub fn declaration(
+    specifiers: Vec<Node<DeclarationSpecifier>>,
+    name: &str,
+    derived: Vec<Node<DerivedDeclarator>>,
+    init: Option<Node<Initializer>>,
+    span: Span,
+) -> Node<Declaration> {
+    node(
+        Declaration {
+            specifiers,
+            declarators: vec![node(
+                InitDeclarator {
+                    declarator: node(
+                        Declarator {
+                            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
+                            derived,
+                            extensions: vec![],
+                        },
+                        span,
+                    ),
+                    initializer: init,
+                },
+                span,
+            )],
+        },
+        span,
+    )
+}
+
+pub fn spec(s: TypeSpecifier, span: Span) -> Node<DeclarationSpecifier> {
+    node(DeclarationSpecifier::TypeSpecifier(node(s, span)), span)
+}
+
+pub fn storage(s: StorageClassSpecifier, span: Span) -> Node<DeclarationSpecifier> {
+    node(DeclarationSpecifier::StorageClass(node(s, span)), span)
+}
+
+/// `[static] __typeof__(e) name;`
+pub fn typeof_decl(
+    name: &str,
+    e: Node<Expression>,
+    is_static: bool,
+    span: Span,
+) -> Node<Declaration> {
+    let mut specs = vec![];
+    if is_static {
+        specs.push(storage(StorageClassSpecifier::Static, span));
+    }
+    specs.push(spec(typeof_expr(e, span), span));
+    declaration(specs, name, vec![], None, span)
+}
+
+/// `[static] T name[n];` with basic specifiers.
+pub fn simple_decl(
+    specs: &[TypeSpecifier],
+    name: &str,
+    array: Option<u64>,
+    is_static: bool,
+    init: Option<Node<Expression>>,
+    span: Span,
+) -> Node<Declaration> {
+    let mut s = vec![];
+    if is_static {
+        s.push(storage(StorageClassSpecifier::Static, span));
+    }
+    s.extend(specs.iter().map(|t| spec(t.clone(), span)));
+    let derived = array
+        .map(|n| {
+            vec![node(
+                DerivedDeclarator::Array(node(
+                    ArrayDeclarator {
+                        qualifiers: vec![],
+                        size: ArraySize::VariableExpression(Box::new(int(n, span))),
+                    },
+                    span,
+                )),
+                span,
+            )]
+        })
+        .unwrap_or_default();
+    declaration(
+        s,
+        name,
+        derived,
+        init.map(|e| node(Initializer::Expression(Box::new(e)), span)),
+        span,
+    )
+}
+
+/// The name a call expression calls directly, if its callee is a plain identifier.
+pub fn callee_name(c: &CallExpression) -> Option<&str> {
+    match &c.callee.node {
+        Expression::Identifier(i) => Some(i.node.name.as_str()),
+        _ => None,
+    }
+}
+
+/// The name a declarator declares, looking through nested declarators.
+pub fn declarator_name(d: &Declarator) -> Option<&str> {
+    match &d.kind.node {
+        DeclaratorKind::Identifier(i) => Some(i.node.name.as_str()),
+        DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+/// Mutable access to the identifier a declarator declares.
+pub fn declarator_name_mut(d: &mut Declarator) -> Option<&mut Identifier> {
+    match &mut d.kind.node {
+        DeclaratorKind::Identifier(i) => Some(&mut i.node),
+        DeclaratorKind::Declarator(inner) => declarator_name_mut(&mut inner.node),
+        DeclaratorKind::Abstract => None,
+    }
+}
+
+/// The name of a function definition.
+pub fn function_name(f: &FunctionDefinition) -> Option<&str> {
+    declarator_name(&f.declarator.node)
+}

@@ -1,0 +1,92 @@
+//! Every name ladr generates comes from here. All carry the reserved prefix `__ladr_`, which
+//! no user program uses, so they cannot clash with user names.
+//!
+//! * renamed locals: `__ladr_<n>_<original>`; [`original_name`] recovers `<original>`;
+//! * temporaries: `__ladr_t<n>`; labels: `__ladr_L<n>`;
+//! * fixed names of the model and the driver: the constants below.
+
+/// The reserved prefix.
+pub const PREFIX: &str = "__ladr_";
+
+/// A counter of fresh names; one per program transformation chain.
+#[derive(Clone, Debug, Default)]
+pub struct Names {
+    next: u64,
+}
+
+impl Names {
+    pub fn new() -> Names {
+        Names { next: 0 }
+    }
+
+    fn bump(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+
+    /// A fresh name for a copy of the user variable `orig` (keeps `orig` recoverable).
+    pub fn local(&mut self, orig: &str) -> String {
+        let n = self.bump();
+        format!("{PREFIX}{n}_{}", original_name(orig))
+    }
+
+    /// A fresh temporary.
+    pub fn temp(&mut self) -> String {
+        let n = self.bump();
+        format!("{PREFIX}t{n}")
+    }
+
+    /// A fresh label.
+    pub fn label(&mut self, hint: &str) -> String {
+        let n = self.bump();
+        format!("{PREFIX}{hint}{n}")
+    }
+
+    /// Makes sure later fresh names do not repeat names already present in a program
+    /// (call with every identifier of a program produced by an earlier `Names`).
+    pub fn avoid(&mut self, name: &str) {
+        if let Some(rest) = name.strip_prefix(PREFIX) {
+            let digits: String = rest
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .chars()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            if let Ok(n) = digits.parse::<u64>() {
+                self.next = self.next.max(n);
+            }
+        }
+    }
+}
+
+/// The user's name behind a generated local name (`__ladr_12_count` → `count`).
+pub fn original_name(name: &str) -> &str {
+    if let Some(rest) = name.strip_prefix(PREFIX) {
+        if let Some((num, orig)) = rest.split_once('_') {
+            if !num.is_empty() && num.chars().all(|c| c.is_ascii_digit()) {
+                return original_name(orig);
+            }
+        }
+    }
+    name
+}
+
+/// True for names ladr generated.
+pub fn is_generated(name: &str) -> bool {
+    name.starts_with(PREFIX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locals_keep_their_original() {
+        let mut n = Names::new();
+        let a = n.local("count");
+        let b = n.local(&a);
+        assert_ne!(a, b);
+        assert_eq!(original_name(&b), "count");
+        assert_eq!(original_name("plain"), "plain");
+        assert!(is_generated(&n.temp()));
+    }
+}
