@@ -411,11 +411,7 @@ pub fn interpret(
             describe_exit(code),
             tail(stderr, stdout)
         )),
-        (code, Err(_)) => unknown(format!(
-            "{}: {}",
-            describe_exit(code),
-            tail(stderr, stdout)
-        )),
+        (code, Err(_)) => unknown(format!("{}: {}", describe_exit(code), tail(stderr, stdout))),
     };
     (verdict, formula)
 }
