@@ -2,6 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the pipeline and the code map.
 
+pub mod cbmc;
 pub mod diag;
 pub mod frontend;
 pub mod passes;

@@ -1,0 +1,750 @@
+//! Running CBMC on the sequentialised program and reading its verdict.
+//!
+//! This is the only module that starts CBMC (architecture invariant: the passes never run
+//! processes). It finds the `cbmc` binary ([`locate`]), runs it on one `.i` file with a
+//! fixed set of flags ([`run`]), and turns CBMC's `--json-ui` output into a [`Verdict`]
+//! with the counterexample trace as plain [`Step`]s. Mapping the trace back to the user's
+//! program is not done here: steps keep the `.i` file's lines and CBMC's own names.
+//!
+//! ```text
+//! seq.i ──► cbmc seq.i --no-standard-checks --stop-on-fail --json-ui --trace --verbosity 8
+//!       ──► exit 0  → Verdict::Verified
+//!           exit 10 → Verdict::Violated { property, description, trace }
+//!           other   → Verdict::Unknown { reason: CBMC's ERROR messages or stderr tail }
+//! ```
+//!
+//! CBMC 6.6 facts it relies on (DESIGN.md §7): the `.i` suffix makes CBMC skip its
+//! preprocessor; only exits 0 and 10 are verdicts; `--json-ui` prints one JSON array.
+//! Two shapes of that array occur: without `--stop-on-fail` a `{"result": [...]}` element
+//! lists every property with status `SUCCESS`/`FAILURE`; with `--stop-on-fail` and a
+//! violation, the failed property is a top-level element of its own with status `failed`
+//! (lower case) and its `trace`. Both are accepted. Source lines are JSON *strings*.
+//!
+//! Follows kani-driver's shape: arguments built as a list with a comment per flag, the
+//! output read with serde types, the verdict taken from CBMC's exit status and property
+//! statuses.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::io::{self, Read};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+
+/// Environment variable naming the CBMC binary to use.
+pub const ENV_VAR: &str = "LADR_CBMC";
+
+/// The launcher `scripts/install-cbmc` writes into the source tree.
+pub const INSTALLED_LAUNCHER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/.tools/bin/cbmc");
+
+// ---------------------------------------------------------------------------------------
+// Locating CBMC
+// ---------------------------------------------------------------------------------------
+
+/// CBMC could not be found; `Display` says how to get it.
+#[derive(Debug, Clone)]
+pub struct NotFound {
+    /// What was looked at, in order, for the message.
+    pub tried: Vec<String>,
+}
+
+impl fmt::Display for NotFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "CBMC (version 6.6 or newer) was not found.")?;
+        writeln!(f, "Looked at:")?;
+        for t in &self.tried {
+            writeln!(f, "  - {t}")?;
+        }
+        writeln!(f, "To install it, do one of:")?;
+        writeln!(
+            f,
+            "  - run `scripts/install-cbmc` in the ladr source tree (installs into .tools/)"
+        )?;
+        writeln!(f, "  - put cbmc >= 6.6 on PATH")?;
+        write!(
+            f,
+            "  - set {ENV_VAR}=/path/to/cbmc, or pass --cbmc /path/to/cbmc"
+        )
+    }
+}
+
+impl std::error::Error for NotFound {}
+
+/// Finds the CBMC binary: `explicit` (from `--cbmc`) if given, else `$LADR_CBMC`, else
+/// `cbmc` on `PATH`, else the launcher installed by `scripts/install-cbmc`.
+///
+/// An explicit path or `$LADR_CBMC` that does not name an existing program is an error,
+/// not a reason to fall back: the user asked for that binary. The version is not checked
+/// here (that would cost a process start per call).
+pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, NotFound> {
+    let mut tried = Vec::new();
+    let named = |p: &Path| -> Option<PathBuf> {
+        if p.components().count() > 1 {
+            p.is_file().then(|| p.to_path_buf())
+        } else {
+            which::which(p).ok()
+        }
+    };
+    if let Some(p) = explicit {
+        return named(p).ok_or_else(|| NotFound {
+            tried: vec![format!("--cbmc {}: no such program", p.display())],
+        });
+    }
+    if let Some(v) = std::env::var_os(ENV_VAR).filter(|v| !v.is_empty()) {
+        let p = PathBuf::from(&v);
+        return named(&p).ok_or_else(|| NotFound {
+            tried: vec![format!("{ENV_VAR}={}: no such program", p.display())],
+        });
+    }
+    tried.push(format!("{ENV_VAR}: not set"));
+    match which::which("cbmc") {
+        Ok(p) => return Ok(p),
+        Err(_) => tried.push("`cbmc` on PATH: not found".to_string()),
+    }
+    let launcher = Path::new(INSTALLED_LAUNCHER);
+    if launcher.is_file() {
+        return Ok(launcher.to_path_buf());
+    }
+    tried.push(format!("{}: not installed", launcher.display()));
+    Err(NotFound { tried })
+}
+
+// ---------------------------------------------------------------------------------------
+// Running CBMC
+// ---------------------------------------------------------------------------------------
+
+/// How to run CBMC.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The CBMC binary (see [`locate`]).
+    pub cbmc: PathBuf,
+    /// Check with 32-bit `int`, `long` and pointers (SV-COMP's ILP32 tasks).
+    pub ilp32: bool,
+    /// Kill CBMC after this long; the verdict is then [`Verdict::Unknown`].
+    pub timeout: Option<Duration>,
+    /// Appended to the command line as they are (e.g. `--unwind 2`).
+    pub extra_args: Vec<String>,
+}
+
+impl Options {
+    /// Options with defaults: LP64, no timeout, no extra arguments.
+    pub fn new(cbmc: PathBuf) -> Self {
+        Options {
+            cbmc,
+            ilp32: false,
+            timeout: None,
+            extra_args: Vec::new(),
+        }
+    }
+}
+
+/// What one CBMC run gave.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    /// CBMC's exit status; `None` if it was killed by a signal (including our timeout).
+    pub exit_code: Option<i32>,
+    /// Wall-clock time from start to exit.
+    pub wall: Duration,
+    /// True if CBMC was killed because `Options::timeout` passed.
+    pub timed_out: bool,
+    /// Size of the last SAT formula CBMC reported, if any.
+    pub formula: Option<FormulaSize>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// CBMC's answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Exit 0: every property holds (within the bounds of the program given).
+    Verified,
+    /// Exit 10: `property` (CBMC's id, e.g. `main.assertion.1`) fails.
+    Violated {
+        property: String,
+        /// The assertion's message (the second argument of `__CPROVER_assert`).
+        description: String,
+        /// The counterexample, unfiltered; see [`Step::is_internal`].
+        trace: Vec<Step>,
+    },
+    /// No verdict: a timeout, an error exit (6 input error, 64 bad option, 134 crash…),
+    /// a signal, or output that could not be read.
+    Unknown { reason: String },
+}
+
+/// The SAT formula's size, from CBMC's "N variables, M clauses" message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FormulaSize {
+    pub variables: u64,
+    pub clauses: u64,
+}
+
+/// One step of a counterexample trace, flattened from CBMC's JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// CBMC's `stepType`: `assignment`, `function-call`, `function-return`,
+    /// `location-only`, `failure`, `assume`, `output`, …
+    pub kind: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    /// The function the step is in (its source location's function).
+    pub function: Option<String>,
+    /// For `function-call`/`function-return`: the function called or returned from.
+    pub callee: Option<String>,
+    /// For assignments: the assigned lvalue as CBMC prints it (e.g. `x`, `s.f`, `a[1l]`).
+    pub lhs: Option<String>,
+    /// For assignments: the value as CBMC prints it (its `data` string; structs and
+    /// arrays are rendered as `{ .a=1, .b=2 }` / `{ [0]=1, [1]=2 }`).
+    pub value: Option<String>,
+    /// CBMC's thread number (0 for a sequential program).
+    pub thread: u32,
+    /// CBMC marks steps in its own library and initialisation as hidden.
+    pub hidden: bool,
+}
+
+impl Step {
+    /// True for steps that are CBMC's own bookkeeping rather than the program's:
+    /// shadow-memory writes (`SM__…`) and `__CPROVER_…` variables.
+    pub fn is_internal(&self) -> bool {
+        self.lhs
+            .as_deref()
+            .is_some_and(|l| l.starts_with("SM__") || l.contains("__CPROVER"))
+    }
+}
+
+/// Running CBMC failed before any verdict could be read.
+#[derive(Debug)]
+pub enum Error {
+    /// The program could not be started.
+    Spawn { cbmc: PathBuf, source: io::Error },
+    /// Waiting for or talking to the process failed.
+    Io(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Spawn { cbmc, source } => {
+                write!(f, "cannot start CBMC ({}): {source}", cbmc.display())
+            }
+            Error::Io(e) => write!(f, "error while running CBMC: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Spawn { source, .. } => Some(source),
+            Error::Io(e) => Some(e),
+        }
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Io(e)
+    }
+}
+
+/// The command-line arguments (after the program name) for checking `seq_file`.
+pub fn arguments(opts: &Options, seq_file: &Path) -> Vec<OsString> {
+    // The file should end in `.i`: CBMC then takes it as preprocessed C and does not run
+    // its own preprocessor (which needs gcc and, with --32, 32-bit headers).
+    let mut args: Vec<OsString> = vec![seq_file.into()];
+    // No automatic pointer/bounds/overflow/malloc-may-fail checks: the only properties are
+    // ladr's own assertions. Also, with the default malloc-may-fail, CBMC 6.6 aborts
+    // (exit 134) on shadow memory of heap objects.
+    args.push("--no-standard-checks".into());
+    // One violated race assertion is enough; also makes CBMC print its trace.
+    args.push("--stop-on-fail".into());
+    args.push("--json-ui".into());
+    args.push("--trace".into());
+    // Verbosity 8 ("statistics") is the lowest that prints "N variables, M clauses".
+    args.push("--verbosity".into());
+    args.push("8".into());
+    if opts.ilp32 {
+        // ILP32: 32-bit int, long and pointers.
+        args.push("--32".into());
+    }
+    args.extend(opts.extra_args.iter().map(OsString::from));
+    args
+}
+
+/// Runs CBMC on `seq_file` (a sequential C program, preferably named `*.i`).
+///
+/// Errors only if CBMC cannot be started or waited for; everything CBMC itself does
+/// (including crashing or timing out) is an [`Outcome`].
+pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
+    let mut cmd = Command::new(&opts.cbmc);
+    cmd.args(arguments(opts, seq_file))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Own process group, so a timeout kills anything CBMC started too.
+        .process_group(0);
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|source| Error::Spawn {
+        cbmc: opts.cbmc.clone(),
+        source,
+    })?;
+    // Read both pipes on threads: CBMC's JSON can be larger than a pipe buffer, and
+    // reading one pipe while CBMC blocks on the other would deadlock.
+    let out = reader(child.stdout.take());
+    let err = reader(child.stderr.take());
+
+    let (status, timed_out) = wait_with_timeout(&mut child, opts.timeout.map(|t| start + t))?;
+    let wall = start.elapsed();
+    let stdout = out.join().unwrap_or_default();
+    let stderr = err.join().unwrap_or_default();
+
+    let exit_code = status.code();
+    let (mut verdict, formula) = interpret(exit_code, &stdout, &stderr);
+    if timed_out {
+        verdict = Verdict::Unknown {
+            reason: format!(
+                "CBMC timed out after {:.1} s",
+                opts.timeout.unwrap_or_default().as_secs_f64()
+            ),
+        };
+    } else if let (Some(sig), Verdict::Unknown { reason }) = (status.signal(), &mut verdict) {
+        *reason = format!("CBMC was killed by signal {sig}; {reason}");
+    }
+    Ok(Outcome {
+        verdict,
+        exit_code,
+        wall,
+        timed_out,
+        formula,
+        stdout,
+        stderr,
+    })
+}
+
+fn reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            let _ = p.read_to_end(&mut buf);
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    })
+}
+
+/// Waits for `child`, killing it (and its process group) at `deadline`.
+fn wait_with_timeout(
+    child: &mut Child,
+    deadline: Option<Instant>,
+) -> io::Result<(ExitStatus, bool)> {
+    let Some(deadline) = deadline else {
+        return Ok((child.wait()?, false));
+    };
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok((status, false));
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            // The child leads its own process group (process_group(0)): kill the group.
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            let _ = child.kill();
+            return Ok((child.wait()?, true));
+        }
+        thread::sleep((deadline - now).min(Duration::from_millis(10)));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Reading CBMC's output
+// ---------------------------------------------------------------------------------------
+
+/// Reads the verdict and formula size from a finished CBMC run's exit code and output.
+/// Public so recorded outputs can be interpreted without running CBMC.
+pub fn interpret(
+    exit_code: Option<i32>,
+    stdout: &str,
+    stderr: &str,
+) -> (Verdict, Option<FormulaSize>) {
+    let messages: Result<Vec<Message>, _> = serde_json::from_str(stdout);
+    let formula = messages.as_ref().ok().and_then(|ms| {
+        ms.iter()
+            .rev()
+            .find_map(|m| formula_size(m.message_text.as_deref()?))
+    });
+    let unknown = |why: String| Verdict::Unknown { reason: why };
+    let verdict = match (exit_code, &messages) {
+        (Some(0), Ok(ms)) => match ms.iter().flat_map(Message::properties).find(|p| p.failed()) {
+            None => Verdict::Verified,
+            Some(p) => unknown(format!(
+                "CBMC exited with 0 but reports property {} as {}",
+                p.property, p.status
+            )),
+        },
+        (Some(10), Ok(ms)) => match ms.iter().flat_map(Message::properties).find(|p| p.failed()) {
+            Some(p) => Verdict::Violated {
+                property: p.property.clone(),
+                description: p.description.clone().unwrap_or_default(),
+                trace: p.trace.iter().flatten().map(RawStep::to_step).collect(),
+            },
+            None => unknown("CBMC exited with 10 but reports no failed property".into()),
+        },
+        (code, Ok(ms)) => {
+            let errors: Vec<String> = ms.iter().filter_map(Message::error_text).collect();
+            let what = if errors.is_empty() {
+                tail(stderr, stdout)
+            } else {
+                errors.join("; ")
+            };
+            unknown(format!("{}: {what}", describe_exit(code)))
+        }
+        (code @ (Some(0) | Some(10)), Err(e)) => unknown(format!(
+            "{} but its JSON output could not be read ({e}): {}",
+            describe_exit(code),
+            tail(stderr, stdout)
+        )),
+        (code, Err(_)) => unknown(format!("{}: {}", describe_exit(code), tail(stderr, stdout))),
+    };
+    (verdict, formula)
+}
+
+fn describe_exit(code: Option<i32>) -> String {
+    match code {
+        Some(6) => "CBMC could not read the program (exit 6)".into(),
+        Some(64) => "CBMC rejected its command line (exit 64)".into(),
+        Some(134) => "CBMC crashed (exit 134)".into(),
+        Some(c) => format!("CBMC exited with status {c}"),
+        None => "CBMC did not exit normally".into(),
+    }
+}
+
+/// The last few non-empty lines of stderr, or of stdout if stderr is empty.
+fn tail(stderr: &str, stdout: &str) -> String {
+    let text = if stderr.trim().is_empty() {
+        stdout
+    } else {
+        stderr
+    };
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return "no output".into();
+    }
+    lines[lines.len().saturating_sub(5)..].join(" | ")
+}
+
+/// Parses CBMC's "2026 variables, 9349 clauses".
+fn formula_size(text: &str) -> Option<FormulaSize> {
+    let (vars, rest) = text.trim().split_once(" variables, ")?;
+    let clauses = rest.strip_suffix(" clauses")?;
+    Some(FormulaSize {
+        variables: vars.parse().ok()?,
+        clauses: clauses.parse().ok()?,
+    })
+}
+
+/// One element of CBMC's `--json-ui` array. Every element has exactly one of these
+/// groups of fields; all are optional so unknown shapes are ignored.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Message {
+    message_text: Option<String>,
+    message_type: Option<String>,
+    source_location: Option<RawLocation>,
+    /// `{"result": [...]}`: property statuses (no `--stop-on-fail`, or all passed).
+    result: Option<Vec<Property>>,
+    /// With `--stop-on-fail`, a failed property is printed as an element of its own.
+    #[serde(flatten)]
+    property: Option<Property>,
+}
+
+impl Message {
+    fn properties(&self) -> impl Iterator<Item = &Property> {
+        self.result.iter().flatten().chain(self.property.as_ref())
+    }
+
+    fn error_text(&self) -> Option<String> {
+        if self.message_type.as_deref() != Some("ERROR") {
+            return None;
+        }
+        let text = self.message_text.clone()?;
+        Some(match &self.source_location {
+            Some(RawLocation {
+                file: Some(f),
+                line: Some(l),
+                ..
+            }) => format!("{f}:{}: {text}", l.0),
+            _ => text,
+        })
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Property {
+    property: String,
+    status: String,
+    description: Option<String>,
+    trace: Option<Vec<RawStep>>,
+}
+
+impl Property {
+    /// `FAILURE` in a `result` list, `failed` in a `--stop-on-fail` element.
+    fn failed(&self) -> bool {
+        self.status.eq_ignore_ascii_case("failure") || self.status.eq_ignore_ascii_case("failed")
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RawStep {
+    step_type: String,
+    #[serde(default)]
+    thread: u32,
+    #[serde(default)]
+    hidden: bool,
+    source_location: Option<RawLocation>,
+    /// `function-call`/`function-return`: `{ "identifier": …, "displayName": … }`.
+    function: Option<RawFunction>,
+    lhs: Option<String>,
+    value: Option<serde_json::Value>,
+}
+
+impl RawStep {
+    fn to_step(&self) -> Step {
+        let loc = self.source_location.as_ref();
+        Step {
+            kind: self.step_type.clone(),
+            file: loc.and_then(|l| l.file.clone()),
+            line: loc.and_then(|l| l.line).map(|n| n.0),
+            column: loc.and_then(|l| l.column).map(|n| n.0),
+            function: loc.and_then(|l| l.function.clone()),
+            callee: self.function.as_ref().and_then(|f| f.identifier.clone()),
+            lhs: self.lhs.clone(),
+            value: self.value.as_ref().map(render_value),
+            thread: self.thread,
+            hidden: self.hidden,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct RawFunction {
+    identifier: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct RawLocation {
+    file: Option<String>,
+    function: Option<String>,
+    line: Option<Num>,
+    column: Option<Num>,
+}
+
+/// A number CBMC may print as a JSON string (`"line": "24"`) or as a number.
+#[derive(Debug, Clone, Copy)]
+struct Num(u32);
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Number(n) => n
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Num)
+                .ok_or_else(|| D::Error::custom("line/column out of range")),
+            serde_json::Value::String(s) => s.trim().parse().map(Num).map_err(D::Error::custom),
+            other => Err(D::Error::custom(format!("expected a number, got {other}"))),
+        }
+    }
+}
+
+/// CBMC's printed form of a trace value: its `data` string; structs and arrays (which
+/// have `members`/`elements` instead) rendered from their parts; otherwise its `name`
+/// (e.g. `unknown`).
+fn render_value(v: &serde_json::Value) -> String {
+    if let Some(data) = v.get("data").and_then(|d| d.as_str()) {
+        return data.to_string();
+    }
+    let parts = |key: &str, label: &dyn Fn(&serde_json::Value) -> String| {
+        v.get(key).and_then(|m| m.as_array()).map(|items| {
+            let inner: Vec<String> = items
+                .iter()
+                .map(|item| {
+                    let val = item.get("value").map(render_value).unwrap_or_default();
+                    format!("{}={val}", label(item))
+                })
+                .collect();
+            format!("{{ {} }}", inner.join(", "))
+        })
+    };
+    let member = |m: &serde_json::Value| {
+        format!(".{}", m.get("name").and_then(|n| n.as_str()).unwrap_or("?"))
+    };
+    let index = |e: &serde_json::Value| {
+        format!(
+            "[{}]",
+            e.get("index").map(|i| i.to_string()).unwrap_or_default()
+        )
+    };
+    parts("members", &member)
+        .or_else(|| parts("elements", &index))
+        .or_else(|| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
+        .unwrap_or_else(|| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VIOLATED: &str = include_str!("../tests/data/cbmc/violated.json");
+    const VERIFIED: &str = include_str!("../tests/data/cbmc/verified.json");
+    const SYNTAX_ERROR: &str = include_str!("../tests/data/cbmc/syntax_error.json");
+
+    #[test]
+    fn violated_output_gives_property_and_trace() {
+        let (verdict, formula) = interpret(Some(10), VIOLATED, "");
+        let Verdict::Violated {
+            property,
+            description,
+            trace,
+        } = verdict
+        else {
+            panic!("expected a violation, got {verdict:?}");
+        };
+        assert_eq!(property, "main.assertion.1");
+        assert_eq!(description, "x is three");
+        assert!(formula.is_some());
+        let visible: Vec<&Step> = trace
+            .iter()
+            .filter(|s| !s.hidden && !s.is_internal() && s.file.as_deref() == Some("violated.i"))
+            .collect();
+        let assigns: Vec<(Option<u32>, &str, &str)> = visible
+            .iter()
+            .filter(|s| s.kind == "assignment")
+            .map(|s| {
+                (
+                    s.line,
+                    s.lhs.as_deref().unwrap(),
+                    s.value.as_deref().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(assigns, [(Some(4), "x", "1"), (Some(5), "x", "2")]);
+        let last = trace.last().unwrap();
+        assert_eq!(last.kind, "failure");
+        assert_eq!(last.line, Some(6));
+        assert_eq!(last.function.as_deref(), Some("main"));
+    }
+
+    #[test]
+    fn verified_output() {
+        let (verdict, formula) = interpret(Some(0), VERIFIED, "");
+        assert_eq!(verdict, Verdict::Verified);
+        let f = formula.expect("verbosity 8 prints the formula size");
+        assert!(f.variables > 0 && f.clauses > 0, "{f:?}");
+    }
+
+    #[test]
+    fn syntax_error_is_unknown_with_cbmc_message() {
+        let (verdict, _) = interpret(Some(6), SYNTAX_ERROR, "");
+        let Verdict::Unknown { reason } = verdict else {
+            panic!("expected unknown, got {verdict:?}");
+        };
+        assert!(reason.contains("exit 6"), "{reason}");
+        assert!(
+            reason.contains("syntax_error.i:2: syntax error before ';'"),
+            "{reason}"
+        );
+    }
+
+    #[test]
+    fn unparsable_output_is_unknown() {
+        let (verdict, _) = interpret(Some(64), "Usage error!\n", "Unknown option: --bogus\n");
+        assert_eq!(
+            verdict,
+            Verdict::Unknown {
+                reason: "CBMC rejected its command line (exit 64): Unknown option: --bogus".into()
+            }
+        );
+        let (verdict, _) = interpret(Some(10), "[ {", "");
+        assert!(matches!(verdict, Verdict::Unknown { .. }));
+    }
+
+    #[test]
+    fn formula_size_message() {
+        assert_eq!(
+            formula_size("2026 variables, 9349 clauses"),
+            Some(FormulaSize {
+                variables: 2026,
+                clauses: 9349
+            })
+        );
+        assert_eq!(formula_size("Runtime Solver: 1e-05s"), None);
+    }
+
+    #[test]
+    fn struct_values_are_rendered() {
+        let v: serde_json::Value = serde_json::from_str(
+            r#"{"members":[{"name":"a","value":{"data":"0","name":"integer"}},
+                          {"name":"b","value":{"data":"1","name":"integer"}}],
+                "name":"struct"}"#,
+        )
+        .unwrap();
+        assert_eq!(render_value(&v), "{ .a=0, .b=1 }");
+        let v: serde_json::Value = serde_json::from_str(r#"{"name":"unknown"}"#).unwrap();
+        assert_eq!(render_value(&v), "unknown");
+    }
+
+    #[test]
+    fn internal_steps() {
+        let step = |lhs: &str| Step {
+            kind: "assignment".into(),
+            file: None,
+            line: None,
+            column: None,
+            function: None,
+            callee: None,
+            lhs: Some(lhs.into()),
+            value: None,
+            thread: 0,
+            hidden: false,
+        };
+        assert!(step("SM__&dynamic_object__w.a").is_internal());
+        assert!(step("__CPROVER_dead_object").is_internal());
+        assert!(!step("x").is_internal());
+    }
+
+    #[test]
+    fn arguments_follow_design() {
+        let mut o = Options::new("cbmc".into());
+        o.ilp32 = true;
+        o.extra_args = vec!["--unwind".into(), "2".into()];
+        let args: Vec<String> = arguments(&o, Path::new("seq.i"))
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect();
+        assert_eq!(
+            args,
+            [
+                "seq.i",
+                "--no-standard-checks",
+                "--stop-on-fail",
+                "--json-ui",
+                "--trace",
+                "--verbosity",
+                "8",
+                "--32",
+                "--unwind",
+                "2"
+            ]
+        );
+    }
+}
