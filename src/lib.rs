@@ -2,6 +2,7 @@
 //!
 //! See `ARCHITECTURE.md` for the pipeline and the code map.
 
+pub mod analysis;
 pub mod cbmc;
 pub mod diag;
 pub mod frontend;

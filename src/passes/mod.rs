@@ -26,4 +26,5 @@
 
 pub mod inline;
 pub mod normalise;
+pub mod threads;
 pub mod unwind;

@@ -3,4 +3,5 @@
 
 pub mod build;
 pub mod names;
+pub mod rename;
 pub mod walk;

@@ -90,3 +90,19 @@ mod tests {
         assert!(is_generated(&n.temp()));
     }
 }
+
+/// True for ladr's own variables (model, scheduler, race flags), which are never data:
+/// generated names that are neither renamed user locals (`__ladr_<n>_x`) nor temporaries
+/// (`__ladr_t<n>`), which hold user values.
+pub fn is_internal(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(PREFIX) else {
+        return false;
+    };
+    let local = rest
+        .split_once('_')
+        .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let temp = rest
+        .strip_prefix('t')
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    !(local || temp)
+}

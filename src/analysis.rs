@@ -1,0 +1,251 @@
+//! Which accesses are data accesses (DESIGN §6), computed once over the program after
+//! `threads`: used by `visible` (which statements may access shared memory) and `race`
+//! (which lvalues to instrument).
+//!
+//! Shared: globals and statics of the user's program, every dereference (`*p`, `p->f`,
+//! `p[i]` with a pointer `p`), and thread locals whose address is taken or whose type is not
+//! scalar (an array or struct local can escape by decay). Never: ladr's own variables (the
+//! model's and the driver's), and scalar thread locals whose address is never taken — each
+//! slot has its own copy, so no other thread can reach them. Classifying a private variable
+//! as shared only costs formula size (shadow memory is per address); the opposite would hide
+//! races, so every doubt resolves to "shared".
+
+use crate::syntax::build::declarator_name;
+use crate::syntax::names;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use lang_c::visit::{self, Visit};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Clone, Debug, Default)]
+pub struct Vars {
+    /// Array depth of every declared variable (0 = not an array).
+    depth: HashMap<String, usize>,
+    /// Declared functions.
+    functions: HashSet<String>,
+    /// Thread locals (automatic locals of slot bodies) that are private.
+    private: HashSet<String>,
+    /// Struct members declared as arrays, with their depth.
+    array_fields: HashMap<String, usize>,
+    /// Struct members that are bit-fields.
+    pub bit_fields: HashSet<String>,
+}
+
+impl Vars {
+    /// `thread_locals`: the automatic locals the `threads` pass made static.
+    pub fn new(unit: &TranslationUnit, thread_locals: &HashSet<String>) -> Vars {
+        let mut c = Collector::default();
+        c.visit_translation_unit(unit);
+        let mut private = HashSet::new();
+        for l in thread_locals {
+            if !c.address_taken.contains(l) && c.scalar.contains(l) {
+                private.insert(l.clone());
+            }
+        }
+        Vars {
+            depth: c.depth,
+            functions: c.functions,
+            private,
+            array_fields: c.array_fields,
+            bit_fields: c.bit_fields,
+        }
+    }
+
+    /// True if reading or writing variable `name` may be a data access.
+    pub fn is_shared_var(&self, name: &str) -> bool {
+        if self.functions.contains(name) || !self.depth.contains_key(name) {
+            return false; // functions, enumerators, undeclared builtins
+        }
+        if names::is_internal(name) {
+            return false;
+        }
+        !self.private.contains(name)
+    }
+
+    /// Number of array dimensions of the value of `e` (0 when it is not an array or unknown).
+    pub fn array_depth(&self, e: &Expression) -> usize {
+        match e {
+            Expression::Identifier(i) => self.depth.get(&i.node.name).copied().unwrap_or(0),
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                self.array_depth(&b.node.lhs.node).saturating_sub(1)
+            }
+            Expression::Member(m) => self
+                .array_fields
+                .get(&m.node.identifier.node.name)
+                .copied()
+                .unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    pub fn is_function(&self, name: &str) -> bool {
+        self.functions.contains(name)
+    }
+}
+
+#[derive(Default)]
+struct Collector {
+    depth: HashMap<String, usize>,
+    functions: HashSet<String>,
+    scalar: HashSet<String>,
+    address_taken: HashSet<String>,
+    array_fields: HashMap<String, usize>,
+    bit_fields: HashSet<String>,
+    /// typedef name → (array depth, scalar)
+    typedefs: HashMap<String, (usize, bool)>,
+}
+
+fn trailing_arrays(d: &Declarator) -> usize {
+    let own = d
+        .derived
+        .iter()
+        .rev()
+        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
+        .count();
+    if own > 0 {
+        return own;
+    }
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) if inner.node.derived.is_empty() => {
+            trailing_arrays(&inner.node)
+        }
+        _ => 0,
+    }
+}
+
+fn has_pointer(d: &Declarator) -> bool {
+    d.derived
+        .iter()
+        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        || matches!(&d.kind.node, DeclaratorKind::Declarator(inner) if has_pointer(&inner.node))
+}
+
+fn is_function_decl(d: &Declarator) -> bool {
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(
+            d.derived.last().map(|x| &x.node),
+            Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
+        )
+}
+
+impl Collector {
+    /// (array depth, scalar) of a declaration's base type.
+    fn base_type(&self, specs: &[Node<DeclarationSpecifier>]) -> (usize, bool) {
+        let mut scalar = true;
+        let mut depth = 0;
+        for s in specs {
+            if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
+                match &t.node {
+                    TypeSpecifier::Struct(_) | TypeSpecifier::TypeOf(_) | TypeSpecifier::Atomic(_) => scalar = false,
+                    TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
+                        Some(&(d, s)) => {
+                            depth = d;
+                            scalar &= s;
+                        }
+                        None => scalar = false,
+                    },
+                    _ => {}
+                }
+            }
+        }
+        (depth, scalar)
+    }
+
+    fn declare(&mut self, specs: &[Node<DeclarationSpecifier>], d: &Declarator, is_typedef: bool) {
+        let Some(name) = declarator_name(d) else { return };
+        if is_function_decl(d) {
+            self.functions.insert(name.to_string());
+            return;
+        }
+        let (base_depth, base_scalar) = self.base_type(specs);
+        let own = trailing_arrays(d);
+        let pointer = has_pointer(d);
+        let depth = if own > 0 {
+            own + if pointer { 0 } else { base_depth }
+        } else if pointer {
+            0
+        } else {
+            base_depth
+        };
+        let scalar = depth == 0 && (pointer || base_scalar);
+        if is_typedef {
+            self.typedefs.insert(name.to_string(), (depth, scalar));
+        } else {
+            self.depth.insert(name.to_string(), depth);
+            if scalar {
+                self.scalar.insert(name.to_string());
+            }
+        }
+    }
+}
+
+impl<'ast> Visit<'ast> for Collector {
+    fn visit_declaration(&mut self, d: &'ast Declaration, span: &'ast lang_c::span::Span) {
+        let is_typedef = d.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Typedef)
+        });
+        for id in &d.declarators {
+            self.declare(&d.specifiers, &id.node.declarator.node, is_typedef);
+        }
+        visit::visit_declaration(self, d, span);
+    }
+
+    fn visit_function_definition(&mut self, f: &'ast FunctionDefinition, span: &'ast lang_c::span::Span) {
+        if let Some(n) = declarator_name(&f.declarator.node) {
+            self.functions.insert(n.to_string());
+        }
+        visit::visit_function_definition(self, f, span);
+    }
+
+    fn visit_parameter_declaration(&mut self, p: &'ast ParameterDeclaration, span: &'ast lang_c::span::Span) {
+        if let Some(d) = &p.declarator {
+            self.declare(&p.specifiers, &d.node, false);
+        }
+        visit::visit_parameter_declaration(self, p, span);
+    }
+
+    fn visit_struct_declarator(&mut self, sd: &'ast StructDeclarator, span: &'ast lang_c::span::Span) {
+        if let Some(d) = &sd.declarator {
+            if let Some(n) = declarator_name(&d.node) {
+                let depth = trailing_arrays(&d.node);
+                if depth > 0 {
+                    let e = self.array_fields.entry(n.to_string()).or_insert(0);
+                    *e = (*e).max(depth);
+                }
+                if sd.bit_width.is_some() {
+                    self.bit_fields.insert(n.to_string());
+                }
+            }
+        }
+        visit::visit_struct_declarator(self, sd, span);
+    }
+
+    fn visit_unary_operator_expression(
+        &mut self,
+        u: &'ast UnaryOperatorExpression,
+        span: &'ast lang_c::span::Span,
+    ) {
+        if u.operator.node == UnaryOperator::Address {
+            if let Some(base) = lvalue_base(&u.operand.node) {
+                self.address_taken.insert(base.to_string());
+            }
+        }
+        visit::visit_unary_operator_expression(self, u, span);
+    }
+}
+
+/// The variable whose storage an lvalue designates part of (`x`, `x.f`, `x[i]` with array x),
+/// or `None` when it goes through a pointer.
+pub fn lvalue_base(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            lvalue_base(&m.node.expression.node)
+        }
+        // `&a[i]`: a may be an array (its storage) or a pointer; either way count it.
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            lvalue_base(&b.node.lhs.node)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,143 @@
+/* ladr's pthread model (DESIGN §4), added to every sequential program.
+ *
+ * State lives in the program's own objects: the first int of a mutex, condition variable,
+ * rwlock, spinlock or barrier is its state, so a zero-initialised object is a valid free one.
+ * Threads are identified by their slot number, which pthread_create stores in the user's
+ * pthread_t. The scheduler arrays are defined by the `lazy` pass; the `threads` pass turns
+ * each pthread call into a call of the function of the same name with prefix `__ladr_`
+ * (passing the calling slot where the model needs it). Nothing here is a data access: the
+ * `race` pass never instruments this code. */
+
+void __CPROVER_assume(_Bool assumption);
+unsigned int __VERIFIER_nondet_uint(void);
+_Bool __VERIFIER_nondet_bool(void);
+
+extern unsigned int __ladr_pc[];
+extern unsigned int __ladr_size[];
+extern _Bool __ladr_active[];
+extern void *__ladr_arg[];
+extern void *__ladr_retval[];
+extern unsigned int __ladr_nslots;
+
+int __ladr_pthread_create(void *tid, unsigned int slot, void *arg)
+{
+  if (tid)
+    *(unsigned long *)tid = slot;
+  __ladr_active[slot] = 1;
+  __ladr_arg[slot] = arg;
+  return 0;
+}
+
+int __ladr_pthread_join(unsigned long tid, void *ret)
+{
+  __CPROVER_assume(tid < __ladr_nslots);
+  __CPROVER_assume(__ladr_pc[tid] == __ladr_size[tid]);
+  if (ret)
+    *(void **)ret = __ladr_retval[tid];
+  return 0;
+}
+
+int __ladr_pthread_mutex_lock(void *m, unsigned int slot)
+{
+  __CPROVER_assume(*(int *)m == 0);
+  *(int *)m = (int)slot + 1;
+  return 0;
+}
+
+int __ladr_pthread_mutex_trylock(void *m, unsigned int slot)
+{
+  if (*(int *)m == 0 && __VERIFIER_nondet_bool()) {
+    *(int *)m = (int)slot + 1;
+    return 0;
+  }
+  return 16; /* EBUSY */
+}
+
+int __ladr_pthread_mutex_unlock(void *m)
+{
+  *(int *)m = 0;
+  return 0;
+}
+
+int __ladr_pthread_mutex_init(void *m)
+{
+  *(int *)m = 0;
+  return 0;
+}
+
+/* Readers-writer locks: state > 0 readers, -1 a writer, 0 free. */
+int __ladr_pthread_rwlock_rdlock(void *l)
+{
+  __CPROVER_assume(*(int *)l >= 0);
+  *(int *)l = *(int *)l + 1;
+  return 0;
+}
+
+int __ladr_pthread_rwlock_wrlock(void *l)
+{
+  __CPROVER_assume(*(int *)l == 0);
+  *(int *)l = -1;
+  return 0;
+}
+
+int __ladr_pthread_rwlock_tryrdlock(void *l)
+{
+  if (*(int *)l >= 0 && __VERIFIER_nondet_bool()) {
+    *(int *)l = *(int *)l + 1;
+    return 0;
+  }
+  return 16;
+}
+
+int __ladr_pthread_rwlock_trywrlock(void *l)
+{
+  if (*(int *)l == 0 && __VERIFIER_nondet_bool()) {
+    *(int *)l = -1;
+    return 0;
+  }
+  return 16;
+}
+
+int __ladr_pthread_rwlock_unlock(void *l)
+{
+  if (*(int *)l == -1)
+    *(int *)l = 0;
+  else if (*(int *)l > 0)
+    *(int *)l = *(int *)l - 1;
+  return 0;
+}
+
+/* Barriers: the state counts the threads still to arrive. */
+int __ladr_pthread_barrier_init(void *b, unsigned int count)
+{
+  *(int *)b = (int)count;
+  return 0;
+}
+
+int __ladr_pthread_barrier_arrive(void *b)
+{
+  *(int *)b = *(int *)b - 1;
+  return 0;
+}
+
+int __ladr_pthread_barrier_leave(void *b)
+{
+  __CPROVER_assume(*(int *)b <= 0);
+  return 0;
+}
+
+/* Condition variables: signals need no state, since waits may wake up spuriously. */
+int __ladr_pthread_cond_signal(void *c)
+{
+  return 0;
+}
+
+/* pthread_once: state 0 = not yet run. Returns 1 when the caller must run the routine. */
+int __ladr_pthread_once(void *once)
+{
+  if (*(int *)once == 0) {
+    *(int *)once = 1;
+    return 1;
+  }
+  return 0;
+}

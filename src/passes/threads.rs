@@ -1,0 +1,749 @@
+//! `threads` — one function per thread slot, pthread calls replaced by the model (DESIGN §3–4).
+//!
+//! Needs a bounded program (after `inline` and `unwind`: no loops, no calls of defined
+//! functions). Every `pthread_create` site found in the bounded `main`, then — in slot
+//! order — in the slots it creates, becomes a new slot with its own copy of the start
+//! routine. A start routine created at two sites (or at one site unwound twice) gets two
+//! slots and two copies.
+//!
+//! ```text
+//! void *w(void *a) { int v; v = x; return 0; }        static void *__ladr_3_a;
+//! int main() { pthread_t t;                            static int __ladr_4_v;
+//!   pthread_create(&t, 0, w, 0); ... }         →       void __ladr_thread1(void) {
+//!                                                        __ladr_3_a = __ladr_arg[1];
+//!                                                        __ladr_4_v = x; ...
+//!                                                        __ladr_retval[1] = 0; goto __ladr_end1; ...
+//!                                                        __ladr_end1: ; }
+//!                                                      void __ladr_thread0(void) { ...
+//!                                                        __ladr_pthread_create(&t, 1, 0); ... }
+//! ```
+//!
+//! Guarantees: the unit holds the user's global declarations, prototypes for the user's
+//! functions (their addresses may be compared), the pthread model (`model/pthread.c`) and
+//! one `void __ladr_threadK(void)` per slot, in slot order; `main` is gone. Each slot's locals
+//! are declared `static` and renamed apart; its parameters are assigned from
+//! `__ladr_arg[K]`. Returns and `pthread_exit` jump to the slot's end label
+//! `__ladr_endK`; in slot 0, falling off the end or `return` is followed by
+//! `__CPROVER_assume(0)` (the process ends; DESIGN §5), while `pthread_exit` skips it.
+
+use crate::diag::{Error, Result};
+use crate::program::{Cut, CutKind, Options, Program, Slot};
+use crate::syntax::build::*;
+use crate::syntax::rename::Renamer;
+use crate::syntax::walk::{self, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::{HashMap, VecDeque};
+
+/// At most this many slots; deeper or wider thread creation is cut.
+pub const MAX_SLOTS: usize = 64;
+
+/// Name of slot `k`'s function.
+pub fn slot_function(k: usize) -> String {
+    format!("__ladr_thread{k}")
+}
+
+/// Name of slot `k`'s end label (just before its exit).
+pub fn end_label(k: usize) -> String {
+    format!("__ladr_end{k}")
+}
+
+/// The pthread model's C source.
+pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
+
+/// The model parsed once per run.
+pub fn model_unit() -> TranslationUnit {
+    let (_, unit, _) = crate::frontend::parse_text(MODEL_SOURCE, "<ladr pthread model>")
+        .expect("the embedded pthread model parses");
+    unit
+}
+
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    let mut defs: HashMap<String, FunctionDefinition> = HashMap::new();
+    let mut others = vec![];
+    for ext in std::mem::take(&mut p.unit.0) {
+        match ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let name = function_name(&f.node).unwrap_or_default().to_string();
+                if name != "main" {
+                    others.push(prototype(&f));
+                }
+                defs.insert(name, f.node);
+            }
+            _ => others.push(ext),
+        }
+    }
+    let main = defs
+        .get("main")
+        .ok_or_else(|| Error::new(crate::diag::ErrorKind::Unsupported, "the program has no `main` function"))?
+        .clone();
+
+    let mut slots: Vec<Slot> = vec![Slot {
+        index: 0,
+        function: slot_function(0),
+        routine: "main".into(),
+        created_at: None,
+        parent: None,
+    }];
+    // (slot, body, routine nesting chain)
+    let mut queue: VecDeque<(usize, Node<Statement>, Vec<String>)> = VecDeque::new();
+    let main_body = clone_routine(&mut p, &main, 0)?;
+    queue.push_back((0, main_body, vec!["main".into()]));
+    let mut bodies: Vec<Option<Node<Statement>>> = vec![None];
+    let mut statics: Vec<Node<Declaration>> = vec![];
+
+    while let Some((k, mut body, chain)) = queue.pop_front() {
+        let mut ctx = SlotCtx {
+            slot: k,
+            defs: &defs,
+            p: &mut p,
+            slots: &mut slots,
+            new: vec![],
+            chain: &chain,
+            unwind: opts.unwind,
+            err: None,
+        };
+        ctx.stmt(&mut body);
+        if let Some(e) = ctx.err {
+            return Err(e);
+        }
+        let new = std::mem::take(&mut ctx.new);
+        for (nk, routine) in new {
+            let def = &defs[&routine];
+            let b = clone_routine(&mut p, def, nk)?;
+            let mut c = chain.clone();
+            c.push(routine);
+            bodies.push(None);
+            queue.push_back((nk, b, c));
+        }
+        let mut body = body;
+        make_locals_static(&mut body, &mut statics)?;
+        bodies[k] = Some(body);
+    }
+
+    let mut unit = others;
+    unit.extend(model_unit().0);
+    unit.extend(
+        statics
+            .into_iter()
+            .map(|d| node(ExternalDeclaration::Declaration(d.clone()), d.span)),
+    );
+    for (k, b) in bodies.into_iter().enumerate() {
+        let b = b.expect("every slot has a body");
+        unit.push(slot_definition(k, b));
+    }
+    p.unit.0 = unit;
+    p.slots = slots;
+    Ok(p)
+}
+
+/// `void __ladr_threadK(void) { body }`.
+fn slot_definition(k: usize, body: Node<Statement>) -> Node<ExternalDeclaration> {
+    let span = body.span;
+    let declarator = node(
+        Declarator {
+            kind: node(DeclaratorKind::Identifier(id(&slot_function(k), span)), span),
+            derived: vec![node(
+                DerivedDeclarator::Function(node(
+                    FunctionDeclarator {
+                        parameters: vec![node(
+                            ParameterDeclaration {
+                                specifiers: vec![spec(TypeSpecifier::Void, span)],
+                                declarator: None,
+                                extensions: vec![],
+                            },
+                            span,
+                        )],
+                        ellipsis: Ellipsis::None,
+                    },
+                    span,
+                )),
+                span,
+            )],
+            extensions: vec![],
+        },
+        span,
+    );
+    node(
+        ExternalDeclaration::FunctionDefinition(node(
+            FunctionDefinition {
+                specifiers: vec![spec(TypeSpecifier::Void, span)],
+                declarator,
+                declarations: vec![],
+                statement: body,
+            },
+            span,
+        )),
+        span,
+    )
+}
+
+/// The prototype of a function definition (its address may still be used).
+fn prototype(f: &Node<FunctionDefinition>) -> Node<ExternalDeclaration> {
+    let span = f.span;
+    let specifiers = f
+        .node
+        .specifiers
+        .iter()
+        .filter(|s| !matches!(s.node, DeclarationSpecifier::Function(_)))
+        .cloned()
+        .collect();
+    node(
+        ExternalDeclaration::Declaration(node(
+            Declaration {
+                specifiers,
+                declarators: vec![node(
+                    InitDeclarator {
+                        declarator: f.node.declarator.clone(),
+                        initializer: None,
+                    },
+                    span,
+                )],
+            },
+            span,
+        )),
+        span,
+    )
+}
+
+/// Parameter names and declarations of a function definition.
+fn parameters(f: &FunctionDefinition) -> Vec<(String, ParameterDeclaration)> {
+    let mut out = vec![];
+    for d in &f.declarator.node.derived {
+        if let DerivedDeclarator::Function(fd) = &d.node {
+            for p in &fd.node.parameters {
+                if let Some(decl) = &p.node.declarator {
+                    if let Some(n) = declarator_name(&decl.node) {
+                        out.push((n.to_string(), p.node.clone()));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A copy of `f`'s body for slot `k`: locals and labels renamed, parameters declared and
+/// assigned from the thread argument, returns turned into jumps to the end.
+fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<Node<Statement>> {
+    let span = f.statement.span;
+    let params = parameters(f);
+    let names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
+    let mut body = f.statement.clone();
+    let mut r = Renamer::new(&mut p.names, &names);
+    r.body(&mut body);
+    let renamed: Vec<(String, String)> = names
+        .iter()
+        .map(|n| (n.clone(), r.outer(n).unwrap_or(n).to_string()))
+        .collect();
+    let mut items: Vec<Node<BlockItem>> = vec![];
+    for ((_, new), (_, pd)) in renamed.iter().zip(params.iter()) {
+        let mut decl = pd.declarator.clone().expect("named parameter");
+        if let Some(i) = declarator_name_mut(&mut decl.node) {
+            i.name = new.clone();
+        }
+        params_to_pointers(&mut decl.node);
+        items.push(decl_item(node(
+            Declaration {
+                specifiers: pd.specifiers.clone(),
+                declarators: vec![node(
+                    InitDeclarator {
+                        declarator: decl,
+                        initializer: None,
+                    },
+                    span,
+                )],
+            },
+            span,
+        )));
+    }
+    // Only the first parameter of a start routine receives the argument.
+    if k > 0 {
+        if let Some((_, new)) = renamed.first() {
+            let ty = typeof_expr(ident(new, span), span);
+            let tn = node(
+                TypeName {
+                    specifiers: vec![node(SpecifierQualifier::TypeSpecifier(node(ty, span)), span)],
+                    declarator: None,
+                },
+                span,
+            );
+            let arg = index(ident("__ladr_arg", span), int(k as u64, span), span);
+            items.push(item(expr_stmt(assign(ident(new, span), cast(tn, arg, span), span))));
+        }
+    }
+    let mut returns = ReturnRewriter { slot: k };
+    returns.stmt(&mut body);
+    items.push(item(body));
+    let end = end_label(k);
+    if k == 0 {
+        // Falling off `main` ends the process: no later context may run.
+        items.push(item(assume(int(0, span), span)));
+    }
+    items.push(item(labeled(&end, empty_stmt(span), span)));
+    Ok(block(items, span))
+}
+
+/// Array and function parameters become pointers.
+fn params_to_pointers(d: &mut Declarator) {
+    if let Some(last) = d.derived.last_mut() {
+        match &last.node {
+            DerivedDeclarator::Array(_) => {
+                last.node = DerivedDeclarator::Pointer(vec![]);
+            }
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_) => {
+                let span = last.span;
+                let inner = std::mem::replace(
+                    d,
+                    Declarator {
+                        kind: node(DeclaratorKind::Abstract, span),
+                        derived: vec![],
+                        extensions: vec![],
+                    },
+                );
+                let fun = inner.derived.clone();
+                let kind = inner.kind;
+                *d = Declarator {
+                    kind: node(
+                        DeclaratorKind::Declarator(Box::new(node(
+                            Declarator {
+                                kind,
+                                derived: vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+                                extensions: vec![],
+                            },
+                            span,
+                        ))),
+                        span,
+                    ),
+                    derived: fun,
+                    extensions: inner.extensions,
+                };
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `return e;` → `__ladr_retval[k] = (void *)(e); goto __ladr_endK;` (in main: `goto` to the
+/// process end, which is followed by the `assume(0)`).
+struct ReturnRewriter {
+    slot: usize,
+}
+
+impl VisitMut for ReturnRewriter {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        if let Statement::Return(e) = &mut s.node {
+            let span = s.span;
+            let mut stmts = vec![];
+            if let (Some(e), true) = (e.take(), self.slot > 0) {
+                stmts.push(expr_stmt(assign(
+                    index(ident("__ladr_retval", span), int(self.slot as u64, span), span),
+                    cast(type_name(&[TypeSpecifier::Void], 1, span), *e, span),
+                    span,
+                )));
+            }
+            let target = if self.slot == 0 {
+                // `return` from main = `exit`: the process ends here.
+                stmts.push(assume(int(0, span), span));
+                end_label(0)
+            } else {
+                end_label(self.slot)
+            };
+            stmts.push(goto(&target, span));
+            *s = block_of(stmts, span);
+            return;
+        }
+        walk::walk_stmt(self, s)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) {}
+}
+
+/// Moves every declaration of a slot body to `statics`, made `static` (values must survive
+/// between contexts). Declarations keep no initialiser; `static` locals keep theirs.
+fn make_locals_static(body: &mut Node<Statement>, statics: &mut Vec<Node<Declaration>>) -> Result<()> {
+    struct Hoist<'a> {
+        out: &'a mut Vec<Node<Declaration>>,
+        err: Option<Error>,
+    }
+    impl VisitMut for Hoist<'_> {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            if let Statement::Compound(items) = &mut s.node {
+                let mut kept = vec![];
+                for mut it in std::mem::take(items) {
+                    match &mut it.node {
+                        BlockItem::Declaration(d) => {
+                            if is_typedef_or_extern(&d.node) {
+                                // Types and extern declarations stay where they are.
+                                kept.push(it);
+                                continue;
+                            }
+                            if let Err(e) = make_static(d) {
+                                self.err.get_or_insert(e);
+                            }
+                            self.out.push(d.clone());
+                        }
+                        _ => {
+                            walk::walk_block_item(self, &mut it);
+                            kept.push(it);
+                        }
+                    }
+                }
+                *items = kept;
+                return;
+            }
+            walk::walk_stmt(self, s)
+        }
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Statement(_) = e.node {
+                // Statement expressions keep their own declarations.
+                return;
+            }
+            walk::walk_expr(self, e)
+        }
+    }
+    let mut h = Hoist { out: statics, err: None };
+    h.stmt(body);
+    match h.err {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn is_typedef_or_extern(d: &Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+            if matches!(sc.node, StorageClassSpecifier::Typedef | StorageClassSpecifier::Extern))
+    }) || d.declarators.iter().all(|id| {
+        matches!(
+            id.node.declarator.node.derived.last().map(|x| &x.node),
+            Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
+        ) && matches!(id.node.declarator.node.kind.node, DeclaratorKind::Identifier(_))
+    }) && !d.declarators.is_empty()
+}
+
+fn make_static(d: &mut Node<Declaration>) -> Result<()> {
+    let was_static = d.node.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Static)
+    });
+    d.node.specifiers.retain(|s| {
+        !matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+            if matches!(sc.node, StorageClassSpecifier::Auto | StorageClassSpecifier::Register | StorageClassSpecifier::Static))
+    });
+    // A top-level `const` on an automatic local would make its assignments invalid.
+    if !was_static {
+        d.node.specifiers.retain(|s| {
+            !matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Const)
+        });
+    }
+    for id in &mut d.node.declarators {
+        for dd in &id.node.declarator.node.derived {
+            if let DerivedDeclarator::Array(a) = &dd.node {
+                if let ArraySize::VariableExpression(e) = &a.node.size {
+                    if !is_constant(&e.node) {
+                        return Err(Error::unsupported(
+                            d.span,
+                            "a variable-length array local to a thread",
+                        ));
+                    }
+                }
+            }
+        }
+        if !was_static && id.node.initializer.is_some() {
+            // Normal form N4 leaves only constant initialisers here (e.g. `char s[] = "..";`),
+            // which mean the same for a static in a bounded, once-run body.
+        }
+    }
+    let span = d.span;
+    d.node
+        .specifiers
+        .insert(0, storage(StorageClassSpecifier::Static, span));
+    Ok(())
+}
+
+/// Integer constant expressions built from literals, sizeof and arithmetic.
+fn is_constant(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(_) | Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => true,
+        Expression::BinaryOperator(b) => is_constant(&b.node.lhs.node) && is_constant(&b.node.rhs.node),
+        Expression::UnaryOperator(u) => is_constant(&u.node.operand.node),
+        Expression::Cast(c) => is_constant(&c.node.expression.node),
+        Expression::Conditional(c) => {
+            is_constant(&c.node.condition.node)
+                && is_constant(&c.node.then_expression.node)
+                && is_constant(&c.node.else_expression.node)
+        }
+        // Enumerators are identifiers in lang-c; accept identifiers as (possibly) constant only
+        // when they are not locals — the caller checks locals separately.
+        Expression::Identifier(i) => !crate::syntax::names::is_generated(&i.node.name),
+        _ => false,
+    }
+}
+
+/// Rewrites the pthread calls of one slot body.
+struct SlotCtx<'a> {
+    slot: usize,
+    defs: &'a HashMap<String, FunctionDefinition>,
+    p: &'a mut Program,
+    slots: &'a mut Vec<Slot>,
+    /// New slots created in this body: (slot, routine).
+    new: Vec<(usize, String)>,
+    chain: &'a [String],
+    unwind: u32,
+    err: Option<Error>,
+}
+
+/// A pthread call at the top of a statement: `[lv =] f(args);`.
+fn top_call(s: &Statement) -> Option<(Option<&Node<Expression>>, &CallExpression, Span)> {
+    let Statement::Expression(Some(e)) = s else {
+        return None;
+    };
+    match &e.node {
+        Expression::Call(c) => Some((None, &c.node, c.span)),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            match &b.node.rhs.node {
+                Expression::Call(c) => Some((Some(&*b.node.lhs), &c.node, c.span)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The function a start-routine argument names: `f`, `&f`, `(T) f`.
+fn routine_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            routine_name(&u.node.operand.node)
+        }
+        Expression::Cast(c) => routine_name(&c.node.expression.node),
+        _ => None,
+    }
+}
+
+/// pthread functions that need no model: they succeed and change no state ladr tracks.
+const NO_EFFECT: &[&str] = &[
+    "pthread_detach",
+    "pthread_cond_signal",
+    "pthread_cond_broadcast",
+    "pthread_cond_init",
+    "pthread_cond_destroy",
+    "pthread_mutex_destroy",
+    "pthread_rwlock_destroy",
+    "pthread_spin_destroy",
+    "pthread_barrier_destroy",
+    "pthread_yield",
+    "sched_yield",
+    "pthread_setname_np",
+    "pthread_setcancelstate",
+    "pthread_setcanceltype",
+    "pthread_sigmask",
+];
+
+const NO_EFFECT_PREFIX: &[&str] = &[
+    "pthread_attr_",
+    "pthread_mutexattr_",
+    "pthread_condattr_",
+    "pthread_rwlockattr_",
+    "pthread_barrierattr_",
+];
+
+impl SlotCtx<'_> {
+    fn rewrite(&mut self, s: &Node<Statement>) -> Result<Option<Vec<Node<Statement>>>> {
+        let Some((lv, ce, cspan)) = top_call(&s.node) else {
+            return Ok(None);
+        };
+        let Some(name) = callee_name(ce) else {
+            return Ok(None);
+        };
+        let span = s.span;
+        let k = self.slot as u64;
+        let a = &ce.arguments;
+        let arg = |i: usize| -> Result<Node<Expression>> {
+            a.get(i).cloned().ok_or_else(|| {
+                Error::unsupported(cspan, format!("`{name}` with too few arguments"))
+            })
+        };
+        let with_lv = |e: Node<Expression>| -> Node<Statement> {
+            match lv {
+                Some(l) => expr_stmt(assign(l.clone(), e, span)),
+                None => expr_stmt(e),
+            }
+        };
+        let model = |f: &str, args: Vec<Node<Expression>>| call(&format!("__ladr_{f}"), args, cspan);
+        let out: Vec<Node<Statement>> = match name {
+            "pthread_create" => {
+                let routine = routine_name(&arg(2)?.node).map(str::to_string);
+                let Some(routine) = routine.filter(|r| self.defs.contains_key(r)) else {
+                    return Err(Error::unsupported(
+                        a[2].span,
+                        "a start routine that is not a function defined in the program",
+                    )
+                    .note("ladr needs to know statically which function each pthread_create starts"));
+                };
+                let same = self.chain.iter().filter(|r| **r == routine).count() as u32;
+                if self.slots.len() >= MAX_SLOTS || same > self.unwind {
+                    self.p.cuts.push(Cut {
+                        kind: CutKind::ThreadNesting,
+                        span: cspan,
+                    });
+                    vec![assume(int(0, span), span)]
+                } else {
+                    let nk = self.slots.len();
+                    self.slots.push(Slot {
+                        index: nk,
+                        function: slot_function(nk),
+                        routine: routine.clone(),
+                        created_at: Some(cspan),
+                        parent: Some(self.slot),
+                    });
+                    self.new.push((nk, routine));
+                    vec![with_lv(model(
+                        "pthread_create",
+                        vec![arg(0)?, int(nk as u64, cspan), arg(3)?],
+                    ))]
+                }
+            }
+            "pthread_join" => vec![with_lv(model("pthread_join", vec![arg(0)?, arg(1)?]))],
+            "pthread_mutex_lock" | "pthread_spin_lock" => {
+                vec![with_lv(model("pthread_mutex_lock", vec![arg(0)?, int(k, cspan)]))]
+            }
+            "pthread_mutex_trylock" | "pthread_spin_trylock" | "pthread_mutex_timedlock" => {
+                vec![with_lv(model("pthread_mutex_trylock", vec![arg(0)?, int(k, cspan)]))]
+            }
+            "pthread_mutex_unlock" | "pthread_spin_unlock" => {
+                vec![with_lv(model("pthread_mutex_unlock", vec![arg(0)?]))]
+            }
+            "pthread_mutex_init" | "pthread_spin_init" | "pthread_rwlock_init" => {
+                vec![with_lv(model("pthread_mutex_init", vec![arg(0)?]))]
+            }
+            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock"
+            | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock" => {
+                vec![with_lv(model(name, vec![arg(0)?]))]
+            }
+            "pthread_cond_wait" | "pthread_cond_timedwait" => vec![
+                expr_stmt(model("pthread_mutex_unlock", vec![arg(1)?])),
+                with_lv(model("pthread_mutex_lock", vec![arg(1)?, int(k, cspan)])),
+            ],
+            "pthread_barrier_init" => {
+                vec![with_lv(model("pthread_barrier_init", vec![arg(0)?, arg(2)?]))]
+            }
+            "pthread_barrier_wait" => vec![
+                expr_stmt(model("pthread_barrier_arrive", vec![arg(0)?])),
+                with_lv(model("pthread_barrier_leave", vec![arg(0)?])),
+            ],
+            "pthread_self" => vec![with_lv(int(k, cspan))],
+            "pthread_equal" => vec![with_lv(eq(arg(0)?, arg(1)?, cspan))],
+            "pthread_exit" => {
+                let mut v = vec![];
+                if self.slot > 0 {
+                    v.push(expr_stmt(assign(
+                        index(ident("__ladr_retval", span), int(k, span), span),
+                        cast(type_name(&[TypeSpecifier::Void], 1, span), arg(0)?, span),
+                        span,
+                    )));
+                }
+                v.push(goto(&end_label(self.slot), span));
+                v
+            }
+            "pthread_once" => {
+                let routine = routine_name(&arg(1)?.node).map(str::to_string);
+                let Some(def) = routine.and_then(|r| self.defs.get(&r)) else {
+                    return Err(Error::unsupported(
+                        cspan,
+                        "pthread_once with a routine that is not a function defined in the program",
+                    ));
+                };
+                let mut body = def.statement.clone();
+                let mut r = Renamer::new(&mut self.p.names, &[]);
+                r.body(&mut body);
+                let end = self.p.names.label("once_end");
+                let mut rr = OnceReturns { end: end.clone() };
+                rr.stmt(&mut body);
+                self.stmt(&mut body);
+                let t = self.p.names.temp();
+                let tspan = cspan;
+                vec![block(
+                    vec![
+                        decl_item(simple_decl(&[TypeSpecifier::Int], &t, None, false, None, tspan)),
+                        item(expr_stmt(assign(
+                            ident(&t, tspan),
+                            model("pthread_once", vec![arg(0)?]),
+                            tspan,
+                        ))),
+                        item(if_stmt(
+                            ident(&t, tspan),
+                            block_of(vec![body, labeled(&end, empty_stmt(tspan), tspan)], tspan),
+                            None,
+                            tspan,
+                        )),
+                        item(with_lv(int(0, tspan))),
+                    ],
+                    span,
+                )]
+            }
+            n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
+                vec![with_lv(int(0, cspan))]
+            }
+            n if n.starts_with("pthread_") => {
+                return Err(Error::unsupported(cspan, format!("the pthread function `{n}`")));
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(out))
+    }
+}
+
+/// `return;` in a `pthread_once` routine → `goto end`.
+struct OnceReturns {
+    end: String,
+}
+
+impl VisitMut for OnceReturns {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        if let Statement::Return(_) = s.node {
+            *s = goto(&self.end, s.span);
+            return;
+        }
+        walk::walk_stmt(self, s)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) {}
+}
+
+impl VisitMut for SlotCtx<'_> {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        if self.err.is_some() {
+            return;
+        }
+        match self.rewrite(s) {
+            Ok(Some(mut stmts)) => {
+                let span = s.span;
+                *s = if stmts.len() == 1 {
+                    stmts.pop().unwrap()
+                } else {
+                    block_of(stmts, span)
+                };
+            }
+            Ok(None) => walk::walk_stmt(self, s),
+            Err(e) => self.err = Some(e),
+        }
+    }
+
+    fn expr(&mut self, e: &mut Node<Expression>) {
+        if self.err.is_some() {
+            return;
+        }
+        if let Expression::Call(c) = &e.node {
+            if let Some(n) = callee_name(&c.node) {
+                if n.starts_with("pthread_") {
+                    self.err = Some(Error::unsupported(
+                        c.span,
+                        format!("a call of `{n}` inside an expression"),
+                    ));
+                    return;
+                }
+            }
+        }
+        walk::walk_expr(self, e)
+    }
+}
