@@ -7,5 +7,6 @@ pub mod cbmc;
 pub mod diag;
 pub mod frontend;
 pub mod passes;
+pub mod print;
 pub mod program;
 pub mod syntax;
