@@ -136,7 +136,9 @@ impl Collector {
         for s in specs {
             if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
                 match &t.node {
-                    TypeSpecifier::Struct(_) | TypeSpecifier::TypeOf(_) | TypeSpecifier::Atomic(_) => scalar = false,
+                    TypeSpecifier::Struct(_)
+                    | TypeSpecifier::TypeOf(_)
+                    | TypeSpecifier::Atomic(_) => scalar = false,
                     TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
                         Some(&(d, s)) => {
                             depth = d;
@@ -152,7 +154,9 @@ impl Collector {
     }
 
     fn declare(&mut self, specs: &[Node<DeclarationSpecifier>], d: &Declarator, is_typedef: bool) {
-        let Some(name) = declarator_name(d) else { return };
+        let Some(name) = declarator_name(d) else {
+            return;
+        };
         if is_function_decl(d) {
             self.functions.insert(name.to_string());
             return;
@@ -190,21 +194,33 @@ impl<'ast> Visit<'ast> for Collector {
         visit::visit_declaration(self, d, span);
     }
 
-    fn visit_function_definition(&mut self, f: &'ast FunctionDefinition, span: &'ast lang_c::span::Span) {
+    fn visit_function_definition(
+        &mut self,
+        f: &'ast FunctionDefinition,
+        span: &'ast lang_c::span::Span,
+    ) {
         if let Some(n) = declarator_name(&f.declarator.node) {
             self.functions.insert(n.to_string());
         }
         visit::visit_function_definition(self, f, span);
     }
 
-    fn visit_parameter_declaration(&mut self, p: &'ast ParameterDeclaration, span: &'ast lang_c::span::Span) {
+    fn visit_parameter_declaration(
+        &mut self,
+        p: &'ast ParameterDeclaration,
+        span: &'ast lang_c::span::Span,
+    ) {
         if let Some(d) = &p.declarator {
             self.declare(&p.specifiers, &d.node, false);
         }
         visit::visit_parameter_declaration(self, p, span);
     }
 
-    fn visit_struct_declarator(&mut self, sd: &'ast StructDeclarator, span: &'ast lang_c::span::Span) {
+    fn visit_struct_declarator(
+        &mut self,
+        sd: &'ast StructDeclarator,
+        span: &'ast lang_c::span::Span,
+    ) {
         if let Some(d) = &sd.declarator {
             if let Some(n) = declarator_name(&d.node) {
                 let depth = trailing_arrays(&d.node);

@@ -4,9 +4,11 @@
 
 pub mod analysis;
 pub mod cbmc;
+pub mod check;
 pub mod diag;
 pub mod frontend;
 pub mod passes;
+pub mod pipeline;
 pub mod print;
 pub mod program;
 pub mod syntax;

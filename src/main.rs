@@ -1,3 +1,163 @@
-fn main() {
-    println!("ladr");
+//! The `ladr` command line. All work is done by the library; this file parses options,
+//! calls it, and prints the result.
+
+use clap::{Parser, ValueEnum};
+use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use ladr::check::{check, Verdict};
+use ladr::diag::{render, Error, ErrorKind};
+use ladr::frontend;
+use ladr::pipeline::{translate, Stage};
+use ladr::print::print_unit;
+use ladr::program::Options;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Color {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Finds data races in multi-threaded C programs (POSIX threads) by lazy sequentialization
+/// and bounded model checking with CBMC.
+///
+/// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
+/// ladr cannot handle (the message names the construct and its location), 3 no verdict
+/// (timeout, CBMC failure).
+#[derive(Parser, Debug)]
+#[command(name = "ladr", version, about, long_about)]
+struct Cli {
+    /// The C file to check (`.i` = already preprocessed; anything else goes through `gcc -E`).
+    file: PathBuf,
+    /// Round-robin rounds K: each thread runs at most K contexts.
+    #[arg(long, default_value_t = 2)]
+    rounds: u32,
+    /// Loop unwinding and recursion depth U.
+    #[arg(long, default_value_t = 2)]
+    unwind: u32,
+    /// Loops with a constant bound up to this many iterations are unwound completely.
+    #[arg(long, default_value_t = 100)]
+    max_unwind: u32,
+    /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).
+    #[arg(long = "32", conflicts_with = "lp64")]
+    ilp32: bool,
+    /// Check with 64-bit long and pointers (LP64, the default).
+    #[arg(long = "64")]
+    lp64: bool,
+    /// Print the program after a stage instead of checking it.
+    #[arg(long, value_enum)]
+    emit: Option<Stage>,
+    /// The CBMC binary (default: $LADR_CBMC, then `cbmc` on PATH, then the copy installed
+    /// by scripts/install-cbmc).
+    #[arg(long)]
+    cbmc: Option<PathBuf>,
+    /// Stop CBMC after this many seconds (verdict: unknown).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Keep the sequential program and CBMC's output in this directory.
+    #[arg(long)]
+    keep_files: Option<PathBuf>,
+    /// Preprocessor include directory (for `.c` input).
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<String>,
+    /// Preprocessor macro definition NAME[=VALUE] (for `.c` input).
+    #[arg(short = 'D', value_name = "MACRO")]
+    define: Vec<String>,
+    /// When to use colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    color: Color,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let choice = match cli.color {
+        Color::Auto if std::io::IsTerminal::is_terminal(&std::io::stderr()) => ColorChoice::Auto,
+        Color::Auto | Color::Never => ColorChoice::Never,
+        Color::Always => ColorChoice::Always,
+    };
+    let mut err_out = StandardStream::stderr(choice);
+    let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
+    cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
+    let fe = frontend::Options {
+        cpp_args,
+        preprocessed: false,
+    };
+    let parsed = match frontend::load(&cli.file, &fe) {
+        Ok(p) => p,
+        Err(e) => return fail(&mut err_out, &e, None),
+    };
+    let opts = Options {
+        rounds: cli.rounds,
+        unwind: cli.unwind,
+        max_unwind: cli.max_unwind,
+    };
+    if let Some(stage) = cli.emit {
+        if stage == Stage::Parsed {
+            print!("{}", print_unit(&parsed.unit).text);
+            return ExitCode::SUCCESS;
+        }
+        return match translate(parsed.unit.clone(), &opts, stage, |_, _| {}) {
+            Ok(p) => {
+                print!("{}", print_unit(&p.unit).text);
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&mut err_out, &e, Some(&parsed)),
+        };
+    }
+    let cbmc = match ladr::cbmc::locate(cli.cbmc.as_deref()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    let mut copts = ladr::cbmc::Options::new(cbmc);
+    copts.ilp32 = cli.ilp32;
+    copts.timeout = cli.timeout.map(Duration::from_secs_f64);
+    let report = match check(&parsed, &opts, &copts, cli.keep_files.as_deref()) {
+        Ok(r) => r,
+        Err(e) => return fail(&mut err_out, &e, Some(&parsed)),
+    };
+    match &report.verdict {
+        Verdict::Race { first, second } => {
+            let desc = |a: &ladr::check::Access| {
+                format!(
+                    "{} of `{}` at {} in thread {} (`{}`)",
+                    if a.site.write { "write" } else { "read" },
+                    a.site.expr,
+                    a.loc,
+                    a.slot.index,
+                    a.slot.routine
+                )
+            };
+            println!("race: {} and {}", desc(first), desc(second));
+            ExitCode::from(1)
+        }
+        Verdict::NoRace => {
+            let cut = if report.cuts.is_empty() {
+                String::new()
+            } else {
+                " (some loops, recursion or thread creation were cut at the bounds)".into()
+            };
+            println!(
+                "no race found within {} rounds and {} unwindings{cut}",
+                cli.rounds, cli.unwind
+            );
+            ExitCode::SUCCESS
+        }
+        Verdict::Unknown { reason } => {
+            println!("unknown: {reason}");
+            ExitCode::from(3)
+        }
+    }
+}
+
+fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> ExitCode {
+    render(out, e, parsed.map(|p| &p.map));
+    ExitCode::from(match e.kind {
+        ErrorKind::Backend => 3,
+        _ => 2,
+    })
 }

@@ -73,6 +73,13 @@ pub struct Program {
     pub cuts: Vec<Cut>,
     /// Thread slots (filled by `threads`).
     pub slots: Vec<Slot>,
+    /// Automatic locals of the slots, made `static` by `threads` (private candidates).
+    pub thread_locals: std::collections::HashSet<String>,
+    /// Each slot's code as visible statements and the rest (filled by `visible`,
+    /// instrumented by `race`, turned into functions by `lazy`).
+    pub code: Vec<crate::passes::visible::SlotCode>,
+    /// The accesses `race` instrumented, indexed by site id (filled by `race`).
+    pub sites: Vec<crate::passes::race::Site>,
 }
 
 impl Program {
@@ -82,6 +89,9 @@ impl Program {
             names: Names::new(),
             cuts: vec![],
             slots: vec![],
+            thread_locals: Default::default(),
+            code: vec![],
+            sites: vec![],
         }
     }
 }

@@ -25,6 +25,9 @@
 //!   `__VERIFIER_assume(e)` is `__CPROVER_assume(e)`.
 
 pub mod inline;
+pub mod lazy;
 pub mod normalise;
+pub mod race;
 pub mod threads;
 pub mod unwind;
+pub mod visible;

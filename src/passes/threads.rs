@@ -75,7 +75,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }
     let main = defs
         .get("main")
-        .ok_or_else(|| Error::new(crate::diag::ErrorKind::Unsupported, "the program has no `main` function"))?
+        .ok_or_else(|| {
+            Error::new(
+                crate::diag::ErrorKind::Unsupported,
+                "the program has no `main` function",
+            )
+        })?
         .clone();
 
     let mut slots: Vec<Slot> = vec![Slot {
@@ -117,7 +122,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             queue.push_back((nk, b, c));
         }
         let mut body = body;
-        make_locals_static(&mut body, &mut statics)?;
+        let autos = make_locals_static(&mut body, &mut statics)?;
+        p.thread_locals.extend(autos);
         bodies[k] = Some(body);
     }
 
@@ -142,7 +148,10 @@ fn slot_definition(k: usize, body: Node<Statement>) -> Node<ExternalDeclaration>
     let span = body.span;
     let declarator = node(
         Declarator {
-            kind: node(DeclaratorKind::Identifier(id(&slot_function(k), span)), span),
+            kind: node(
+                DeclaratorKind::Identifier(id(&slot_function(k), span)),
+                span,
+            ),
             derived: vec![node(
                 DerivedDeclarator::Function(node(
                     FunctionDeclarator {
@@ -263,13 +272,20 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
             let ty = typeof_expr(ident(new, span), span);
             let tn = node(
                 TypeName {
-                    specifiers: vec![node(SpecifierQualifier::TypeSpecifier(node(ty, span)), span)],
+                    specifiers: vec![node(
+                        SpecifierQualifier::TypeSpecifier(node(ty, span)),
+                        span,
+                    )],
                     declarator: None,
                 },
                 span,
             );
             let arg = index(ident("__ladr_arg", span), int(k as u64, span), span);
-            items.push(item(expr_stmt(assign(ident(new, span), cast(tn, arg, span), span))));
+            items.push(item(expr_stmt(assign(
+                ident(new, span),
+                cast(tn, arg, span),
+                span,
+            ))));
         }
     }
     let mut returns = ReturnRewriter { slot: k };
@@ -337,7 +353,11 @@ impl VisitMut for ReturnRewriter {
             let mut stmts = vec![];
             if let (Some(e), true) = (e.take(), self.slot > 0) {
                 stmts.push(expr_stmt(assign(
-                    index(ident("__ladr_retval", span), int(self.slot as u64, span), span),
+                    index(
+                        ident("__ladr_retval", span),
+                        int(self.slot as u64, span),
+                        span,
+                    ),
                     cast(type_name(&[TypeSpecifier::Void], 1, span), *e, span),
                     span,
                 )));
@@ -359,10 +379,14 @@ impl VisitMut for ReturnRewriter {
 }
 
 /// Moves every declaration of a slot body to `statics`, made `static` (values must survive
-/// between contexts). Declarations keep no initialiser; `static` locals keep theirs.
-fn make_locals_static(body: &mut Node<Statement>, statics: &mut Vec<Node<Declaration>>) -> Result<()> {
+/// between contexts). Returns the names of the formerly automatic locals.
+fn make_locals_static(
+    body: &mut Node<Statement>,
+    statics: &mut Vec<Node<Declaration>>,
+) -> Result<Vec<String>> {
     struct Hoist<'a> {
         out: &'a mut Vec<Node<Declaration>>,
+        autos: Vec<String>,
         err: Option<Error>,
     }
     impl VisitMut for Hoist<'_> {
@@ -377,8 +401,18 @@ fn make_locals_static(body: &mut Node<Statement>, statics: &mut Vec<Node<Declara
                                 kept.push(it);
                                 continue;
                             }
-                            if let Err(e) = make_static(d) {
-                                self.err.get_or_insert(e);
+                            match make_static(d) {
+                                Ok(false) => {
+                                    self.autos
+                                        .extend(d.node.declarators.iter().filter_map(|id| {
+                                            declarator_name(&id.node.declarator.node)
+                                                .map(str::to_string)
+                                        }))
+                                }
+                                Ok(true) => {}
+                                Err(e) => {
+                                    self.err.get_or_insert(e);
+                                }
                             }
                             self.out.push(d.clone());
                         }
@@ -401,11 +435,15 @@ fn make_locals_static(body: &mut Node<Statement>, statics: &mut Vec<Node<Declara
             walk::walk_expr(self, e)
         }
     }
-    let mut h = Hoist { out: statics, err: None };
+    let mut h = Hoist {
+        out: statics,
+        autos: vec![],
+        err: None,
+    };
     h.stmt(body);
     match h.err {
         Some(e) => Err(e),
-        None => Ok(()),
+        None => Ok(h.autos),
     }
 }
 
@@ -417,11 +455,15 @@ fn is_typedef_or_extern(d: &Declaration) -> bool {
         matches!(
             id.node.declarator.node.derived.last().map(|x| &x.node),
             Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
-        ) && matches!(id.node.declarator.node.kind.node, DeclaratorKind::Identifier(_))
+        ) && matches!(
+            id.node.declarator.node.kind.node,
+            DeclaratorKind::Identifier(_)
+        )
     }) && !d.declarators.is_empty()
 }
 
-fn make_static(d: &mut Node<Declaration>) -> Result<()> {
+/// Makes `d` static; returns whether it already was.
+fn make_static(d: &mut Node<Declaration>) -> Result<bool> {
     let was_static = d.node.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Static)
     });
@@ -457,14 +499,19 @@ fn make_static(d: &mut Node<Declaration>) -> Result<()> {
     d.node
         .specifiers
         .insert(0, storage(StorageClassSpecifier::Static, span));
-    Ok(())
+    Ok(was_static)
 }
 
 /// Integer constant expressions built from literals, sizeof and arithmetic.
 fn is_constant(e: &Expression) -> bool {
     match e {
-        Expression::Constant(_) | Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => true,
-        Expression::BinaryOperator(b) => is_constant(&b.node.lhs.node) && is_constant(&b.node.rhs.node),
+        Expression::Constant(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_) => true,
+        Expression::BinaryOperator(b) => {
+            is_constant(&b.node.lhs.node) && is_constant(&b.node.rhs.node)
+        }
         Expression::UnaryOperator(u) => is_constant(&u.node.operand.node),
         Expression::Cast(c) => is_constant(&c.node.expression.node),
         Expression::Conditional(c) => {
@@ -570,7 +617,8 @@ impl SlotCtx<'_> {
                 None => expr_stmt(e),
             }
         };
-        let model = |f: &str, args: Vec<Node<Expression>>| call(&format!("__ladr_{f}"), args, cspan);
+        let model =
+            |f: &str, args: Vec<Node<Expression>>| call(&format!("__ladr_{f}"), args, cspan);
         let out: Vec<Node<Statement>> = match name {
             "pthread_create" => {
                 let routine = routine_name(&arg(2)?.node).map(str::to_string);
@@ -579,7 +627,9 @@ impl SlotCtx<'_> {
                         a[2].span,
                         "a start routine that is not a function defined in the program",
                     )
-                    .note("ladr needs to know statically which function each pthread_create starts"));
+                    .note(
+                        "ladr needs to know statically which function each pthread_create starts",
+                    ));
                 };
                 let same = self.chain.iter().filter(|r| **r == routine).count() as u32;
                 if self.slots.len() >= MAX_SLOTS || same > self.unwind {
@@ -606,10 +656,16 @@ impl SlotCtx<'_> {
             }
             "pthread_join" => vec![with_lv(model("pthread_join", vec![arg(0)?, arg(1)?]))],
             "pthread_mutex_lock" | "pthread_spin_lock" => {
-                vec![with_lv(model("pthread_mutex_lock", vec![arg(0)?, int(k, cspan)]))]
+                vec![with_lv(model(
+                    "pthread_mutex_lock",
+                    vec![arg(0)?, int(k, cspan)],
+                ))]
             }
             "pthread_mutex_trylock" | "pthread_spin_trylock" | "pthread_mutex_timedlock" => {
-                vec![with_lv(model("pthread_mutex_trylock", vec![arg(0)?, int(k, cspan)]))]
+                vec![with_lv(model(
+                    "pthread_mutex_trylock",
+                    vec![arg(0)?, int(k, cspan)],
+                ))]
             }
             "pthread_mutex_unlock" | "pthread_spin_unlock" => {
                 vec![with_lv(model("pthread_mutex_unlock", vec![arg(0)?]))]
@@ -617,8 +673,11 @@ impl SlotCtx<'_> {
             "pthread_mutex_init" | "pthread_spin_init" | "pthread_rwlock_init" => {
                 vec![with_lv(model("pthread_mutex_init", vec![arg(0)?]))]
             }
-            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock"
-            | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock" => {
+            "pthread_rwlock_rdlock"
+            | "pthread_rwlock_wrlock"
+            | "pthread_rwlock_tryrdlock"
+            | "pthread_rwlock_trywrlock"
+            | "pthread_rwlock_unlock" => {
                 vec![with_lv(model(name, vec![arg(0)?]))]
             }
             "pthread_cond_wait" | "pthread_cond_timedwait" => vec![
@@ -626,7 +685,10 @@ impl SlotCtx<'_> {
                 with_lv(model("pthread_mutex_lock", vec![arg(1)?, int(k, cspan)])),
             ],
             "pthread_barrier_init" => {
-                vec![with_lv(model("pthread_barrier_init", vec![arg(0)?, arg(2)?]))]
+                vec![with_lv(model(
+                    "pthread_barrier_init",
+                    vec![arg(0)?, arg(2)?],
+                ))]
             }
             "pthread_barrier_wait" => vec![
                 expr_stmt(model("pthread_barrier_arrive", vec![arg(0)?])),
@@ -665,7 +727,14 @@ impl SlotCtx<'_> {
                 let tspan = cspan;
                 vec![block(
                     vec![
-                        decl_item(simple_decl(&[TypeSpecifier::Int], &t, None, false, None, tspan)),
+                        decl_item(simple_decl(
+                            &[TypeSpecifier::Int],
+                            &t,
+                            None,
+                            false,
+                            None,
+                            tspan,
+                        )),
                         item(expr_stmt(assign(
                             ident(&t, tspan),
                             model("pthread_once", vec![arg(0)?]),
@@ -686,7 +755,10 @@ impl SlotCtx<'_> {
                 vec![with_lv(int(0, cspan))]
             }
             n if n.starts_with("pthread_") => {
-                return Err(Error::unsupported(cspan, format!("the pthread function `{n}`")));
+                return Err(Error::unsupported(
+                    cspan,
+                    format!("the pthread function `{n}`"),
+                ));
             }
             _ => return Ok(None),
         };

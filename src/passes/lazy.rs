@@ -1,0 +1,463 @@
+//! `lazy` — lazy sequentialization (Lazy-CSeq; LaDR paper §3; DESIGN §5) with the LaDR
+//! driver (DESIGN §6).
+//!
+//! Each slot's items become `void __ladr_threadK(void)`: before visible statement L goes
+//! `__ladr_lK_L: if (pc[K] > L || L >= cs[K]) goto __ladr_lK_{L+1};`, so exactly the visible
+//! statements in `[pc, cs)` run and an ending context hops label by label to the end.
+//! A real forward jump (a user or generated `goto`) from the segment of label a to a target
+//! whose next label is b > a+1 skips labels; the context must not end among them, or the
+//! next context would resume in code this execution never reached. DESIGN §5 prunes such
+//! guesses with `assume(cs >= b)`; ladr instead moves the switch point to the target,
+//! `if (cs[K] < b) cs[K] = b;`, which keeps the executions where the context ends right
+//! after label a (its last statement then is a, so its write can still be C1's last access)
+//! and otherwise means the same.
+//!
+//! The driver `main` runs K rounds of all slots in order, guessing each context's end, and
+//! tracks C1/C2 with `dr0..dr2` exactly as DESIGN §6 writes it, unrolled (no loop):
+//! ```text
+//! if (active[t] && !dr2 && cx <= drcx + N-1) {
+//!   cs[t] = nondet; assume(pc[t] <= cs[t] && cs[t] <= size[t]); if (cx == drcx) dr0 = 1;
+//!   __ladr_thread_t(); if (dr1 && cs[t] > pc[t]) dr2 = 1; if (cx == drcx) dr1 = 1; pc[t] = cs[t];
+//! }
+//! ```
+//! and ends with `__CPROVER_assert(!drd, "data race")`.
+//! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
+
+use crate::diag::Result;
+use crate::passes::race::DRD;
+use crate::passes::threads::slot_function;
+use crate::passes::visible::{Item, SlotCode};
+use crate::program::{Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::walk::{self, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashMap;
+
+fn hop_label(slot: usize, label: u32) -> String {
+    format!("__ladr_l{slot}_{label}")
+}
+
+fn sched(name: &str, slot: usize, span: Span) -> Node<Expression> {
+    index(ident(name, span), int(slot as u64, span), span)
+}
+
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    let n = p.slots.len();
+    let none = Span::none();
+    let k = opts.rounds.max(1) as u64;
+    // Scheduler state.
+    let mut globals = vec![
+        simple_decl(
+            &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
+            "__ladr_pc",
+            Some(n as u64),
+            false,
+            None,
+            none,
+        ),
+        simple_decl(
+            &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
+            "__ladr_cs",
+            Some(n as u64),
+            false,
+            None,
+            none,
+        ),
+        simple_decl(
+            &[TypeSpecifier::Bool],
+            "__ladr_active",
+            Some(n as u64),
+            false,
+            None,
+            none,
+        ),
+        declaration(
+            vec![spec(TypeSpecifier::Void, none)],
+            "__ladr_arg",
+            vec![
+                node(DerivedDeclarator::Pointer(vec![]), none),
+                array_of(n as u64),
+            ],
+            None,
+            none,
+        ),
+        declaration(
+            vec![spec(TypeSpecifier::Void, none)],
+            "__ladr_retval",
+            vec![
+                node(DerivedDeclarator::Pointer(vec![]), none),
+                array_of(n as u64),
+            ],
+            None,
+            none,
+        ),
+        simple_decl(
+            &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
+            "__ladr_nslots",
+            None,
+            false,
+            Some(int(n as u64, none)),
+            none,
+        ),
+    ];
+    let sizes: Vec<Node<InitializerListItem>> = p
+        .code
+        .iter()
+        .map(|c| {
+            node(
+                InitializerListItem {
+                    designation: vec![],
+                    initializer: Box::new(node(
+                        Initializer::Expression(Box::new(int(c.size as u64, none))),
+                        none,
+                    )),
+                },
+                none,
+            )
+        })
+        .collect();
+    globals.push(declaration(
+        vec![
+            spec(TypeSpecifier::Unsigned, none),
+            spec(TypeSpecifier::Int, none),
+        ],
+        "__ladr_size",
+        vec![array_of(n as u64)],
+        Some(node(Initializer::List(sizes), none)),
+        none,
+    ));
+    for f in ["__ladr_dr0", "__ladr_dr1", "__ladr_dr2"] {
+        globals.push(simple_decl(
+            &[TypeSpecifier::Bool],
+            f,
+            None,
+            false,
+            None,
+            none,
+        ));
+    }
+    // The model declares the scheduler arrays `extern` with unknown size; CBMC's shadow
+    // memory crashes on such incomplete declarations (CBMC 6.6 invariant "number of literals
+    // in the literal map shall equal the bitvector width"), so the definitions take their
+    // place.
+    for ext in &mut p.unit.0 {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            let name = d
+                .node
+                .declarators
+                .first()
+                .and_then(|i| declarator_name(&i.node.declarator.node))
+                .unwrap_or("");
+            if let Some(i) = globals.iter().position(|g| {
+                declarator_name(&g.node.declarators[0].node.declarator.node) == Some(name)
+            }) {
+                ext.node = ExternalDeclaration::Declaration(globals.remove(i));
+            }
+        }
+    }
+    for g in globals {
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(g), none));
+    }
+    let code = std::mem::take(&mut p.code);
+    for (slot, c) in code.iter().enumerate() {
+        let f = slot_body(slot, c);
+        p.unit.0.push(slot_definition(slot, f));
+    }
+    p.unit.0.push(driver(n, k, &code));
+    p.code = code;
+    Ok(p)
+}
+
+fn array_of(n: u64) -> Node<DerivedDeclarator> {
+    let none = Span::none();
+    node(
+        DerivedDeclarator::Array(node(
+            ArrayDeclarator {
+                qualifiers: vec![],
+                size: ArraySize::VariableExpression(Box::new(int(n, none))),
+            },
+            none,
+        )),
+        none,
+    )
+}
+
+/// The simulation function body of one slot.
+fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
+    // For each item index: the last visible label at or before it; for each user label: the
+    // first visible label at or after it.
+    let mut last_before = Vec::with_capacity(c.items.len());
+    let mut cur = 0u32;
+    for it in &c.items {
+        if let Item::Visible { label, .. } = it {
+            cur = *label;
+        }
+        last_before.push(cur);
+    }
+    let mut next_at: HashMap<String, u32> = HashMap::new();
+    let mut next = c.size;
+    for it in c.items.iter().rev() {
+        match it {
+            Item::Visible { label, .. } => next = *label,
+            Item::Label(l, _) => {
+                next_at.insert(l.clone(), next);
+            }
+            _ => {}
+        }
+    }
+    let mut out: Vec<Node<BlockItem>> = vec![];
+    for (i, it) in c.items.iter().enumerate() {
+        let mut jumps = Jumps {
+            slot,
+            from: last_before[i],
+            next_at: &next_at,
+        };
+        match it {
+            Item::Visible { label, stmt, .. } => {
+                let span = stmt.span;
+                let l = *label as u64;
+                let guard = if_stmt(
+                    or(
+                        binop(
+                            BinaryOperator::Greater,
+                            sched("__ladr_pc", slot, span),
+                            int(l, span),
+                            span,
+                        ),
+                        binop(
+                            BinaryOperator::GreaterOrEqual,
+                            int(l, span),
+                            sched("__ladr_cs", slot, span),
+                            span,
+                        ),
+                        span,
+                    ),
+                    goto(&hop_label(slot, label + 1), span),
+                    None,
+                    span,
+                );
+                out.push(item(labeled(&hop_label(slot, *label), guard, span)));
+                let mut s = stmt.clone();
+                jumps.stmt(&mut s);
+                out.push(item(s));
+            }
+            Item::Plain(s) => {
+                let mut s = s.clone();
+                jumps.stmt(&mut s);
+                out.push(item(s));
+            }
+            Item::Label(l, span) => out.push(item(labeled(l, empty_stmt(*span), *span))),
+            Item::Decl(d) => out.push(decl_item(d.clone())),
+        }
+    }
+    let none = Span::none();
+    out.push(item(labeled(
+        &hop_label(slot, c.size),
+        empty_stmt(none),
+        none,
+    )));
+    block(out, none)
+}
+
+/// Adds `if (cs[K] < b) cs[K] = b;` before every goto that skips visible labels.
+struct Jumps<'a> {
+    slot: usize,
+    from: u32,
+    next_at: &'a HashMap<String, u32>,
+}
+
+impl VisitMut for Jumps<'_> {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        if let Statement::Goto(l) = &s.node {
+            if let Some(&b) = self.next_at.get(&l.node.name) {
+                if b > self.from + 1 {
+                    let span = s.span;
+                    let cs = || sched("__ladr_cs", self.slot, span);
+                    let adjust = if_stmt(
+                        binop(BinaryOperator::Less, cs(), int(b as u64, span), span),
+                        expr_stmt(assign(cs(), int(b as u64, span), span)),
+                        None,
+                        span,
+                    );
+                    let g = s.clone();
+                    *s = block_of(vec![adjust, g], span);
+                }
+            }
+            return;
+        }
+        walk::walk_stmt(self, s)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) {}
+}
+
+fn slot_definition(slot: usize, body: Node<Statement>) -> Node<ExternalDeclaration> {
+    function_def(&slot_function(slot), TypeSpecifier::Void, body)
+}
+
+/// `T name(void) { body }`
+fn function_def(
+    name: &str,
+    ret: TypeSpecifier,
+    body: Node<Statement>,
+) -> Node<ExternalDeclaration> {
+    let span = Span::none();
+    let declarator = node(
+        Declarator {
+            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
+            derived: vec![node(
+                DerivedDeclarator::Function(node(
+                    FunctionDeclarator {
+                        parameters: vec![node(
+                            ParameterDeclaration {
+                                specifiers: vec![spec(TypeSpecifier::Void, span)],
+                                declarator: None,
+                                extensions: vec![],
+                            },
+                            span,
+                        )],
+                        ellipsis: Ellipsis::None,
+                    },
+                    span,
+                )),
+                span,
+            )],
+            extensions: vec![],
+        },
+        span,
+    );
+    node(
+        ExternalDeclaration::FunctionDefinition(node(
+            FunctionDefinition {
+                specifiers: vec![spec(ret, span)],
+                declarator,
+                declarations: vec![],
+                statement: body,
+            },
+            span,
+        )),
+        span,
+    )
+}
+
+/// The round-robin driver with the LaDR phase flags.
+fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
+    let s = Span::none();
+    let mut st: Vec<Node<BlockItem>> = vec![];
+    for f in ["w", "wna"] {
+        for decl in ["__CPROVER_field_decl_global", "__CPROVER_field_decl_local"] {
+            let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
+            st.push(item(expr_stmt(call(decl, vec![string(f, s), zero], s))));
+        }
+    }
+    let drcx = "__ladr_drcx";
+    st.push(decl_item(simple_decl(
+        &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
+        drcx,
+        None,
+        false,
+        None,
+        s,
+    )));
+    st.push(item(expr_stmt(assign(
+        ident(drcx, s),
+        call("__VERIFIER_nondet_uint", vec![], s),
+        s,
+    ))));
+    st.push(item(assume(
+        binop(
+            BinaryOperator::Less,
+            ident(drcx, s),
+            int(k * n as u64, s),
+            s,
+        ),
+        s,
+    )));
+    st.push(item(expr_stmt(assign(
+        sched("__ladr_active", 0, s),
+        int(1, s),
+        s,
+    ))));
+    let flag = |f: &str| ident(f, s);
+    let set = |f: &str| expr_stmt(assign(ident(f, s), int(1, s), s));
+    for r in 0..k {
+        for (t, c) in code.iter().enumerate() {
+            let cx = r * n as u64 + t as u64;
+            let cx_is_c1 = || eq(int(cx, s), ident(drcx, s), s);
+            let within = binop(
+                BinaryOperator::LessOrEqual,
+                int(cx, s),
+                binop(
+                    BinaryOperator::Plus,
+                    ident(drcx, s),
+                    int(n as u64 - 1, s),
+                    s,
+                ),
+                s,
+            );
+            let cond_ = and(
+                and(sched("__ladr_active", t, s), not(flag("__ladr_dr2"), s), s),
+                within,
+                s,
+            );
+            let body = vec![
+                expr_stmt(assign(
+                    sched("__ladr_cs", t, s),
+                    call("__VERIFIER_nondet_uint", vec![], s),
+                    s,
+                )),
+                assume(
+                    and(
+                        binop(
+                            BinaryOperator::LessOrEqual,
+                            sched("__ladr_pc", t, s),
+                            sched("__ladr_cs", t, s),
+                            s,
+                        ),
+                        binop(
+                            BinaryOperator::LessOrEqual,
+                            sched("__ladr_cs", t, s),
+                            int(c.size as u64, s),
+                            s,
+                        ),
+                        s,
+                    ),
+                    s,
+                ),
+                if_stmt(cx_is_c1(), set("__ladr_dr0"), None, s),
+                expr_stmt(call(&slot_function(t), vec![], s)),
+                if_stmt(
+                    and(
+                        flag("__ladr_dr1"),
+                        binop(
+                            BinaryOperator::Greater,
+                            sched("__ladr_cs", t, s),
+                            sched("__ladr_pc", t, s),
+                            s,
+                        ),
+                        s,
+                    ),
+                    set("__ladr_dr2"),
+                    None,
+                    s,
+                ),
+                if_stmt(cx_is_c1(), set("__ladr_dr1"), None, s),
+                expr_stmt(assign(
+                    sched("__ladr_pc", t, s),
+                    sched("__ladr_cs", t, s),
+                    s,
+                )),
+            ];
+            st.push(item(if_stmt(cond_, block_of(body, s), None, s)));
+        }
+    }
+    st.push(item(expr_stmt(call(
+        "__CPROVER_assert",
+        vec![not(ident(DRD, s), s), string("data race", s)],
+        s,
+    ))));
+    st.push(item(ret(Some(int(0, s)), s)));
+    function_def("main", TypeSpecifier::Int, block(st, s))
+}

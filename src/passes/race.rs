@@ -1,0 +1,534 @@
+//! `race` — the LaDR race instrumentation of visible statements (LaDR paper §4, Figs. 3–4;
+//! DESIGN §6).
+//!
+//! In front of each instrumented visible statement with label L of slot t:
+//! `P1 = (L == cs[t]-1) && dr0 && !dr1;  P2 = (L == pc[t]) && dr1;` (last statement of C1,
+//! first statement of C2). Each write to a shared lvalue ℓ adds
+//! `P1 && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), w_site = id, 1)`; each read or write
+//! adds `P2 && !drd && (drd = get_field(&ℓ,"w"), drd && (r_site = id, 1))`.
+//! Accesses inside atomic sections (and `__atomic_*`/`__sync_*` builtins) set only `w` and
+//! check `wna`, so atomic–atomic pairs never race.
+//!
+//! The expression modes of the paper: `acc` (the value is used: instrument the access),
+//! `nacc` (only the location matters: instrument the sub-expressions, keep an lvalue), and
+//! WSE, which is the original expression itself — normal form (N3) guarantees that lvalues
+//! and operands have no side effects, so they can be repeated inside the flag code. The PRE
+//! mode is `nacc` on an array base. Instrumentation sits in place, in comma expressions, so
+//! `&&`, `||` and `?:` keep their short-circuit: a right operand's accesses are checked only
+//! when it is evaluated.
+//! ```text
+//! x = y + 1;   →   __ladr_P1 = …; __ladr_P2 = …;
+//!                  (P1 && (set(&x,…), …)), (P2 && … get(&x,…) …), x = ((P2 && … get(&y,…) …), y) + 1;
+//! ```
+//! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
+
+use crate::analysis::Vars;
+use crate::diag::{Error, Result};
+use crate::print::expr_to_string;
+use crate::program::{Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::walk::{self, is_assign_op, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+use super::visible::Item;
+
+/// One instrumented access.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Site {
+    pub id: u32,
+    pub slot: usize,
+    /// Visible statement label.
+    pub label: u32,
+    /// The lvalue in the parsed text.
+    #[serde(skip)]
+    pub span: Span,
+    /// The lvalue as C text (user names).
+    pub expr: String,
+    pub write: bool,
+    pub atomic: bool,
+}
+
+pub const P1: &str = "__ladr_P1";
+pub const P2: &str = "__ladr_P2";
+pub const DRD: &str = "__ladr_drd";
+pub const W_SITE: &str = "__ladr_w_site";
+pub const R_SITE: &str = "__ladr_r_site";
+
+pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
+    let vars = Vars::new(&p.unit, &p.thread_locals);
+    let mut sites = vec![Site {
+        id: 0,
+        slot: 0,
+        label: 0,
+        span: Span::none(),
+        expr: String::new(),
+        write: false,
+        atomic: false,
+    }];
+    let mut code = std::mem::take(&mut p.code);
+    for (slot, c) in code.iter_mut().enumerate() {
+        for it in &mut c.items {
+            if let Item::Visible {
+                label,
+                stmt,
+                atomic,
+            } = it
+            {
+                let before = sites.len();
+                let mut rw = Rewriter {
+                    vars: &vars,
+                    slot,
+                    label: *label,
+                    atomic: *atomic,
+                    sites: &mut sites,
+                    err: None,
+                };
+                rw.stmt(stmt);
+                if let Some(e) = rw.err {
+                    return Err(e);
+                }
+                if sites.len() > before {
+                    let span = stmt.span;
+                    let phase = phase_flags(slot, *label, span);
+                    let mut items: Vec<Node<BlockItem>> = phase.into_iter().map(item).collect();
+                    items.push(item(stmt.clone()));
+                    *stmt = block(items, span);
+                }
+            }
+        }
+    }
+    p.code = code;
+    p.sites = sites;
+    let span = Span::none();
+    for (name, ty) in [
+        (P1, TypeSpecifier::Bool),
+        (P2, TypeSpecifier::Bool),
+        (DRD, TypeSpecifier::Bool),
+        (W_SITE, TypeSpecifier::Int),
+        (R_SITE, TypeSpecifier::Int),
+    ] {
+        let d = simple_decl(&[ty], name, None, false, None, span);
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(d), span));
+    }
+    Ok(p)
+}
+
+fn sched(name: &str, slot: usize, span: Span) -> Node<Expression> {
+    index(ident(name, span), int(slot as u64, span), span)
+}
+
+/// `P1 = (L == cs[t] - 1) && dr0 && !dr1; P2 = (L == pc[t]) && dr1;`
+fn phase_flags(slot: usize, label: u32, span: Span) -> Vec<Node<Statement>> {
+    let l = || int(label as u64, span);
+    let cs_minus_1 = binop(
+        BinaryOperator::Minus,
+        sched("__ladr_cs", slot, span),
+        int(1, span),
+        span,
+    );
+    let p1 = and(
+        and(eq(l(), cs_minus_1, span), ident("__ladr_dr0", span), span),
+        not(ident("__ladr_dr1", span), span),
+        span,
+    );
+    let p2 = and(
+        eq(l(), sched("__ladr_pc", slot, span), span),
+        ident("__ladr_dr1", span),
+        span,
+    );
+    vec![
+        expr_stmt(assign(ident(P1, span), p1, span)),
+        expr_stmt(assign(ident(P2, span), p2, span)),
+    ]
+}
+
+struct Rewriter<'a> {
+    vars: &'a Vars,
+    slot: usize,
+    label: u32,
+    atomic: bool,
+    sites: &'a mut Vec<Site>,
+    err: Option<Error>,
+}
+
+impl VisitMut for Rewriter<'_> {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        match &mut s.node {
+            Statement::Expression(Some(e)) => {
+                let old = std::mem::replace(&mut **e, int(0, Span::none()));
+                **e = self.acc(old);
+            }
+            Statement::If(i) => {
+                let old = std::mem::replace(&mut *i.node.condition, int(0, Span::none()));
+                *i.node.condition = self.acc(old);
+                self.stmt(&mut i.node.then_statement);
+                if let Some(e) = &mut i.node.else_statement {
+                    self.stmt(e);
+                }
+            }
+            Statement::Compound(_) | Statement::Labeled(_) => walk::walk_stmt(self, s),
+            Statement::Goto(_) | Statement::Expression(None) | Statement::Asm(_) => {}
+            _ => {
+                self.err.get_or_insert(Error::unsupported(
+                    s.span,
+                    "this statement in a visible statement (internal: not in normal form)",
+                ));
+            }
+        }
+    }
+}
+
+impl Rewriter<'_> {
+    fn site(&mut self, e: &Node<Expression>, write: bool, atomic: bool) -> u32 {
+        let id = self.sites.len() as u32;
+        self.sites.push(Site {
+            id,
+            slot: self.slot,
+            label: self.label,
+            span: e.span,
+            expr: user_text(e),
+            write,
+            atomic,
+        });
+        id
+    }
+
+    /// Does the object `e` designates live in shared memory?
+    fn storage_shared(&self, e: &Expression) -> bool {
+        match e {
+            Expression::Identifier(i) => self.vars.is_shared_var(&i.node.name),
+            Expression::Member(m) => match m.node.operator.node {
+                MemberOperator::Direct => self.storage_shared(&m.node.expression.node),
+                MemberOperator::Indirect => true,
+            },
+            Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                if self.vars.array_depth(&b.node.lhs.node) > 0 {
+                    self.storage_shared(&b.node.lhs.node)
+                } else {
+                    true
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Is reading/writing `e` a data access to shared memory (and not an array decaying)?
+    fn is_access(&self, e: &Expression) -> bool {
+        let lvalue = matches!(
+            e,
+            Expression::Identifier(_) | Expression::Member(_) | Expression::UnaryOperator(_)
+        ) || matches!(e, Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index);
+        lvalue && self.storage_shared(e) && self.vars.array_depth(e) == 0
+    }
+
+    /// The address whose shadow bytes stand for `e` (`&e`, or the containing object for a
+    /// bit-field, whose address cannot be taken).
+    fn address(&self, e: &Node<Expression>) -> Node<Expression> {
+        let span = e.span;
+        if let Expression::Member(m) = &e.node {
+            if self.vars.bit_fields.contains(&m.node.identifier.node.name) {
+                return match m.node.operator.node {
+                    MemberOperator::Direct => addr((*m.node.expression).clone(), span),
+                    MemberOperator::Indirect => (*m.node.expression).clone(),
+                };
+            }
+        }
+        addr(e.clone(), span)
+    }
+
+    /// `P2 && !drd && (drd = get_field(a, f), drd && (r_site = id, 1))`
+    fn check(&self, a: Node<Expression>, atomic: bool, id: u32, span: Span) -> Node<Expression> {
+        let field = if atomic { "wna" } else { "w" };
+        let get = call("__CPROVER_get_field", vec![a, string(field, span)], span);
+        let record = comma(
+            vec![
+                assign(ident(R_SITE, span), int(id as u64, span), span),
+                int(1, span),
+            ],
+            span,
+        );
+        and(
+            and(ident(P2, span), not(ident(DRD, span), span), span),
+            comma(
+                vec![
+                    assign(ident(DRD, span), get, span),
+                    and(ident(DRD, span), record, span),
+                ],
+                span,
+            ),
+            span,
+        )
+    }
+
+    /// `P1 && (set_field(a,"w",1), [set_field(a,"wna",1),] w_site = id, 1)`
+    fn set(&self, a: Node<Expression>, atomic: bool, id: u32, span: Span) -> Node<Expression> {
+        let mut v = vec![call(
+            "__CPROVER_set_field",
+            vec![a.clone(), string("w", span), int(1, span)],
+            span,
+        )];
+        if !atomic {
+            v.push(call(
+                "__CPROVER_set_field",
+                vec![a, string("wna", span), int(1, span)],
+                span,
+            ));
+        }
+        v.push(assign(ident(W_SITE, span), int(id as u64, span), span));
+        v.push(int(1, span));
+        and(ident(P1, span), comma(v, span), span)
+    }
+
+    /// Flag code for a write of `lv` (also counts as its read for P2).
+    fn write_code(&mut self, lv: &Node<Expression>, atomic: bool) -> Vec<Node<Expression>> {
+        if !self.is_access(&lv.node) {
+            return vec![];
+        }
+        let id = self.site(lv, true, atomic);
+        let a = self.address(lv);
+        vec![
+            self.set(a.clone(), atomic, id, lv.span),
+            self.check(a, atomic, id, lv.span),
+        ]
+    }
+
+    /// ACC: the value of `e` is used.
+    fn acc(&mut self, e: Node<Expression>) -> Node<Expression> {
+        let span = e.span;
+        if walk_has_statement_expr(&e) {
+            self.err.get_or_insert(Error::unsupported(
+                span,
+                "a statement expression in a statement that accesses shared memory",
+            ));
+            return e;
+        }
+        match e.node {
+            Expression::Identifier(_) | Expression::Member(_) => self.read(e),
+            Expression::UnaryOperator(ref u) => match u.node.operator.node {
+                UnaryOperator::Indirection => self.read(e),
+                UnaryOperator::Address => {
+                    let Expression::UnaryOperator(u) = e.node else {
+                        unreachable!()
+                    };
+                    addr(self.nacc(*u.node.operand), span)
+                }
+                UnaryOperator::PostIncrement
+                | UnaryOperator::PostDecrement
+                | UnaryOperator::PreIncrement
+                | UnaryOperator::PreDecrement => {
+                    let Expression::UnaryOperator(u) = e.node else {
+                        unreachable!()
+                    };
+                    let mut v = self.write_code(&u.node.operand, self.atomic);
+                    let op = u.node.operator.node;
+                    v.push(unop(op, self.nacc(*u.node.operand), span));
+                    comma(v, span)
+                }
+                _ => {
+                    let Expression::UnaryOperator(u) = e.node else {
+                        unreachable!()
+                    };
+                    let op = u.node.operator.node;
+                    unop(op, self.acc(*u.node.operand), span)
+                }
+            },
+            Expression::BinaryOperator(ref b) if b.node.operator.node == BinaryOperator::Index => {
+                self.read(e)
+            }
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                let b = b.node;
+                let mut v = self.write_code(&b.lhs, self.atomic);
+                let rhs = self.acc(*b.rhs);
+                let lhs = self.nacc(*b.lhs);
+                v.push(binop(b.operator.node, lhs, rhs, span));
+                comma(v, span)
+            }
+            Expression::BinaryOperator(b) => {
+                let b = b.node;
+                let l = self.acc(*b.lhs);
+                let r = self.acc(*b.rhs);
+                binop(b.operator.node, l, r, span)
+            }
+            Expression::Call(c) => self.call(c.node, span),
+            Expression::Cast(c) => {
+                let c = c.node;
+                let inner = self.acc(*c.expression);
+                cast(c.type_name, inner, span)
+            }
+            Expression::Conditional(c) => {
+                let c = c.node;
+                let a = self.acc(*c.condition);
+                let t = self.acc(*c.then_expression);
+                let f = self.acc(*c.else_expression);
+                cond(a, t, f, span)
+            }
+            Expression::Comma(es) => {
+                let v = es.into_iter().map(|x| self.acc(x)).collect();
+                comma(v, span)
+            }
+            Expression::CompoundLiteral(mut c) => {
+                for it in &mut c.node.initializer_list {
+                    self.init_item(it);
+                }
+                node(Expression::CompoundLiteral(c), span)
+            }
+            // Not evaluated, or no access of their own.
+            _ => e,
+        }
+    }
+
+    fn init_item(&mut self, it: &mut Node<InitializerListItem>) {
+        match &mut it.node.initializer.node {
+            Initializer::Expression(x) => {
+                let old = std::mem::replace(&mut **x, int(0, Span::none()));
+                **x = self.acc(old);
+            }
+            Initializer::List(items) => {
+                for i in items {
+                    self.init_item(i);
+                }
+            }
+        }
+    }
+
+    /// A read of lvalue `e`: `(check(&e), nacc(e))`.
+    fn read(&mut self, e: Node<Expression>) -> Node<Expression> {
+        let span = e.span;
+        if !self.is_access(&e.node) {
+            return self.nacc(e);
+        }
+        let id = self.site(&e, false, self.atomic);
+        let a = self.address(&e);
+        let check = self.check(a, self.atomic, id, span);
+        let inner = self.nacc(e);
+        comma(vec![check, inner], span)
+    }
+
+    /// NACC: keep `e` an lvalue designating the same location; instrument what it reads to
+    /// find that location (pointers, indices).
+    fn nacc(&mut self, e: Node<Expression>) -> Node<Expression> {
+        let span = e.span;
+        match e.node {
+            Expression::Identifier(_) => e,
+            Expression::Member(m) => {
+                let m = m.node;
+                let base = match m.operator.node {
+                    MemberOperator::Direct => self.nacc(*m.expression),
+                    MemberOperator::Indirect => self.acc(*m.expression),
+                };
+                member(
+                    base,
+                    &m.identifier.node.name,
+                    m.operator.node == MemberOperator::Indirect,
+                    span,
+                )
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                deref(self.acc(*u.node.operand), span)
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let b = b.node;
+                // PRE: an array base is a location, a pointer base a value.
+                let base = if self.vars.array_depth(&b.lhs.node) > 0 {
+                    self.nacc(*b.lhs)
+                } else {
+                    self.acc(*b.lhs)
+                };
+                let i = self.acc(*b.rhs);
+                index(base, i, span)
+            }
+            _ => self.acc(e),
+        }
+    }
+
+    fn call(&mut self, mut c: CallExpression, span: Span) -> Node<Expression> {
+        let name = callee_name(&c).map(str::to_string);
+        if let Some(n) = &name {
+            if n.starts_with("__atomic_") || n.starts_with("__sync_") {
+                return self.atomic_builtin(n, c, span);
+            }
+        }
+        // The callee: a named function is no access; a function pointer is read.
+        if name.is_none() {
+            let callee = std::mem::replace(&mut *c.callee, int(0, Span::none()));
+            *c.callee = match callee.node {
+                Expression::UnaryOperator(u)
+                    if u.node.operator.node == UnaryOperator::Indirection =>
+                {
+                    deref(self.acc(*u.node.operand), callee.span)
+                }
+                other => self.acc(node(other, callee.span)),
+            };
+        }
+        c.arguments = std::mem::take(&mut c.arguments)
+            .into_iter()
+            .map(|a| self.acc(a))
+            .collect();
+        call_expr(*c.callee, c.arguments, span)
+    }
+
+    /// `__atomic_*(p, …)` / `__sync_*(p, …)`: an atomic access of `*p` (a read for loads, a
+    /// write for everything else).
+    fn atomic_builtin(
+        &mut self,
+        name: &str,
+        mut c: CallExpression,
+        span: Span,
+    ) -> Node<Expression> {
+        let mut pre = vec![];
+        if let Some(p0) = c.arguments.first() {
+            let target = deref(p0.clone(), p0.span);
+            if self.storage_shared(&target.node) {
+                let write = !name.contains("load");
+                let id = self.site(&target, write, true);
+                if write {
+                    pre.push(self.set(p0.clone(), true, id, span));
+                }
+                pre.push(self.check(p0.clone(), true, id, span));
+            }
+        }
+        c.arguments = std::mem::take(&mut c.arguments)
+            .into_iter()
+            .map(|a| self.acc(a))
+            .collect();
+        pre.push(call_expr(*c.callee, c.arguments, span));
+        comma(pre, span)
+    }
+}
+
+/// The lvalue as the user wrote it: generated local names mapped back.
+fn user_text(e: &Node<Expression>) -> String {
+    struct Unname;
+    impl VisitMut for Unname {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Identifier(i) = &mut e.node {
+                i.node.name = crate::syntax::names::original_name(&i.node.name).to_string();
+            }
+            walk::walk_expr(self, e)
+        }
+    }
+    let mut e = e.clone();
+    Unname.expr(&mut e);
+    expr_to_string(&e.node)
+}
+
+fn walk_has_statement_expr(e: &Node<Expression>) -> bool {
+    struct F(bool);
+    impl VisitMut for F {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Statement(_) = e.node {
+                self.0 = true;
+                return;
+            }
+            walk::walk_expr(self, e)
+        }
+    }
+    let mut f = F(false);
+    let mut e = e.clone();
+    f.expr(&mut e);
+    f.0
+}

@@ -1,0 +1,297 @@
+//! `visible` — number the visible statements of every slot (DESIGN §5–6, LaDR paper §2).
+//!
+//! Each slot function's body is flattened into a list of [`Item`]s: labels, plain
+//! statements, and visible statements numbered `0..size` in program order. Visible are: the
+//! slot's first statement (an empty one is added), every statement that may access shared
+//! memory ([`crate::analysis::Vars`]), every pthread-model call, each atomic section as a
+//! whole, and the exit (an empty statement after the slot's end label, label `size-1`).
+//!
+//! An `if` whose branches contain visible statements is lowered to jumps so that every
+//! visible statement is at the top level of the list (the `lazy` pass guards each one and
+//! may jump to it):
+//! ```text
+//! if (c) { x = 1; } else { y = 2; }   →   if (!(c)) goto E;   (visible if c is shared)
+//!                                           x = 1;              (visible, label n)
+//!                                           goto D;
+//!                                         E: y = 2;             (visible, label n+1)
+//!                                         D: ;
+//! ```
+//! Needs: `threads` (slot functions `__ladr_threadK`, locals hoisted, no returns).
+//! Guarantees: `Program::code[k]` holds slot k's items; the slot functions are removed from
+//! the unit (`lazy` writes them again).
+
+use crate::analysis::Vars;
+use crate::diag::{Error, Result};
+use crate::passes::threads::{end_label, slot_function};
+use crate::program::{Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::names;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use lang_c::visit::{self, Visit};
+
+/// One element of a flattened slot body.
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// A visible statement with its label number.
+    Visible {
+        label: u32,
+        stmt: Node<Statement>,
+        /// An atomic section (`__VERIFIER_atomic_*`): its accesses are atomic.
+        atomic: bool,
+    },
+    /// A statement without shared accesses.
+    Plain(Node<Statement>),
+    /// A goto target.
+    Label(String, Span),
+    /// A declaration that stays in the body (typedefs, extern declarations).
+    Decl(Node<Declaration>),
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SlotCode {
+    pub items: Vec<Item>,
+    /// Number of visible statements (labels `0..size`).
+    pub size: u32,
+}
+
+pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
+    let vars = Vars::new(&p.unit, &p.thread_locals);
+    let mut code = vec![SlotCode::default(); p.slots.len()];
+    let mut kept = vec![];
+    for ext in std::mem::take(&mut p.unit.0) {
+        let slot = match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let name = function_name(&f.node).unwrap_or("");
+                (0..p.slots.len()).find(|k| slot_function(*k) == name)
+            }
+            _ => None,
+        };
+        match (slot, ext.node) {
+            (Some(k), ExternalDeclaration::FunctionDefinition(f)) => {
+                let mut fl = Flattener {
+                    vars: &vars,
+                    names: &mut p.names,
+                    items: vec![],
+                    next: 0,
+                };
+                let span = f.node.statement.span;
+                fl.push_visible(empty_stmt(span), false);
+                fl.flatten(f.node.statement)?;
+                // The exit: label size-1, after the end label that returns jump to.
+                let end = end_label(k);
+                let at_end = fl
+                    .items
+                    .iter()
+                    .rposition(|i| matches!(i, Item::Label(l, _) if *l == end));
+                if at_end.is_none() {
+                    fl.items.push(Item::Label(end, span));
+                }
+                fl.push_visible(empty_stmt(span), false);
+                code[k] = SlotCode {
+                    size: fl.next,
+                    items: fl.items,
+                };
+            }
+            (_, other) => kept.push(Node::new(other, ext.span)),
+        }
+    }
+    p.unit.0 = kept;
+    p.code = code;
+    Ok(p)
+}
+
+struct Flattener<'a> {
+    vars: &'a Vars,
+    names: &'a mut names::Names,
+    items: Vec<Item>,
+    next: u32,
+}
+
+impl Flattener<'_> {
+    fn push_visible(&mut self, stmt: Node<Statement>, atomic: bool) {
+        self.items.push(Item::Visible {
+            label: self.next,
+            stmt,
+            atomic,
+        });
+        self.next += 1;
+    }
+
+    fn flatten(&mut self, s: Node<Statement>) -> Result<()> {
+        let span = s.span;
+        match s.node {
+            Statement::Compound(items) => {
+                if is_atomic_section(&items) {
+                    let inner: Vec<_> = items[1..items.len() - 1].to_vec();
+                    self.push_visible(block(inner, span), true);
+                    return Ok(());
+                }
+                for it in items {
+                    match it.node {
+                        BlockItem::Declaration(d) => self.items.push(Item::Decl(d)),
+                        BlockItem::StaticAssert(_) => {}
+                        BlockItem::Statement(st) => self.flatten(st)?,
+                    }
+                }
+            }
+            Statement::Labeled(l) => match l.node.label.node {
+                Label::Identifier(i) => {
+                    self.items.push(Item::Label(i.node.name, span));
+                    self.flatten(*l.node.statement)?;
+                }
+                _ => return Err(Error::unsupported(
+                    span,
+                    "a case label outside a switch (internal: normalise should have removed it)",
+                )),
+            },
+            Statement::If(i) => {
+                let IfStatement {
+                    condition,
+                    then_statement,
+                    else_statement,
+                } = i.node;
+                let branches_visible = self.is_visible_stmt(&then_statement)
+                    || else_statement
+                        .as_ref()
+                        .is_some_and(|e| self.is_visible_stmt(e));
+                if !branches_visible {
+                    let stmt = Node::new(
+                        Statement::If(Node::new(
+                            IfStatement {
+                                condition,
+                                then_statement,
+                                else_statement,
+                            },
+                            span,
+                        )),
+                        span,
+                    );
+                    self.push_stmt(stmt);
+                    return Ok(());
+                }
+                let else_label = self.names.label("else");
+                let jump = if_stmt(not(*condition, span), goto(&else_label, span), None, span);
+                self.push_stmt(jump);
+                self.flatten(*then_statement)?;
+                match else_statement {
+                    Some(e) => {
+                        let done = self.names.label("endif");
+                        self.items.push(Item::Plain(goto(&done, span)));
+                        self.items.push(Item::Label(else_label, span));
+                        self.flatten(*e)?;
+                        self.items.push(Item::Label(done, span));
+                    }
+                    None => self.items.push(Item::Label(else_label, span)),
+                }
+            }
+            Statement::Expression(None) => {}
+            Statement::Expression(_) | Statement::Goto(_) | Statement::Asm(_) => {
+                self.push_stmt(s);
+            }
+            Statement::Return(_) => return Err(Error::unsupported(
+                span,
+                "a return statement in a thread body (internal: threads should have removed it)",
+            )),
+            Statement::Switch(_)
+            | Statement::While(_)
+            | Statement::DoWhile(_)
+            | Statement::For(_)
+            | Statement::Break
+            | Statement::Continue => return Err(Error::unsupported(
+                span,
+                "a loop or switch in the bounded program (internal: unwind should have removed it)",
+            )),
+        }
+        Ok(())
+    }
+
+    fn push_stmt(&mut self, s: Node<Statement>) {
+        if self.is_visible_stmt(&s) {
+            self.push_visible(s, false);
+        } else {
+            self.items.push(Item::Plain(s));
+        }
+    }
+
+    fn is_visible_stmt(&self, s: &Node<Statement>) -> bool {
+        let mut f = Finder {
+            vars: self.vars,
+            found: false,
+        };
+        f.visit_statement(&s.node, &s.span);
+        f.found
+    }
+}
+
+/// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`
+pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
+    let is_call = |it: &Node<BlockItem>, name: &str| match &it.node {
+        BlockItem::Statement(s) => match &s.node {
+            Statement::Expression(Some(e)) => match &e.node {
+                Expression::Call(c) => callee_name(&c.node) == Some(name),
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    items.len() >= 2
+        && is_call(&items[0], "__VERIFIER_atomic_begin")
+        && is_call(&items[items.len() - 1], "__VERIFIER_atomic_end")
+}
+
+/// Is this a call of the pthread model?
+pub fn is_model_call(name: &str) -> bool {
+    name.starts_with("__ladr_pthread_")
+}
+
+/// Finds anything that makes a statement visible.
+struct Finder<'a> {
+    vars: &'a Vars,
+    found: bool,
+}
+
+impl<'ast> Visit<'ast> for Finder<'_> {
+    fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+        if self.found {
+            return;
+        }
+        match e {
+            Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => self.found = true,
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.found = true
+            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
+                self.found = true
+            }
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index
+                    && self.vars.array_depth(&b.node.lhs.node) == 0 =>
+            {
+                self.found = true
+            }
+            Expression::Call(c) => {
+                match callee_name(&c.node) {
+                    Some(n) if is_model_call(n) || n == "__VERIFIER_atomic_begin" => {
+                        self.found = true
+                    }
+                    // Calls of unknown functions: their arguments are what matters.
+                    _ => visit::visit_expression(self, e, span),
+                }
+            }
+            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {}
+            _ => visit::visit_expression(self, e, span),
+        }
+    }
+
+    fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
+        if let Statement::Compound(items) = s {
+            if is_atomic_section(items) {
+                self.found = true;
+                return;
+            }
+        }
+        visit::visit_statement(self, s, span)
+    }
+}
