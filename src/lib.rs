@@ -5,5 +5,6 @@
 pub mod diag;
 pub mod frontend;
 pub mod passes;
+pub mod print;
 pub mod program;
 pub mod syntax;
