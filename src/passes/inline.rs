@@ -57,7 +57,45 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         }
     }
     check_no_defined_calls(&p.unit, &info)?;
+    definitions_last(&mut p.unit);
     Ok(p)
+}
+
+/// Replaces each function definition by its prototype and moves the definitions to the end,
+/// so inlined code may use any function or global declared anywhere in the file.
+fn definitions_last(unit: &mut TranslationUnit) {
+    let mut defs = vec![];
+    let old = std::mem::take(&mut unit.0);
+    for ext in old {
+        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+            let kr = matches!(
+                first_suffix(&f.node.declarator.node),
+                Some(DerivedDeclarator::KRFunction(_))
+            );
+            if !kr {
+                let span = f.node.declarator.span;
+                let proto = node(
+                    Declaration {
+                        specifiers: f.node.specifiers.clone(),
+                        declarators: vec![node(
+                            InitDeclarator {
+                                declarator: f.node.declarator.clone(),
+                                initializer: None,
+                            },
+                            span,
+                        )],
+                    },
+                    span,
+                );
+                unit.0
+                    .push(node(ExternalDeclaration::Declaration(proto), span));
+            }
+            defs.push(ext);
+        } else {
+            unit.0.push(ext);
+        }
+    }
+    unit.0.extend(defs);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -375,6 +413,8 @@ struct FnInfo {
     arity: HashMap<String, (usize, bool)>,
     /// Functions used as values (address taken), in order of first use.
     taken: Vec<String>,
+    /// Names declared as objects anywhere (globals, locals, parameters).
+    vars: HashSet<String>,
 }
 
 fn arity_of(d: &Declarator) -> Option<(usize, bool)> {
@@ -451,11 +491,35 @@ impl FnInfo {
         let mut copy = unit.clone();
         crate::syntax::walk::walk_unit(&mut t, &mut copy);
         let taken = t.out;
-        FnInfo { defs, arity, taken }
-    }
-
-    fn is_function(&self, name: &str) -> bool {
-        self.arity.contains_key(name) || self.defs.contains_key(name)
+        struct Vars(HashSet<String>);
+        impl VisitMut for Vars {
+            fn declarator(&mut self, d: &mut Node<Declarator>) {
+                if !is_function_declarator(&d.node) {
+                    if let Some(n) = declarator_name(&d.node) {
+                        self.0.insert(n.to_string());
+                    }
+                }
+                // Parameters are objects even when declared with a function type.
+                if let Some(DerivedDeclarator::Function(f)) = first_suffix(&d.node) {
+                    for p in &f.node.parameters {
+                        if let Some(pd) = &p.node.declarator {
+                            if let Some(n) = declarator_name(&pd.node) {
+                                self.0.insert(n.to_string());
+                            }
+                        }
+                    }
+                }
+                crate::syntax::walk::walk_declarator(self, d)
+            }
+        }
+        let mut v = Vars(HashSet::new());
+        crate::syntax::walk::walk_unit(&mut v, &mut copy);
+        FnInfo {
+            defs,
+            arity,
+            taken,
+            vars: v.0,
+        }
     }
 
     /// True if calls of `name` are replaced by its body.
@@ -549,7 +613,12 @@ impl Inliner<'_> {
         atomic: bool,
     ) -> Result<Option<Node<Statement>>> {
         if let Some(name) = peel_deref(&c.callee) {
-            if self.info.is_function(name) {
+            let is_var = self.info.vars.contains(name) || crate::syntax::names::is_generated(name);
+            if !is_var && !self.info.arity.contains_key(name) && !self.info.defs.contains_key(name)
+            {
+                return Ok(None); // an undeclared builtin
+            }
+            if !is_var {
                 if name == "main" && self.info.defs.contains_key(name) {
                     return Err(Error::unsupported(span, "call of `main`"));
                 }
@@ -870,14 +939,17 @@ fn param_declaration(p: &ParameterDeclaration, name: &str, span: Span) -> Node<D
             )
         });
         if adjust {
-            let removed = inner.derived.remove(npointers);
-            let quals = match removed.node {
-                DerivedDeclarator::Array(a) => a
-                    .node
-                    .qualifiers
-                    .into_iter()
-                    .map(|q| node(PointerQualifier::TypeQualifier(q.clone()), q.span))
-                    .collect(),
+            let quals = match &inner.derived[npointers].node {
+                DerivedDeclarator::Array(a) => {
+                    let q = a
+                        .node
+                        .qualifiers
+                        .iter()
+                        .map(|q| node(PointerQualifier::TypeQualifier(q.clone()), q.span))
+                        .collect();
+                    inner.derived.remove(npointers);
+                    q
+                }
                 _ => vec![],
             };
             let ptr = node(DerivedDeclarator::Pointer(quals), span);

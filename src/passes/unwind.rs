@@ -546,10 +546,8 @@ fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
                         self.seen.insert(i.node.name.clone());
                     }
                 }
-                Statement::Goto(l) => {
-                    if self.seen.contains(&l.node.name) && self.found.is_none() {
-                        self.found = Some((s.span, l.node.name.clone()));
-                    }
+                Statement::Goto(l) if self.seen.contains(&l.node.name) && self.found.is_none() => {
+                    self.found = Some((s.span, l.node.name.clone()));
                 }
                 _ => {}
             }
