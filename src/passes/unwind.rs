@@ -502,6 +502,12 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
             crate::syntax::walk::walk_declaration(self, d)
         }
         fn expr(&mut self, e: &mut Node<Expression>) {
+            // N4's havoc of an uninitialised local is not an escape of its address.
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some("__CPROVER_havoc_object") {
+                    return;
+                }
+            }
             if let Expression::UnaryOperator(u) = &e.node {
                 if matches!(u.node.operator.node, UnaryOperator::Address) {
                     if let Some(n) = var_name(&u.node.operand) {
