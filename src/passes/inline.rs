@@ -1,8 +1,1093 @@
-//! `inline` — not written yet (see passes/mod.rs for the normal form it keeps).
+//! `inline` — replace every call of a function with a body by a copy of that body.
+//!
+//! ```text
+//! int inc(int x) { int y; __CPROVER_havoc_object(&y); y = x + 1; return y; }
+//! ... v = inc(a); ...
+//!   ──▶
+//! { int __ladr_1_x; __ladr_1_x = a; int __ladr_t2;
+//!   int __ladr_3_y; __CPROVER_havoc_object(&__ladr_3_y); __ladr_3_y = __ladr_1_x + 1;
+//!   { __ladr_t2 = __ladr_3_y; goto __ladr_ret4; }
+//!   __ladr_ret4: ; v = __ladr_t2; }
+//! ```
+//!
+//! * Parameters become renamed locals assigned from the arguments (arrays and functions as
+//!   parameters become pointers); the result is a temporary of the return type; `return e;`
+//!   becomes `result = e; goto end;`. Every local of the copy is renamed with
+//!   [`Names::local`] (the user's name stays recoverable), every label gets a fresh name.
+//! * `static` locals are hoisted to file scope once per function (renamed), so a function
+//!   inlined several times still has one object.
+//! * Before inlining, locals of every function that share a name with a file-scope name are
+//!   renamed, so an inlined body never sees a caller's local in place of a global.
+//! * Recursion is inlined while the callee is active fewer than U times on the inlining
+//!   stack; a deeper call becomes `__CPROVER_assume(0);` and a [`CutKind::Recursion`] cut.
+//! * A call through a function pointer becomes an if-chain over the functions whose address
+//!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`.
+//! * `__VERIFIER_atomic_*` functions with a body are inlined as
+//!   `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }` (N5).
+//! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
+//!   `__VERIFIER_*` and `__CPROVER_*` builtins.
+//!
+//! Needs the normal form N1–N6 (calls only as `f(a..);` / `lv = f(a..);`); keeps it.
+//! Guarantees: no call of a function with a body remains in any function body.
+//! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
-use crate::diag::Result;
-use crate::program::{Options, Program};
+use crate::diag::{Error, Result};
+use crate::program::{Cut, CutKind, Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::names::Names;
+use crate::syntax::walk::{walk_block_item, walk_declaration, walk_expr, walk_stmt, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::{HashMap, HashSet};
 
-pub fn run(p: Program, _opts: &Options) -> Result<Program> {
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    hoist_and_hygiene(&mut p);
+    let info = FnInfo::collect(&p.unit);
+    let mut inl = Inliner {
+        names: &mut p.names,
+        cuts: &mut p.cuts,
+        info: &info,
+        unwind: opts.unwind as usize,
+    };
+    for ext in &mut p.unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let name = function_name(&f.node).unwrap_or_default().to_string();
+            let mut stack = vec![name];
+            inl.stmt(&mut f.node.statement, &mut stack, false)?;
+        }
+    }
+    check_no_defined_calls(&p.unit, &info)?;
+    definitions_last(&mut p.unit);
     Ok(p)
+}
+
+/// Replaces each function definition by its prototype and moves the definitions to the end,
+/// so inlined code may use any function or global declared anywhere in the file.
+fn definitions_last(unit: &mut TranslationUnit) {
+    let mut defs = vec![];
+    let old = std::mem::take(&mut unit.0);
+    for ext in old {
+        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+            let kr = matches!(
+                first_suffix(&f.node.declarator.node),
+                Some(DerivedDeclarator::KRFunction(_))
+            );
+            if !kr {
+                let span = f.node.declarator.span;
+                let proto = node(
+                    Declaration {
+                        specifiers: f.node.specifiers.clone(),
+                        declarators: vec![node(
+                            InitDeclarator {
+                                declarator: f.node.declarator.clone(),
+                                initializer: None,
+                            },
+                            span,
+                        )],
+                    },
+                    span,
+                );
+                unit.0
+                    .push(node(ExternalDeclaration::Declaration(proto), span));
+            }
+            defs.push(ext);
+        } else {
+            unit.0.push(ext);
+        }
+    }
+    unit.0.extend(defs);
+}
+
+// ---------------------------------------------------------------------------------------
+// Copier: renames locals (scoped), labels and returns in a copy of code. Shared with unwind.
+// ---------------------------------------------------------------------------------------
+
+/// Which local declarations a [`Copier`] renames.
+pub(crate) enum Rename {
+    /// Every automatic local (statics keep their name).
+    All,
+    /// Statics (hoisted out) and locals whose name is in the set.
+    StaticsAnd(HashSet<String>),
+}
+
+/// What becomes of `goto L` for one label L.
+pub(crate) enum GotoTo {
+    Label(String),
+    /// `__CPROVER_assume(0);` with a loop cut.
+    Cut,
+}
+
+/// Rewrites a piece of code into a fresh copy: scoped renaming of locals, renaming of labels,
+/// optional rewriting of `return` and of the gotos to one label.
+pub(crate) struct Copier<'a> {
+    pub names: &'a mut Names,
+    pub rename: Rename,
+    pub scopes: Vec<HashMap<String, String>>,
+    /// Label definitions and gotos renamed.
+    pub labels: HashMap<String, String>,
+    /// Overrides for gotos only (checked before `labels`).
+    pub gotos: HashMap<String, GotoTo>,
+    /// `return` → `result = e; goto end;`.
+    pub returns: Option<(Option<String>, String)>,
+    pub used_end: bool,
+    /// Statics taken out of the code (with `Rename::StaticsAnd`).
+    pub hoisted: Vec<Node<Declaration>>,
+    pub cuts: Vec<Span>,
+}
+
+impl<'a> Copier<'a> {
+    pub fn new(names: &'a mut Names, rename: Rename) -> Copier<'a> {
+        Copier {
+            names,
+            rename,
+            scopes: vec![HashMap::new()],
+            labels: HashMap::new(),
+            gotos: HashMap::new(),
+            returns: None,
+            used_end: false,
+            hoisted: vec![],
+            cuts: vec![],
+        }
+    }
+
+    /// Gives every label defined in `s` a fresh name.
+    pub fn fresh_labels(&mut self, s: &Statement) {
+        for l in labels_defined(s) {
+            let n = self.names.label("L");
+            self.labels.insert(l, n);
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<&String> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    /// Visits a block list in a new scope; hoisted declarations are removed from it.
+    pub fn items(&mut self, items: &mut Vec<Node<BlockItem>>) {
+        self.scopes.push(HashMap::new());
+        let old = std::mem::take(items);
+        for mut it in old {
+            let before = self.hoisted.len();
+            walk_block_item(self, &mut it);
+            if self.hoisted.len() > before && matches!(it.node, BlockItem::Declaration(_)) {
+                continue;
+            }
+            items.push(it);
+        }
+        self.scopes.pop();
+    }
+}
+
+impl VisitMut for Copier<'_> {
+    fn expr(&mut self, e: &mut Node<Expression>) {
+        if let Expression::Identifier(i) = &mut e.node {
+            if let Some(n) = self.lookup(&i.node.name) {
+                i.node.name = n.clone();
+            }
+            return;
+        }
+        walk_expr(self, e)
+    }
+
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        match &mut s.node {
+            Statement::Compound(items) => self.items(items),
+            Statement::Goto(l) => match self.gotos.get(&l.node.name) {
+                Some(GotoTo::Label(t)) => l.node.name = t.clone(),
+                Some(GotoTo::Cut) => {
+                    self.cuts.push(s.span);
+                    *s = assume(int(0, s.span), s.span);
+                }
+                None => {
+                    if let Some(t) = self.labels.get(&l.node.name) {
+                        l.node.name = t.clone();
+                    }
+                }
+            },
+            Statement::Return(e) if self.returns.is_some() => {
+                let span = s.span;
+                let (res, end) = self.returns.clone().unwrap_or_default();
+                let mut stmts = vec![];
+                if let Some(mut e) = e.take() {
+                    self.expr(&mut e);
+                    match res {
+                        Some(r) => stmts.push(expr_stmt(assign(ident(&r, span), *e, span))),
+                        None => stmts.push(expr_stmt(*e)),
+                    }
+                }
+                stmts.push(goto(&end, span));
+                self.used_end = true;
+                *s = block_of(stmts, span);
+            }
+            _ => walk_stmt(self, s),
+        }
+    }
+
+    fn label(&mut self, l: &mut Identifier) {
+        if let Some(t) = self.labels.get(&l.name) {
+            l.name = t.clone();
+        }
+    }
+
+    fn declaration(&mut self, d: &mut Node<Declaration>) {
+        let storage = storage_of(&d.node.specifiers);
+        let is_static = storage.contains(&StorageClassSpecifier::Static);
+        if storage.contains(&StorageClassSpecifier::Typedef)
+            || storage.contains(&StorageClassSpecifier::Extern)
+        {
+            walk_declaration(self, d);
+            return;
+        }
+        // Specifiers and initialisers see the names visible before the declarators.
+        walk_declaration(self, d);
+        let mut renamed = false;
+        for id in &mut d.node.declarators {
+            let decl = &mut id.node.declarator.node;
+            if is_function_declarator(decl) {
+                continue;
+            }
+            let Some(name) = declarator_name_mut(decl) else {
+                continue;
+            };
+            let rename = match &self.rename {
+                Rename::All => !is_static,
+                Rename::StaticsAnd(set) => is_static || set.contains(&name.name),
+            };
+            if rename {
+                let n = self.names.local(&name.name);
+                if let Some(top) = self.scopes.last_mut() {
+                    top.insert(name.name.clone(), n.clone());
+                }
+                name.name = n;
+                renamed |= is_static;
+            }
+        }
+        if renamed && matches!(self.rename, Rename::StaticsAnd(_)) {
+            self.hoisted.push(d.clone());
+        }
+    }
+}
+
+/// Storage classes among declaration specifiers.
+pub(crate) fn storage_of(specs: &[Node<DeclarationSpecifier>]) -> Vec<StorageClassSpecifier> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The innermost declarator (the one holding the identifier).
+fn innermost_mut(d: &mut Declarator) -> &mut Declarator {
+    match d.kind.node {
+        DeclaratorKind::Declarator(ref mut inner) => innermost_mut(&mut inner.node),
+        _ => d,
+    }
+}
+
+fn innermost(d: &Declarator) -> &Declarator {
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) => innermost(&inner.node),
+        _ => d,
+    }
+}
+
+/// The first derived part after the pointers of the innermost declarator: what the declared
+/// name is, at the outermost type level.
+fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
+    innermost(d)
+        .derived
+        .iter()
+        .map(|x| &x.node)
+        .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
+}
+
+fn is_function_declarator(d: &Declarator) -> bool {
+    matches!(
+        first_suffix(d),
+        Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+    )
+}
+
+/// Labels defined anywhere in `s`.
+pub(crate) fn labels_defined(s: &Statement) -> Vec<String> {
+    struct L(Vec<String>);
+    impl VisitMut for L {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            if let Statement::Labeled(l) = &s.node {
+                if let Label::Identifier(i) = &l.node.label.node {
+                    self.0.push(i.node.name.clone());
+                }
+            }
+            walk_stmt(self, s)
+        }
+        fn expr(&mut self, _e: &mut Node<Expression>) {}
+    }
+    let mut l = L(vec![]);
+    l.stmt(&mut Node::new(s.clone(), Span::none()));
+    l.0
+}
+
+// ---------------------------------------------------------------------------------------
+// Pre-pass: hoist static locals, rename locals that shadow file-scope names.
+// ---------------------------------------------------------------------------------------
+
+fn hoist_and_hygiene(p: &mut Program) {
+    let globals = file_scope_names(&p.unit);
+    let old = std::mem::take(&mut p.unit.0);
+    for mut ext in old {
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let mut c = Copier::new(&mut p.names, Rename::StaticsAnd(globals.clone()));
+            // Parameters are in the outermost scope; a parameter named like a global is
+            // renamed too.
+            let inner = innermost_mut(&mut f.node.declarator.node);
+            for d in &mut inner.derived {
+                if let DerivedDeclarator::Function(fd) = &mut d.node {
+                    for pd in &mut fd.node.parameters {
+                        if let Some(decl) = &mut pd.node.declarator {
+                            if let Some(n) = declarator_name_mut(&mut decl.node) {
+                                if globals.contains(&n.name) {
+                                    let new = c.names.local(&n.name);
+                                    c.scopes[0].insert(n.name.clone(), new.clone());
+                                    n.name = new;
+                                }
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+            c.stmt(&mut f.node.statement);
+            for h in std::mem::take(&mut c.hoisted) {
+                let span = h.span;
+                p.unit
+                    .0
+                    .push(node(ExternalDeclaration::Declaration(h), span));
+            }
+        }
+        p.unit.0.push(ext);
+    }
+}
+
+/// Names declared at file scope (variables, functions, enumeration constants).
+fn file_scope_names(unit: &TranslationUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => {
+                for id in &d.node.declarators {
+                    if let Some(n) = declarator_name(&id.node.declarator.node) {
+                        out.insert(n.to_string());
+                    }
+                }
+                for s in &d.node.specifiers {
+                    if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
+                        if let TypeSpecifier::Enum(e) = &t.node {
+                            for en in &e.node.enumerators {
+                                out.insert(en.node.identifier.node.name.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if let Some(n) = function_name(&f.node) {
+                    out.insert(n.to_string());
+                }
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------
+// What is known about the functions of the unit.
+// ---------------------------------------------------------------------------------------
+
+struct FnInfo {
+    defs: HashMap<String, Node<FunctionDefinition>>,
+    /// Parameter count and variadic flag of every declared or defined function.
+    arity: HashMap<String, (usize, bool)>,
+    /// Functions used as values (address taken), in order of first use.
+    taken: Vec<String>,
+    /// Names declared as objects anywhere (globals, locals, parameters).
+    vars: HashSet<String>,
+}
+
+fn arity_of(d: &Declarator) -> Option<(usize, bool)> {
+    match first_suffix(d)? {
+        DerivedDeclarator::Function(f) => {
+            let ps = &f.node.parameters;
+            let is_void = ps.len() == 1
+                && ps[0].node.declarator.is_none()
+                && ps[0].node.specifiers.iter().any(|s| {
+                    matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                        if matches!(t.node, TypeSpecifier::Void))
+                });
+            let n = if is_void { 0 } else { ps.len() };
+            Some((n, matches!(f.node.ellipsis, Ellipsis::Some)))
+        }
+        DerivedDeclarator::KRFunction(ids) => Some((ids.len(), false)),
+        _ => None,
+    }
+}
+
+impl FnInfo {
+    fn collect(unit: &TranslationUnit) -> FnInfo {
+        let mut defs = HashMap::new();
+        let mut arity = HashMap::new();
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    if let Some(n) = function_name(&f.node) {
+                        if let Some(a) = arity_of(&f.node.declarator.node) {
+                            arity.insert(n.to_string(), a);
+                        }
+                        defs.insert(n.to_string(), f.clone());
+                    }
+                }
+                ExternalDeclaration::Declaration(d) => {
+                    for id in &d.node.declarators {
+                        let decl = &id.node.declarator.node;
+                        if let (Some(n), Some(a)) = (declarator_name(decl), arity_of(decl)) {
+                            arity.entry(n.to_string()).or_insert(a);
+                        }
+                    }
+                }
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
+        struct Taken<'a> {
+            fns: &'a HashMap<String, (usize, bool)>,
+            out: Vec<String>,
+        }
+        impl VisitMut for Taken<'_> {
+            fn expr(&mut self, e: &mut Node<Expression>) {
+                match &mut e.node {
+                    Expression::Identifier(i) => {
+                        if self.fns.contains_key(&i.node.name) && !self.out.contains(&i.node.name) {
+                            self.out.push(i.node.name.clone());
+                        }
+                    }
+                    Expression::Call(c) => {
+                        if peel_deref(&c.node.callee).is_none() {
+                            self.expr(&mut c.node.callee);
+                        }
+                        for a in &mut c.node.arguments {
+                            self.expr(a);
+                        }
+                    }
+                    _ => walk_expr(self, e),
+                }
+            }
+        }
+        let mut t = Taken {
+            fns: &arity,
+            out: vec![],
+        };
+        let mut copy = unit.clone();
+        crate::syntax::walk::walk_unit(&mut t, &mut copy);
+        let taken = t.out;
+        struct Vars(HashSet<String>);
+        impl VisitMut for Vars {
+            fn declarator(&mut self, d: &mut Node<Declarator>) {
+                if !is_function_declarator(&d.node) {
+                    if let Some(n) = declarator_name(&d.node) {
+                        self.0.insert(n.to_string());
+                    }
+                }
+                // Parameters are objects even when declared with a function type.
+                if let Some(DerivedDeclarator::Function(f)) = first_suffix(&d.node) {
+                    for p in &f.node.parameters {
+                        if let Some(pd) = &p.node.declarator {
+                            if let Some(n) = declarator_name(&pd.node) {
+                                self.0.insert(n.to_string());
+                            }
+                        }
+                    }
+                }
+                crate::syntax::walk::walk_declarator(self, d)
+            }
+        }
+        let mut v = Vars(HashSet::new());
+        crate::syntax::walk::walk_unit(&mut v, &mut copy);
+        FnInfo {
+            defs,
+            arity,
+            taken,
+            vars: v.0,
+        }
+    }
+
+    /// True if calls of `name` are replaced by its body.
+    fn inlinable(&self, name: &str) -> bool {
+        self.defs.contains_key(name)
+            && name != "main"
+            && !name.starts_with("pthread_")
+            && !name.starts_with("__CPROVER_")
+            && (!name.starts_with("__VERIFIER_") || name.starts_with("__VERIFIER_atomic_"))
+    }
+}
+
+/// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
+fn peel_deref(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::UnaryOperator(u)
+            if matches!(
+                u.node.operator.node,
+                UnaryOperator::Indirection | UnaryOperator::Address
+            ) =>
+        {
+            peel_deref(&u.node.operand)
+        }
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The inliner.
+// ---------------------------------------------------------------------------------------
+
+struct Inliner<'a> {
+    names: &'a mut Names,
+    cuts: &'a mut Vec<Cut>,
+    info: &'a FnInfo,
+    unwind: usize,
+}
+
+/// Where the value of a call goes: `lv = [(T)] f(..)`.
+struct Dest {
+    lv: Node<Expression>,
+    cast: Option<Node<TypeName>>,
+}
+
+impl Inliner<'_> {
+    fn stmt(
+        &mut self,
+        s: &mut Node<Statement>,
+        stack: &mut Vec<String>,
+        atomic: bool,
+    ) -> Result<()> {
+        match &mut s.node {
+            Statement::Compound(items) => {
+                for it in items {
+                    if let BlockItem::Statement(st) = &mut it.node {
+                        self.stmt(st, stack, atomic)?;
+                    }
+                }
+            }
+            Statement::If(i) => {
+                self.stmt(&mut i.node.then_statement, stack, atomic)?;
+                if let Some(e) = &mut i.node.else_statement {
+                    self.stmt(e, stack, atomic)?;
+                }
+            }
+            Statement::While(w) => self.stmt(&mut w.node.statement, stack, atomic)?,
+            Statement::DoWhile(w) => self.stmt(&mut w.node.statement, stack, atomic)?,
+            Statement::For(w) => self.stmt(&mut w.node.statement, stack, atomic)?,
+            Statement::Switch(w) => self.stmt(&mut w.node.statement, stack, atomic)?,
+            Statement::Labeled(l) => self.stmt(&mut l.node.statement, stack, atomic)?,
+            Statement::Expression(Some(e)) => {
+                if let Some((call, dest)) = split_call(e) {
+                    if let Some(new) = self.call(call, dest, s.span, stack, atomic)? {
+                        *s = new;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The replacement of a call statement, or None to keep it.
+    fn call(
+        &mut self,
+        c: CallExpression,
+        dest: Option<Dest>,
+        span: Span,
+        stack: &mut Vec<String>,
+        atomic: bool,
+    ) -> Result<Option<Node<Statement>>> {
+        if let Some(name) = peel_deref(&c.callee) {
+            let is_var = self.info.vars.contains(name) || crate::syntax::names::is_generated(name);
+            if !is_var && !self.info.arity.contains_key(name) && !self.info.defs.contains_key(name)
+            {
+                return Ok(None); // an undeclared builtin
+            }
+            if !is_var {
+                if name == "main" && self.info.defs.contains_key(name) {
+                    return Err(Error::unsupported(span, "call of `main`"));
+                }
+                if !self.info.inlinable(name) {
+                    return Ok(None);
+                }
+                let name = name.to_string();
+                return self
+                    .direct(&name, &c.arguments, dest.as_ref(), span, stack, atomic)
+                    .map(Some);
+            }
+        }
+        self.indirect(c, dest, span, stack, atomic).map(Some)
+    }
+
+    /// A call through a function pointer: an if-chain over the candidates.
+    fn indirect(
+        &mut self,
+        c: CallExpression,
+        dest: Option<Dest>,
+        span: Span,
+        stack: &mut Vec<String>,
+        atomic: bool,
+    ) -> Result<Node<Statement>> {
+        let n = c.arguments.len();
+        let cands: Vec<String> = self
+            .info
+            .taken
+            .iter()
+            .filter(|f| {
+                self.info
+                    .arity
+                    .get(*f)
+                    .is_some_and(|&(k, var)| k == n || (var && n >= k))
+            })
+            .cloned()
+            .collect();
+        let text = crate::print::expr_to_string(&c.callee.node);
+        if cands.is_empty() {
+            return Err(Error::unsupported(
+                span,
+                format!("call through function pointer `{text}` with no candidate function"),
+            ));
+        }
+        // The pointer, evaluated once.
+        let mut ptr = (*c.callee).clone();
+        while let Expression::UnaryOperator(u) = &ptr.node {
+            if matches!(u.node.operator.node, UnaryOperator::Indirection) {
+                ptr = (*u.node.operand).clone();
+            } else {
+                break;
+            }
+        }
+        let mut pre = vec![];
+        if !matches!(ptr.node, Expression::Identifier(_)) {
+            let t = self.names.temp();
+            pre.push(decl_item(typeof_decl(&t, ptr.clone(), false, span)));
+            pre.push(item(expr_stmt(assign(ident(&t, span), ptr, span))));
+            ptr = ident(&t, span);
+        }
+        let mut branches = vec![];
+        for f in &cands {
+            let b = if self.info.inlinable(f) {
+                self.direct(f, &c.arguments, dest.as_ref(), span, stack, atomic)?
+            } else {
+                let call = call(f, c.arguments.clone(), span);
+                expr_stmt(with_dest(call, dest.as_ref(), span))
+            };
+            branches.push(b);
+        }
+        let mut chain = assume(int(0, span), span);
+        for (f, b) in cands.iter().zip(branches).rev() {
+            let voidp = || type_name(&[TypeSpecifier::Void], 1, span);
+            let test = eq(
+                cast(voidp(), ptr.clone(), span),
+                cast(voidp(), ident(f, span), span),
+                span,
+            );
+            chain = if_stmt(test, b, Some(chain), span);
+        }
+        if pre.is_empty() {
+            Ok(chain)
+        } else {
+            pre.push(item(chain));
+            Ok(block(pre, span))
+        }
+    }
+
+    /// The inlined body of `name` for one call (or a recursion cut).
+    fn direct(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        dest: Option<&Dest>,
+        span: Span,
+        stack: &mut Vec<String>,
+        atomic: bool,
+    ) -> Result<Node<Statement>> {
+        if stack.iter().filter(|f| *f == name).count() >= self.unwind {
+            self.cuts.push(Cut {
+                kind: CutKind::Recursion,
+                span,
+            });
+            return Ok(assume(int(0, span), span));
+        }
+        let def = self.info.defs[name].clone();
+        let mut s = self.copy_body(name, &def, args, dest, span)?;
+        let is_atomic = name.starts_with("__VERIFIER_atomic_");
+        stack.push(name.to_string());
+        let r = self.stmt(&mut s, stack, atomic || is_atomic);
+        stack.pop();
+        r?;
+        if is_atomic && !atomic {
+            if let Statement::Compound(items) = &mut s.node {
+                items.insert(
+                    0,
+                    item(expr_stmt(call("__VERIFIER_atomic_begin", vec![], span))),
+                );
+                items.push(item(expr_stmt(call("__VERIFIER_atomic_end", vec![], span))));
+            }
+        }
+        Ok(s)
+    }
+
+    fn copy_body(
+        &mut self,
+        name: &str,
+        def: &Node<FunctionDefinition>,
+        args: &[Node<Expression>],
+        dest: Option<&Dest>,
+        span: Span,
+    ) -> Result<Node<Statement>> {
+        let decl = &def.node.declarator.node;
+        let params: Vec<Node<ParameterDeclaration>> = match first_suffix(decl) {
+            Some(DerivedDeclarator::Function(f)) => {
+                if matches!(f.node.ellipsis, Ellipsis::Some) {
+                    return Err(Error::unsupported(
+                        span,
+                        format!("inlining the variadic function `{name}`"),
+                    ));
+                }
+                f.node.parameters.clone()
+            }
+            _ => {
+                return Err(Error::unsupported(
+                    span,
+                    format!("inlining the K&R-style function `{name}`"),
+                ))
+            }
+        };
+        let (nparams, _) = arity_of(decl).unwrap_or((0, false));
+        if nparams != args.len() {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "call of `{name}` with {} arguments (it has {nparams} parameters)",
+                    args.len()
+                ),
+            ));
+        }
+        let mut items = vec![];
+        let mut c = Copier::new(self.names, Rename::All);
+        for (p, a) in params.iter().take(nparams).zip(args) {
+            let Some(pdecl) = &p.node.declarator else {
+                continue; // unnamed parameter: the argument has no side effect
+            };
+            let Some(pname) = declarator_name(&pdecl.node) else {
+                continue;
+            };
+            let new = c.names.local(pname);
+            c.scopes[0].insert(pname.to_string(), new.clone());
+            items.push(decl_item(param_declaration(&p.node, &new, p.span)));
+            items.push(item(expr_stmt(assign(
+                ident(&new, a.span),
+                a.clone(),
+                a.span,
+            ))));
+        }
+        let result = match result_declaration(&def.node, c.names) {
+            Some((r, d)) => {
+                items.push(decl_item(d));
+                Some(r)
+            }
+            None => None,
+        };
+        let end = c.names.label("ret");
+        c.returns = Some((result.clone(), end.clone()));
+        c.fresh_labels(&def.node.statement.node);
+        let mut body = def.node.statement.clone();
+        c.scopes.push(HashMap::new());
+        match &mut body.node {
+            Statement::Compound(b) => {
+                // The body's block shares the scope of the parameters (as in C).
+                let mut inner = std::mem::take(b);
+                c.items(&mut inner);
+                items.extend(inner);
+            }
+            _ => {
+                c.stmt(&mut body);
+                items.push(item(body));
+            }
+        }
+        if c.used_end {
+            items.push(item(labeled(&end, empty_stmt(span), span)));
+        }
+        if let (Some(d), Some(r)) = (dest, &result) {
+            items.push(item(expr_stmt(with_dest(ident(r, span), Some(d), span))));
+        } else if dest.is_some() {
+            return Err(Error::unsupported(
+                span,
+                format!("using the value of the void function `{name}`"),
+            ));
+        }
+        Ok(block(items, span))
+    }
+}
+
+fn with_dest(value: Node<Expression>, dest: Option<&Dest>, span: Span) -> Node<Expression> {
+    match dest {
+        None => value,
+        Some(d) => {
+            let v = match &d.cast {
+                Some(t) => cast(t.clone(), value, span),
+                None => value,
+            };
+            assign(d.lv.clone(), v, span)
+        }
+    }
+}
+
+/// `f(a..)`, `(T) f(a..)`, `lv = f(a..)`, `lv = (T) f(a..)`.
+fn split_call(e: &Node<Expression>) -> Option<(CallExpression, Option<Dest>)> {
+    fn peel(e: &Node<Expression>) -> Option<(CallExpression, Option<Node<TypeName>>)> {
+        match &e.node {
+            Expression::Call(c) => Some((c.node.clone(), None)),
+            Expression::Cast(c) => match &c.node.expression.node {
+                Expression::Call(call) => Some((call.node.clone(), Some(c.node.type_name.clone()))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    match &e.node {
+        Expression::BinaryOperator(b) if matches!(b.node.operator.node, BinaryOperator::Assign) => {
+            let (c, cast) = peel(&b.node.rhs)?;
+            Some((
+                c,
+                Some(Dest {
+                    lv: (*b.node.lhs).clone(),
+                    cast,
+                }),
+            ))
+        }
+        _ => peel(e).map(|(c, _)| (c, None)),
+    }
+}
+
+/// Drops top-level `const`/`volatile` of the declared object (it is assigned after its
+/// declaration).
+fn strip_top_qualifiers(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarator) {
+    let inner = innermost_mut(d);
+    let pointer_outermost = inner
+        .derived
+        .iter()
+        .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        && !inner.derived.is_empty();
+    let plain =
+        inner.derived.is_empty() && matches!(inner.kind.node, DeclaratorKind::Identifier(_));
+    if plain {
+        specs.retain(|s| {
+            !matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
+                if matches!(q.node, TypeQualifier::Const))
+        });
+    } else if pointer_outermost {
+        if let Some(Node {
+            node: DerivedDeclarator::Pointer(qs),
+            ..
+        }) = inner.derived.last_mut()
+        {
+            qs.retain(|q| {
+                !matches!(&q.node, PointerQualifier::TypeQualifier(t)
+                    if matches!(t.node, TypeQualifier::Const))
+            });
+        }
+    }
+}
+
+/// `T name;` for a parameter: arrays and functions become pointers.
+fn param_declaration(p: &ParameterDeclaration, name: &str, span: Span) -> Node<Declaration> {
+    let mut specs: Vec<_> = p
+        .specifiers
+        .iter()
+        .filter(|s| !matches!(s.node, DeclarationSpecifier::StorageClass(_)))
+        .cloned()
+        .collect();
+    let mut d = p.declarator.clone().map(|d| d.node).unwrap_or(Declarator {
+        kind: node(DeclaratorKind::Abstract, span),
+        derived: vec![],
+        extensions: vec![],
+    });
+    d.extensions.clear();
+    {
+        let inner = innermost_mut(&mut d);
+        if let Some(n) = declarator_name_mut(inner) {
+            n.name = name.to_string();
+        }
+        let npointers = inner
+            .derived
+            .iter()
+            .take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+            .count();
+        let adjust = inner.derived.get(npointers).is_some_and(|x| {
+            matches!(
+                x.node,
+                DerivedDeclarator::Array(_)
+                    | DerivedDeclarator::Function(_)
+                    | DerivedDeclarator::KRFunction(_)
+            )
+        });
+        if adjust {
+            let quals = match &inner.derived[npointers].node {
+                DerivedDeclarator::Array(a) => {
+                    let q = a
+                        .node
+                        .qualifiers
+                        .iter()
+                        .map(|q| node(PointerQualifier::TypeQualifier(q.clone()), q.span))
+                        .collect();
+                    inner.derived.remove(npointers);
+                    q
+                }
+                _ => vec![],
+            };
+            let ptr = node(DerivedDeclarator::Pointer(quals), span);
+            if inner.derived.len() == npointers {
+                inner.derived.push(ptr);
+            } else {
+                let kind = std::mem::replace(&mut inner.kind, node(DeclaratorKind::Abstract, span));
+                inner.kind = node(
+                    DeclaratorKind::Declarator(Box::new(node(
+                        Declarator {
+                            kind,
+                            derived: vec![ptr],
+                            extensions: vec![],
+                        },
+                        span,
+                    ))),
+                    span,
+                );
+            }
+        }
+    }
+    strip_top_qualifiers(&mut specs, &mut d);
+    node(
+        Declaration {
+            specifiers: specs,
+            declarators: vec![node(
+                InitDeclarator {
+                    declarator: node(d, span),
+                    initializer: None,
+                },
+                span,
+            )],
+        },
+        span,
+    )
+}
+
+/// The declaration of a result temporary of `f`'s return type; None for `void`.
+fn result_declaration(
+    f: &FunctionDefinition,
+    names: &mut Names,
+) -> Option<(String, Node<Declaration>)> {
+    let span = f.declarator.span;
+    let mut specs: Vec<_> = f
+        .specifiers
+        .iter()
+        .filter(|s| {
+            !matches!(
+                s.node,
+                DeclarationSpecifier::StorageClass(_)
+                    | DeclarationSpecifier::Function(_)
+                    | DeclarationSpecifier::Extension(_)
+                    | DeclarationSpecifier::Alignment(_)
+            )
+        })
+        .cloned()
+        .collect();
+    let mut d = f.declarator.node.clone();
+    d.extensions.clear();
+    let r = names.temp();
+    {
+        let inner = innermost_mut(&mut d);
+        if let Some(n) = declarator_name_mut(inner) {
+            n.name = r.clone();
+        }
+        if let Some(pos) = inner.derived.iter().position(|x| {
+            matches!(
+                x.node,
+                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+            )
+        }) {
+            inner.derived.remove(pos);
+        }
+    }
+    fn no_derived(d: &Declarator) -> bool {
+        d.derived.is_empty()
+            && match &d.kind.node {
+                DeclaratorKind::Declarator(i) => no_derived(&i.node),
+                _ => true,
+            }
+    }
+    let is_void = no_derived(&d)
+        && specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                if matches!(t.node, TypeSpecifier::Void))
+        });
+    if is_void {
+        return None;
+    }
+    if specs.is_empty() {
+        // Implicit int (old C).
+        specs.push(spec(TypeSpecifier::Int, span));
+    }
+    strip_top_qualifiers(&mut specs, &mut d);
+    Some((
+        r,
+        node(
+            Declaration {
+                specifiers: specs,
+                declarators: vec![node(
+                    InitDeclarator {
+                        declarator: node(d, span),
+                        initializer: None,
+                    },
+                    span,
+                )],
+            },
+            span,
+        ),
+    ))
+}
+
+/// Error if a call of an inlinable function is left anywhere (e.g. not in normal form).
+fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
+    struct C<'a> {
+        info: &'a FnInfo,
+        err: Option<Error>,
+    }
+    impl VisitMut for C<'_> {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Call(c) = &e.node {
+                if let Some(n) = peel_deref(&c.node.callee) {
+                    if self.info.inlinable(n) && self.err.is_none() {
+                        self.err = Some(Error::unsupported(
+                            e.span,
+                            format!("call of `{n}` inside an expression (not in normal form)"),
+                        ));
+                    }
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut c = C { info, err: None };
+    let mut copy = unit.clone();
+    crate::syntax::walk::walk_unit(&mut c, &mut copy);
+    match c.err {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

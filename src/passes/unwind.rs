@@ -1,8 +1,626 @@
-//! `unwind` — not written yet (see passes/mod.rs for the normal form it keeps).
+//! `unwind` — make every function loop-free: each `while` loop and each backward `goto`
+//! region is copied a bounded number of times.
+//!
+//! ```text
+//! while (c) S          ──U=2──▶   if (c) { S1; if (c) { S2; __CPROVER_assume(!(c)); } }
+//!
+//! L: A; if (b) goto L; B;   ──U=2──▶   L: A1; if (b) goto L2; B1; goto E;
+//!                                      L2: A2; if (b) __CPROVER_assume(0); B2; E: ;
+//! ```
+//!
+//! * Each copy gets fresh labels (gotos inside it retargeted) and fresh names for the locals
+//!   declared inside it ([`Names::local`]), so every copy is a distinct object. A `break`
+//!   label lies after the loop and is kept once; a `continue` label is inside S and copied.
+//! * The `assume` after the last copy is a [`CutKind::Loop`] cut. Loops with a constant
+//!   bound (`i = c0; while (i < c1) { …; i++; }`, `i` a local written nowhere else in the
+//!   body and never address-taken) of at most `max_unwind` iterations are unwound exactly
+//!   and need no cut.
+//! * A backward `goto L` is handled when `L` labels an item of a block that also contains
+//!   (at any depth) the gotos: the items from `L` to the last such goto are copied U times;
+//!   in copy k `goto L` jumps to the start of copy k+1, in the last copy it becomes
+//!   `__CPROVER_assume(0);` (a loop cut). Declarations at the top of the region move before
+//!   it. Other shapes are an Unsupported error naming the goto.
+//!
+//! Needs the normal form (N1: only `while`; N2: side-effect-free conditions) and `inline`
+//! having removed calls and static locals. Guarantees [`check_bounded`]: no loops, no
+//! backward goto, no call of a function with a body.
 
-use crate::diag::Result;
-use crate::program::{Options, Program};
+use crate::diag::{Error, Result};
+use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
+use crate::program::{Cut, CutKind, Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::names::Names;
+use crate::syntax::walk::{walk_expr, walk_stmt, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashSet;
 
-pub fn run(p: Program, _opts: &Options) -> Result<Program> {
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    for ext in &mut p.unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let (locals, taken) = locals_and_taken(&f.node);
+            let mut u = Unwinder {
+                names: &mut p.names,
+                cuts: &mut p.cuts,
+                unwind: opts.unwind.max(1) as usize,
+                max_unwind: opts.max_unwind as i128,
+                locals,
+                taken,
+            };
+            u.stmt(&mut f.node.statement)?;
+            if let Some((span, l)) = backward_goto(&f.node.statement) {
+                return Err(Error::unsupported(
+                    span,
+                    format!("backward `goto {l}` whose label is not in an enclosing block"),
+                ));
+            }
+        }
+    }
     Ok(p)
+}
+
+struct Unwinder<'a> {
+    names: &'a mut Names,
+    cuts: &'a mut Vec<Cut>,
+    unwind: usize,
+    max_unwind: i128,
+    /// Locals and parameters of the function.
+    locals: HashSet<String>,
+    /// Names whose address is taken in the function.
+    taken: HashSet<String>,
+}
+
+impl Unwinder<'_> {
+    fn stmt(&mut self, s: &mut Node<Statement>) -> Result<()> {
+        match &mut s.node {
+            Statement::Compound(items) => self.block(items)?,
+            Statement::If(i) => {
+                self.stmt(&mut i.node.then_statement)?;
+                if let Some(e) = &mut i.node.else_statement {
+                    self.stmt(e)?;
+                }
+            }
+            Statement::Labeled(l) => self.stmt(&mut l.node.statement)?,
+            Statement::While(w) => {
+                self.stmt(&mut w.node.statement)?;
+                let n = self.unwind;
+                *s = self.unwind_while(s, n, false);
+            }
+            Statement::DoWhile(_) | Statement::For(_) | Statement::Switch(_) => {
+                return Err(Error::unsupported(
+                    s.span,
+                    "`do`/`for`/`switch` statement (not in normal form)",
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn block(&mut self, items: &mut Vec<Node<BlockItem>>) -> Result<()> {
+        for k in 0..items.len() {
+            let exact = match (&items[k].node, k.checked_sub(1).map(|j| &items[j].node)) {
+                (BlockItem::Statement(w), Some(BlockItem::Statement(prev))) => {
+                    self.constant_bound(prev, w)
+                }
+                _ => None,
+            };
+            if let BlockItem::Statement(s) = &mut items[k].node {
+                match (exact, &mut s.node) {
+                    (Some(n), Statement::While(w)) => {
+                        self.stmt(&mut w.node.statement)?;
+                        *s = self.unwind_while(s, n, true);
+                    }
+                    _ => self.stmt(s)?,
+                }
+            }
+        }
+        while let Some((pos, label, last)) = backward_region(items) {
+            self.unwind_region(items, pos, &label, last);
+        }
+        Ok(())
+    }
+
+    /// `n` nested copies of the loop body; `exact` = the bound is known, no cut.
+    fn unwind_while(&mut self, s: &Node<Statement>, n: usize, exact: bool) -> Node<Statement> {
+        let Statement::While(w) = &s.node else {
+            return s.clone();
+        };
+        let span = s.span;
+        let c = &*w.node.expression;
+        if !exact {
+            self.cuts.push(Cut {
+                kind: CutKind::Loop,
+                span,
+            });
+        }
+        let copies: Vec<Node<Statement>> = (0..n)
+            .map(|_| {
+                let mut body = (*w.node.statement).clone();
+                let mut cp = Copier::new(self.names, Rename::All);
+                cp.fresh_labels(&body.node);
+                cp.stmt(&mut body);
+                body
+            })
+            .collect();
+        let mut inner = assume(not(c.clone(), span), span);
+        for body in copies.into_iter().rev() {
+            inner = if_stmt(c.clone(), block_of(vec![body, inner], span), None, span);
+        }
+        inner
+    }
+
+    /// The number of iterations of `w` if `prev; w` is a loop with a constant bound.
+    fn constant_bound(&self, prev: &Node<Statement>, w: &Node<Statement>) -> Option<usize> {
+        let Statement::While(w) = &w.node else {
+            return None;
+        };
+        // i = c0;
+        let (i, c0) = match &prev.node {
+            Statement::Expression(Some(e)) => match &e.node {
+                Expression::BinaryOperator(b)
+                    if matches!(b.node.operator.node, BinaryOperator::Assign) =>
+                {
+                    (var_name(&b.node.lhs)?, constant(&b.node.rhs)?)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if !self.locals.contains(i) || self.taken.contains(i) {
+            return None;
+        }
+        // i < c1
+        let (op, c1) = match &w.node.expression.node {
+            Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
+                (b.node.operator.node.clone(), constant(&b.node.rhs)?)
+            }
+            _ => return None,
+        };
+        // …; i += k;
+        let Statement::Compound(items) = &w.node.statement.node else {
+            return None;
+        };
+        let mut last = None;
+        let mut last_pos = 0;
+        for (k, it) in items.iter().enumerate().rev() {
+            if let BlockItem::Statement(s) = &it.node {
+                let mut s = s;
+                while let Statement::Labeled(l) = &s.node {
+                    s = &l.node.statement;
+                }
+                if !matches!(s.node, Statement::Expression(None)) {
+                    last = Some(s);
+                    last_pos = k;
+                    break;
+                }
+            } else {
+                return None;
+            }
+        }
+        let step = step_of(last?, i)?;
+        // i not written anywhere else in the body.
+        if items
+            .iter()
+            .enumerate()
+            .any(|(k, it)| k != last_pos && writes(it, i))
+        {
+            return None;
+        }
+        let test = |v: i128| match op {
+            BinaryOperator::Less => v < c1,
+            BinaryOperator::LessOrEqual => v <= c1,
+            BinaryOperator::Greater => v > c1,
+            BinaryOperator::GreaterOrEqual => v >= c1,
+            BinaryOperator::NotEquals => v != c1,
+            _ => false,
+        };
+        if !matches!(
+            op,
+            BinaryOperator::Less
+                | BinaryOperator::LessOrEqual
+                | BinaryOperator::Greater
+                | BinaryOperator::GreaterOrEqual
+                | BinaryOperator::NotEquals
+        ) {
+            return None;
+        }
+        let mut v = c0;
+        let mut n: i128 = 0;
+        while test(v) {
+            if n >= self.max_unwind {
+                return None;
+            }
+            v += step;
+            n += 1;
+        }
+        usize::try_from(n).ok()
+    }
+
+    /// Copies items[pos..=last] (starting with label `label`) U times.
+    fn unwind_region(
+        &mut self,
+        items: &mut Vec<Node<BlockItem>>,
+        pos: usize,
+        label: &str,
+        last: usize,
+    ) {
+        let region: Vec<Node<BlockItem>> = items.drain(pos..=last).collect();
+        let span = region[0].span;
+        let mut decls = vec![];
+        let mut stmts = vec![];
+        for it in region {
+            match it.node {
+                BlockItem::Statement(s) => stmts.push(item(strip_label(s, label))),
+                _ => decls.push(it),
+            }
+        }
+        let as_stmt = block(stmts, span);
+        let inner_labels = crate::passes::inline::labels_defined(&as_stmt.node);
+        let starts: Vec<String> = (0..self.unwind)
+            .map(|k| {
+                if k == 0 {
+                    label.to_string()
+                } else {
+                    self.names.label("L")
+                }
+            })
+            .collect();
+        let end = self.names.label("bend");
+        let mut out = decls;
+        for k in 0..self.unwind {
+            let mut body = as_stmt.clone();
+            let mut cp = Copier::new(self.names, Rename::All);
+            if k > 0 {
+                for l in &inner_labels {
+                    let n = cp.names.label("L");
+                    cp.labels.insert(l.clone(), n);
+                }
+            }
+            let to = match starts.get(k + 1) {
+                Some(next) => GotoTo::Label(next.clone()),
+                None => GotoTo::Cut,
+            };
+            cp.gotos.insert(label.to_string(), to);
+            cp.stmt(&mut body);
+            let cuts = std::mem::take(&mut cp.cuts);
+            self.cuts.extend(cuts.into_iter().map(|span| Cut {
+                kind: CutKind::Loop,
+                span,
+            }));
+            let Statement::Compound(b) = body.node else {
+                continue;
+            };
+            out.push(item(labeled(&starts[k], empty_stmt(span), span)));
+            out.extend(b);
+            if k + 1 < self.unwind {
+                out.push(item(goto(&end, span)));
+            }
+        }
+        out.push(item(labeled(&end, empty_stmt(span), span)));
+        let tail = items.split_off(pos);
+        items.extend(out);
+        items.extend(tail);
+    }
+}
+
+/// Removes label `l` from the front of `s` (`l: A: s` → `A: s`).
+fn strip_label(s: Node<Statement>, l: &str) -> Node<Statement> {
+    match s.node {
+        Statement::Labeled(lab) => {
+            let is_l = matches!(&lab.node.label.node, Label::Identifier(i) if i.node.name == l);
+            if is_l {
+                *lab.node.statement
+            } else {
+                let span = s.span;
+                let LabeledStatement { label, statement } = lab.node;
+                node(
+                    Statement::Labeled(node(
+                        LabeledStatement {
+                            label,
+                            statement: Box::new(strip_label(*statement, l)),
+                        },
+                        lab.span,
+                    )),
+                    span,
+                )
+            }
+        }
+        _ => s,
+    }
+}
+
+/// Labels on the front of a statement (`A: B: s`).
+fn front_labels(s: &Statement) -> Vec<String> {
+    let mut out = vec![];
+    let mut s = s;
+    while let Statement::Labeled(l) = s {
+        if let Label::Identifier(i) = &l.node.label.node {
+            out.push(i.node.name.clone());
+        }
+        s = &l.node.statement.node;
+    }
+    out
+}
+
+/// Gotos anywhere in an item (their target labels).
+fn gotos_in(it: &Node<BlockItem>) -> Vec<String> {
+    struct G(Vec<String>);
+    impl VisitMut for G {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            if let Statement::Goto(l) = &s.node {
+                self.0.push(l.node.name.clone());
+            }
+            walk_stmt(self, s)
+        }
+        fn expr(&mut self, _e: &mut Node<Expression>) {}
+    }
+    let mut g = G(vec![]);
+    let mut copy = it.clone();
+    crate::syntax::walk::walk_block_item(&mut g, &mut copy);
+    g.0
+}
+
+/// The latest label of this block with a backward goto at or after it: (position, label,
+/// last item with such a goto).
+fn backward_region(items: &[Node<BlockItem>]) -> Option<(usize, String, usize)> {
+    let gotos: Vec<Vec<String>> = items.iter().map(gotos_in).collect();
+    for pos in (0..items.len()).rev() {
+        let BlockItem::Statement(s) = &items[pos].node else {
+            continue;
+        };
+        for l in front_labels(&s.node) {
+            if let Some(last) = (pos..items.len()).rev().find(|&j| gotos[j].contains(&l)) {
+                return Some((pos, l, last));
+            }
+        }
+    }
+    None
+}
+
+fn var_name(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(i) => Some(&i.node.name),
+        _ => None,
+    }
+}
+
+/// An integer constant (decimal, hex, octal; optionally negated).
+fn constant(e: &Node<Expression>) -> Option<i128> {
+    match &e.node {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => {
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Binary => 2,
+                };
+                i128::from_str_radix(&i.number, radix).ok()
+            }
+            _ => None,
+        },
+        Expression::UnaryOperator(u) => match u.node.operator.node {
+            UnaryOperator::Minus => constant(&u.node.operand).map(|v| -v),
+            UnaryOperator::Plus => constant(&u.node.operand),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The step of `i++`, `i--`, `i += k`, `i -= k`, `i = i + k`, `i = i - k`.
+fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    match &e.node {
+        Expression::UnaryOperator(u) if var_name(&u.node.operand) == Some(i) => {
+            match u.node.operator.node {
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => Some(1),
+                UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => Some(-1),
+                _ => None,
+            }
+        }
+        Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
+            match b.node.operator.node {
+                BinaryOperator::AssignPlus => constant(&b.node.rhs),
+                BinaryOperator::AssignMinus => constant(&b.node.rhs).map(|k| -k),
+                BinaryOperator::Assign => match &b.node.rhs.node {
+                    Expression::BinaryOperator(r) if var_name(&r.node.lhs) == Some(i) => {
+                        match r.node.operator.node {
+                            BinaryOperator::Plus => constant(&r.node.rhs),
+                            BinaryOperator::Minus => constant(&r.node.rhs).map(|k| -k),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// True if `it` assigns or increments the variable `v` (or declares a variable of that name).
+fn writes(it: &Node<BlockItem>, v: &str) -> bool {
+    struct W<'a>(&'a str, bool);
+    impl VisitMut for W<'_> {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            match &e.node {
+                Expression::BinaryOperator(b)
+                    if crate::syntax::walk::is_assign_op(&b.node.operator.node)
+                        && var_name(&b.node.lhs) == Some(self.0) =>
+                {
+                    self.1 = true
+                }
+                Expression::UnaryOperator(u)
+                    if !matches!(
+                        u.node.operator.node,
+                        UnaryOperator::Minus
+                            | UnaryOperator::Plus
+                            | UnaryOperator::Negate
+                            | UnaryOperator::Complement
+                            | UnaryOperator::Indirection
+                    ) && var_name(&u.node.operand) == Some(self.0) =>
+                {
+                    self.1 = true
+                }
+                _ => {}
+            }
+            walk_expr(self, e)
+        }
+        fn declarator(&mut self, d: &mut Node<Declarator>) {
+            if declarator_name(&d.node) == Some(self.0) {
+                self.1 = true;
+            }
+            crate::syntax::walk::walk_declarator(self, d)
+        }
+    }
+    let mut w = W(v, false);
+    let mut copy = it.clone();
+    crate::syntax::walk::walk_block_item(&mut w, &mut copy);
+    w.1
+}
+
+/// Locals/parameters of a function, and the names whose address is taken in it.
+fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>) {
+    struct L(HashSet<String>, HashSet<String>);
+    impl VisitMut for L {
+        fn declaration(&mut self, d: &mut Node<Declaration>) {
+            let st = storage_of(&d.node.specifiers);
+            if !st.contains(&StorageClassSpecifier::Static)
+                && !st.contains(&StorageClassSpecifier::Extern)
+            {
+                for id in &d.node.declarators {
+                    if let Some(n) = declarator_name(&id.node.declarator.node) {
+                        self.0.insert(n.to_string());
+                    }
+                }
+            }
+            crate::syntax::walk::walk_declaration(self, d)
+        }
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            // N4's havoc of an uninitialised local is not an escape of its address.
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some("__CPROVER_havoc_object") {
+                    return;
+                }
+            }
+            if let Expression::UnaryOperator(u) = &e.node {
+                if matches!(u.node.operator.node, UnaryOperator::Address) {
+                    if let Some(n) = var_name(&u.node.operand) {
+                        self.1.insert(n.to_string());
+                    }
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut l = L(HashSet::new(), HashSet::new());
+    let mut copy = f.clone();
+    for d in &copy.declarator.node.derived {
+        if let DerivedDeclarator::Function(fd) = &d.node {
+            for p in &fd.node.parameters {
+                if let Some(n) = p
+                    .node
+                    .declarator
+                    .as_ref()
+                    .and_then(|d| declarator_name(&d.node))
+                {
+                    l.0.insert(n.to_string());
+                }
+            }
+        }
+    }
+    l.stmt(&mut copy.statement);
+    (l.0, l.1)
+}
+
+/// The first backward goto of a statement in textual order: (span, label).
+fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
+    struct B {
+        seen: HashSet<String>,
+        found: Option<(Span, String)>,
+    }
+    impl VisitMut for B {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            match &s.node {
+                Statement::Labeled(l) => {
+                    if let Label::Identifier(i) = &l.node.label.node {
+                        self.seen.insert(i.node.name.clone());
+                    }
+                }
+                Statement::Goto(l) if self.seen.contains(&l.node.name) && self.found.is_none() => {
+                    self.found = Some((s.span, l.node.name.clone()));
+                }
+                _ => {}
+            }
+            walk_stmt(self, s)
+        }
+    }
+    let mut b = B {
+        seen: HashSet::new(),
+        found: None,
+    };
+    b.stmt(&mut s.clone());
+    b.found
+}
+
+/// Checks the bounded-program guarantees on a whole unit: no loops, no backward goto, no
+/// call of a function with a body.
+pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> {
+    let defined: HashSet<String> = unit
+        .0
+        .iter()
+        .filter_map(|e| match &e.node {
+            ExternalDeclaration::FunctionDefinition(f) => function_name(&f.node).map(String::from),
+            _ => None,
+        })
+        .collect();
+    struct C<'a> {
+        defined: &'a HashSet<String>,
+        err: Option<String>,
+    }
+    impl VisitMut for C<'_> {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            if matches!(
+                s.node,
+                Statement::While(_) | Statement::DoWhile(_) | Statement::For(_)
+            ) && self.err.is_none()
+            {
+                self.err = Some(format!("loop left at offset {}", s.span.start));
+            }
+            walk_stmt(self, s)
+        }
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Call(c) = &e.node {
+                if let Some(n) = callee_name(&c.node) {
+                    if self.defined.contains(n) && self.err.is_none() {
+                        self.err = Some(format!("call of defined function `{n}` left"));
+                    }
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut c = C {
+        defined: &defined,
+        err: None,
+    };
+    for ext in &unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+            let name = function_name(&f.node).unwrap_or("?");
+            let mut body = f.node.statement.clone();
+            c.stmt(&mut body);
+            if let Some(e) = c.err.take() {
+                return Err(format!("{name}: {e}"));
+            }
+            if let Some((_, l)) = backward_goto(&f.node.statement) {
+                return Err(format!("{name}: backward goto {l} left"));
+            }
+        }
+    }
+    Ok(())
 }
