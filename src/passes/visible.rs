@@ -3,7 +3,7 @@
 //! Each slot function's body is flattened into a list of [`Item`]s: labels, plain
 //! statements, and visible statements numbered `0..size` in program order. Visible are: the
 //! slot's first statement (an empty one is added), every statement that may access shared
-//! memory ([`crate::analysis::Vars`]), every pthread-model call, each atomic section as a
+//! memory ([`crate::analysis::Vars`]), every pthread-model call and assumption, each atomic section as a
 //! whole, and the exit (an empty statement after the slot's end label, label `size-1`).
 //!
 //! An `if` whose branches contain visible statements is lowered to jumps so that every
@@ -273,7 +273,13 @@ impl<'ast> Visit<'ast> for Finder<'_> {
             }
             Expression::Call(c) => {
                 match callee_name(&c.node) {
-                    Some(n) if is_model_call(n) || n == "__VERIFIER_atomic_begin" => {
+                    // Assumptions block like a lock: a context must be able to end before
+                    // one (e.g. the `assume(0)` where `main` returns).
+                    Some(n)
+                        if is_model_call(n)
+                            || n == "__VERIFIER_atomic_begin"
+                            || n == "__CPROVER_assume" =>
+                    {
                         self.found = true
                     }
                     // Calls of unknown functions: their arguments are what matters.

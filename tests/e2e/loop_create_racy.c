@@ -1,0 +1,11 @@
+#include <pthread.h>
+int shared;
+void *t(void *p) { shared++; return 0; }
+int main(void) {
+  pthread_t ids[3];
+  for (int i = 0; i < 3; i++)
+    pthread_create(&ids[i], 0, t, 0);
+  for (int i = 0; i < 3; i++)
+    pthread_join(ids[i], 0);
+  return 0;
+}
