@@ -25,7 +25,7 @@
 //! * `__VERIFIER_atomic_*` functions with a body are inlined as
 //!   `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }` (N5).
 //! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
-//!   `__VERIFIER_*` and `__CPROVER_*` builtins.
+//!   and the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined).
 //!
 //! Needs the normal form N1–N6 (calls only as `f(a..);` / `lv = f(a..);`); keeps it.
 //! Guarantees: no call of a function with a body remains in any function body.
@@ -70,7 +70,7 @@ fn definitions_last(unit: &mut TranslationUnit) {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
             let kr = matches!(
                 first_suffix(&f.node.declarator.node),
-                Some(DerivedDeclarator::KRFunction(_))
+                Some(DerivedDeclarator::KRFunction(ids)) if !ids.is_empty()
             );
             if !kr {
                 let span = f.node.declarator.span;
@@ -524,12 +524,27 @@ impl FnInfo {
 
     /// True if calls of `name` are replaced by its body.
     fn inlinable(&self, name: &str) -> bool {
-        self.defs.contains_key(name)
-            && name != "main"
-            && !name.starts_with("pthread_")
-            && !name.starts_with("__CPROVER_")
-            && (!name.starts_with("__VERIFIER_") || name.starts_with("__VERIFIER_atomic_"))
+        self.defs.contains_key(name) && !kept_call(name)
     }
+}
+
+/// Functions whose calls stay even when the program defines them: `main` (a root), the
+/// pthread API and the builtins the later passes or CBMC model (`__CPROVER_*`,
+/// `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_error`, atomic begin/end).
+/// Other `__VERIFIER_*` functions with a body (`__VERIFIER_assert`, `__VERIFIER_atomic_*`)
+/// are user code and are inlined.
+pub fn kept_call(name: &str) -> bool {
+    name == "main"
+        || name.starts_with("pthread_")
+        || name.starts_with("__CPROVER_")
+        || name.starts_with("__VERIFIER_nondet_")
+        || matches!(
+            name,
+            "__VERIFIER_assume"
+                | "__VERIFIER_error"
+                | "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+        )
 }
 
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
@@ -762,6 +777,8 @@ impl Inliner<'_> {
                 }
                 f.node.parameters.clone()
             }
+            // `f()`: no parameters declared.
+            Some(DerivedDeclarator::KRFunction(ids)) if ids.is_empty() => vec![],
             _ => {
                 return Err(Error::unsupported(
                     span,
