@@ -1,8 +1,1651 @@
-//! `normalise` — not written yet (see passes/mod.rs for the normal form it keeps).
+//! `normalise` — lowers every function body into the normal form N1–N6 of
+//! [`crate::passes`] (CIL's lesson: a small core first, so every later pass is simple).
+//!
+//! What it does, per function body (global declarations are left alone):
+//! * `switch` → a chain of `if (t == c) goto Lc;` tests in front of the body (fall-through,
+//!   `default` anywhere, GNU case ranges, nested switches); `for`/`do` → `while`;
+//!   `break`/`continue` → `goto` fresh labels, created only when used.
+//! * side effects are hoisted out of expressions into earlier statements, each with at most
+//!   one effect at its top, using temporaries `__typeof__(e) __ladr_tN;`. `&&`, `||`, `?:`
+//!   and `,` with effects on the right become `if` statements, so C's evaluation order holds.
+//! * local declarations are split one declarator each; initialisers become assignments at the
+//!   same place (a constant array initialiser may stay); an uninitialised automatic local is
+//!   followed by `__CPROVER_havoc_object(&x);`.
+//! * the SV-COMP environment: error functions → `__CPROVER_assume(0)`,
+//!   `__VERIFIER_assume` → `__CPROVER_assume`, `__VERIFIER_atomic_begin … end` → one block.
+//!
+//! ```c
+//! // before                         // after
+//! for (int i = 0; i < n; i++)       { int i; i = 0;
+//!   if (f(i) && g()) break;           while (i < n) {
+//!                                       __typeof__(f(i)) __ladr_t2; __ladr_t2 = f(i);
+//!                                       int __ladr_t1;
+//!                                       if (__ladr_t2) { __typeof__(g()) __ladr_t3;
+//!                                         __ladr_t3 = g(); __ladr_t1 = (__ladr_t3 != 0); }
+//!                                       else __ladr_t1 = 0;
+//!                                       if (__ladr_t1) goto __ladr_brk4;
+//!                                       i++; }
+//!                                     __ladr_brk4: ; }
+//! ```
+//!
+//! Needs: a parsed unit (nothing from earlier passes).
+//! Guarantees: N1–N6 (checked by [`check_normal_form`]). Temporaries `__ladr_t*` are the one
+//! exception to N4's havoc rule: they are always assigned before they are read.
+//! Limits (reported as unsupported, never dropped): non-constant array initialisers that
+//! rely on brace elision are taken element by element at the top level only; side effects
+//! inside compound literals, `_Generic` or `offsetof`.
+//!
+//! References: CIL (Necula et al., CC 2002) for the core; LaDR paper §3 (bounded programs),
+//! DESIGN.md §3 (SV-COMP environment).
 
-use crate::diag::Result;
+use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
+use crate::syntax::build::*;
+use crate::syntax::names::{original_name, Names};
+use crate::syntax::walk::{has_side_effect, is_assign_op};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::HashSet;
 
-pub fn run(p: Program, _opts: &Options) -> Result<Program> {
+/// Functions that end the execution: `__CPROVER_assume(0)` in race mode.
+const ERROR_FUNCTIONS: &[&str] = &[
+    "reach_error",
+    "__VERIFIER_error",
+    "abort",
+    "exit",
+    "_exit",
+    "_Exit",
+    "__assert_fail",
+    "__assert_perror_fail",
+    "__assert",
+    "__builtin_trap",
+    "__builtin_unreachable",
+];
+
+pub const ATOMIC_BEGIN: &str = "__VERIFIER_atomic_begin";
+pub const ATOMIC_END: &str = "__VERIFIER_atomic_end";
+pub const HAVOC: &str = "__CPROVER_havoc_object";
+
+pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
+    let globals = global_objects(&p.unit);
+    for ext in &mut p.unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let mut n = Norm {
+                names: &mut p.names,
+                breaks: vec![],
+                conts: vec![],
+                switches: vec![],
+                globals: &globals,
+                ret_void: returns_void(&f.node),
+            };
+            let body = std::mem::replace(&mut f.node.statement, empty_stmt(Span::none()));
+            let span = body.span;
+            let items = n.stmt(body)?;
+            f.node.statement = as_stmt(items, span);
+        }
+    }
     Ok(p)
+}
+
+/// Names of global objects (not functions, not typedefs): their values are not constants.
+fn global_objects(unit: &TranslationUnit) -> HashSet<String> {
+    let mut s = HashSet::new();
+    for ext in &unit.0 {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            if is_typedef(&d.node) {
+                continue;
+            }
+            for id in &d.node.declarators {
+                let dd = &id.node.declarator.node;
+                if matches!(
+                    dd.derived.first().map(|x| &x.node),
+                    Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+                ) {
+                    continue;
+                }
+                if let Some(n) = declarator_name(dd) {
+                    s.insert(n.to_string());
+                }
+            }
+        }
+    }
+    s
+}
+
+/// A jump target created on first use.
+struct Target {
+    label: String,
+    used: bool,
+}
+
+#[derive(Default)]
+struct SwitchCtx {
+    /// (test on the switch value, label)
+    cases: Vec<(CaseTest, String)>,
+    default: Option<String>,
+}
+
+enum CaseTest {
+    Value(Node<Expression>),
+    Range(Node<Expression>, Node<Expression>),
+}
+
+struct Norm<'a> {
+    names: &'a mut Names,
+    breaks: Vec<Target>,
+    conts: Vec<Target>,
+    switches: Vec<SwitchCtx>,
+    globals: &'a HashSet<String>,
+    /// The current function returns `void` (`return f();` then keeps no value).
+    ret_void: bool,
+}
+
+fn returns_void(f: &FunctionDefinition) -> bool {
+    let void = f.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+    });
+    let d = &f.declarator.node;
+    void && matches!(d.kind.node, DeclaratorKind::Identifier(_)) && d.derived.len() == 1
+}
+
+type Items = Vec<Node<BlockItem>>;
+
+/// The items as one statement (a block unless it is exactly one statement).
+fn as_stmt(mut items: Items, span: Span) -> Node<Statement> {
+    if items.len() == 1 && matches!(items[0].node, BlockItem::Statement(_)) {
+        if let BlockItem::Statement(s) = items.pop().unwrap().node {
+            return s;
+        }
+    }
+    block(items, span)
+}
+
+fn stmt_item(s: Node<Statement>) -> Node<BlockItem> {
+    item(s)
+}
+
+fn is_typedef(d: &Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
+    })
+}
+
+fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
+    d.specifiers
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
+}
+
+fn void_type(span: Span) -> Node<TypeName> {
+    type_name(&[TypeSpecifier::Void], 0, span)
+}
+
+fn is_void_cast(t: &TypeName) -> bool {
+    t.declarator.is_none()
+        && t.specifiers.len() == 1
+        && matches!(&t.specifiers[0].node, SpecifierQualifier::TypeSpecifier(s) if s.node == TypeSpecifier::Void)
+}
+
+/// A temporary's declaration `__typeof__(e) t;`.
+fn temp_decl(name: &str, e: &Node<Expression>) -> Node<BlockItem> {
+    decl_item(typeof_decl(name, e.clone(), false, e.span))
+}
+
+fn is_const_expr(e: &Expression) -> bool {
+    matches!(e, Expression::Constant(_) | Expression::StringLiteral(_))
+        || matches!(e, Expression::Cast(c) if is_const_expr(&c.node.expression.node))
+}
+
+impl Norm<'_> {
+    fn target(stack: &mut [Target], span: Span, what: &str) -> Result<String> {
+        match stack.last_mut() {
+            Some(t) => {
+                t.used = true;
+                Ok(t.label.clone())
+            }
+            None => Err(Error::unsupported(
+                span,
+                format!("`{what}` outside a loop or switch"),
+            )),
+        }
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    fn stmt(&mut self, s: Node<Statement>) -> Result<Items> {
+        let span = s.span;
+        match s.node {
+            Statement::Compound(items) => {
+                let mut out = vec![];
+                for it in items {
+                    match it.node {
+                        BlockItem::Declaration(d) => out.extend(self.declaration(d)?),
+                        BlockItem::Statement(s) => out.extend(self.stmt(s)?),
+                        BlockItem::StaticAssert(_) => out.push(it),
+                    }
+                }
+                let out = group_atomic(out, span)?;
+                Ok(vec![stmt_item(block(out, span))])
+            }
+            Statement::Labeled(l) => {
+                let label = l.node.label;
+                let inner = self.stmt(*l.node.statement)?;
+                let name = match label.node {
+                    Label::Identifier(i) => i.node.name,
+                    Label::Case(e) => {
+                        let name = self.names.label("case");
+                        self.switch_ctx(span, "`case` outside a switch")?
+                            .cases
+                            .push((CaseTest::Value(*e), name.clone()));
+                        name
+                    }
+                    Label::CaseRange(r) => {
+                        let name = self.names.label("case");
+                        let r = r.node;
+                        self.switch_ctx(span, "`case` outside a switch")?
+                            .cases
+                            .push((CaseTest::Range(*r.low, *r.high), name.clone()));
+                        name
+                    }
+                    Label::Default => {
+                        let name = self.names.label("default");
+                        self.switch_ctx(span, "`default` outside a switch")?.default =
+                            Some(name.clone());
+                        name
+                    }
+                };
+                if inner.len() == 1 && matches!(inner[0].node, BlockItem::Statement(_)) {
+                    let s = as_stmt(inner, span);
+                    Ok(vec![stmt_item(labeled(&name, s, span))])
+                } else {
+                    let mut out = vec![stmt_item(labeled(&name, empty_stmt(span), span))];
+                    out.extend(inner);
+                    Ok(out)
+                }
+            }
+            Statement::Expression(None) => Ok(vec![stmt_item(empty_stmt(span))]),
+            Statement::Expression(Some(e)) => {
+                let mut pre = vec![];
+                self.effect(*e, &mut pre, true)?;
+                if pre.is_empty() {
+                    pre.push(stmt_item(empty_stmt(span)));
+                }
+                Ok(pre)
+            }
+            Statement::If(i) => {
+                let i = i.node;
+                let mut pre = vec![];
+                let c = self.value(*i.condition, &mut pre)?;
+                let t = self.stmt(*i.then_statement)?;
+                let e = match i.else_statement {
+                    Some(e) => Some(as_stmt(self.stmt(*e)?, span)),
+                    None => None,
+                };
+                pre.push(stmt_item(if_stmt(c, as_stmt(t, span), e, span)));
+                Ok(pre)
+            }
+            Statement::While(w) => {
+                let w = w.node;
+                self.lower_loop(None, Some(*w.expression), *w.statement, None, false, span)
+            }
+            Statement::DoWhile(d) => {
+                let d = d.node;
+                self.lower_loop(None, Some(*d.expression), *d.statement, None, true, span)
+            }
+            Statement::For(f) => {
+                let f = f.node;
+                let init = f.initializer;
+                self.lower_loop(
+                    Some(init),
+                    f.condition.map(|c| *c),
+                    *f.statement,
+                    f.step.map(|s| *s),
+                    false,
+                    span,
+                )
+            }
+            Statement::Switch(sw) => self.lower_switch(sw.node, span),
+            Statement::Break => {
+                let l = Self::target(&mut self.breaks, span, "break")?;
+                Ok(vec![stmt_item(goto(&l, span))])
+            }
+            Statement::Continue => {
+                let l = Self::target(&mut self.conts, span, "continue")?;
+                Ok(vec![stmt_item(goto(&l, span))])
+            }
+            Statement::Return(Some(e)) => {
+                let mut pre = vec![];
+                let v = self.value_or_void(*e, &mut pre)?;
+                pre.push(stmt_item(ret(v, span)));
+                Ok(pre)
+            }
+            Statement::Goto(_) | Statement::Return(None) | Statement::Asm(_) => {
+                Ok(vec![stmt_item(s)])
+            }
+        }
+    }
+
+    fn switch_ctx(&mut self, span: Span, what: &str) -> Result<&mut SwitchCtx> {
+        self.switches
+            .last_mut()
+            .ok_or_else(|| Error::unsupported(span, what.to_string()))
+    }
+
+    /// `for`, `while` and `do` loops: `{ init; while (c) { body; cont: ; step; } brk: ; }`, or
+    /// with a condition that has effects (and for `do`): `while (1) { [body; cont: ;]
+    /// <effects>; if (!c) goto brk; [body; cont: ; step;] } brk: ;`.
+    fn lower_loop(
+        &mut self,
+        init: Option<Node<ForInitializer>>,
+        cond: Option<Node<Expression>>,
+        body: Node<Statement>,
+        step: Option<Node<Expression>>,
+        is_do: bool,
+        span: Span,
+    ) -> Result<Items> {
+        let mut out = vec![];
+        if let Some(init) = init {
+            match init.node {
+                ForInitializer::Empty => {}
+                ForInitializer::Expression(e) => self.effect(*e, &mut out, true)?,
+                ForInitializer::Declaration(d) => out.extend(self.declaration(d)?),
+                ForInitializer::StaticAssert(a) => {
+                    out.push(node(BlockItem::StaticAssert(a), init.span))
+                }
+            }
+        }
+        let brk = self.names.label("brk");
+        let cont = self.names.label("cont");
+        self.breaks.push(Target {
+            label: brk.clone(),
+            used: false,
+        });
+        self.conts.push(Target {
+            label: cont.clone(),
+            used: false,
+        });
+        let body = self.stmt(body);
+        let cont_used = self.conts.pop().unwrap().used;
+        let mut brk_used = self.breaks.pop().unwrap().used;
+        let mut inner = body?;
+        if cont_used {
+            inner.push(stmt_item(labeled(&cont, empty_stmt(span), span)));
+        }
+        if let Some(step) = step {
+            self.effect(step, &mut inner, true)?;
+        }
+        let cond = cond.unwrap_or_else(|| int(1, span));
+        let mut test = vec![];
+        let c = self.value(cond.clone(), &mut test)?;
+        let loop_stmt = if !is_do && test.is_empty() {
+            node(
+                Statement::While(node(
+                    WhileStatement {
+                        expression: Box::new(c),
+                        statement: Box::new(block(inner, span)),
+                    },
+                    span,
+                )),
+                span,
+            )
+        } else {
+            brk_used = true;
+            test.push(stmt_item(if_stmt(
+                not(c, cond.span),
+                goto(&brk, span),
+                None,
+                cond.span,
+            )));
+            let mut all = vec![];
+            if is_do {
+                all.extend(inner);
+                all.extend(test);
+            } else {
+                all.extend(test);
+                all.extend(inner);
+            }
+            node(
+                Statement::While(node(
+                    WhileStatement {
+                        expression: Box::new(int(1, span)),
+                        statement: Box::new(block(all, span)),
+                    },
+                    span,
+                )),
+                span,
+            )
+        };
+        out.push(stmt_item(loop_stmt));
+        if brk_used {
+            out.push(stmt_item(labeled(&brk, empty_stmt(span), span)));
+        }
+        Ok(vec![stmt_item(block(out, span))])
+    }
+
+    fn lower_switch(&mut self, sw: SwitchStatement, span: Span) -> Result<Items> {
+        let mut out = vec![];
+        let v = self.value(*sw.expression, &mut out)?;
+        let t = match &v.node {
+            Expression::Identifier(i) if is_temp(&i.node.name) => i.node.name.clone(),
+            _ => {
+                let t = self.names.temp();
+                out.push(temp_decl(&t, &v));
+                out.push(stmt_item(expr_stmt(assign(ident(&t, v.span), v, span))));
+                t
+            }
+        };
+        let brk = self.names.label("brk");
+        self.breaks.push(Target {
+            label: brk.clone(),
+            used: false,
+        });
+        self.switches.push(SwitchCtx::default());
+        let body = self.stmt(*sw.statement);
+        let ctx = self.switches.pop().unwrap();
+        self.breaks.pop();
+        let body = body?;
+        for (test, label) in ctx.cases {
+            let c = match test {
+                CaseTest::Value(e) => eq(ident(&t, span), e, span),
+                CaseTest::Range(lo, hi) => and(
+                    binop(BinaryOperator::GreaterOrEqual, ident(&t, span), lo, span),
+                    binop(BinaryOperator::LessOrEqual, ident(&t, span), hi, span),
+                    span,
+                ),
+            };
+            out.push(stmt_item(if_stmt(c, goto(&label, span), None, span)));
+        }
+        out.push(stmt_item(goto(
+            ctx.default.as_deref().unwrap_or(&brk),
+            span,
+        )));
+        out.extend(body);
+        out.push(stmt_item(labeled(&brk, empty_stmt(span), span)));
+        Ok(vec![stmt_item(block(out, span))])
+    }
+
+    // ---------------------------------------------------------------- declarations
+
+    fn declaration(&mut self, d: Node<Declaration>) -> Result<Items> {
+        let span = d.span;
+        let decl = d.node;
+        let keep_whole = is_typedef(&decl)
+            || has_storage(&decl, StorageClassSpecifier::Extern)
+            || decl.declarators.is_empty();
+        if keep_whole {
+            return Ok(vec![decl_item(node(decl, span))]);
+        }
+        let is_static = has_storage(&decl, StorageClassSpecifier::Static)
+            || has_storage(&decl, StorageClassSpecifier::ThreadLocal);
+        let defines_anonymous = decl
+            .specifiers
+            .iter()
+            .any(|s| defines_anonymous_type(&s.node));
+        let mut out = vec![];
+        let mut after = vec![];
+        let mut first = true;
+        let count = decl.declarators.len();
+        let mut group = vec![];
+        for id in decl.declarators {
+            let mut specs = decl.specifiers.clone();
+            if !first {
+                strip_type_bodies(&mut specs);
+            }
+            first = false;
+            let id_span = id.span;
+            let mut id = id.node;
+            let is_function =
+                matches!(
+                    id.declarator.node.derived.first().map(|x| &x.node),
+                    Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+                ) && !matches!(id.declarator.node.kind.node, DeclaratorKind::Declarator(_));
+            self.hoist_array_sizes(&mut id.declarator, &mut out)?;
+            let name = declarator_name(&id.declarator.node).map(str::to_string);
+            let mut stmts = vec![];
+            if !is_static && !is_function {
+                if let Some(name) = &name {
+                    let nspan = id.declarator.span;
+                    specs.retain(|s| {
+                        !matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Register)
+                    });
+                    match id.initializer.take() {
+                        None => {
+                            stmts.push(stmt_item(expr_stmt(call(
+                                HAVOC,
+                                vec![addr(ident(name, nspan), nspan)],
+                                nspan,
+                            ))));
+                        }
+                        Some(init) => {
+                            let is_array = is_array_declarator(&id.declarator.node);
+                            let lv = ident(name, nspan);
+                            match init.node {
+                                Initializer::Expression(e) if is_array => {
+                                    if has_side_effect(&e.node) {
+                                        return Err(Error::unsupported(
+                                            e.span,
+                                            "array initialised by an expression with side effects",
+                                        ));
+                                    }
+                                    id.initializer =
+                                        Some(node(Initializer::Expression(e), init.span));
+                                }
+                                Initializer::Expression(e) => {
+                                    strip_top_const(&mut specs, &mut id.declarator.node);
+                                    let v = self.value(*e, &mut stmts)?;
+                                    stmts.push(stmt_item(expr_stmt(assign(lv, v, init.span))));
+                                }
+                                Initializer::List(items) if is_array => {
+                                    let kept = self.array_list(lv, items, init.span, &mut stmts)?;
+                                    id.initializer = Some(node(Initializer::List(kept), init.span));
+                                }
+                                Initializer::List(items) => {
+                                    strip_top_const(&mut specs, &mut id.declarator.node);
+                                    let items = self.init_items(items, &mut stmts)?;
+                                    let ty = node(
+                                        TypeName {
+                                            specifiers: vec![node(
+                                                SpecifierQualifier::TypeSpecifier(node(
+                                                    typeof_expr(lv.clone(), nspan),
+                                                    nspan,
+                                                )),
+                                                nspan,
+                                            )],
+                                            declarator: None,
+                                        },
+                                        nspan,
+                                    );
+                                    let lit = node(
+                                        Expression::CompoundLiteral(Box::new(node(
+                                            CompoundLiteral {
+                                                type_name: ty,
+                                                initializer_list: items,
+                                            },
+                                            init.span,
+                                        ))),
+                                        init.span,
+                                    );
+                                    stmts.push(stmt_item(expr_stmt(assign(lv, lit, init.span))));
+                                }
+                            }
+                        }
+                    }
+                }
+            } else if let Some(init) = &id.initializer {
+                // static locals keep their initialisers; they must be constant anyway
+                let _ = init;
+            }
+            let one = node(id, id_span);
+            if defines_anonymous && count > 1 {
+                group.push(one);
+                after.extend(stmts);
+            } else {
+                out.push(decl_item(node(
+                    Declaration {
+                        specifiers: specs,
+                        declarators: vec![one],
+                    },
+                    span,
+                )));
+                out.extend(stmts);
+            }
+        }
+        if !group.is_empty() {
+            out.push(decl_item(node(
+                Declaration {
+                    specifiers: decl.specifiers,
+                    declarators: group,
+                },
+                span,
+            )));
+            out.extend(after);
+        }
+        Ok(out)
+    }
+
+    /// Hoists side effects out of array sizes (VLAs) of a declarator.
+    fn hoist_array_sizes(&mut self, d: &mut Node<Declarator>, pre: &mut Items) -> Result<()> {
+        if let DeclaratorKind::Declarator(inner) = &mut d.node.kind.node {
+            self.hoist_array_sizes(inner, pre)?;
+        }
+        for dd in &mut d.node.derived {
+            if let DerivedDeclarator::Array(a) = &mut dd.node {
+                if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
+                    &mut a.node.size
+                {
+                    if has_side_effect(&e.node) {
+                        let v = std::mem::replace(&mut **e, int(0, Span::none()));
+                        **e = self.value(v, pre)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A non-static local array with an initialiser list: constant items stay on the
+    /// declaration, the others become `{0}` there plus an assignment `a[k] = v;`.
+    fn array_list(
+        &mut self,
+        lv: Node<Expression>,
+        items: Vec<Node<InitializerListItem>>,
+        span: Span,
+        stmts: &mut Items,
+    ) -> Result<Vec<Node<InitializerListItem>>> {
+        let mut kept = vec![];
+        let mut k: Option<u64> = Some(0);
+        for mut it in items {
+            let ispan = it.span;
+            let mut path = lv.clone();
+            if it.node.designation.is_empty() {
+                match k {
+                    Some(i) => path = index(path, int(i, ispan), ispan),
+                    None => {
+                        if !self.init_is_constant(&it.node.initializer.node) {
+                            return Err(Error::unsupported(
+                                ispan,
+                                "non-constant array initialiser after a non-literal designator",
+                            ));
+                        }
+                    }
+                }
+            } else {
+                for (n, d) in it.node.designation.iter().enumerate() {
+                    match &d.node {
+                        Designator::Index(e) => {
+                            if n == 0 {
+                                k = int_literal(&e.node);
+                            }
+                            path = index(path, e.clone(), ispan);
+                        }
+                        Designator::Member(m) => path = member(path, &m.node.name, false, ispan),
+                        Designator::Range(_) => {
+                            if !self.init_is_constant(&it.node.initializer.node) {
+                                return Err(Error::unsupported(
+                                    ispan,
+                                    "non-constant initialiser of a designated range",
+                                ));
+                            }
+                            k = None;
+                        }
+                    }
+                }
+            }
+            k = k.map(|i| i + 1);
+            if self.init_is_constant(&it.node.initializer.node) {
+                kept.push(it);
+                continue;
+            }
+            let init = std::mem::replace(
+                &mut *it.node.initializer,
+                node(Initializer::List(vec![]), ispan),
+            );
+            let zero = node(
+                InitializerListItem {
+                    designation: vec![],
+                    initializer: Box::new(node(
+                        Initializer::Expression(Box::new(int(0, ispan))),
+                        ispan,
+                    )),
+                },
+                ispan,
+            );
+            *it.node.initializer = node(Initializer::List(vec![zero]), ispan);
+            kept.push(it);
+            match init.node {
+                Initializer::Expression(e) => {
+                    let v = self.value(*e, stmts)?;
+                    stmts.push(stmt_item(expr_stmt(assign(path, v, ispan))));
+                }
+                Initializer::List(sub) => {
+                    let sub = self.init_items(sub, stmts)?;
+                    let ty = node(
+                        TypeName {
+                            specifiers: vec![node(
+                                SpecifierQualifier::TypeSpecifier(node(
+                                    typeof_expr(path.clone(), ispan),
+                                    ispan,
+                                )),
+                                ispan,
+                            )],
+                            declarator: None,
+                        },
+                        ispan,
+                    );
+                    let lit = node(
+                        Expression::CompoundLiteral(Box::new(node(
+                            CompoundLiteral {
+                                type_name: ty,
+                                initializer_list: sub,
+                            },
+                            ispan,
+                        ))),
+                        ispan,
+                    );
+                    stmts.push(stmt_item(expr_stmt(assign(path, lit, ispan))));
+                }
+            }
+        }
+        let _ = span;
+        Ok(kept)
+    }
+
+    /// Hoists the side effects out of every item of an initialiser list.
+    fn init_items(
+        &mut self,
+        items: Vec<Node<InitializerListItem>>,
+        pre: &mut Items,
+    ) -> Result<Vec<Node<InitializerListItem>>> {
+        let mut out = vec![];
+        for mut it in items {
+            let init = std::mem::replace(
+                &mut *it.node.initializer,
+                node(Initializer::List(vec![]), it.span),
+            );
+            let ispan = init.span;
+            *it.node.initializer = match init.node {
+                Initializer::Expression(e) => node(
+                    Initializer::Expression(Box::new(self.value(*e, pre)?)),
+                    ispan,
+                ),
+                Initializer::List(l) => node(Initializer::List(self.init_items(l, pre)?), ispan),
+            };
+            out.push(it);
+        }
+        Ok(out)
+    }
+
+    fn init_is_constant(&self, i: &Initializer) -> bool {
+        match i {
+            Initializer::Expression(e) => self.is_constant(&e.node, false),
+            Initializer::List(items) => items
+                .iter()
+                .all(|it| self.init_is_constant(&it.node.initializer.node)),
+        }
+    }
+
+    /// A conservative test for a constant expression: no side effects and no value of an
+    /// object (identifiers only for global objects under `&`, or for functions / enum
+    /// constants — names that are neither global objects nor locals here).
+    fn is_constant(&self, e: &Expression, under_addr: bool) -> bool {
+        match e {
+            Expression::Constant(_) | Expression::StringLiteral(_) => true,
+            Expression::SizeOfTy(_) | Expression::AlignOf(_) | Expression::SizeOfVal(_) => true,
+            Expression::Identifier(i) => {
+                let n = i.node.name.as_str();
+                // locals are not known here; only globals may appear, and only as addresses
+                // or when they are not objects at all (functions, enum constants)
+                (under_addr && self.globals.contains(n))
+                    || (!self.globals.contains(n) && is_enum_like(n))
+            }
+            Expression::Cast(c) => self.is_constant(&c.node.expression.node, under_addr),
+            Expression::UnaryOperator(u) => {
+                let a = u.node.operator.node == UnaryOperator::Address;
+                !matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                        | UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                        | UnaryOperator::Indirection
+                ) && self.is_constant(&u.node.operand.node, a || under_addr)
+            }
+            Expression::BinaryOperator(b) => {
+                !is_assign_op(&b.node.operator.node)
+                    && self.is_constant(&b.node.lhs.node, under_addr)
+                    && self.is_constant(&b.node.rhs.node, under_addr)
+            }
+            Expression::Conditional(c) => {
+                self.is_constant(&c.node.condition.node, false)
+                    && self.is_constant(&c.node.then_expression.node, under_addr)
+                    && self.is_constant(&c.node.else_expression.node, under_addr)
+            }
+            Expression::Member(m) => under_addr && self.is_constant(&m.node.expression.node, true),
+            _ => false,
+        }
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn temp(&mut self) -> String {
+        self.names.temp()
+    }
+
+    /// Evaluates `e` for its effects only, as statements appended to `pre`. `keep_pure`: keep
+    /// a side-effect-free expression as a statement (its reads may matter for races).
+    fn effect(&mut self, e: Node<Expression>, pre: &mut Items, keep_pure: bool) -> Result<()> {
+        let span = e.span;
+        if !has_side_effect(&e.node) {
+            if keep_pure && !is_const_expr(&e.node) {
+                pre.push(stmt_item(expr_stmt(e)));
+            }
+            return Ok(());
+        }
+        match e.node {
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                let b = b.node;
+                let lhs = self.value(*b.lhs, pre)?;
+                let rhs =
+                    self.call_or_value(*b.rhs, pre, b.operator.node == BinaryOperator::Assign)?;
+                pre.push(stmt_item(expr_stmt(binop(b.operator.node, lhs, rhs, span))));
+            }
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) =>
+            {
+                let b = b.node;
+                let a = self.value(*b.lhs, pre)?;
+                let mut then = vec![];
+                self.effect(*b.rhs, &mut then, false)?;
+                let c = if b.operator.node == BinaryOperator::LogicalAnd {
+                    a
+                } else {
+                    not(a, span)
+                };
+                if then.is_empty() {
+                    pre.push(stmt_item(expr_stmt(c)));
+                } else {
+                    pre.push(stmt_item(if_stmt(c, block(then, span), None, span)));
+                }
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                        | UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                ) =>
+            {
+                let u = u.node;
+                let lv = self.value(*u.operand, pre)?;
+                pre.push(stmt_item(expr_stmt(unop(u.operator.node, lv, span))));
+            }
+            Expression::Call(c) => {
+                if let Some(e) = self.call(*c, pre, span)? {
+                    pre.push(stmt_item(expr_stmt(e)));
+                }
+            }
+            Expression::Comma(es) => {
+                for x in *es {
+                    self.effect(x, pre, false)?;
+                }
+            }
+            Expression::Conditional(c) => {
+                let c = c.node;
+                let cv = self.value(*c.condition, pre)?;
+                let mut t = vec![];
+                self.effect(*c.then_expression, &mut t, false)?;
+                let mut f = vec![];
+                self.effect(*c.else_expression, &mut f, false)?;
+                match (t.is_empty(), f.is_empty()) {
+                    (true, true) => pre.push(stmt_item(expr_stmt(cv))),
+                    (false, true) => pre.push(stmt_item(if_stmt(cv, block(t, span), None, span))),
+                    (true, false) => pre.push(stmt_item(if_stmt(
+                        not(cv, span),
+                        block(f, span),
+                        None,
+                        span,
+                    ))),
+                    (false, false) => pre.push(stmt_item(if_stmt(
+                        cv,
+                        block(t, span),
+                        Some(block(f, span)),
+                        span,
+                    ))),
+                }
+            }
+            Expression::Cast(c) => self.effect(*c.node.expression, pre, false)?,
+            Expression::Statement(s) => pre.extend(self.stmt(*s)?),
+            other => {
+                let v = self.value(node(other, span), pre)?;
+                if keep_pure && !is_const_expr(&v.node) {
+                    pre.push(stmt_item(expr_stmt(v)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Like [`Self::value`], but a call on the right of a plain `=` stays there (`lv = f(a)`).
+    fn call_or_value(
+        &mut self,
+        e: Node<Expression>,
+        pre: &mut Items,
+        allow_call: bool,
+    ) -> Result<Node<Expression>> {
+        let span = e.span;
+        match e.node {
+            Expression::Call(c) if allow_call && !is_special_call(&c.node) => {
+                match self.call(*c, pre, span)? {
+                    Some(e) => Ok(e),
+                    None => Ok(int(0, span)),
+                }
+            }
+            other => self.value(node(other, span), pre),
+        }
+    }
+
+    /// A call with side-effect-free callee and arguments; SV-COMP functions mapped. `None`
+    /// when the call became statements (error functions, assumptions).
+    fn call(
+        &mut self,
+        c: Node<CallExpression>,
+        pre: &mut Items,
+        span: Span,
+    ) -> Result<Option<Node<Expression>>> {
+        let c = c.node;
+        let name = callee_name(&c).map(str::to_string);
+        match name.as_deref() {
+            Some(n) if ERROR_FUNCTIONS.contains(&n) => {
+                for a in c.arguments {
+                    self.effect(a, pre, false)?;
+                }
+                pre.push(stmt_item(assume(int(0, span), span)));
+                Ok(None)
+            }
+            Some("__VERIFIER_assume" | "assert" | "__CPROVER_assume") if c.arguments.len() == 1 => {
+                let a = c.arguments.into_iter().next().unwrap();
+                let v = self.value(a, pre)?;
+                pre.push(stmt_item(assume(v, span)));
+                Ok(None)
+            }
+            _ => {
+                let callee = self.value(*c.callee, pre)?;
+                let mut args = vec![];
+                for a in c.arguments {
+                    args.push(self.value(a, pre)?);
+                }
+                Ok(Some(call_expr(callee, args, span)))
+            }
+        }
+    }
+
+    /// Value of a `return` operand: a void call stays a statement.
+    fn value_or_void(
+        &mut self,
+        e: Node<Expression>,
+        pre: &mut Items,
+    ) -> Result<Option<Node<Expression>>> {
+        if self.ret_void {
+            self.effect(e, pre, false)?;
+            return Ok(None);
+        }
+        Ok(Some(self.value(e, pre)?))
+    }
+
+    /// A side-effect-free expression with the value of `e`; the effects go to `pre`.
+    fn value(&mut self, e: Node<Expression>, pre: &mut Items) -> Result<Node<Expression>> {
+        if !has_side_effect(&e.node) {
+            return Ok(e);
+        }
+        let span = e.span;
+        let orig = e.clone();
+        Ok(match e.node {
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                // t = rhs [op] ...; lhs = t; value t
+                let b = b.node;
+                let lhs = self.value(*b.lhs, pre)?;
+                let rhs = self.value(*b.rhs, pre)?;
+                let t = self.temp();
+                pre.push(temp_decl(&t, &lhs));
+                let v = match compound_base(&b.operator.node) {
+                    None => rhs,
+                    Some(op) => binop(op, lhs.clone(), rhs, span),
+                };
+                pre.push(stmt_item(expr_stmt(assign(ident(&t, span), v, span))));
+                pre.push(stmt_item(expr_stmt(assign(lhs, ident(&t, span), span))));
+                ident(&t, span)
+            }
+            Expression::UnaryOperator(u)
+                if matches!(
+                    u.node.operator.node,
+                    UnaryOperator::PostIncrement
+                        | UnaryOperator::PostDecrement
+                        | UnaryOperator::PreIncrement
+                        | UnaryOperator::PreDecrement
+                ) =>
+            {
+                let u = u.node;
+                let op = u.operator.node;
+                let lv = self.value(*u.operand, pre)?;
+                let t = self.temp();
+                pre.push(temp_decl(&t, &lv));
+                let delta = if matches!(
+                    op,
+                    UnaryOperator::PostIncrement | UnaryOperator::PreIncrement
+                ) {
+                    BinaryOperator::Plus
+                } else {
+                    BinaryOperator::Minus
+                };
+                if matches!(
+                    op,
+                    UnaryOperator::PostIncrement | UnaryOperator::PostDecrement
+                ) {
+                    // t = lv; lv = t + 1;
+                    pre.push(stmt_item(expr_stmt(assign(
+                        ident(&t, span),
+                        lv.clone(),
+                        span,
+                    ))));
+                    pre.push(stmt_item(expr_stmt(assign(
+                        lv,
+                        binop(delta, ident(&t, span), int(1, span), span),
+                        span,
+                    ))));
+                } else {
+                    // t = lv + 1; lv = t;
+                    pre.push(stmt_item(expr_stmt(assign(
+                        ident(&t, span),
+                        binop(delta, lv.clone(), int(1, span), span),
+                        span,
+                    ))));
+                    pre.push(stmt_item(expr_stmt(assign(lv, ident(&t, span), span))));
+                }
+                ident(&t, span)
+            }
+            Expression::Call(c) => match self.call(*c, pre, span)? {
+                Some(call) => {
+                    let t = self.temp();
+                    pre.push(temp_decl(&t, &call));
+                    pre.push(stmt_item(expr_stmt(assign(ident(&t, span), call, span))));
+                    ident(&t, span)
+                }
+                None => cast(void_type(span), int(0, span), span),
+            },
+            Expression::Comma(es) => {
+                let mut es = *es;
+                let last = es.pop().unwrap_or_else(|| int(0, span));
+                for x in es {
+                    self.effect(x, pre, false)?;
+                }
+                self.value(last, pre)?
+            }
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) =>
+            {
+                let b = b.node;
+                let is_and = b.operator.node == BinaryOperator::LogicalAnd;
+                let a = self.value(*b.lhs, pre)?;
+                if !has_side_effect(&b.rhs.node) {
+                    return Ok(binop(b.operator.node, a, *b.rhs, span));
+                }
+                let t = self.temp();
+                pre.push(decl_item(simple_decl(
+                    &[TypeSpecifier::Int],
+                    &t,
+                    None,
+                    false,
+                    None,
+                    span,
+                )));
+                let mut eval = vec![];
+                let r = self.value(*b.rhs, &mut eval)?;
+                eval.push(stmt_item(expr_stmt(assign(
+                    ident(&t, span),
+                    binop(BinaryOperator::NotEquals, r, int(0, span), span),
+                    span,
+                ))));
+                let short = stmt_item(expr_stmt(assign(
+                    ident(&t, span),
+                    int(if is_and { 0 } else { 1 }, span),
+                    span,
+                )));
+                let c = if is_and { a } else { not(a, span) };
+                pre.push(stmt_item(if_stmt(
+                    c,
+                    block(eval, span),
+                    Some(as_stmt(vec![short], span)),
+                    span,
+                )));
+                ident(&t, span)
+            }
+            Expression::Conditional(c) => {
+                let c = c.node;
+                let cv = self.value(*c.condition, pre)?;
+                if !has_side_effect(&c.then_expression.node)
+                    && !has_side_effect(&c.else_expression.node)
+                {
+                    return Ok(cond(cv, *c.then_expression, *c.else_expression, span));
+                }
+                let t = self.temp();
+                pre.push(temp_decl(&t, &orig));
+                let mut tb = vec![];
+                let tv = self.value(*c.then_expression, &mut tb)?;
+                tb.push(stmt_item(expr_stmt(assign(ident(&t, span), tv, span))));
+                let mut fb = vec![];
+                let fv = self.value(*c.else_expression, &mut fb)?;
+                fb.push(stmt_item(expr_stmt(assign(ident(&t, span), fv, span))));
+                pre.push(stmt_item(if_stmt(
+                    cv,
+                    block(tb, span),
+                    Some(block(fb, span)),
+                    span,
+                )));
+                ident(&t, span)
+            }
+            Expression::Statement(s) => {
+                let t = self.temp();
+                let items = match s.node {
+                    Statement::Compound(items) => items,
+                    _ => {
+                        return Err(Error::unsupported(
+                            span,
+                            "statement expression without a block",
+                        ))
+                    }
+                };
+                let mut items = items;
+                let last =
+                    match items.pop() {
+                        Some(Node {
+                            node:
+                                BlockItem::Statement(Node {
+                                    node: Statement::Expression(Some(e)),
+                                    ..
+                                }),
+                            ..
+                        }) => *e,
+                        _ => return Err(Error::unsupported(
+                            span,
+                            "value of a statement expression that does not end in an expression",
+                        )),
+                    };
+                pre.push(temp_decl(&t, &orig));
+                let lspan = last.span;
+                items.push(stmt_item(expr_stmt(assign(ident(&t, lspan), last, lspan))));
+                pre.extend(self.stmt(block(items, s.span))?);
+                ident(&t, span)
+            }
+            Expression::Cast(c) => {
+                let c = c.node;
+                if is_void_cast(&c.type_name.node) {
+                    self.effect(*c.expression, pre, false)?;
+                    return Ok(cast(c.type_name, int(0, span), span));
+                }
+                let v = self.value(*c.expression, pre)?;
+                cast(c.type_name, v, span)
+            }
+            Expression::BinaryOperator(b) => {
+                let b = b.node;
+                let l = self.value(*b.lhs, pre)?;
+                let r = self.value(*b.rhs, pre)?;
+                binop(b.operator.node, l, r, span)
+            }
+            Expression::UnaryOperator(u) => {
+                let u = u.node;
+                let v = self.value(*u.operand, pre)?;
+                unop(u.operator.node, v, span)
+            }
+            Expression::Member(m) => {
+                let m = m.node;
+                let v = self.value(*m.expression, pre)?;
+                member(
+                    v,
+                    &m.identifier.node.name,
+                    m.operator.node == MemberOperator::Indirect,
+                    span,
+                )
+            }
+            Expression::CompoundLiteral(c) => {
+                let mut c = c.node;
+                c.initializer_list = self.init_items(c.initializer_list, pre)?;
+                node(Expression::CompoundLiteral(Box::new(node(c, span))), span)
+            }
+            Expression::VaArg(_) => orig,
+            Expression::GenericSelection(_) => {
+                return Err(Error::unsupported(span, "side effects inside `_Generic`"))
+            }
+            Expression::OffsetOf(_) => {
+                return Err(Error::unsupported(span, "side effects inside `offsetof`"))
+            }
+            Expression::Identifier(_)
+            | Expression::Constant(_)
+            | Expression::StringLiteral(_)
+            | Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_) => orig,
+        })
+    }
+}
+
+/// `+` for `+=` etc.; `None` for `=`.
+fn compound_base(op: &BinaryOperator) -> Option<BinaryOperator> {
+    use BinaryOperator::*;
+    Some(match op {
+        AssignMultiply => Multiply,
+        AssignDivide => Divide,
+        AssignModulo => Modulo,
+        AssignPlus => Plus,
+        AssignMinus => Minus,
+        AssignShiftLeft => ShiftLeft,
+        AssignShiftRight => ShiftRight,
+        AssignBitwiseAnd => BitwiseAnd,
+        AssignBitwiseXor => BitwiseXor,
+        AssignBitwiseOr => BitwiseOr,
+        _ => return None,
+    })
+}
+
+/// Calls that [`Norm::call`] turns into statements.
+fn is_special_call(c: &CallExpression) -> bool {
+    matches!(callee_name(c), Some(n) if ERROR_FUNCTIONS.contains(&n)
+        || n == "__VERIFIER_assume" || n == "assert" || n == "__CPROVER_assume")
+}
+
+/// Heuristic for enum constants and function names appearing in constant initialisers: any
+/// identifier that is not a global object is accepted only when it is not a local; we do not
+/// track locals, so accept identifiers that look like constants (upper case) or functions.
+fn is_enum_like(n: &str) -> bool {
+    n.chars().any(|c| c.is_ascii_uppercase()) && !n.chars().any(|c| c.is_ascii_lowercase())
+}
+
+fn int_literal(e: &Expression) -> Option<u64> {
+    match e {
+        Expression::Constant(c) => match &c.node {
+            Constant::Integer(i) => {
+                let radix = match i.base {
+                    IntegerBase::Decimal => 10,
+                    IntegerBase::Octal => 8,
+                    IntegerBase::Hexadecimal => 16,
+                    IntegerBase::Binary => 2,
+                };
+                u64::from_str_radix(&i.number, radix).ok()
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_array_declarator(d: &Declarator) -> bool {
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(
+            d.derived.first().map(|x| &x.node),
+            Some(DerivedDeclarator::Array(_))
+        )
+}
+
+/// Drops a top-level `const` so that the variable can be assigned.
+fn strip_top_const(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarator) {
+    let is_const = |q: &TypeQualifier| *q == TypeQualifier::Const;
+    let top_pointer = d
+        .derived
+        .iter_mut()
+        .rev()
+        .find(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+    match top_pointer {
+        Some(p) if matches!(d.kind.node, DeclaratorKind::Identifier(_)) => {
+            if let DerivedDeclarator::Pointer(qs) = &mut p.node {
+                qs.retain(
+                    |q| !matches!(&q.node, PointerQualifier::TypeQualifier(t) if is_const(&t.node)),
+                );
+            }
+        }
+        Some(_) => {}
+        None => specs.retain(
+            |s| !matches!(&s.node, DeclarationSpecifier::TypeQualifier(t) if is_const(&t.node)),
+        ),
+    }
+}
+
+fn defines_anonymous_type(s: &DeclarationSpecifier) -> bool {
+    match s {
+        DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+            TypeSpecifier::Struct(st) => {
+                st.node.identifier.is_none() && st.node.declarations.is_some()
+            }
+            TypeSpecifier::Enum(en) => en.node.identifier.is_none(),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// For the second and later declarators of a split declaration: `struct s {…}` → `struct s`.
+fn strip_type_bodies(specs: &mut [Node<DeclarationSpecifier>]) {
+    for s in specs {
+        if let DeclarationSpecifier::TypeSpecifier(t) = &mut s.node {
+            match &mut t.node {
+                TypeSpecifier::Struct(st) if st.node.identifier.is_some() => {
+                    st.node.declarations = None
+                }
+                TypeSpecifier::Enum(en) if en.node.identifier.is_some() => {
+                    en.node.enumerators = vec![]
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The name of the function an expression statement calls with no arguments, if any.
+fn called(it: &Node<BlockItem>) -> Option<&str> {
+    if let BlockItem::Statement(s) = &it.node {
+        if let Statement::Expression(Some(e)) = &s.node {
+            if let Expression::Call(c) = &e.node {
+                return callee_name(&c.node);
+            }
+        }
+    }
+    None
+}
+
+/// Wraps `__VERIFIER_atomic_begin(); … __VERIFIER_atomic_end();` into one compound statement
+/// (N5). Declarations inside the section move in front of it, so they stay in scope after it.
+fn group_atomic(items: Items, span: Span) -> Result<Items> {
+    if !items
+        .iter()
+        .any(|i| matches!(called(i), Some(ATOMIC_BEGIN | ATOMIC_END)))
+    {
+        return Ok(items);
+    }
+    let mut out = vec![];
+    let mut section: Option<(Items, Items)> = None; // (moved declarations, statements)
+    for it in items {
+        match (called(&it), &mut section) {
+            (Some(ATOMIC_BEGIN), None) => section = Some((vec![], vec![it])),
+            (Some(ATOMIC_BEGIN), Some(_)) => {
+                return Err(Error::unsupported(
+                    it.span,
+                    "nested `__VERIFIER_atomic_begin`",
+                ))
+            }
+            (Some(ATOMIC_END), Some(_)) => {
+                let (decls, mut body) = section.take().unwrap();
+                body.push(it);
+                out.extend(decls);
+                out.push(stmt_item(block(body, span)));
+            }
+            (Some(ATOMIC_END), None) => {
+                return Err(Error::unsupported(
+                    it.span,
+                    "`__VERIFIER_atomic_end` without `__VERIFIER_atomic_begin` in the same block",
+                ))
+            }
+            (_, Some((decls, body))) => {
+                if matches!(it.node, BlockItem::Declaration(_)) {
+                    decls.push(it);
+                } else {
+                    body.push(it);
+                }
+            }
+            (_, None) => out.push(it),
+        }
+    }
+    if let Some((_, body)) = section {
+        return Err(Error::unsupported(
+            body[0].span,
+            "`__VERIFIER_atomic_begin` without `__VERIFIER_atomic_end` in the same block",
+        ));
+    }
+    Ok(out)
+}
+
+// -------------------------------------------------------------------- checker
+
+/// Checks the normal form N1–N6 of [`crate::passes`] on every function body; the message
+/// names the first violation. Other passes' tests reuse it.
+pub fn check_normal_form(unit: &TranslationUnit) -> std::result::Result<(), String> {
+    for ext in &unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+            let fname = function_name(&f.node).unwrap_or("?").to_string();
+            check_stmt(&f.node.statement.node, false).map_err(|e| format!("in `{fname}`: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn show_e(e: &Expression) -> String {
+    crate::print::expr_to_string(e)
+}
+
+fn pure(e: &Expression, what: &str) -> std::result::Result<(), String> {
+    if has_side_effect(e) {
+        return Err(format!("N2/N3: side effect in {what}: `{}`", show_e(e)));
+    }
+    if let Some(n) = calls_forbidden(e) {
+        return Err(format!("N6: call of `{n}` remains"));
+    }
+    Ok(())
+}
+
+fn calls_forbidden(e: &Expression) -> Option<String> {
+    if let Expression::Call(c) = e {
+        if let Some(n) = callee_name(&c.node) {
+            if ERROR_FUNCTIONS.contains(&n) || n == "__VERIFIER_assume" {
+                return Some(n.to_string());
+            }
+        }
+    }
+    None
+}
+
+fn check_expr_stmt(e: &Expression) -> std::result::Result<(), String> {
+    if let Some(n) = calls_forbidden(e) {
+        return Err(format!("N6: call of `{n}` remains"));
+    }
+    match e {
+        Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+            pure(&b.node.lhs.node, "an assigned lvalue")?;
+            match &b.node.rhs.node {
+                Expression::Call(c) if b.node.operator.node == BinaryOperator::Assign => {
+                    check_call(&c.node)
+                }
+                r => pure(r, "an assigned value"),
+            }
+        }
+        Expression::UnaryOperator(u)
+            if matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
+                    | UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+            ) =>
+        {
+            pure(&u.node.operand.node, "an incremented lvalue")
+        }
+        Expression::Call(c) => check_call(&c.node),
+        e => pure(e, "an expression statement"),
+    }
+}
+
+fn check_call(c: &CallExpression) -> std::result::Result<(), String> {
+    if let Some(n) = callee_name(c) {
+        if ERROR_FUNCTIONS.contains(&n) || n == "__VERIFIER_assume" {
+            return Err(format!("N6: call of `{n}` remains"));
+        }
+    }
+    pure(&c.callee.node, "a callee")?;
+    for a in &c.arguments {
+        pure(&a.node, "a call argument")?;
+    }
+    Ok(())
+}
+
+fn is_temp(n: &str) -> bool {
+    original_name(n).starts_with("__ladr_t")
+}
+
+fn check_block(items: &[Node<BlockItem>], in_atomic: bool) -> std::result::Result<(), String> {
+    for (k, it) in items.iter().enumerate() {
+        match &it.node {
+            BlockItem::Declaration(d) => {
+                let d = &d.node;
+                if is_typedef(d)
+                    || has_storage(d, StorageClassSpecifier::Extern)
+                    || has_storage(d, StorageClassSpecifier::Static)
+                    || has_storage(d, StorageClassSpecifier::ThreadLocal)
+                {
+                    continue;
+                }
+                for id in &d.declarators {
+                    let dd = &id.node.declarator.node;
+                    if matches!(
+                        dd.derived.first().map(|x| &x.node),
+                        Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+                    ) && !matches!(dd.kind.node, DeclaratorKind::Declarator(_))
+                    {
+                        continue;
+                    }
+                    let Some(name) = declarator_name(dd) else {
+                        continue;
+                    };
+                    match &id.node.initializer {
+                        Some(i) => {
+                            let ok = is_array_declarator(dd)
+                                && match &i.node {
+                                    Initializer::Expression(e) => !has_side_effect(&e.node),
+                                    Initializer::List(_) => !init_has_effect(&i.node),
+                                };
+                            if !ok {
+                                return Err(format!("N4: local `{name}` has an initialiser"));
+                            }
+                        }
+                        None if is_temp(name) => {}
+                        None => {
+                            // havoc, or the assignment that replaced its initialiser
+                            let havoced = items[k + 1..].iter().any(|n| defines(n, name));
+                            if !havoced {
+                                return Err(format!(
+                                    "N4: uninitialised local `{name}` is not followed by {HAVOC}"
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+            BlockItem::StaticAssert(_) => {}
+            BlockItem::Statement(s) => {
+                let is_begin = called(it) == Some(ATOMIC_BEGIN);
+                let is_end = called(it) == Some(ATOMIC_END);
+                if is_begin && !(in_atomic && k == 0) {
+                    return Err("N5: `__VERIFIER_atomic_begin` does not start a block".into());
+                }
+                if is_end && !(in_atomic && k + 1 == items.len()) {
+                    return Err("N5: `__VERIFIER_atomic_end` does not end a block".into());
+                }
+                if !is_begin && !is_end {
+                    check_stmt(&s.node, false)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `__CPROVER_havoc_object(&name);` or `name = …;`.
+fn defines(it: &Node<BlockItem>, name: &str) -> bool {
+    let BlockItem::Statement(s) = &it.node else {
+        return false;
+    };
+    // a declaration moved in front of an atomic section is assigned inside it
+    if let Statement::Compound(items) = &s.node {
+        return items.iter().any(|i| defines(i, name));
+    }
+    let Statement::Expression(Some(e)) = &s.node else {
+        return false;
+    };
+    let is_name = |e: &Expression| matches!(e, Expression::Identifier(i) if i.node.name == name);
+    match &e.node {
+        Expression::Call(c) if callee_name(&c.node) == Some(HAVOC) => c.node.arguments.iter().any(
+            |a| matches!(&a.node, Expression::UnaryOperator(u) if is_name(&u.node.operand.node)),
+        ),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            is_name(&b.node.lhs.node)
+        }
+        _ => false,
+    }
+}
+
+fn init_has_effect(i: &Initializer) -> bool {
+    match i {
+        Initializer::Expression(e) => has_side_effect(&e.node),
+        Initializer::List(l) => l
+            .iter()
+            .any(|it| init_has_effect(&it.node.initializer.node)),
+    }
+}
+
+fn check_stmt(s: &Statement, _nested: bool) -> std::result::Result<(), String> {
+    match s {
+        Statement::Compound(items) => {
+            let atomic = items.first().and_then(called) == Some(ATOMIC_BEGIN)
+                && items.last().and_then(called) == Some(ATOMIC_END);
+            check_block(items, atomic)
+        }
+        Statement::Labeled(l) => match &l.node.label.node {
+            Label::Identifier(_) => check_stmt(&l.node.statement.node, false),
+            _ => Err("N1: `case`/`default` label remains".into()),
+        },
+        Statement::Expression(None) => Ok(()),
+        Statement::Expression(Some(e)) => {
+            if matches!(called_name(&e.node), Some(ATOMIC_BEGIN | ATOMIC_END)) {
+                return Err("N5: atomic section marker outside a block".into());
+            }
+            check_expr_stmt(&e.node)
+        }
+        Statement::If(i) => {
+            pure(&i.node.condition.node, "an `if` condition")?;
+            check_stmt(&i.node.then_statement.node, false)?;
+            match &i.node.else_statement {
+                Some(e) => check_stmt(&e.node, false),
+                None => Ok(()),
+            }
+        }
+        Statement::While(w) => {
+            pure(&w.node.expression.node, "a `while` condition")?;
+            check_stmt(&w.node.statement.node, false)
+        }
+        Statement::Switch(_) => Err("N1: `switch` remains".into()),
+        Statement::DoWhile(_) => Err("N1: `do` remains".into()),
+        Statement::For(_) => Err("N1: `for` remains".into()),
+        Statement::Break => Err("N1: `break` remains".into()),
+        Statement::Continue => Err("N1: `continue` remains".into()),
+        Statement::Return(Some(e)) => pure(&e.node, "a `return` value"),
+        Statement::Goto(_) | Statement::Return(None) | Statement::Asm(_) => Ok(()),
+    }
+}
+
+fn called_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Call(c) => callee_name(&c.node),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(src: &str) -> TranslationUnit {
+        let (_, unit, _) = crate::frontend::parse_text(src, "t.c").unwrap();
+        let p = run(Program::new(unit), &Options::default()).unwrap();
+        check_normal_form(&p.unit).unwrap();
+        p.unit
+    }
+
+    #[test]
+    fn loops_become_while() {
+        let u = norm(
+            "void f(int n){ for(int i=0;i<n;i++){ if(i) continue; break; } do n--; while(n); }",
+        );
+        let s = crate::print::print_unit(&u).text;
+        assert!(!s.contains("for") && !s.contains("do "), "{s}");
+    }
+
+    #[test]
+    fn checker_rejects_switch() {
+        let (_, unit, _) =
+            crate::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
+                .unwrap();
+        assert!(check_normal_form(&unit).is_err());
+    }
 }
