@@ -25,7 +25,7 @@
 //! * `__VERIFIER_atomic_*` functions with a body are inlined as
 //!   `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }` (N5).
 //! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
-//!   `__VERIFIER_*` and `__CPROVER_*` builtins.
+//!   and the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined).
 //!
 //! Needs the normal form N1–N6 (calls only as `f(a..);` / `lv = f(a..);`); keeps it.
 //! Guarantees: no call of a function with a body remains in any function body.
@@ -70,7 +70,7 @@ fn definitions_last(unit: &mut TranslationUnit) {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
             let kr = matches!(
                 first_suffix(&f.node.declarator.node),
-                Some(DerivedDeclarator::KRFunction(_))
+                Some(DerivedDeclarator::KRFunction(ids)) if !ids.is_empty()
             );
             if !kr {
                 let span = f.node.declarator.span;
@@ -415,6 +415,8 @@ struct FnInfo {
     taken: Vec<String>,
     /// Names declared as objects anywhere (globals, locals, parameters).
     vars: HashSet<String>,
+    /// Functions returning `void`.
+    void_fns: HashSet<String>,
 }
 
 fn arity_of(d: &Declarator) -> Option<(usize, bool)> {
@@ -439,12 +441,16 @@ impl FnInfo {
     fn collect(unit: &TranslationUnit) -> FnInfo {
         let mut defs = HashMap::new();
         let mut arity = HashMap::new();
+        let mut void_fns = HashSet::new();
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::FunctionDefinition(f) => {
                     if let Some(n) = function_name(&f.node) {
                         if let Some(a) = arity_of(&f.node.declarator.node) {
                             arity.insert(n.to_string(), a);
+                        }
+                        if result_declaration(&f.node, &mut Names::new()).is_none() {
+                            void_fns.insert(n.to_string());
                         }
                         defs.insert(n.to_string(), f.clone());
                     }
@@ -454,6 +460,15 @@ impl FnInfo {
                         let decl = &id.node.declarator.node;
                         if let (Some(n), Some(a)) = (declarator_name(decl), arity_of(decl)) {
                             arity.entry(n.to_string()).or_insert(a);
+                            let as_def = FunctionDefinition {
+                                specifiers: d.node.specifiers.clone(),
+                                declarator: id.node.declarator.clone(),
+                                declarations: vec![],
+                                statement: empty_stmt(d.span),
+                            };
+                            if result_declaration(&as_def, &mut Names::new()).is_none() {
+                                void_fns.insert(n.to_string());
+                            }
                         }
                     }
                 }
@@ -519,17 +534,33 @@ impl FnInfo {
             arity,
             taken,
             vars: v.0,
+            void_fns,
         }
     }
 
     /// True if calls of `name` are replaced by its body.
     fn inlinable(&self, name: &str) -> bool {
-        self.defs.contains_key(name)
-            && name != "main"
-            && !name.starts_with("pthread_")
-            && !name.starts_with("__CPROVER_")
-            && (!name.starts_with("__VERIFIER_") || name.starts_with("__VERIFIER_atomic_"))
+        self.defs.contains_key(name) && !kept_call(name)
     }
+}
+
+/// Functions whose calls stay even when the program defines them: `main` (a root), the
+/// pthread API and the builtins the later passes or CBMC model (`__CPROVER_*`,
+/// `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_error`, atomic begin/end).
+/// Other `__VERIFIER_*` functions with a body (`__VERIFIER_assert`, `__VERIFIER_atomic_*`)
+/// are user code and are inlined.
+pub fn kept_call(name: &str) -> bool {
+    name == "main"
+        || name.starts_with("pthread_")
+        || name.starts_with("__CPROVER_")
+        || name.starts_with("__VERIFIER_nondet_")
+        || matches!(
+            name,
+            "__VERIFIER_assume"
+                | "__VERIFIER_error"
+                | "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+        )
 }
 
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
@@ -654,6 +685,8 @@ impl Inliner<'_> {
                     .get(*f)
                     .is_some_and(|&(k, var)| k == n || (var && n >= k))
             })
+            // A void function cannot be the target when the value is used.
+            .filter(|f| dest.is_none() || !self.info.void_fns.contains(*f))
             .cloned()
             .collect();
         let text = crate::print::expr_to_string(&c.callee.node);
@@ -762,6 +795,8 @@ impl Inliner<'_> {
                 }
                 f.node.parameters.clone()
             }
+            // `f()`: no parameters declared.
+            Some(DerivedDeclarator::KRFunction(ids)) if ids.is_empty() => vec![],
             _ => {
                 return Err(Error::unsupported(
                     span,
@@ -1070,6 +1105,9 @@ fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
     }
     impl VisitMut for C<'_> {
         fn expr(&mut self, e: &mut Node<Expression>) {
+            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
+                return;
+            }
             if let Expression::Call(c) = &e.node {
                 if let Some(n) = peel_deref(&c.node.callee) {
                     if self.info.inlinable(n) && self.err.is_none() {
@@ -1081,6 +1119,15 @@ fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
                 }
             }
             walk_expr(self, e)
+        }
+        // Calls under `sizeof` / `__typeof__` are not evaluated.
+        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
+        fn declaration(&mut self, d: &mut Node<Declaration>) {
+            for id in &mut d.node.declarators {
+                if let Some(i) = &mut id.node.initializer {
+                    crate::syntax::walk::walk_initializer(self, i);
+                }
+            }
         }
     }
     let mut c = C { info, err: None };

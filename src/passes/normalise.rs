@@ -81,7 +81,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let body = std::mem::replace(&mut f.node.statement, empty_stmt(Span::none()));
             let span = body.span;
             let items = n.stmt(body)?;
-            f.node.statement = block(items, span);
+            f.node.statement = as_stmt(items, span);
         }
     }
     Ok(p)
@@ -425,9 +425,15 @@ impl Norm<'_> {
     fn lower_switch(&mut self, sw: SwitchStatement, span: Span) -> Result<Items> {
         let mut out = vec![];
         let v = self.value(*sw.expression, &mut out)?;
-        let t = self.names.temp();
-        out.push(temp_decl(&t, &v));
-        out.push(stmt_item(expr_stmt(assign(ident(&t, v.span), v, span))));
+        let t = match &v.node {
+            Expression::Identifier(i) if is_temp(&i.node.name) => i.node.name.clone(),
+            _ => {
+                let t = self.names.temp();
+                out.push(temp_decl(&t, &v));
+                out.push(stmt_item(expr_stmt(assign(ident(&t, v.span), v, span))));
+                t
+            }
+        };
         let brk = self.names.label("brk");
         self.breaks.push(Target {
             label: brk.clone(),
@@ -1540,6 +1546,10 @@ fn defines(it: &Node<BlockItem>, name: &str) -> bool {
     let BlockItem::Statement(s) = &it.node else {
         return false;
     };
+    // a declaration moved in front of an atomic section is assigned inside it
+    if let Statement::Compound(items) = &s.node {
+        return items.iter().any(|i| defines(i, name));
+    }
     let Statement::Expression(Some(e)) = &s.node else {
         return false;
     };

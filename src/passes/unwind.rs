@@ -73,7 +73,7 @@ struct Unwinder<'a> {
 impl Unwinder<'_> {
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<()> {
         match &mut s.node {
-            Statement::Compound(items) => self.block(items)?,
+            Statement::Compound(items) => self.block(items, None)?,
             Statement::If(i) => {
                 self.stmt(&mut i.node.then_statement)?;
                 if let Some(e) = &mut i.node.else_statement {
@@ -97,12 +97,21 @@ impl Unwinder<'_> {
         Ok(())
     }
 
-    fn block(&mut self, items: &mut Vec<Node<BlockItem>>) -> Result<()> {
+    /// `before`: the statement just before this block in its parent list (a loop that
+    /// opens a block may still have a constant bound set up before the block).
+    fn block(
+        &mut self,
+        items: &mut Vec<Node<BlockItem>>,
+        before: Option<Node<Statement>>,
+    ) -> Result<()> {
         for k in 0..items.len() {
-            let exact = match (&items[k].node, k.checked_sub(1).map(|j| &items[j].node)) {
-                (BlockItem::Statement(w), Some(BlockItem::Statement(prev))) => {
-                    self.constant_bound(prev, w)
-                }
+            let prev = match k.checked_sub(1).map(|j| &items[j].node) {
+                Some(BlockItem::Statement(p)) => Some(p.clone()),
+                Some(_) => None,
+                None => before.clone(),
+            };
+            let exact = match (&items[k].node, &prev) {
+                (BlockItem::Statement(w), Some(prev)) => self.constant_bound(prev, w),
                 _ => None,
             };
             if let BlockItem::Statement(s) = &mut items[k].node {
@@ -111,6 +120,7 @@ impl Unwinder<'_> {
                         self.stmt(&mut w.node.statement)?;
                         *s = self.unwind_while(s, n, true);
                     }
+                    (_, Statement::Compound(inner)) => self.block(inner, prev)?,
                     _ => self.stmt(s)?,
                 }
             }
@@ -181,6 +191,19 @@ impl Unwinder<'_> {
         let Statement::Compound(items) = &w.node.statement.node else {
             return None;
         };
+        let mut items: &Vec<Node<BlockItem>> = items;
+        // Look through blocks that wrap the whole body.
+        while let [Node {
+            node:
+                BlockItem::Statement(Node {
+                    node: Statement::Compound(inner),
+                    ..
+                }),
+            ..
+        }] = items.as_slice()
+        {
+            items = inner;
+        }
         let mut last = None;
         let mut last_pos = 0;
         for (k, it) in items.iter().enumerate().rev() {
@@ -595,14 +618,29 @@ pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> 
             walk_stmt(self, s)
         }
         fn expr(&mut self, e: &mut Node<Expression>) {
+            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
+                return;
+            }
             if let Expression::Call(c) = &e.node {
                 if let Some(n) = callee_name(&c.node) {
-                    if self.defined.contains(n) && self.err.is_none() {
+                    if self.defined.contains(n)
+                        && !crate::passes::inline::kept_call(n)
+                        && self.err.is_none()
+                    {
                         self.err = Some(format!("call of defined function `{n}` left"));
                     }
                 }
             }
             walk_expr(self, e)
+        }
+        // Calls under `sizeof` / `__typeof__` are not evaluated.
+        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
+        fn declaration(&mut self, d: &mut Node<Declaration>) {
+            for id in &mut d.node.declarators {
+                if let Some(i) = &mut id.node.initializer {
+                    crate::syntax::walk::walk_initializer(self, i);
+                }
+            }
         }
     }
     let mut c = C {

@@ -6,7 +6,7 @@ use ladr::program::{Options, Program};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-/// parse → inline → unwind with bound `unwind`; the printed program (gcc-checked) or the error.
+/// parse → normalise → inline → unwind with bound `unwind`; the printed program (gcc-checked) or the error.
 pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program), String> {
     let (_, unit, _) = ladr::frontend::parse_text(src, "test.c").map_err(|e| e.to_string())?;
     let opts = Options {
@@ -15,6 +15,7 @@ pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program
         max_unwind,
     };
     let p = Program::new(unit);
+    let p = ladr::passes::normalise::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr::passes::inline::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr::passes::unwind::run(p, &opts).map_err(|e| e.to_string())?;
     ladr::passes::unwind::check_bounded(&p.unit)?;
