@@ -694,6 +694,11 @@ impl SlotCtx<'_> {
                 expr_stmt(model("pthread_barrier_arrive", vec![arg(0)?])),
                 with_lv(model("pthread_barrier_leave", vec![arg(0)?])),
             ],
+            "sem_init" => vec![with_lv(model("pthread_sem_init", vec![arg(0)?, arg(2)?]))],
+            "sem_wait" | "sem_timedwait" => vec![with_lv(model("pthread_sem_wait", vec![arg(0)?]))],
+            "sem_trywait" => vec![with_lv(model("pthread_sem_trywait", vec![arg(0)?]))],
+            "sem_post" => vec![with_lv(model("pthread_sem_post", vec![arg(0)?]))],
+            "sem_destroy" => vec![with_lv(int(0, cspan))],
             "pthread_self" => vec![with_lv(int(k, cspan))],
             "pthread_equal" => vec![with_lv(eq(arg(0)?, arg(1)?, cspan))],
             "pthread_exit" => {
@@ -754,7 +759,7 @@ impl SlotCtx<'_> {
             n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
                 vec![with_lv(int(0, cspan))]
             }
-            n if n.starts_with("pthread_") => {
+            n if n.starts_with("pthread_") || n.starts_with("sem_") => {
                 return Err(Error::unsupported(
                     cspan,
                     format!("the pthread function `{n}`"),
@@ -807,7 +812,7 @@ impl VisitMut for SlotCtx<'_> {
         }
         if let Expression::Call(c) = &e.node {
             if let Some(n) = callee_name(&c.node) {
-                if n.starts_with("pthread_") {
+                if n.starts_with("pthread_") || n.starts_with("sem_") {
                     self.err = Some(Error::unsupported(
                         c.span,
                         format!("a call of `{n}` inside an expression"),

@@ -75,22 +75,6 @@ pub fn is_generated(name: &str) -> bool {
     name.starts_with(PREFIX)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn locals_keep_their_original() {
-        let mut n = Names::new();
-        let a = n.local("count");
-        let b = n.local(&a);
-        assert_ne!(a, b);
-        assert_eq!(original_name(&b), "count");
-        assert_eq!(original_name("plain"), "plain");
-        assert!(is_generated(&n.temp()));
-    }
-}
-
 /// True for ladr's own variables (model, scheduler, race flags), which are never data:
 /// generated names that are neither renamed user locals (`__ladr_<n>_x`) nor temporaries
 /// (`__ladr_t<n>`), which hold user values.
@@ -105,4 +89,20 @@ pub fn is_internal(name: &str) -> bool {
         .strip_prefix('t')
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
     !(local || temp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locals_keep_their_original() {
+        let mut n = Names::new();
+        let a = n.local("count");
+        let b = n.local(&a);
+        assert_ne!(a, b);
+        assert_eq!(original_name(&b), "count");
+        assert_eq!(original_name("plain"), "plain");
+        assert!(is_generated(&n.temp()));
+    }
 }
