@@ -1,0 +1,41 @@
+//! Throughput of the front end and printer over the SV-COMP corpus (`../shared/svcomp`):
+//! parse + print of every task input, in lines per second. Run with `cargo bench`.
+
+use std::path::Path;
+use std::time::Instant;
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp");
+    let Ok(index) = std::fs::read_to_string(root.join("index.tsv")) else {
+        eprintln!("skipped: {} not found", root.display());
+        return;
+    };
+    let inputs: Vec<_> = index
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').nth(1))
+        .map(|f| root.join("c").join(f))
+        .collect();
+    let (mut lines, mut ok, mut failed) = (0usize, 0usize, 0usize);
+    let start = Instant::now();
+    for f in &inputs {
+        match ladr::frontend::load(f, &Default::default()) {
+            Ok(p) => {
+                lines += p.text.lines().count();
+                let printed = ladr::print::print_unit(&p.unit);
+                std::hint::black_box(printed.text.len());
+                ok += 1;
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    let t = start.elapsed().as_secs_f64();
+    println!(
+        "parse+print: {} inputs ({} failed), {} lines in {:.2} s = {:.0} lines/s",
+        ok,
+        failed,
+        lines,
+        t,
+        lines as f64 / t
+    );
+}
