@@ -193,6 +193,32 @@ int f(int a) { int x = ({ int y = g(a); y * 2; }) + 1; ({ x++; }); return x; }"
 }
 
 #[test]
+fn pointer_increments_and_comma() {
+    insta::assert_snapshot!(check(
+        "int g(int);
+void f(int *p, int *q, int n) {
+  while (n-- > 0) *p++ = *q++;
+  n = (g(1), n, g(2));
+  int v = *p += g(n);
+}"
+    ));
+}
+
+#[test]
+fn header_example() {
+    insta::assert_snapshot!(check(
+        "int f(int); int g(void);
+void h(int n) { for (int i = 0; i < n; i++) if (f(i) && g()) break; }"
+    ));
+}
+
+#[test]
+fn unsupported_break_outside_loop() {
+    let e = normalise_text("void f(void) { break; }").unwrap_err();
+    assert!(e.contains("break"), "{e}");
+}
+
+#[test]
 fn unsupported_atomic_across_blocks() {
     let e = normalise_text(
         "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);

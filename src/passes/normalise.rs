@@ -15,18 +15,34 @@
 //!   `__VERIFIER_assume` → `__CPROVER_assume`, `__VERIFIER_atomic_begin … end` → one block.
 //!
 //! ```c
-//! // before                         // after
-//! for (int i = 0; i < n; i++)       { int i; i = 0;
-//!   if (f(i) && g()) break;           while (i < n) {
-//!                                       __typeof__(f(i)) __ladr_t2; __ladr_t2 = f(i);
-//!                                       int __ladr_t1;
-//!                                       if (__ladr_t2) { __typeof__(g()) __ladr_t3;
-//!                                         __ladr_t3 = g(); __ladr_t1 = (__ladr_t3 != 0); }
-//!                                       else __ladr_t1 = 0;
-//!                                       if (__ladr_t1) goto __ladr_brk4;
-//!                                       i++; }
-//!                                     __ladr_brk4: ; }
+//! // before
+//! for (int i = 0; i < n; i++) if (f(i) && g()) break;
+//! // after
+//! {
+//!   int i;
+//!   i = 0;
+//!   while (i < n) {
+//!     __typeof__(f(i)) __ladr_t3;
+//!     __ladr_t3 = f(i);
+//!     int __ladr_t4;
+//!     if (__ladr_t3) {
+//!       __typeof__(g()) __ladr_t5;
+//!       __ladr_t5 = g();
+//!       __ladr_t4 = __ladr_t5 != 0;
+//!     } else
+//!       __ladr_t4 = 0;
+//!     if (__ladr_t4)
+//!       goto __ladr_brk1;
+//!     i++;
+//!   }
+//! __ladr_brk1:
+//!   ;
+//! }
 //! ```
+//!
+//! Temporaries are declared `__typeof__(e)` with the expression they stand for; `typeof`
+//! does not evaluate its operand, so later passes must not treat the calls and accesses
+//! inside a `__typeof__` as executed (nor inline them).
 //!
 //! Needs: a parsed unit (nothing from earlier passes).
 //! Guarantees: N1–N6 (checked by [`check_normal_form`]). Temporaries `__ladr_t*` are the one
@@ -42,7 +58,7 @@ use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
 use crate::syntax::names::{original_name, Names};
-use crate::syntax::walk::{has_side_effect, is_assign_op};
+use crate::syntax::walk::{has_side_effect, is_assign_op, walk_declarator, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
@@ -70,8 +86,10 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let locals = local_names(&mut f.node);
             let mut n = Norm {
                 names: &mut p.names,
+                locals,
                 breaks: vec![],
                 conts: vec![],
                 switches: vec![],
@@ -112,6 +130,23 @@ fn global_objects(unit: &TranslationUnit) -> HashSet<String> {
     s
 }
 
+/// Every name a function declares (parameters and locals, at any depth).
+fn local_names(f: &mut FunctionDefinition) -> HashSet<String> {
+    struct Collect(HashSet<String>);
+    impl VisitMut for Collect {
+        fn declarator(&mut self, d: &mut Node<Declarator>) {
+            if let Some(n) = declarator_name(&d.node) {
+                self.0.insert(n.to_string());
+            }
+            walk_declarator(self, d)
+        }
+    }
+    let mut c = Collect(HashSet::new());
+    c.declarator(&mut f.declarator);
+    c.stmt(&mut f.statement);
+    c.0
+}
+
 /// A jump target created on first use.
 struct Target {
     label: String,
@@ -136,6 +171,8 @@ struct Norm<'a> {
     conts: Vec<Target>,
     switches: Vec<SwitchCtx>,
     globals: &'a HashSet<String>,
+    /// Parameters and locals of the current function (their values are not constants).
+    locals: HashSet<String>,
     /// The current function returns `void` (`return f();` then keeps no value).
     ret_void: bool,
 }
@@ -773,10 +810,8 @@ impl Norm<'_> {
             Expression::SizeOfTy(_) | Expression::AlignOf(_) | Expression::SizeOfVal(_) => true,
             Expression::Identifier(i) => {
                 let n = i.node.name.as_str();
-                // locals are not known here; only globals may appear, and only as addresses
-                // or when they are not objects at all (functions, enum constants)
-                (under_addr && self.globals.contains(n))
-                    || (!self.globals.contains(n) && is_enum_like(n))
+                // objects only under `&` (and only globals); functions and enum constants
+                !self.locals.contains(n) && (under_addr || !self.globals.contains(n))
             }
             Expression::Cast(c) => self.is_constant(&c.node.expression.node, under_addr),
             Expression::UnaryOperator(u) => {
@@ -838,7 +873,7 @@ impl Norm<'_> {
                 let b = b.node;
                 let a = self.value(*b.lhs, pre)?;
                 let mut then = vec![];
-                self.effect(*b.rhs, &mut then, false)?;
+                self.effect(*b.rhs, &mut then, true)?;
                 let c = if b.operator.node == BinaryOperator::LogicalAnd {
                     a
                 } else {
@@ -870,16 +905,16 @@ impl Norm<'_> {
             }
             Expression::Comma(es) => {
                 for x in *es {
-                    self.effect(x, pre, false)?;
+                    self.effect(x, pre, true)?;
                 }
             }
             Expression::Conditional(c) => {
                 let c = c.node;
                 let cv = self.value(*c.condition, pre)?;
                 let mut t = vec![];
-                self.effect(*c.then_expression, &mut t, false)?;
+                self.effect(*c.then_expression, &mut t, true)?;
                 let mut f = vec![];
-                self.effect(*c.else_expression, &mut f, false)?;
+                self.effect(*c.else_expression, &mut f, true)?;
                 match (t.is_empty(), f.is_empty()) {
                     (true, true) => pre.push(stmt_item(expr_stmt(cv))),
                     (false, true) => pre.push(stmt_item(if_stmt(cv, block(t, span), None, span))),
@@ -1060,7 +1095,7 @@ impl Norm<'_> {
                 let mut es = *es;
                 let last = es.pop().unwrap_or_else(|| int(0, span));
                 for x in es {
-                    self.effect(x, pre, false)?;
+                    self.effect(x, pre, true)?;
                 }
                 self.value(last, pre)?
             }
@@ -1237,13 +1272,6 @@ fn compound_base(op: &BinaryOperator) -> Option<BinaryOperator> {
 fn is_special_call(c: &CallExpression) -> bool {
     matches!(callee_name(c), Some(n) if ERROR_FUNCTIONS.contains(&n)
         || n == "__VERIFIER_assume" || n == "assert" || n == "__CPROVER_assume")
-}
-
-/// Heuristic for enum constants and function names appearing in constant initialisers: any
-/// identifier that is not a global object is accepted only when it is not a local; we do not
-/// track locals, so accept identifiers that look like constants (upper case) or functions.
-fn is_enum_like(n: &str) -> bool {
-    n.chars().any(|c| c.is_ascii_uppercase()) && !n.chars().any(|c| c.is_ascii_lowercase())
 }
 
 fn int_literal(e: &Expression) -> Option<u64> {
