@@ -1396,3 +1396,90 @@ fn first_char(e: &Expression) -> Option<char> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lang_c::driver::{parse_preprocessed, Config};
+
+    fn body_of_first_function(src: &str) -> Vec<Node<BlockItem>> {
+        let unit = parse_preprocessed(&Config::with_gcc(), src.to_string())
+            .unwrap()
+            .unit;
+        for ext in unit.0 {
+            if let ExternalDeclaration::FunctionDefinition(f) = ext.node {
+                if let Statement::Compound(items) = f.node.statement.node {
+                    return items;
+                }
+            }
+        }
+        panic!("no function body")
+    }
+
+    /// A then-branch that is an else-less `if` (only a generated AST can hold one) gets braces,
+    /// so the `else` stays with the outer `if`.
+    #[test]
+    fn dangling_else_gets_braces() {
+        let mut items = body_of_first_function(
+            "int a, b, x, y; void f(void) { if (a) { if (b) x = 1; } else y = 1; }",
+        );
+        let BlockItem::Statement(s) = &mut items[0].node else {
+            panic!()
+        };
+        let Statement::If(outer) = &mut s.node else {
+            panic!()
+        };
+        let Statement::Compound(inner) = &outer.node.then_statement.node else {
+            panic!()
+        };
+        let BlockItem::Statement(inner_if) = inner[0].node.clone() else {
+            panic!()
+        };
+        *outer.node.then_statement = inner_if;
+        assert_eq!(
+            statement_to_string(&s.node),
+            "if (a) {\n  if (b)\n    x = 1;\n} else\n  y = 1;"
+        );
+    }
+
+    /// Generated oddities print as valid C instead of panicking.
+    #[test]
+    fn generated_oddities() {
+        let empty = Expression::Comma(Box::default());
+        assert_eq!(expr_to_string(&empty), "");
+        let d = Declarator {
+            kind: Node::new(
+                DeclaratorKind::Identifier(Node::new(
+                    Identifier { name: "g".into() },
+                    Span::none(),
+                )),
+                Span::none(),
+            ),
+            derived: vec![Node::new(
+                DerivedDeclarator::Function(Node::new(
+                    FunctionDeclarator {
+                        parameters: vec![],
+                        ellipsis: Ellipsis::None,
+                    },
+                    Span::none(),
+                )),
+                Span::none(),
+            )],
+            extensions: vec![],
+        };
+        let decl = Declaration {
+            specifiers: vec![Node::new(
+                DeclarationSpecifier::TypeSpecifier(Node::new(TypeSpecifier::Int, Span::none())),
+                Span::none(),
+            )],
+            declarators: vec![Node::new(
+                InitDeclarator {
+                    declarator: Node::new(d, Span::none()),
+                    initializer: None,
+                },
+                Span::none(),
+            )],
+        };
+        assert_eq!(declaration_to_string(&decl), "int g(void);");
+    }
+}
