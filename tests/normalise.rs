@@ -246,7 +246,11 @@ fn compile_and_run(src: &str, dir: &std::path::Path, name: &str) -> String {
         .status()
         .unwrap();
     assert!(st.success(), "gcc failed on {name}:\n{src}");
-    let out = Command::new(&exe).output().unwrap();
+    let out = Command::new("timeout")
+        .arg("10")
+        .arg(&exe)
+        .output()
+        .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -329,6 +333,30 @@ int main(void) {
   const int c = g(7) + ({ int t = g(8); t * 2; });
   printf(\"%d %d %d %d %d %d %d %d\\n\", p.x, p.y, a[2], b[0], b[1], b[3], b[4], c);
   return 0;
+}",
+    );
+}
+
+#[test]
+fn semantics_jumps_and_nesting() {
+    same_behaviour(
+        "struct S { int a, b; };
+struct S mk(int v) { struct S s = { v, v + 1 }; printf(\"mk%d\\n\", v); return s; }
+int id(int v) { printf(\"id%d\\n\", v); return v; }
+void say(int v) { printf(\"say%d\\n\", v); }
+int main(void) {
+  int n = 0, x, y;
+  for (;;) {
+    switch (n) { case 2: n += 2; continue; case 7 ... 100: goto out; default: break; }
+    do { if (n & 1) break; n = id(n) + 1; } while (0);
+    n++;
+    x = id(id(n) + mk(n).b) + (y = 3);
+    printf(\"n=%d x=%d\\n\", n, x);
+  }
+out:
+  (say(1), say(2));
+  n ? say(3) : say(4);
+  return id(n) - 7;
 }",
     );
 }
