@@ -219,6 +219,20 @@ fn unsupported_break_outside_loop() {
 }
 
 #[test]
+fn atomic_section_with_early_return() {
+    insta::assert_snapshot!(check(
+        "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int flag, pending;
+int inc(void) {
+  __VERIFIER_atomic_begin();
+  if (flag) { __VERIFIER_atomic_end(); return -1; } else { pending = pending + 1; }
+  __VERIFIER_atomic_end();
+  return 0;
+}"
+    ));
+}
+
+#[test]
 fn unsupported_atomic_across_blocks() {
     let e = normalise_text(
         "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);

@@ -100,6 +100,14 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let span = body.span;
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
+            if let Err(e) = check_stmt(&f.node.statement.node, false) {
+                if e.starts_with("N5") {
+                    return Err(Error::unsupported(
+                        span,
+                        "`__VERIFIER_atomic_end` that does not close a section of the same block",
+                    ));
+                }
+            }
         }
     }
     Ok(p)
@@ -261,7 +269,7 @@ impl Norm<'_> {
                         BlockItem::StaticAssert(_) => out.push(it),
                     }
                 }
-                let out = group_atomic(out, span)?;
+                let out = group_atomic(out, span, self.names)?;
                 Ok(vec![stmt_item(block(out, span))])
             }
             Statement::Labeled(l) => {
@@ -1365,9 +1373,18 @@ fn called(it: &Node<BlockItem>) -> Option<&str> {
     None
 }
 
+/// True for `return …;` and `goto …;`.
+fn is_jump(it: Option<&Node<BlockItem>>) -> bool {
+    matches!(it.map(|i| &i.node), Some(BlockItem::Statement(s))
+        if matches!(s.node, Statement::Return(_) | Statement::Goto(_)))
+}
+
 /// Wraps `__VERIFIER_atomic_begin(); … __VERIFIER_atomic_end();` into one compound statement
 /// (N5). Declarations inside the section move in front of it, so they stay in scope after it.
-fn group_atomic(items: Items, span: Span) -> Result<Items> {
+/// An early exit `__VERIFIER_atomic_end(); return e;` (or `goto`) in a nested block of the
+/// section becomes `flag = k; goto section_end;`, and the jump moves behind the section as
+/// `if (flag == k) return e;` (`e` was evaluated after the end marker in C too).
+fn group_atomic(items: Items, span: Span, names: &mut Names) -> Result<Items> {
     if !items
         .iter()
         .any(|i| matches!(called(i), Some(ATOMIC_BEGIN | ATOMIC_END)))
@@ -1376,7 +1393,8 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
     }
     let mut out = vec![];
     let mut section: Option<(Items, Items)> = None; // (moved declarations, statements)
-    for it in items {
+    let mut items = items.into_iter().peekable();
+    while let Some(it) = items.next() {
         match (called(&it), &mut section) {
             (Some(ATOMIC_BEGIN), None) => section = Some((vec![], vec![it])),
             (Some(ATOMIC_BEGIN), Some(_)) => {
@@ -1387,9 +1405,50 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
             }
             (Some(ATOMIC_END), Some(_)) => {
                 let (decls, mut body) = section.take().unwrap();
-                body.push(it);
                 out.extend(decls);
+                let flag = names.temp();
+                let done = names.label("atomic_exit");
+                let mut exits = vec![];
+                for b in body.iter_mut().skip(1) {
+                    if let BlockItem::Statement(s) = &mut b.node {
+                        rewrite_exits(s, &flag, &done, &mut exits);
+                    }
+                }
+                if exits.is_empty() {
+                    body.push(it);
+                    out.push(stmt_item(block(body, span)));
+                    continue;
+                }
+                out.push(decl_item(simple_decl(
+                    &[TypeSpecifier::Int],
+                    &flag,
+                    None,
+                    false,
+                    None,
+                    span,
+                )));
+                out.push(stmt_item(expr_stmt(assign(
+                    ident(&flag, span),
+                    int(0, span),
+                    span,
+                ))));
+                body.push(stmt_item(labeled(&done, empty_stmt(span), span)));
+                body.push(it);
                 out.push(stmt_item(block(body, span)));
+                for (k, jump) in exits.into_iter().enumerate() {
+                    let js = jump.span;
+                    out.push(stmt_item(if_stmt(
+                        eq(ident(&flag, js), int(k as u64 + 1, js), js),
+                        jump,
+                        None,
+                        js,
+                    )));
+                }
+            }
+            (Some(ATOMIC_END), None) if is_jump(items.peek()) => {
+                // an early exit of a section opened in an enclosing block; that block's
+                // grouping rewrites it (or reports it when there is none)
+                out.push(it);
             }
             (Some(ATOMIC_END), None) => {
                 return Err(Error::unsupported(
@@ -1414,6 +1473,49 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
         ));
     }
     Ok(out)
+}
+
+/// See [`group_atomic`]: rewrites `__VERIFIER_atomic_end(); jump` pairs nested in `s`.
+fn rewrite_exits(
+    s: &mut Node<Statement>,
+    flag: &str,
+    done: &str,
+    exits: &mut Vec<Node<Statement>>,
+) {
+    match &mut s.node {
+        Statement::Compound(items) => {
+            let mut k = 0;
+            while k < items.len() {
+                if called(&items[k]) == Some(ATOMIC_END) && is_jump(items.get(k + 1)) {
+                    let sp = items[k].span;
+                    let jump = std::mem::replace(&mut items[k + 1], stmt_item(goto(done, sp)));
+                    if let BlockItem::Statement(j) = jump.node {
+                        exits.push(j);
+                    }
+                    items[k] = stmt_item(expr_stmt(assign(
+                        ident(flag, sp),
+                        int(exits.len() as u64, sp),
+                        sp,
+                    )));
+                    k += 2;
+                    continue;
+                }
+                if let BlockItem::Statement(st) = &mut items[k].node {
+                    rewrite_exits(st, flag, done, exits);
+                }
+                k += 1;
+            }
+        }
+        Statement::If(i) => {
+            rewrite_exits(&mut i.node.then_statement, flag, done, exits);
+            if let Some(e) = &mut i.node.else_statement {
+                rewrite_exits(e, flag, done, exits);
+            }
+        }
+        Statement::While(w) => rewrite_exits(&mut w.node.statement, flag, done, exits),
+        Statement::Labeled(l) => rewrite_exits(&mut l.node.statement, flag, done, exits),
+        _ => {}
+    }
 }
 
 // -------------------------------------------------------------------- checker
