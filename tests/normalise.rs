@@ -152,6 +152,28 @@ void f(void) {
 }
 
 #[test]
+fn declarator_corner_cases() {
+    insta::assert_snapshot!(check(
+        "int g(int);
+struct P { int x, y; };
+void f(void) {
+  int u;
+  int *const *p2 = 0;
+  int (*const fp)(int) = g;
+  const char *const s = \"x\";
+  const struct P cp = {1, 2};
+  int arr2[2][2] = {{1, u}, {3, 4}};
+  struct P ps[2] = {{1, 2}, {u, 4}};
+  int n = 3;
+  int vla[n + g(1)];
+  register int r = 4;
+  L: r = g(g(r));
+  if (r) M: r++;
+}"
+    ));
+}
+
+#[test]
 fn assert_and_svcomp_environment() {
     insta::assert_snapshot!(check(
         "void __assert_fail(const char *, const char *, unsigned int, const char *);

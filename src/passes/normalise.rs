@@ -581,7 +581,8 @@ impl Norm<'_> {
                                     stmts.push(stmt_item(expr_stmt(assign(lv, v, init.span))));
                                 }
                                 Initializer::List(items) if is_array => {
-                                    let kept = self.array_list(lv, items, init.span, &mut stmts)?;
+                                    let dims = array_dims(&id.declarator.node);
+                                    let kept = self.array_list(lv, items, dims, &mut stmts)?;
                                     id.initializer = Some(node(Initializer::List(kept), init.span));
                                 }
                                 Initializer::List(items) => {
@@ -674,7 +675,7 @@ impl Norm<'_> {
         &mut self,
         lv: Node<Expression>,
         items: Vec<Node<InitializerListItem>>,
-        span: Span,
+        dims: usize,
         stmts: &mut Items,
     ) -> Result<Vec<Node<InitializerListItem>>> {
         let mut kept = vec![];
@@ -725,6 +726,23 @@ impl Norm<'_> {
                 &mut *it.node.initializer,
                 node(Initializer::List(vec![]), ispan),
             );
+            let depth = it.node.designation.len().max(1);
+            let init = match init.node {
+                // a row of a multi-dimensional array: element by element
+                Initializer::List(sub) if dims > depth && depth == 1 => {
+                    let sub = self.array_list(path, sub, dims - 1, stmts)?;
+                    *it.node.initializer = node(Initializer::List(sub), ispan);
+                    kept.push(it);
+                    continue;
+                }
+                Initializer::Expression(_) if dims > depth => {
+                    return Err(Error::unsupported(
+                        ispan,
+                        "non-constant initialiser of a multi-dimensional array without braces",
+                    ))
+                }
+                other => node(other, init.span),
+            };
             let zero = node(
                 InitializerListItem {
                     designation: vec![],
@@ -771,7 +789,6 @@ impl Norm<'_> {
                 }
             }
         }
-        let _ = span;
         Ok(kept)
     }
 
@@ -1300,6 +1317,14 @@ fn int_literal(e: &Expression) -> Option<u64> {
     }
 }
 
+/// Number of leading array derivations (`int a[2][3]` → 2).
+fn array_dims(d: &Declarator) -> usize {
+    d.derived
+        .iter()
+        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
+        .count()
+}
+
 fn is_array_declarator(d: &Declarator) -> bool {
     matches!(d.kind.node, DeclaratorKind::Identifier(_))
         && matches!(
@@ -1322,6 +1347,12 @@ fn strip_top_const(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarat
                 qs.retain(
                     |q| !matches!(&q.node, PointerQualifier::TypeQualifier(t) if is_const(&t.node)),
                 );
+            }
+        }
+        _ if matches!(d.kind.node, DeclaratorKind::Declarator(_)) => {
+            // `int (*const fp)(int)`: the top level is the inner declarator
+            if let DeclaratorKind::Declarator(inner) = &mut d.kind.node {
+                strip_top_const(&mut vec![], &mut inner.node);
             }
         }
         Some(_) => {}
