@@ -152,6 +152,28 @@ void f(void) {
 }
 
 #[test]
+fn declarator_corner_cases() {
+    insta::assert_snapshot!(check(
+        "int g(int);
+struct P { int x, y; };
+void f(void) {
+  int u;
+  int *const *p2 = 0;
+  int (*const fp)(int) = g;
+  const char *const s = \"x\";
+  const struct P cp = {1, 2};
+  int arr2[2][2] = {{1, u}, {3, 4}};
+  struct P ps[2] = {{1, 2}, {u, 4}};
+  int n = 3;
+  int vla[n + g(1)];
+  register int r = 4;
+  L: r = g(g(r));
+  if (r) M: r++;
+}"
+    ));
+}
+
+#[test]
 fn assert_and_svcomp_environment() {
     insta::assert_snapshot!(check(
         "void __assert_fail(const char *, const char *, unsigned int, const char *);
@@ -193,6 +215,46 @@ int f(int a) { int x = ({ int y = g(a); y * 2; }) + 1; ({ x++; }); return x; }"
 }
 
 #[test]
+fn pointer_increments_and_comma() {
+    insta::assert_snapshot!(check(
+        "int g(int);
+void f(int *p, int *q, int n) {
+  while (n-- > 0) *p++ = *q++;
+  n = (g(1), n, g(2));
+  int v = *p += g(n);
+}"
+    ));
+}
+
+#[test]
+fn header_example() {
+    insta::assert_snapshot!(check(
+        "int f(int); int g(void);
+void h(int n) { for (int i = 0; i < n; i++) if (f(i) && g()) break; }"
+    ));
+}
+
+#[test]
+fn unsupported_break_outside_loop() {
+    let e = normalise_text("void f(void) { break; }").unwrap_err();
+    assert!(e.contains("break"), "{e}");
+}
+
+#[test]
+fn atomic_section_with_early_return() {
+    insta::assert_snapshot!(check(
+        "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
+int flag, pending;
+int inc(void) {
+  __VERIFIER_atomic_begin();
+  if (flag) { __VERIFIER_atomic_end(); return -1; } else { pending = pending + 1; }
+  __VERIFIER_atomic_end();
+  return 0;
+}"
+    ));
+}
+
+#[test]
 fn unsupported_atomic_across_blocks() {
     let e = normalise_text(
         "void __VERIFIER_atomic_begin(void); void __VERIFIER_atomic_end(void);
@@ -220,7 +282,11 @@ fn compile_and_run(src: &str, dir: &std::path::Path, name: &str) -> String {
         .status()
         .unwrap();
     assert!(st.success(), "gcc failed on {name}:\n{src}");
-    let out = Command::new(&exe).output().unwrap();
+    let out = Command::new("timeout")
+        .arg("10")
+        .arg(&exe)
+        .output()
+        .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -303,6 +369,30 @@ int main(void) {
   const int c = g(7) + ({ int t = g(8); t * 2; });
   printf(\"%d %d %d %d %d %d %d %d\\n\", p.x, p.y, a[2], b[0], b[1], b[3], b[4], c);
   return 0;
+}",
+    );
+}
+
+#[test]
+fn semantics_jumps_and_nesting() {
+    same_behaviour(
+        "struct S { int a, b; };
+struct S mk(int v) { struct S s = { v, v + 1 }; printf(\"mk%d\\n\", v); return s; }
+int id(int v) { printf(\"id%d\\n\", v); return v; }
+void say(int v) { printf(\"say%d\\n\", v); }
+int main(void) {
+  int n = 0, x, y;
+  for (;;) {
+    switch (n) { case 2: n += 2; continue; case 7 ... 100: goto out; default: break; }
+    do { if (n & 1) break; n = id(n) + 1; } while (0);
+    n++;
+    x = id(id(n) + mk(n).b) + (y = 3);
+    printf(\"n=%d x=%d\\n\", n, x);
+  }
+out:
+  (say(1), say(2));
+  n ? say(3) : say(4);
+  return id(n) - 7;
 }",
     );
 }

@@ -18,6 +18,8 @@
 //!   statement expression inside them, except under `sizeof`).
 //! * N4 local declarations have no initialiser except `static` ones; an uninitialised
 //!   automatic local is followed by `__CPROVER_havoc_object(&x);` where it is declared.
+//!   Exceptions: a local array may keep a constant initialiser (list or string literal);
+//!   temporaries `__ladr_t*` get no havoc (they are always assigned before being read).
 //! * N5 `__VERIFIER_atomic_begin(); … __VERIFIER_atomic_end();` sections and inlined
 //!   `__VERIFIER_atomic_*` bodies are one compound statement whose first statement is
 //!   `__VERIFIER_atomic_begin();` and last `__VERIFIER_atomic_end();`.

@@ -15,18 +15,34 @@
 //!   `__VERIFIER_assume` → `__CPROVER_assume`, `__VERIFIER_atomic_begin … end` → one block.
 //!
 //! ```c
-//! // before                         // after
-//! for (int i = 0; i < n; i++)       { int i; i = 0;
-//!   if (f(i) && g()) break;           while (i < n) {
-//!                                       __typeof__(f(i)) __ladr_t2; __ladr_t2 = f(i);
-//!                                       int __ladr_t1;
-//!                                       if (__ladr_t2) { __typeof__(g()) __ladr_t3;
-//!                                         __ladr_t3 = g(); __ladr_t1 = (__ladr_t3 != 0); }
-//!                                       else __ladr_t1 = 0;
-//!                                       if (__ladr_t1) goto __ladr_brk4;
-//!                                       i++; }
-//!                                     __ladr_brk4: ; }
+//! // before
+//! for (int i = 0; i < n; i++) if (f(i) && g()) break;
+//! // after
+//! {
+//!   int i;
+//!   i = 0;
+//!   while (i < n) {
+//!     __typeof__(f(i)) __ladr_t3;
+//!     __ladr_t3 = f(i);
+//!     int __ladr_t4;
+//!     if (__ladr_t3) {
+//!       __typeof__(g()) __ladr_t5;
+//!       __ladr_t5 = g();
+//!       __ladr_t4 = __ladr_t5 != 0;
+//!     } else
+//!       __ladr_t4 = 0;
+//!     if (__ladr_t4)
+//!       goto __ladr_brk1;
+//!     i++;
+//!   }
+//! __ladr_brk1:
+//!   ;
+//! }
 //! ```
+//!
+//! Temporaries are declared `__typeof__(e)` with the expression they stand for; `typeof`
+//! does not evaluate its operand, so later passes must not treat the calls and accesses
+//! inside a `__typeof__` as executed (nor inline them).
 //!
 //! Needs: a parsed unit (nothing from earlier passes).
 //! Guarantees: N1–N6 (checked by [`check_normal_form`]). Temporaries `__ladr_t*` are the one
@@ -42,7 +58,7 @@ use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
 use crate::syntax::names::{original_name, Names};
-use crate::syntax::walk::{has_side_effect, is_assign_op};
+use crate::syntax::walk::{has_side_effect, is_assign_op, walk_declarator, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
@@ -70,8 +86,10 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            let locals = local_names(&mut f.node);
             let mut n = Norm {
                 names: &mut p.names,
+                locals,
                 breaks: vec![],
                 conts: vec![],
                 switches: vec![],
@@ -82,6 +100,14 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let span = body.span;
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
+            if let Err(e) = check_stmt(&f.node.statement.node, false) {
+                if e.starts_with("N5") {
+                    return Err(Error::unsupported(
+                        span,
+                        "`__VERIFIER_atomic_end` that does not close a section of the same block",
+                    ));
+                }
+            }
         }
     }
     Ok(p)
@@ -112,6 +138,23 @@ fn global_objects(unit: &TranslationUnit) -> HashSet<String> {
     s
 }
 
+/// Every name a function declares (parameters and locals, at any depth).
+fn local_names(f: &mut FunctionDefinition) -> HashSet<String> {
+    struct Collect(HashSet<String>);
+    impl VisitMut for Collect {
+        fn declarator(&mut self, d: &mut Node<Declarator>) {
+            if let Some(n) = declarator_name(&d.node) {
+                self.0.insert(n.to_string());
+            }
+            walk_declarator(self, d)
+        }
+    }
+    let mut c = Collect(HashSet::new());
+    c.declarator(&mut f.declarator);
+    c.stmt(&mut f.statement);
+    c.0
+}
+
 /// A jump target created on first use.
 struct Target {
     label: String,
@@ -136,6 +179,8 @@ struct Norm<'a> {
     conts: Vec<Target>,
     switches: Vec<SwitchCtx>,
     globals: &'a HashSet<String>,
+    /// Parameters and locals of the current function (their values are not constants).
+    locals: HashSet<String>,
     /// The current function returns `void` (`return f();` then keeps no value).
     ret_void: bool,
 }
@@ -224,7 +269,7 @@ impl Norm<'_> {
                         BlockItem::StaticAssert(_) => out.push(it),
                     }
                 }
-                let out = group_atomic(out, span)?;
+                let out = group_atomic(out, span, self.names)?;
                 Ok(vec![stmt_item(block(out, span))])
             }
             Statement::Labeled(l) => {
@@ -536,7 +581,8 @@ impl Norm<'_> {
                                     stmts.push(stmt_item(expr_stmt(assign(lv, v, init.span))));
                                 }
                                 Initializer::List(items) if is_array => {
-                                    let kept = self.array_list(lv, items, init.span, &mut stmts)?;
+                                    let dims = array_dims(&id.declarator.node);
+                                    let kept = self.array_list(lv, items, dims, &mut stmts)?;
                                     id.initializer = Some(node(Initializer::List(kept), init.span));
                                 }
                                 Initializer::List(items) => {
@@ -629,7 +675,7 @@ impl Norm<'_> {
         &mut self,
         lv: Node<Expression>,
         items: Vec<Node<InitializerListItem>>,
-        span: Span,
+        dims: usize,
         stmts: &mut Items,
     ) -> Result<Vec<Node<InitializerListItem>>> {
         let mut kept = vec![];
@@ -680,6 +726,23 @@ impl Norm<'_> {
                 &mut *it.node.initializer,
                 node(Initializer::List(vec![]), ispan),
             );
+            let depth = it.node.designation.len().max(1);
+            let init = match init.node {
+                // a row of a multi-dimensional array: element by element
+                Initializer::List(sub) if dims > depth && depth == 1 => {
+                    let sub = self.array_list(path, sub, dims - 1, stmts)?;
+                    *it.node.initializer = node(Initializer::List(sub), ispan);
+                    kept.push(it);
+                    continue;
+                }
+                Initializer::Expression(_) if dims > depth => {
+                    return Err(Error::unsupported(
+                        ispan,
+                        "non-constant initialiser of a multi-dimensional array without braces",
+                    ))
+                }
+                other => node(other, init.span),
+            };
             let zero = node(
                 InitializerListItem {
                     designation: vec![],
@@ -726,7 +789,6 @@ impl Norm<'_> {
                 }
             }
         }
-        let _ = span;
         Ok(kept)
     }
 
@@ -773,10 +835,8 @@ impl Norm<'_> {
             Expression::SizeOfTy(_) | Expression::AlignOf(_) | Expression::SizeOfVal(_) => true,
             Expression::Identifier(i) => {
                 let n = i.node.name.as_str();
-                // locals are not known here; only globals may appear, and only as addresses
-                // or when they are not objects at all (functions, enum constants)
-                (under_addr && self.globals.contains(n))
-                    || (!self.globals.contains(n) && is_enum_like(n))
+                // objects only under `&` (and only globals); functions and enum constants
+                !self.locals.contains(n) && (under_addr || !self.globals.contains(n))
             }
             Expression::Cast(c) => self.is_constant(&c.node.expression.node, under_addr),
             Expression::UnaryOperator(u) => {
@@ -838,7 +898,7 @@ impl Norm<'_> {
                 let b = b.node;
                 let a = self.value(*b.lhs, pre)?;
                 let mut then = vec![];
-                self.effect(*b.rhs, &mut then, false)?;
+                self.effect(*b.rhs, &mut then, true)?;
                 let c = if b.operator.node == BinaryOperator::LogicalAnd {
                     a
                 } else {
@@ -870,16 +930,16 @@ impl Norm<'_> {
             }
             Expression::Comma(es) => {
                 for x in *es {
-                    self.effect(x, pre, false)?;
+                    self.effect(x, pre, true)?;
                 }
             }
             Expression::Conditional(c) => {
                 let c = c.node;
                 let cv = self.value(*c.condition, pre)?;
                 let mut t = vec![];
-                self.effect(*c.then_expression, &mut t, false)?;
+                self.effect(*c.then_expression, &mut t, true)?;
                 let mut f = vec![];
-                self.effect(*c.else_expression, &mut f, false)?;
+                self.effect(*c.else_expression, &mut f, true)?;
                 match (t.is_empty(), f.is_empty()) {
                     (true, true) => pre.push(stmt_item(expr_stmt(cv))),
                     (false, true) => pre.push(stmt_item(if_stmt(cv, block(t, span), None, span))),
@@ -1060,7 +1120,7 @@ impl Norm<'_> {
                 let mut es = *es;
                 let last = es.pop().unwrap_or_else(|| int(0, span));
                 for x in es {
-                    self.effect(x, pre, false)?;
+                    self.effect(x, pre, true)?;
                 }
                 self.value(last, pre)?
             }
@@ -1239,13 +1299,6 @@ fn is_special_call(c: &CallExpression) -> bool {
         || n == "__VERIFIER_assume" || n == "assert" || n == "__CPROVER_assume")
 }
 
-/// Heuristic for enum constants and function names appearing in constant initialisers: any
-/// identifier that is not a global object is accepted only when it is not a local; we do not
-/// track locals, so accept identifiers that look like constants (upper case) or functions.
-fn is_enum_like(n: &str) -> bool {
-    n.chars().any(|c| c.is_ascii_uppercase()) && !n.chars().any(|c| c.is_ascii_lowercase())
-}
-
 fn int_literal(e: &Expression) -> Option<u64> {
     match e {
         Expression::Constant(c) => match &c.node {
@@ -1262,6 +1315,14 @@ fn int_literal(e: &Expression) -> Option<u64> {
         },
         _ => None,
     }
+}
+
+/// Number of leading array derivations (`int a[2][3]` → 2).
+fn array_dims(d: &Declarator) -> usize {
+    d.derived
+        .iter()
+        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
+        .count()
 }
 
 fn is_array_declarator(d: &Declarator) -> bool {
@@ -1286,6 +1347,12 @@ fn strip_top_const(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarat
                 qs.retain(
                     |q| !matches!(&q.node, PointerQualifier::TypeQualifier(t) if is_const(&t.node)),
                 );
+            }
+        }
+        _ if matches!(d.kind.node, DeclaratorKind::Declarator(_)) => {
+            // `int (*const fp)(int)`: the top level is the inner declarator
+            if let DeclaratorKind::Declarator(inner) = &mut d.kind.node {
+                strip_top_const(&mut vec![], &mut inner.node);
             }
         }
         Some(_) => {}
@@ -1337,9 +1404,18 @@ fn called(it: &Node<BlockItem>) -> Option<&str> {
     None
 }
 
+/// True for `return …;` and `goto …;`.
+fn is_jump(it: Option<&Node<BlockItem>>) -> bool {
+    matches!(it.map(|i| &i.node), Some(BlockItem::Statement(s))
+        if matches!(s.node, Statement::Return(_) | Statement::Goto(_)))
+}
+
 /// Wraps `__VERIFIER_atomic_begin(); … __VERIFIER_atomic_end();` into one compound statement
 /// (N5). Declarations inside the section move in front of it, so they stay in scope after it.
-fn group_atomic(items: Items, span: Span) -> Result<Items> {
+/// An early exit `__VERIFIER_atomic_end(); return e;` (or `goto`) in a nested block of the
+/// section becomes `flag = k; goto section_end;`, and the jump moves behind the section as
+/// `if (flag == k) return e;` (`e` was evaluated after the end marker in C too).
+fn group_atomic(items: Items, span: Span, names: &mut Names) -> Result<Items> {
     if !items
         .iter()
         .any(|i| matches!(called(i), Some(ATOMIC_BEGIN | ATOMIC_END)))
@@ -1348,7 +1424,8 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
     }
     let mut out = vec![];
     let mut section: Option<(Items, Items)> = None; // (moved declarations, statements)
-    for it in items {
+    let mut items = items.into_iter().peekable();
+    while let Some(it) = items.next() {
         match (called(&it), &mut section) {
             (Some(ATOMIC_BEGIN), None) => section = Some((vec![], vec![it])),
             (Some(ATOMIC_BEGIN), Some(_)) => {
@@ -1359,9 +1436,50 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
             }
             (Some(ATOMIC_END), Some(_)) => {
                 let (decls, mut body) = section.take().unwrap();
-                body.push(it);
                 out.extend(decls);
+                let flag = names.temp();
+                let done = names.label("atomic_exit");
+                let mut exits = vec![];
+                for b in body.iter_mut().skip(1) {
+                    if let BlockItem::Statement(s) = &mut b.node {
+                        rewrite_exits(s, &flag, &done, &mut exits);
+                    }
+                }
+                if exits.is_empty() {
+                    body.push(it);
+                    out.push(stmt_item(block(body, span)));
+                    continue;
+                }
+                out.push(decl_item(simple_decl(
+                    &[TypeSpecifier::Int],
+                    &flag,
+                    None,
+                    false,
+                    None,
+                    span,
+                )));
+                out.push(stmt_item(expr_stmt(assign(
+                    ident(&flag, span),
+                    int(0, span),
+                    span,
+                ))));
+                body.push(stmt_item(labeled(&done, empty_stmt(span), span)));
+                body.push(it);
                 out.push(stmt_item(block(body, span)));
+                for (k, jump) in exits.into_iter().enumerate() {
+                    let js = jump.span;
+                    out.push(stmt_item(if_stmt(
+                        eq(ident(&flag, js), int(k as u64 + 1, js), js),
+                        jump,
+                        None,
+                        js,
+                    )));
+                }
+            }
+            (Some(ATOMIC_END), None) if is_jump(items.peek()) => {
+                // an early exit of a section opened in an enclosing block; that block's
+                // grouping rewrites it (or reports it when there is none)
+                out.push(it);
             }
             (Some(ATOMIC_END), None) => {
                 return Err(Error::unsupported(
@@ -1386,6 +1504,49 @@ fn group_atomic(items: Items, span: Span) -> Result<Items> {
         ));
     }
     Ok(out)
+}
+
+/// See [`group_atomic`]: rewrites `__VERIFIER_atomic_end(); jump` pairs nested in `s`.
+fn rewrite_exits(
+    s: &mut Node<Statement>,
+    flag: &str,
+    done: &str,
+    exits: &mut Vec<Node<Statement>>,
+) {
+    match &mut s.node {
+        Statement::Compound(items) => {
+            let mut k = 0;
+            while k < items.len() {
+                if called(&items[k]) == Some(ATOMIC_END) && is_jump(items.get(k + 1)) {
+                    let sp = items[k].span;
+                    let jump = std::mem::replace(&mut items[k + 1], stmt_item(goto(done, sp)));
+                    if let BlockItem::Statement(j) = jump.node {
+                        exits.push(j);
+                    }
+                    items[k] = stmt_item(expr_stmt(assign(
+                        ident(flag, sp),
+                        int(exits.len() as u64, sp),
+                        sp,
+                    )));
+                    k += 2;
+                    continue;
+                }
+                if let BlockItem::Statement(st) = &mut items[k].node {
+                    rewrite_exits(st, flag, done, exits);
+                }
+                k += 1;
+            }
+        }
+        Statement::If(i) => {
+            rewrite_exits(&mut i.node.then_statement, flag, done, exits);
+            if let Some(e) = &mut i.node.else_statement {
+                rewrite_exits(e, flag, done, exits);
+            }
+        }
+        Statement::While(w) => rewrite_exits(&mut w.node.statement, flag, done, exits),
+        Statement::Labeled(l) => rewrite_exits(&mut l.node.statement, flag, done, exits),
+        _ => {}
+    }
 }
 
 // -------------------------------------------------------------------- checker
