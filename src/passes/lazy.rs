@@ -164,7 +164,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let code = std::mem::take(&mut p.code);
     for (slot, c) in code.iter().enumerate() {
         let f = slot_body(slot, c);
-        p.unit.0.push(slot_definition(slot, f));
+        p.unit
+            .0
+            .push(function_def(&slot_function(slot), TypeSpecifier::Void, f));
     }
     p.unit.0.push(driver(n, k, &code));
     p.code = code;
@@ -291,55 +293,6 @@ impl VisitMut for Jumps<'_> {
         walk::walk_stmt(self, s)
     }
     fn expr(&mut self, _e: &mut Node<Expression>) {}
-}
-
-fn slot_definition(slot: usize, body: Node<Statement>) -> Node<ExternalDeclaration> {
-    function_def(&slot_function(slot), TypeSpecifier::Void, body)
-}
-
-/// `T name(void) { body }`
-fn function_def(
-    name: &str,
-    ret: TypeSpecifier,
-    body: Node<Statement>,
-) -> Node<ExternalDeclaration> {
-    let span = Span::none();
-    let declarator = node(
-        Declarator {
-            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
-            derived: vec![node(
-                DerivedDeclarator::Function(node(
-                    FunctionDeclarator {
-                        parameters: vec![node(
-                            ParameterDeclaration {
-                                specifiers: vec![spec(TypeSpecifier::Void, span)],
-                                declarator: None,
-                                extensions: vec![],
-                            },
-                            span,
-                        )],
-                        ellipsis: Ellipsis::None,
-                    },
-                    span,
-                )),
-                span,
-            )],
-            extensions: vec![],
-        },
-        span,
-    );
-    node(
-        ExternalDeclaration::FunctionDefinition(node(
-            FunctionDefinition {
-                specifiers: vec![spec(ret, span)],
-                declarator,
-                declarations: vec![],
-                statement: body,
-            },
-            span,
-        )),
-        span,
-    )
 }
 
 /// The round-robin driver with the LaDR phase flags.

@@ -136,55 +136,11 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     );
     for (k, b) in bodies.into_iter().enumerate() {
         let b = b.expect("every slot has a body");
-        unit.push(slot_definition(k, b));
+        unit.push(function_def(&slot_function(k), TypeSpecifier::Void, b));
     }
     p.unit.0 = unit;
     p.slots = slots;
     Ok(p)
-}
-
-/// `void __ladr_threadK(void) { body }`.
-fn slot_definition(k: usize, body: Node<Statement>) -> Node<ExternalDeclaration> {
-    let span = body.span;
-    let declarator = node(
-        Declarator {
-            kind: node(
-                DeclaratorKind::Identifier(id(&slot_function(k), span)),
-                span,
-            ),
-            derived: vec![node(
-                DerivedDeclarator::Function(node(
-                    FunctionDeclarator {
-                        parameters: vec![node(
-                            ParameterDeclaration {
-                                specifiers: vec![spec(TypeSpecifier::Void, span)],
-                                declarator: None,
-                                extensions: vec![],
-                            },
-                            span,
-                        )],
-                        ellipsis: Ellipsis::None,
-                    },
-                    span,
-                )),
-                span,
-            )],
-            extensions: vec![],
-        },
-        span,
-    );
-    node(
-        ExternalDeclaration::FunctionDefinition(node(
-            FunctionDefinition {
-                specifiers: vec![spec(TypeSpecifier::Void, span)],
-                declarator,
-                declarations: vec![],
-                statement: body,
-            },
-            span,
-        )),
-        span,
-    )
 }
 
 /// The prototype of a function definition (its address may still be used).

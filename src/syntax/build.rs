@@ -435,3 +435,48 @@ pub fn declarator_name_mut(d: &mut Declarator) -> Option<&mut Identifier> {
 pub fn function_name(f: &FunctionDefinition) -> Option<&str> {
     declarator_name(&f.declarator.node)
 }
+
+/// `T name(void) { body }`
+pub fn function_def(
+    name: &str,
+    ret: TypeSpecifier,
+    body: Node<Statement>,
+) -> Node<ExternalDeclaration> {
+    let span = Span::none();
+    let declarator = node(
+        Declarator {
+            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
+            derived: vec![node(
+                DerivedDeclarator::Function(node(
+                    FunctionDeclarator {
+                        parameters: vec![node(
+                            ParameterDeclaration {
+                                specifiers: vec![spec(TypeSpecifier::Void, span)],
+                                declarator: None,
+                                extensions: vec![],
+                            },
+                            span,
+                        )],
+                        ellipsis: Ellipsis::None,
+                    },
+                    span,
+                )),
+                span,
+            )],
+            extensions: vec![],
+        },
+        span,
+    );
+    node(
+        ExternalDeclaration::FunctionDefinition(node(
+            FunctionDefinition {
+                specifiers: vec![spec(ret, span)],
+                declarator,
+                declarations: vec![],
+                statement: body,
+            },
+            span,
+        )),
+        span,
+    )
+}
