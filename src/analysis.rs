@@ -25,6 +25,8 @@ pub struct Vars {
     functions: HashSet<String>,
     /// Thread locals (automatic locals of slot bodies) that are private.
     private: HashSet<String>,
+    /// All thread locals (automatic locals of slot bodies, made static by `threads`).
+    thread_locals: HashSet<String>,
     /// Struct members declared as arrays, with their depth.
     array_fields: HashMap<String, usize>,
     /// Struct members that are bit-fields.
@@ -46,9 +48,15 @@ impl Vars {
             depth: c.depth,
             functions: c.functions,
             private,
+            thread_locals: thread_locals.clone(),
             array_fields: c.array_fields,
             bit_fields: c.bit_fields,
         }
+    }
+
+    /// True for the automatic locals of slot bodies (private or not).
+    pub fn is_thread_local(&self, name: &str) -> bool {
+        self.thread_locals.contains(name)
     }
 
     /// True if reading or writing variable `name` may be a data access.

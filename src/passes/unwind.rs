@@ -14,7 +14,8 @@
 //! * The `assume` after the last copy is a [`CutKind::Loop`] cut. Loops with a constant
 //!   bound (`i = c0; while (i < c1) { …; i++; }`, `i` a local written nowhere else in the
 //!   body and never address-taken) of at most `max_unwind` iterations are unwound exactly
-//!   and need no cut.
+//!   and need no cut. The same shape with a global or address-taken `i` gets that many
+//!   copies too, but keeps its cut (another thread may change `i`).
 //! * A backward `goto L` is handled when `L` labels an item of a block that also contains
 //!   (at any depth) the gotos: the items from `L` to the last such goto are copied U times;
 //!   in copy k `goto L` jumps to the start of copy k+1, in the last copy it becomes
@@ -33,12 +34,13 @@ use crate::syntax::names::Names;
 use crate::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let (locals, taken) = locals_and_taken(&f.node);
+            let consts = constant_locals(&f.node, &locals, &taken);
             let mut u = Unwinder {
                 names: &mut p.names,
                 cuts: &mut p.cuts,
@@ -46,6 +48,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 max_unwind: opts.max_unwind as i128,
                 locals,
                 taken,
+                consts,
             };
             u.stmt(&mut f.node.statement)?;
             if let Some((span, l)) = backward_goto(&f.node.statement) {
@@ -68,6 +71,8 @@ struct Unwinder<'a> {
     locals: HashSet<String>,
     /// Names whose address is taken in the function.
     taken: HashSet<String>,
+    /// Private locals written exactly once in the function, by `x = constant`.
+    consts: HashMap<String, i128>,
 }
 
 impl Unwinder<'_> {
@@ -116,9 +121,9 @@ impl Unwinder<'_> {
             };
             if let BlockItem::Statement(s) = &mut items[k].node {
                 match (exact, &mut s.node) {
-                    (Some(n), Statement::While(w)) => {
+                    (Some((n, exact)), Statement::While(w)) => {
                         self.stmt(&mut w.node.statement)?;
-                        *s = self.unwind_while(s, n, true);
+                        *s = self.unwind_while(s, n, exact);
                     }
                     (_, Statement::Compound(inner)) => self.block(inner, prev)?,
                     _ => self.stmt(s)?,
@@ -160,8 +165,12 @@ impl Unwinder<'_> {
         inner
     }
 
-    /// The number of iterations of `w` if `prev; w` is a loop with a constant bound.
-    fn constant_bound(&self, prev: &Node<Statement>, w: &Node<Statement>) -> Option<usize> {
+    /// The number of iterations of `w` if `prev; w` is a loop with a constant bound, and
+    /// whether that number is exact: only when the counter is a local whose address is
+    /// never taken. A global counter (`for (i = 0; i < 20; i++)` with `int i;` at file
+    /// scope) could be changed by another thread, so its loop gets the constant number of
+    /// copies and still a cut.
+    fn constant_bound(&self, prev: &Node<Statement>, w: &Node<Statement>) -> Option<(usize, bool)> {
         let Statement::While(w) = &w.node else {
             return None;
         };
@@ -171,19 +180,32 @@ impl Unwinder<'_> {
                 Expression::BinaryOperator(b)
                     if matches!(b.node.operator.node, BinaryOperator::Assign) =>
                 {
-                    (var_name(&b.node.lhs)?, constant(&b.node.rhs)?)
+                    (
+                        var_name(&b.node.lhs)?,
+                        constant(&b.node.rhs, &HashMap::new())?,
+                    )
                 }
                 _ => return None,
             },
             _ => return None,
         };
-        if !self.locals.contains(i) || self.taken.contains(i) {
-            return None;
-        }
+        let mut private = self.locals.contains(i) && !self.taken.contains(i);
         // i < c1
         let (op, c1) = match &w.node.expression.node {
             Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
-                (b.node.operator.node.clone(), constant(&b.node.rhs)?)
+                match constant(&b.node.rhs, &HashMap::new()) {
+                    Some(c1) => (b.node.operator.node.clone(), c1),
+                    // A bound read from a local that is assigned a constant once
+                    // (`int n = 4; for (i = 0; i < n; i++)`): the copies follow it, but
+                    // the cut stays, since that one assignment might come after the loop.
+                    None => {
+                        private = false;
+                        (
+                            b.node.operator.node.clone(),
+                            constant(&b.node.rhs, &self.consts)?,
+                        )
+                    }
+                }
             }
             _ => return None,
         };
@@ -257,7 +279,7 @@ impl Unwinder<'_> {
             v += step;
             n += 1;
         }
-        usize::try_from(n).ok()
+        Some((usize::try_from(n).ok()?, private))
     }
 
     /// Copies items[pos..=last] (starting with label `label`) U times.
@@ -408,8 +430,10 @@ fn var_name(e: &Node<Expression>) -> Option<&str> {
     }
 }
 
-/// An integer constant (decimal, hex, octal; optionally negated).
-fn constant(e: &Node<Expression>) -> Option<i128> {
+/// An integer constant expression: literals (decimal, hex, octal, binary), unary `-`/`+`,
+/// `+ - * / % << >>` and casts to integer types (as macros such as `#define N (21-1)`
+/// leave them). `None` when it is not one or it overflows.
+fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Option<i128> {
     match &e.node {
         Expression::Constant(c) => match &c.node {
             Constant::Integer(i) => {
@@ -424,10 +448,25 @@ fn constant(e: &Node<Expression>) -> Option<i128> {
             _ => None,
         },
         Expression::UnaryOperator(u) => match u.node.operator.node {
-            UnaryOperator::Minus => constant(&u.node.operand).map(|v| -v),
-            UnaryOperator::Plus => constant(&u.node.operand),
+            UnaryOperator::Minus => constant(&u.node.operand, env).map(|v| -v),
+            UnaryOperator::Plus => constant(&u.node.operand, env),
             _ => None,
         },
+        Expression::BinaryOperator(b) => {
+            let (l, r) = (constant(&b.node.lhs, env)?, constant(&b.node.rhs, env)?);
+            match b.node.operator.node {
+                BinaryOperator::Plus => l.checked_add(r),
+                BinaryOperator::Minus => l.checked_sub(r),
+                BinaryOperator::Multiply => l.checked_mul(r),
+                BinaryOperator::Divide => l.checked_div(r),
+                BinaryOperator::Modulo => l.checked_rem(r),
+                BinaryOperator::ShiftLeft if (0..64).contains(&r) => l.checked_shl(r as u32),
+                BinaryOperator::ShiftRight if (0..64).contains(&r) => l.checked_shr(r as u32),
+                _ => None,
+            }
+        }
+        Expression::Cast(c) => constant(&c.node.expression, env),
+        Expression::Identifier(i) => env.get(&i.node.name).copied(),
         _ => None,
     }
 }
@@ -447,13 +486,15 @@ fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
         }
         Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
             match b.node.operator.node {
-                BinaryOperator::AssignPlus => constant(&b.node.rhs),
-                BinaryOperator::AssignMinus => constant(&b.node.rhs).map(|k| -k),
+                BinaryOperator::AssignPlus => constant(&b.node.rhs, &HashMap::new()),
+                BinaryOperator::AssignMinus => constant(&b.node.rhs, &HashMap::new()).map(|k| -k),
                 BinaryOperator::Assign => match &b.node.rhs.node {
                     Expression::BinaryOperator(r) if var_name(&r.node.lhs) == Some(i) => {
                         match r.node.operator.node {
-                            BinaryOperator::Plus => constant(&r.node.rhs),
-                            BinaryOperator::Minus => constant(&r.node.rhs).map(|k| -k),
+                            BinaryOperator::Plus => constant(&r.node.rhs, &HashMap::new()),
+                            BinaryOperator::Minus => {
+                                constant(&r.node.rhs, &HashMap::new()).map(|k| -k)
+                            }
                             _ => None,
                         }
                     }
@@ -505,6 +546,62 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
     let mut copy = it.clone();
     crate::syntax::walk::walk_block_item(&mut w, &mut copy);
     w.1
+}
+
+/// The private locals (not parameters' callers' business: parameters are locals too, but
+/// they have no write in the body) written exactly once in `f`, by `x = c` with `c` an
+/// integer constant expression. `__CPROVER_havoc_object(&x)` counts as a write.
+fn constant_locals(
+    f: &FunctionDefinition,
+    locals: &HashSet<String>,
+    taken: &HashSet<String>,
+) -> HashMap<String, i128> {
+    #[derive(Default)]
+    struct C {
+        writes: HashMap<String, usize>,
+        values: HashMap<String, i128>,
+    }
+    impl VisitMut for C {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            let target = match &e.node {
+                Expression::BinaryOperator(b)
+                    if crate::syntax::walk::is_assign_op(&b.node.operator.node) =>
+                {
+                    let n = var_name(&b.node.lhs);
+                    if let (Some(n), BinaryOperator::Assign) = (n, &b.node.operator.node) {
+                        if let Some(v) = constant(&b.node.rhs, &HashMap::new()) {
+                            self.values.insert(n.to_string(), v);
+                        }
+                    }
+                    n
+                }
+                Expression::UnaryOperator(u)
+                    if matches!(
+                        u.node.operator.node,
+                        UnaryOperator::PreIncrement
+                            | UnaryOperator::PreDecrement
+                            | UnaryOperator::PostIncrement
+                            | UnaryOperator::PostDecrement
+                            | UnaryOperator::Address
+                    ) =>
+                {
+                    var_name(&u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target {
+                *self.writes.entry(n.to_string()).or_default() += 1;
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut c = C::default();
+    let mut copy = f.statement.clone();
+    c.stmt(&mut copy);
+    c.values
+        .into_iter()
+        .filter(|(n, _)| c.writes.get(n) == Some(&1) && locals.contains(n) && !taken.contains(n))
+        .collect()
 }
 
 /// Locals/parameters of a function, and the names whose address is taken in it.

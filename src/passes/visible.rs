@@ -88,10 +88,12 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                     fl.items.push(Item::Label(end, span));
                 }
                 fl.push_visible(empty_stmt(span), false);
-                code[k] = SlotCode {
+                let mut c = SlotCode {
                     size: fl.next,
                     items: fl.items,
                 };
+                merge_first(&mut c);
+                code[k] = c;
             }
             (_, other) => kept.push(Node::new(other, ext.span)),
         }
@@ -224,6 +226,59 @@ impl Flattener<'_> {
     }
 }
 
+/// Makes the slot's first visible statement label 0, with the plain statements before it
+/// (the argument copy, say) in front of it: `[0: ;] plain… [1: s]` → `[0: { plain…; s }]`.
+/// Otherwise a thread's first context would always begin with the empty label 0, and a
+/// race whose second access is the first statement of a thread (a context C2 that starts
+/// the thread) could not be found. Not done when a goto target lies in between.
+fn merge_first(c: &mut SlotCode) {
+    let Some(Item::Visible { stmt, .. }) = c.items.first() else {
+        return;
+    };
+    if !matches!(stmt.node, Statement::Expression(None)) {
+        return;
+    }
+    let Some(pos) = c
+        .items
+        .iter()
+        .skip(1)
+        .position(|i| !matches!(i, Item::Plain(_) | Item::Decl(_)))
+    else {
+        return;
+    };
+    let pos = pos + 1;
+    if !matches!(c.items[pos], Item::Visible { .. }) {
+        return;
+    }
+    let mut rest = c.items.split_off(pos);
+    let prefix = c.items.split_off(1);
+    let Item::Visible { stmt, atomic, .. } = rest.remove(0) else {
+        unreachable!("checked above")
+    };
+    let span = stmt.span;
+    let mut body = vec![];
+    c.items.clear();
+    for it in prefix {
+        match it {
+            Item::Plain(p) => body.push(p),
+            other => c.items.push(other),
+        }
+    }
+    body.push(stmt);
+    c.items.push(Item::Visible {
+        label: 0,
+        stmt: block_of(body, span),
+        atomic,
+    });
+    for it in &mut rest {
+        if let Item::Visible { label, .. } = it {
+            *label -= 1;
+        }
+    }
+    c.items.extend(rest);
+    c.size -= 1;
+}
+
 /// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`
 pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
     let is_call = |it: &Node<BlockItem>, name: &str| match &it.node {
@@ -244,6 +299,19 @@ pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
 /// Is this a call of the pthread model?
 pub fn is_model_call(name: &str) -> bool {
     name.starts_with("__ladr_pthread_")
+}
+
+/// `x` for `&x`.
+fn address_of_var(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            match &u.node.operand.node {
+                Expression::Identifier(i) => Some(&i.node.name),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Finds anything that makes a statement visible.
@@ -282,6 +350,12 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     {
                         self.found = true
                     }
+                    // `normalise` havocs an uninitialised local where it is declared: the
+                    // object is new there, so that is no access another thread could see.
+                    Some("__CPROVER_havoc_object")
+                        if c.node.arguments.len() == 1
+                            && address_of_var(&c.node.arguments[0].node)
+                                .is_some_and(|n| self.vars.is_thread_local(n)) => {}
                     // Calls of unknown functions: their arguments are what matters.
                     _ => visit::visit_expression(self, e, span),
                 }
