@@ -144,6 +144,11 @@ impl Collector {
         for s in specs {
             if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
                 match &t.node {
+                    // The type of a call's value (a temporary `normalise` made for a
+                    // hoisted call): never an array, so it cannot escape by decay.
+                    TypeSpecifier::TypeOf(t)
+                        if matches!(&t.node, TypeOf::Expression(e)
+                            if matches!(e.node, Expression::Call(_))) => {}
                     TypeSpecifier::Struct(_)
                     | TypeSpecifier::TypeOf(_)
                     | TypeSpecifier::Atomic(_) => scalar = false,
