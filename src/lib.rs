@@ -12,4 +12,5 @@ pub mod passes;
 pub mod pipeline;
 pub mod print;
 pub mod program;
+pub mod report;
 pub mod syntax;

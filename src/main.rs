@@ -9,9 +9,18 @@ use ladr::frontend;
 use ladr::pipeline::{translate, Stage};
 use ladr::print::print_unit;
 use ladr::program::Options;
+use ladr::report;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A diagnostic with both accesses in the source and the interleaving.
+    Text,
+    /// The schema documented in the README (`verdict`, `bounds`, `race`, `stats`, `tool`).
+    Json,
+}
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Color {
@@ -68,26 +77,29 @@ struct Cli {
     /// When to use colour in diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Output format of the verdict.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Show every step of every context of the interleaving.
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let choice = match cli.color {
-        Color::Auto if std::io::IsTerminal::is_terminal(&std::io::stderr()) => ColorChoice::Auto,
-        Color::Auto | Color::Never => ColorChoice::Never,
-        Color::Always => ColorChoice::Always,
-    };
-    let mut err_out = StandardStream::stderr(choice);
+    let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
     let fe = frontend::Options {
         cpp_args,
         preprocessed: false,
     };
+    let t0 = std::time::Instant::now();
     let parsed = match frontend::load(&cli.file, &fe) {
         Ok(p) => p,
         Err(e) => return fail(&mut err_out, &e, None),
     };
+    let parse_time = t0.elapsed().as_secs_f64();
     let opts = Options {
         rounds: cli.rounds,
         unwind: cli.unwind,
@@ -120,37 +132,35 @@ fn main() -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&mut err_out, &e, Some(&parsed)),
     };
-    match &report.verdict {
-        Verdict::Race { first, second } => {
-            let desc = |a: &ladr::check::Access| {
-                format!(
-                    "{} of `{}` at {} in thread {} (`{}`)",
-                    if a.site.write { "write" } else { "read" },
-                    a.site.expr,
-                    a.loc,
-                    a.slot.index,
-                    a.slot.routine
-                )
-            };
-            println!("race: {} and {}", desc(first), desc(second));
-            ExitCode::from(1)
+    let outcome = report::outcome(&report, &parsed, &opts, parse_time);
+    match cli.format {
+        Format::Text => {
+            let mut out = StandardStream::stdout(color_choice(cli.color, true));
+            report::text::write(&mut out, &outcome, &parsed, cli.verbose);
         }
-        Verdict::NoRace => {
-            let cut = if report.cuts.is_empty() {
-                String::new()
-            } else {
-                " (some loops, recursion or thread creation were cut at the bounds)".into()
-            };
-            println!(
-                "no race found within {} rounds and {} unwindings{cut}",
-                cli.rounds, cli.unwind
-            );
-            ExitCode::SUCCESS
-        }
-        Verdict::Unknown { reason } => {
-            println!("unknown: {reason}");
-            ExitCode::from(3)
-        }
+        Format::Json => match serde_json::to_string_pretty(&outcome) {
+            Ok(j) => println!("{j}"),
+            Err(e) => eprintln!("error: cannot write JSON: {e}"),
+        },
+    }
+    ExitCode::from(match &report.verdict {
+        Verdict::Race { .. } => 1,
+        Verdict::NoRace => 0,
+        Verdict::Unknown { .. } => 3,
+    })
+}
+
+/// Colour for stdout (`stdout = true`) or stderr.
+fn color_choice(c: Color, stdout: bool) -> ColorChoice {
+    let tty = if stdout {
+        std::io::IsTerminal::is_terminal(&std::io::stdout())
+    } else {
+        std::io::IsTerminal::is_terminal(&std::io::stderr())
+    };
+    match c {
+        Color::Auto if tty => ColorChoice::Auto,
+        Color::Auto | Color::Never => ColorChoice::Never,
+        Color::Always => ColorChoice::Always,
     }
 }
 
