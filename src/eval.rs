@@ -847,8 +847,8 @@ pub fn compare(old: &[TaskResult], new: &[TaskResult], old_name: &str) -> String
     let only_new = new.len() - new_common.len();
     let _ = writeln!(
         out,
-        "Changes against {old_name} ({} tasks in both runs):",
-        new_common.len()
+        "Changes against {old_name} ({} in both runs):",
+        count(new_common.len(), "task")
     );
     if changed.is_empty() {
         out.push_str("  none\n");
@@ -859,7 +859,8 @@ pub fn compare(old: &[TaskResult], new: &[TaskResult], old_name: &str) -> String
     if only_old + only_new > 0 {
         let _ = writeln!(
             out,
-            "  ({only_old} tasks only in {old_name}, {only_new} only in this run: not compared)"
+            "  ({} only in {old_name}, {only_new} only in this run: not compared)",
+            count(only_old, "task")
         );
     }
     let (a, b) = (Tally::of(old_common), Tally::of(new_common));
@@ -877,6 +878,11 @@ pub fn compare(old: &[TaskResult], new: &[TaskResult], old_name: &str) -> String
     ));
     let _ = writeln!(out, "Totals: {}", deltas.join(", "));
     out
+}
+
+/// `1 task`, `2 tasks`.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `m:ss`, or `h:mm:ss` from one hour.

@@ -199,7 +199,7 @@ fn end_to_end_two_tasks() {
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert_eq!(again.status.code(), Some(0), "{stdout}");
     assert!(
-        stdout.contains("(1 tasks in both runs):\n  none\n"),
+        stdout.contains("(1 task in both runs):\n  none\n"),
         "{stdout}"
     );
     let bad = Command::new(env!("CARGO_BIN_EXE_ladr"))
