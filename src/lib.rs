@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod cbmc;
 pub mod check;
 pub mod diag;
+pub mod eval;
 pub mod frontend;
 pub mod model;
 pub mod passes;

@@ -1,7 +1,7 @@
 //! The `ladr` command line. All work is done by the library; this file parses options,
 //! calls it, and prints the result.
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr::check::{check, Verdict};
 use ladr::diag::{render, Error, ErrorKind};
@@ -35,11 +35,17 @@ enum Color {
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
 /// (timeout, CBMC failure).
+///
+/// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug)]
 #[command(name = "ladr", version, about, long_about)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
     /// The C file to check (`.i` = already preprocessed; anything else goes through `gcc -E`).
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Round-robin rounds K: each thread runs at most K contexts.
     #[arg(long, default_value_t = 2)]
     rounds: u32,
@@ -85,8 +91,21 @@ struct Cli {
     verbose: bool,
 }
 
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run ladr on every SV-COMP no-data-race task under DIR and score the answers.
+    ///
+    /// Exit status: 0 no wrong answer, 1 some wrong answer, 2 usage error.
+    Eval(ladr::eval::Args),
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let file = match (&cli.command, &cli.file) {
+        (Some(Cmd::Eval(args)), _) => return ladr::eval::main(args),
+        (None, Some(file)) => file.clone(),
+        (None, None) => unreachable!("clap requires FILE without a subcommand"),
+    };
     let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
@@ -95,7 +114,7 @@ fn main() -> ExitCode {
         preprocessed: false,
     };
     let t0 = std::time::Instant::now();
-    let parsed = match frontend::load(&cli.file, &fe) {
+    let parsed = match frontend::load(&file, &fe) {
         Ok(p) => p,
         Err(e) => return fail(&mut err_out, &e, None),
     };
