@@ -278,3 +278,35 @@ pub fn lvalue_base(e: &Expression) -> Option<&str> {
         _ => None,
     }
 }
+
+/// The largest constant element count of any array declared in `unit` (0 if none).
+pub fn largest_array(unit: &TranslationUnit) -> u64 {
+    struct A(u64);
+    impl<'ast> Visit<'ast> for A {
+        fn visit_array_declarator(
+            &mut self,
+            a: &'ast ArrayDeclarator,
+            span: &'ast lang_c::span::Span,
+        ) {
+            if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
+                if let Expression::Constant(c) = &e.node {
+                    if let Constant::Integer(i) = &c.node {
+                        let radix = match i.base {
+                            IntegerBase::Decimal => 10,
+                            IntegerBase::Hexadecimal => 16,
+                            IntegerBase::Octal => 8,
+                            IntegerBase::Binary => 2,
+                        };
+                        if let Ok(n) = u64::from_str_radix(&i.number, radix) {
+                            self.0 = self.0.max(n);
+                        }
+                    }
+                }
+            }
+            visit::visit_array_declarator(self, a, span)
+        }
+    }
+    let mut a = A(0);
+    a.visit_translation_unit(unit);
+    a.0
+}

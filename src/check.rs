@@ -56,6 +56,9 @@ pub struct Report {
     pub origins: Vec<lang_c::span::Span>,
 }
 
+/// Arrays with at least this many elements make CBMC use `--arrays-uf-always`.
+pub const LARGE_ARRAY: u64 = 1000;
+
 /// Translates `parsed` and checks it with CBMC.
 pub fn check(
     parsed: &Parsed,
@@ -83,8 +86,15 @@ pub fn check(
             format!("cannot write {}: {e}", seq.display()),
         )
     })?;
+    // Large arrays (`pthread_t ids[10000]`): CBMC flattens arrays into bits, which for
+    // such sizes costs millions of variables; uninterpreted functions keep the formula
+    // small. For small arrays flattening is faster (measured), so only then.
+    let mut cbmc_opts = cbmc_opts.clone();
+    if crate::analysis::largest_array(&program.unit) >= LARGE_ARRAY {
+        cbmc_opts.extra_args.push("--arrays-uf-always".into());
+    }
     let outcome =
-        cbmc::run(cbmc_opts, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
+        cbmc::run(&cbmc_opts, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     if let Some(k) = keep {
         let _ = std::fs::create_dir_all(k);
         let _ = std::fs::write(k.join("seq.i"), &printed.text);

@@ -785,13 +785,20 @@ impl Inliner<'_> {
         span: Span,
     ) -> Result<Node<Statement>> {
         let decl = &def.node.declarator.node;
+        let mut variadic = false;
         let params: Vec<Node<ParameterDeclaration>> = match first_suffix(decl) {
             Some(DerivedDeclarator::Function(f)) => {
                 if matches!(f.node.ellipsis, Ellipsis::Some) {
-                    return Err(Error::unsupported(
-                        span,
-                        format!("inlining the variadic function `{name}`"),
-                    ));
+                    // A variadic function that never reads its variable arguments (a
+                    // stub such as `int dev_err(dev, fmt, ...) { return nondet(); }`) is
+                    // inlined; the extra arguments are still evaluated, in order.
+                    if mentions_va(&def.node.statement) {
+                        return Err(Error::unsupported(
+                            span,
+                            format!("inlining the variadic function `{name}`, which reads its variable arguments"),
+                        ));
+                    }
+                    variadic = true;
                 }
                 f.node.parameters.clone()
             }
@@ -805,7 +812,7 @@ impl Inliner<'_> {
             }
         };
         let (nparams, _) = arity_of(decl).unwrap_or((0, false));
-        if nparams != args.len() {
+        if nparams != args.len() && !(variadic && args.len() > nparams) {
             return Err(Error::unsupported(
                 span,
                 format!(
@@ -831,6 +838,9 @@ impl Inliner<'_> {
                 a.clone(),
                 a.span,
             ))));
+        }
+        for a in args.iter().skip(nparams) {
+            items.push(item(expr_stmt(a.clone())));
         }
         let result = match result_declaration(&def.node, c.names) {
             Some((r, d)) => {
@@ -869,6 +879,25 @@ impl Inliner<'_> {
         }
         Ok(block(items, span))
     }
+}
+
+/// True if a function body uses its variable arguments (`va_start` and friends).
+fn mentions_va(body: &Node<Statement>) -> bool {
+    struct V(bool);
+    impl VisitMut for V {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            match &e.node {
+                Expression::Identifier(i) if i.node.name.contains("va_") => self.0 = true,
+                Expression::VaArg(_) => self.0 = true,
+                _ => {}
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut v = V(false);
+    let mut b = body.clone();
+    v.stmt(&mut b);
+    v.0
 }
 
 fn with_dest(value: Node<Expression>, dest: Option<&Dest>, span: Span) -> Node<Expression> {

@@ -33,7 +33,7 @@ use crate::syntax::rename::Renamer;
 use crate::syntax::walk::{self, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 /// At most this many slots; deeper or wider thread creation is cut.
 pub const MAX_SLOTS: usize = 64;
@@ -96,6 +96,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     queue.push_back((0, main_body, vec!["main".into()]));
     let mut bodies: Vec<Option<Node<Statement>>> = vec![None];
     let mut statics: Vec<Node<Declaration>> = vec![];
+    let enums = enumerators(&p.unit);
 
     while let Some((k, mut body, chain)) = queue.pop_front() {
         let mut ctx = SlotCtx {
@@ -122,7 +123,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             queue.push_back((nk, b, c));
         }
         let mut body = body;
-        let autos = make_locals_static(&mut body, &mut statics)?;
+        let autos = make_locals_static(&mut body, &mut statics, &enums)?;
         p.thread_locals.extend(autos);
         bodies[k] = Some(body);
     }
@@ -339,8 +340,10 @@ impl VisitMut for ReturnRewriter {
 fn make_locals_static(
     body: &mut Node<Statement>,
     statics: &mut Vec<Node<Declaration>>,
+    enums: &HashSet<String>,
 ) -> Result<Vec<String>> {
     struct Hoist<'a> {
+        enums: &'a HashSet<String>,
         out: &'a mut Vec<Node<Declaration>>,
         autos: Vec<String>,
         err: Option<Error>,
@@ -357,7 +360,7 @@ fn make_locals_static(
                                 kept.push(it);
                                 continue;
                             }
-                            match make_static(d) {
+                            match make_static(d, self.enums) {
                                 Ok(false) => {
                                     self.autos
                                         .extend(d.node.declarators.iter().filter_map(|id| {
@@ -392,6 +395,7 @@ fn make_locals_static(
         }
     }
     let mut h = Hoist {
+        enums,
         out: statics,
         autos: vec![],
         err: None,
@@ -419,7 +423,7 @@ fn is_typedef_or_extern(d: &Declaration) -> bool {
 }
 
 /// Makes `d` static; returns whether it already was.
-fn make_static(d: &mut Node<Declaration>) -> Result<bool> {
+fn make_static(d: &mut Node<Declaration>, enums: &HashSet<String>) -> Result<bool> {
     let was_static = d.node.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Static)
     });
@@ -434,17 +438,8 @@ fn make_static(d: &mut Node<Declaration>) -> Result<bool> {
         });
     }
     for id in &mut d.node.declarators {
-        for dd in &id.node.declarator.node.derived {
-            if let DerivedDeclarator::Array(a) = &dd.node {
-                if let ArraySize::VariableExpression(e) = &a.node.size {
-                    if !is_constant(&e.node) {
-                        return Err(Error::unsupported(
-                            d.span,
-                            "a variable-length array local to a thread",
-                        ));
-                    }
-                }
-            }
+        if !was_static {
+            bound_vla(&mut id.node.declarator, enums);
         }
         if !was_static && id.node.initializer.is_some() {
             // Normal form N4 leaves only constant initialisers here (e.g. `char s[] = "..";`),
@@ -458,28 +453,62 @@ fn make_static(d: &mut Node<Declaration>) -> Result<bool> {
     Ok(was_static)
 }
 
+/// Elements given to a variable-length array local of a thread when it becomes static.
+/// A bounded program runs loops at most `--max-unwind` (default 100) times, so indices
+/// beyond this are out of the array's bounds in the executions ladr explores anyway, unless
+/// computed from large values; `sizeof` such an array is this capacity, not its length.
+pub const VLA_CAPACITY: u64 = 256;
+
+/// Gives every variable-length array dimension of `d` the constant [`VLA_CAPACITY`] (a
+/// static cannot have a variable length). The length expression had no side effects
+/// (`normalise` hoists them), so dropping it changes nothing else.
+fn bound_vla(d: &mut Node<Declarator>, enums: &HashSet<String>) {
+    if let DeclaratorKind::Declarator(inner) = &mut d.node.kind.node {
+        bound_vla(inner, enums);
+    }
+    for dd in &mut d.node.derived {
+        if let DerivedDeclarator::Array(a) = &mut dd.node {
+            if let ArraySize::VariableExpression(e) = &mut a.node.size {
+                if !is_constant(&e.node, enums) {
+                    let span = e.span;
+                    **e = int(VLA_CAPACITY, span);
+                }
+            }
+        }
+    }
+}
+
 /// Integer constant expressions built from literals, sizeof and arithmetic.
-fn is_constant(e: &Expression) -> bool {
+fn is_constant(e: &Expression, enums: &HashSet<String>) -> bool {
+    let c = |e: &Node<Expression>| is_constant(&e.node, enums);
     match e {
         Expression::Constant(_)
         | Expression::SizeOfTy(_)
         | Expression::SizeOfVal(_)
         | Expression::AlignOf(_) => true,
-        Expression::BinaryOperator(b) => {
-            is_constant(&b.node.lhs.node) && is_constant(&b.node.rhs.node)
+        Expression::BinaryOperator(b) => c(&b.node.lhs) && c(&b.node.rhs),
+        Expression::UnaryOperator(u) => c(&u.node.operand),
+        Expression::Cast(x) => c(&x.node.expression),
+        Expression::Conditional(x) => {
+            c(&x.node.condition) && c(&x.node.then_expression) && c(&x.node.else_expression)
         }
-        Expression::UnaryOperator(u) => is_constant(&u.node.operand.node),
-        Expression::Cast(c) => is_constant(&c.node.expression.node),
-        Expression::Conditional(c) => {
-            is_constant(&c.node.condition.node)
-                && is_constant(&c.node.then_expression.node)
-                && is_constant(&c.node.else_expression.node)
-        }
-        // Enumerators are identifiers in lang-c; accept identifiers as (possibly) constant only
-        // when they are not locals — the caller checks locals separately.
-        Expression::Identifier(i) => !crate::syntax::names::is_generated(&i.node.name),
+        Expression::Identifier(i) => enums.contains(&i.node.name),
         _ => false,
     }
+}
+
+/// The names of all enumerators declared in `unit` (the identifiers that are constants).
+fn enumerators(unit: &TranslationUnit) -> HashSet<String> {
+    struct E(HashSet<String>);
+    impl<'ast> lang_c::visit::Visit<'ast> for E {
+        fn visit_enumerator(&mut self, n: &'ast Enumerator, span: &'ast Span) {
+            self.0.insert(n.identifier.node.name.clone());
+            lang_c::visit::visit_enumerator(self, n, span)
+        }
+    }
+    let mut e = E(HashSet::new());
+    lang_c::visit::Visit::visit_translation_unit(&mut e, unit);
+    e.0
 }
 
 /// Rewrites the pthread calls of one slot body.
@@ -744,6 +773,18 @@ impl VisitMut for OnceReturns {
 }
 
 impl VisitMut for SlotCtx<'_> {
+    /// The type of a declaration is not evaluated: `__typeof__(pthread_mutex_trylock(&m))`
+    /// (the type of a temporary `normalise` made) is no call. Only declarators and
+    /// initialisers are walked.
+    fn declaration(&mut self, d: &mut Node<Declaration>) {
+        for id in &mut d.node.declarators {
+            self.declarator(&mut id.node.declarator);
+            if let Some(i) = &mut id.node.initializer {
+                walk::walk_initializer(self, i);
+            }
+        }
+    }
+
     fn stmt(&mut self, s: &mut Node<Statement>) {
         if self.err.is_some() {
             return;

@@ -51,6 +51,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 consts,
             };
             u.stmt(&mut f.node.statement)?;
+            prune(&mut f.node.statement);
             if let Some((span, l)) = backward_goto(&f.node.statement) {
                 return Err(Error::unsupported(
                     span,
@@ -60,6 +61,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         }
     }
     Ok(p)
+}
+
+/// What [`Unwinder::constant_bound`] knows about a loop's trip count.
+enum Bound {
+    /// It runs this many times; `true`: exactly (a private counter), so no cut.
+    Known(usize, bool),
+    /// A private counter runs it more than `max_unwind` times.
+    Beyond,
 }
 
 struct Unwinder<'a> {
@@ -121,9 +130,13 @@ impl Unwinder<'_> {
             };
             if let BlockItem::Statement(s) = &mut items[k].node {
                 match (exact, &mut s.node) {
-                    (Some((n, exact)), Statement::While(w)) => {
+                    (Some(Bound::Known(n, exact)), Statement::While(w)) => {
                         self.stmt(&mut w.node.statement)?;
                         *s = self.unwind_while(s, n, exact);
+                    }
+                    (Some(Bound::Beyond), Statement::While(w)) => {
+                        self.stmt(&mut w.node.statement)?;
+                        *s = self.unwind_certain_cut(s);
                     }
                     (_, Statement::Compound(inner)) => self.block(inner, prev)?,
                     _ => self.stmt(s)?,
@@ -165,12 +178,38 @@ impl Unwinder<'_> {
         inner
     }
 
+    /// A loop known to run more than `max_unwind` times (a private counter with constant
+    /// bounds, e.g. `for (i = 0; i < 10000; i++)`): its first U iterations need no test,
+    /// and the cut after them is certain, `__CPROVER_assume(0)` — so CBMC sees at once that
+    /// the code after the loop is unreachable instead of carrying it through every context.
+    fn unwind_certain_cut(&mut self, s: &Node<Statement>) -> Node<Statement> {
+        let Statement::While(w) = &s.node else {
+            return s.clone();
+        };
+        let span = s.span;
+        self.cuts.push(Cut {
+            kind: CutKind::Loop,
+            span,
+        });
+        let mut items: Vec<Node<Statement>> = (0..self.unwind)
+            .map(|_| {
+                let mut body = (*w.node.statement).clone();
+                let mut cp = Copier::new(self.names, Rename::All);
+                cp.fresh_labels(&body.node);
+                cp.stmt(&mut body);
+                body
+            })
+            .collect();
+        items.push(assume(int(0, span), span));
+        block_of(items, span)
+    }
+
     /// The number of iterations of `w` if `prev; w` is a loop with a constant bound, and
     /// whether that number is exact: only when the counter is a local whose address is
     /// never taken. A global counter (`for (i = 0; i < 20; i++)` with `int i;` at file
     /// scope) could be changed by another thread, so its loop gets the constant number of
     /// copies and still a cut.
-    fn constant_bound(&self, prev: &Node<Statement>, w: &Node<Statement>) -> Option<(usize, bool)> {
+    fn constant_bound(&self, prev: &Node<Statement>, w: &Node<Statement>) -> Option<Bound> {
         let Statement::While(w) = &w.node else {
             return None;
         };
@@ -274,12 +313,12 @@ impl Unwinder<'_> {
         let mut n: i128 = 0;
         while test(v) {
             if n >= self.max_unwind {
-                return None;
+                return (private && n >= self.unwind as i128).then_some(Bound::Beyond);
             }
             v += step;
             n += 1;
         }
-        Some((usize::try_from(n).ok()?, private))
+        Some(Bound::Known(usize::try_from(n).ok()?, private))
     }
 
     /// Copies items[pos..=last] (starting with label `label`) U times.
@@ -656,6 +695,72 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
     }
     l.stmt(&mut copy.statement);
     (l.0, l.1)
+}
+
+/// Removes statements that cannot run because an earlier statement of their block never
+/// completes (`__CPROVER_assume(0)` — a certain cut —, `goto`, `return`, or a block or
+/// `if` all of whose ways end so). A statement containing a label is kept (a goto may
+/// reach it) and makes the rest live again; declarations are kept. Returns true if `s`
+/// never completes. This keeps `pthread_create` calls behind a certain cut from becoming
+/// thread slots.
+fn prune(s: &mut Node<Statement>) -> bool {
+    match &mut s.node {
+        Statement::Compound(items) => {
+            let mut dead = false;
+            items.retain_mut(|it| match &mut it.node {
+                BlockItem::Statement(st) => {
+                    let labelled = has_label(st);
+                    if dead && !labelled {
+                        return false;
+                    }
+                    if labelled {
+                        dead = false;
+                    }
+                    if prune(st) {
+                        dead = true;
+                    }
+                    true
+                }
+                _ => true,
+            });
+            dead
+        }
+        Statement::Labeled(l) => prune(&mut l.node.statement),
+        Statement::If(i) => {
+            let t = prune(&mut i.node.then_statement);
+            let e = i.node.else_statement.as_mut().is_some_and(|e| prune(e));
+            t && e
+        }
+        Statement::Goto(_) | Statement::Return(_) => true,
+        Statement::Expression(Some(e)) => match &e.node {
+            Expression::Call(c) => {
+                callee_name(&c.node) == Some("__CPROVER_assume")
+                    && c.node.arguments.len() == 1
+                    && constant(&c.node.arguments[0], &HashMap::new()) == Some(0)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Does `s` contain a labeled statement (a possible goto target)?
+fn has_label(s: &Node<Statement>) -> bool {
+    struct L(bool);
+    impl VisitMut for L {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            if let Statement::Labeled(_) = s.node {
+                self.0 = true;
+                return;
+            }
+            walk_stmt(self, s)
+        }
+        fn expr(&mut self, _e: &mut Node<Expression>) {}
+    }
+    let mut l = L(false);
+    let mut c = s.clone();
+    l.stmt(&mut c);
+    l.0
 }
 
 /// The first backward goto of a statement in textual order: (span, label).
