@@ -14,4 +14,5 @@ pub mod pipeline;
 pub mod print;
 pub mod program;
 pub mod report;
+pub mod svcomp;
 pub mod syntax;

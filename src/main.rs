@@ -10,6 +10,7 @@ use ladr::pipeline::{translate, Stage};
 use ladr::print::print_unit;
 use ladr::program::Options;
 use ladr::report;
+use ladr::svcomp;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -91,6 +92,13 @@ struct Cli {
     /// Show every step of every context of the interleaving.
     #[arg(short, long)]
     verbose: bool,
+    /// SV-COMP mode: FILE may be a task `.yml`; the last output line is `SV-COMP result:
+    /// true`, `false(no-data-race)` or `unknown`.
+    #[arg(long)]
+    svcomp: bool,
+    /// The SV-COMP property file (only no-data-race is supported).
+    #[arg(long, value_name = "PRP")]
+    property_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -109,6 +117,57 @@ fn main() -> ExitCode {
         (None, None) => unreachable!("clap requires FILE without a subcommand"),
     };
     let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+    let code = run(&cli, &file, &mut err_out);
+    if cli.svcomp {
+        // The verdict line is the last line of the output, whatever happened before.
+        let verdict = match code {
+            Done::Race => "race",
+            Done::NoRace => "no-race",
+            _ => "unknown",
+        };
+        println!("{}", svcomp::result_line(verdict));
+    }
+    ExitCode::from(match code {
+        Done::Emitted => 0,
+        other => other as u8,
+    })
+}
+
+/// How a run ended (the exit status).
+#[derive(Clone, Copy)]
+enum Done {
+    NoRace = 0,
+    Race = 1,
+    Refused = 2,
+    Unknown = 3,
+    /// `--emit` printed a program.
+    Emitted = 255,
+}
+
+fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done {
+    let mut ilp32 = cli.ilp32;
+    let file = if cli.svcomp {
+        let input = match svcomp::input(file) {
+            Ok(i) => i,
+            Err(e) => return fail(err_out, &e, None),
+        };
+        let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
+            let e = Error::new(
+                ErrorKind::Usage,
+                "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
+            );
+            return fail(err_out, &e, None);
+        };
+        if let Err(e) = svcomp::check_property(&property) {
+            return fail(err_out, &e, None);
+        }
+        if !cli.ilp32 && !cli.lp64 {
+            ilp32 = input.data_model == Some(svcomp::DataModel::Ilp32);
+        }
+        input.file
+    } else {
+        file.to_path_buf()
+    };
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
     let fe = frontend::Options {
@@ -118,7 +177,7 @@ fn main() -> ExitCode {
     let t0 = std::time::Instant::now();
     let parsed = match frontend::load(&file, &fe) {
         Ok(p) => p,
-        Err(e) => return fail(&mut err_out, &e, None),
+        Err(e) => return fail(err_out, &e, None),
     };
     let parse_time = t0.elapsed().as_secs_f64();
     let opts = Options {
@@ -129,29 +188,29 @@ fn main() -> ExitCode {
     if let Some(stage) = cli.emit {
         if stage == Stage::Parsed {
             print!("{}", print_unit(&parsed.unit).text);
-            return ExitCode::SUCCESS;
+            return Done::Emitted;
         }
         return match translate(parsed.unit.clone(), &opts, stage, |_, _| {}) {
             Ok(p) => {
                 print!("{}", print_unit(&p.unit).text);
-                ExitCode::SUCCESS
+                Done::Emitted
             }
-            Err(e) => fail(&mut err_out, &e, Some(&parsed)),
+            Err(e) => fail(err_out, &e, Some(&parsed)),
         };
     }
     let cbmc = match ladr::cbmc::locate(cli.cbmc.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(3);
+            return Done::Unknown;
         }
     };
     let mut copts = ladr::cbmc::Options::new(cbmc);
-    copts.ilp32 = cli.ilp32;
+    copts.ilp32 = ilp32;
     copts.timeout = cli.timeout.map(Duration::from_secs_f64);
     let report = match check(&parsed, &opts, &copts, cli.keep_files.as_deref()) {
         Ok(r) => r,
-        Err(e) => return fail(&mut err_out, &e, Some(&parsed)),
+        Err(e) => return fail(err_out, &e, Some(&parsed)),
     };
     let outcome = report::outcome(&report, &parsed, &opts, parse_time);
     match cli.format {
@@ -168,11 +227,11 @@ fn main() -> ExitCode {
             println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
         }
     }
-    ExitCode::from(match &report.verdict {
-        Verdict::Race { .. } => 1,
-        Verdict::NoRace => 0,
-        Verdict::Unknown { .. } => 3,
-    })
+    match &report.verdict {
+        Verdict::Race { .. } => Done::Race,
+        Verdict::NoRace => Done::NoRace,
+        Verdict::Unknown { .. } => Done::Unknown,
+    }
 }
 
 /// Colour for stdout (`stdout = true`) or stderr.
@@ -189,10 +248,10 @@ fn color_choice(c: Color, stdout: bool) -> ColorChoice {
     }
 }
 
-fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> ExitCode {
+fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> Done {
     render(out, e, parsed.map(|p| &p.map));
-    ExitCode::from(match e.kind {
-        ErrorKind::Backend => 3,
-        _ => 2,
-    })
+    match e.kind {
+        ErrorKind::Backend => Done::Unknown,
+        _ => Done::Refused,
+    }
 }

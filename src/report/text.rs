@@ -21,7 +21,12 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
                     line: a.line,
                     column: a.column,
                 };
-                let len = a.offset.1.saturating_sub(a.offset.0);
+                // lang-c's spans of an assignment's left side can include the blank after it.
+                let len = a
+                    .offset
+                    .1
+                    .saturating_sub(a.offset.0)
+                    .min(a.expr.len().max(1));
                 files.range(&parsed.map, &loc, len)
             };
             let (id2, r2) = label(&mut files, second);
