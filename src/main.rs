@@ -21,6 +21,8 @@ enum Format {
     Text,
     /// The schema documented in the README (`verdict`, `bounds`, `race`, `stats`, `tool`).
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
+    Sarif,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -220,6 +222,10 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             Ok(j) => println!("{j}"),
             Err(e) => eprintln!("error: cannot write JSON: {e}"),
         },
+        Format::Sarif => {
+            let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
+            println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+        }
     }
     match &report.verdict {
         Verdict::Race { .. } => Done::Race,

@@ -9,7 +9,9 @@
 //! source line in the sequential program maps back to an original statement) give the
 //! original lines that context ran.
 
+pub mod sarif;
 pub mod text;
+pub mod witness;
 
 use crate::cbmc::Step;
 use crate::check::{Access, Report, Verdict};
