@@ -151,6 +151,9 @@ impl Collector {
                                 depth = self.depth[&i.node.name];
                                 scalar &= self.scalar.contains(&i.node.name);
                             }
+                            // The type of a call's value (a temporary `normalise` made for a
+                            // hoisted call): never an array, so it cannot escape by decay.
+                            Expression::Call(_) => {}
                             _ => scalar = false,
                         },
                         TypeOf::Type(_) => scalar = false,

@@ -7,6 +7,7 @@ pub mod cbmc;
 pub mod check;
 pub mod diag;
 pub mod frontend;
+pub mod model;
 pub mod passes;
 pub mod pipeline;
 pub mod print;

@@ -78,6 +78,9 @@ pub struct Program {
     /// Each slot's code as visible statements and the rest (filled by `visible`,
     /// instrumented by `race`, turned into functions by `lazy`).
     pub code: Vec<crate::passes::visible::SlotCode>,
+    /// Which variables are shared, computed by `visible` over the whole program while the
+    /// slot bodies are still in the unit (used again by `race`).
+    pub vars: crate::analysis::Vars,
     /// The accesses `race` instrumented, indexed by site id (filled by `race`).
     pub sites: Vec<crate::passes::race::Site>,
 }
@@ -91,6 +94,7 @@ impl Program {
             slots: vec![],
             thread_locals: Default::default(),
             code: vec![],
+            vars: Default::default(),
             sites: vec![],
         }
     }

@@ -59,19 +59,60 @@ fn array_elements() {
 }
 
 #[test]
-fn heap_struct_fields_via_thread_argument() {
-    racy("heap_arg_racy.c", (4, 4));
+fn struct_fields() {
+    racy("struct_fields_racy.c", (4, 5));
     free("struct_fields_free.c");
 }
 
 #[test]
-fn atomic_functions_do_not_race() {
-    free("atomic_free.c");
+fn heap_object_via_thread_argument_same_routine_twice() {
+    racy("heap_arg_racy.c", (4, 4));
+    free("heap_arg_free.c");
+}
+
+#[test]
+fn local_whose_address_escapes() {
+    racy("escaped_local_racy.c", (2, 7));
+    free("escaped_local_free.c");
 }
 
 #[test]
 fn threads_created_in_a_loop() {
     racy("loop_create_racy.c", (3, 3));
+    free("loop_create_free.c");
+}
+
+#[test]
+fn condition_variable() {
+    racy("condvar_racy.c", (11, 19));
+    free("condvar_free.c");
+}
+
+#[test]
+fn atomic_sections() {
+    racy("atomic_section_racy.c", (7, 12));
+    free("atomic_section_free.c");
+}
+
+#[test]
+fn atomic_functions() {
+    racy("atomic_racy.c", (3, 5));
+    free("atomic_free.c");
+}
+
+#[test]
+fn race_after_two_loop_iterations() {
+    racy("loop_twice_racy.c", (9, 13));
+    let (code, out) = ladr("loop_twice_racy.c", &["--unwind", "1"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("cut at the bounds"), "{out}");
+}
+
+#[test]
+fn race_that_needs_two_rounds() {
+    racy("two_rounds_racy.c", (3, 7));
+    let (code, out) = ladr("two_rounds_racy.c", &["--rounds", "1"]);
+    assert_eq!(code, 0, "{out}");
 }
 
 #[test]
@@ -82,6 +123,13 @@ fn read_read_is_no_race() {
 #[test]
 fn char_write_into_int() {
     racy("char_into_int_racy.c", (3, 4));
+    free("char_into_int_free.c");
+}
+
+#[test]
+fn library_calls_write_through_pointers() {
+    racy("library_racy.c", (4, 5));
+    free("library_free.c");
 }
 
 #[test]

@@ -420,6 +420,14 @@ impl Norm<'_> {
             self.effect(step, &mut inner, true)?;
         }
         let cond = cond.unwrap_or_else(|| int(1, span));
+        // `do S while (0)` (the macro idiom) runs S once: no loop, nothing to unwind.
+        if is_do && is_zero(&cond.node) {
+            out.push(stmt_item(block(inner, span)));
+            if brk_used {
+                out.push(stmt_item(labeled(&brk, empty_stmt(span), span)));
+            }
+            return Ok(vec![stmt_item(block(out, span))]);
+        }
         let mut test = vec![];
         let c = self.value(cond.clone(), &mut test)?;
         let loop_stmt = if !is_do && test.is_empty() {
@@ -1808,5 +1816,16 @@ mod tests {
             crate::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
                 .unwrap();
         assert!(check_normal_form(&unit).is_err());
+    }
+}
+
+/// The integer literal 0 (any base, any suffix), possibly cast.
+fn is_zero(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if i.number.chars().all(|d| d == '0'))
+        }
+        Expression::Cast(c) => is_zero(&c.node.expression.node),
+        _ => false,
     }
 }

@@ -24,10 +24,11 @@
 
 use crate::analysis::Vars;
 use crate::diag::{Error, Result};
+use crate::model::library;
 use crate::print::expr_to_string;
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
-use crate::syntax::walk::{self, is_assign_op, VisitMut};
+use crate::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
@@ -56,7 +57,7 @@ pub const W_SITE: &str = "__ladr_w_site";
 pub const R_SITE: &str = "__ladr_r_site";
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
-    let vars = Vars::new(&p.unit, &p.thread_locals);
+    let vars = std::mem::take(&mut p.vars);
     let mut sites = vec![Site {
         id: 0,
         slot: 0,
@@ -100,6 +101,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     }
     p.code = code;
     p.sites = sites;
+    p.vars = vars;
     let span = Span::none();
     for (name, ty) in [
         (P1, TypeSpecifier::Bool),
@@ -464,11 +466,58 @@ impl Rewriter<'_> {
                 other => self.acc(node(other, callee.span)),
             };
         }
+        let pre = match name.as_deref().and_then(library::effects) {
+            Some(effects) => self.library_accesses(effects, &c.arguments),
+            None => vec![],
+        };
         c.arguments = std::mem::take(&mut c.arguments)
             .into_iter()
             .map(|a| self.acc(a))
             .collect();
-        call_expr(*c.callee, c.arguments, span)
+        let call = call_expr(*c.callee, c.arguments, span);
+        if pre.is_empty() {
+            call
+        } else {
+            comma(pre.into_iter().chain([call]).collect(), span)
+        }
+    }
+
+    /// Flag code for what a library call reads and writes through its pointer arguments
+    /// ([`library`]): an access of the first byte, `*(char *)arg`. Arguments with side
+    /// effects cannot be evaluated twice and are left out.
+    fn library_accesses(
+        &mut self,
+        effects: &[(library::Args, library::Effect)],
+        args: &[Node<Expression>],
+    ) -> Vec<Node<Expression>> {
+        let mut out = vec![];
+        for &(sel, effect) in effects {
+            for a in &args[library::selected(sel, args.len())] {
+                if has_side_effect(&a.node) {
+                    continue;
+                }
+                let span = a.span;
+                let shown = match &a.node {
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
+                        (*u.node.operand).clone()
+                    }
+                    _ => deref(a.clone(), span),
+                };
+                if !self.storage_shared(&shown.node) {
+                    continue;
+                }
+                let write = effect == library::Effect::Write;
+                let id = self.site(&shown, write, self.atomic);
+                let byte = cast(type_name(&[TypeSpecifier::Char], 1, span), a.clone(), span);
+                if write {
+                    out.push(self.set(byte.clone(), self.atomic, id, span));
+                }
+                out.push(self.check(byte, self.atomic, id, span));
+            }
+        }
+        out
     }
 
     /// `__atomic_*(p, …)` / `__sync_*(p, …)`: an atomic access of `*p` (a read for loads, a

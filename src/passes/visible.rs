@@ -100,6 +100,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     }
     p.unit.0 = kept;
     p.code = code;
+    p.vars = vars;
     Ok(p)
 }
 
@@ -350,6 +351,8 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     {
                         self.found = true
                     }
+                    // Library calls that read or write through their arguments.
+                    Some(n) if crate::model::library::effects(n).is_some() => self.found = true,
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
                     Some("__CPROVER_havoc_object")
