@@ -78,7 +78,18 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 defs.insert(name, f.node);
             }
             _ => {
-                if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let mut ext = ext;
+                if let ExternalDeclaration::Declaration(d) = &mut ext.node {
+                    // `main` is gone (it is slot 0; `lazy` defines a new `main`): drop its
+                    // prototypes, which may not match `int main(void)`.
+                    let before = d.node.declarators.len();
+                    d.node.declarators.retain(|id| {
+                        declarator_name(&id.node.declarator.node) != Some("main")
+                            || !is_function_declarator(&id.node.declarator.node)
+                    });
+                    if before > 0 && d.node.declarators.is_empty() {
+                        continue;
+                    }
                     declared.extend(d.node.declarators.iter().filter_map(|id| {
                         declarator_name(&id.node.declarator.node).map(str::to_string)
                     }));
@@ -480,19 +491,23 @@ fn type_has_statement_expression(d: &Declaration) -> bool {
     f.0
 }
 
+/// `name(...)`: declares a function (not a pointer to one).
+fn is_function_declarator(d: &Declarator) -> bool {
+    matches!(
+        d.derived.last().map(|x| &x.node),
+        Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
+    ) && matches!(d.kind.node, DeclaratorKind::Identifier(_))
+}
+
 fn is_typedef_or_extern(d: &Declaration) -> bool {
     d.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
             if matches!(sc.node, StorageClassSpecifier::Typedef | StorageClassSpecifier::Extern))
-    }) || d.declarators.iter().all(|id| {
-        matches!(
-            id.node.declarator.node.derived.last().map(|x| &x.node),
-            Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
-        ) && matches!(
-            id.node.declarator.node.kind.node,
-            DeclaratorKind::Identifier(_)
-        )
-    }) && !d.declarators.is_empty()
+    }) || d
+        .declarators
+        .iter()
+        .all(|id| is_function_declarator(&id.node.declarator.node))
+        && !d.declarators.is_empty()
 }
 
 /// Makes `d` static; returns whether it already was.
