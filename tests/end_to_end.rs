@@ -189,3 +189,9 @@ fn thread_specific_data_per_thread() {
 fn main_return_value_is_read() {
     racy("main_return_racy.c", (3, 7));
 }
+
+#[test]
+fn join_stores_the_exit_value_in_the_joining_thread() {
+    racy("join_store_racy.c", (4, 9));
+    free("join_store_free.c");
+}

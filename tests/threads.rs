@@ -134,6 +134,29 @@ int main(void) {
 }
 
 #[test]
+fn join_through_a_pointer_and_detach() {
+    insta::assert_snapshot!(check(
+        r#"
+int pthread_detach(pthread_t t);
+pthread_t other;
+void *w(void *a) { return a; }
+int main(void) {
+  pthread_t t;
+  void *r;
+  void **pp;
+  pp = &r;
+  pthread_create(&t, 0, w, 0);
+  pthread_create(&other, 0, w, 0);
+  pthread_join(t, pp);
+  pthread_detach(other);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
 fn mutex_and_condition_variable() {
     insta::assert_snapshot!(check(
         r#"

@@ -1790,6 +1790,17 @@ fn called_name(e: &Expression) -> Option<&str> {
     }
 }
 
+/// The integer literal 0 (any base, any suffix), possibly cast: a null pointer constant.
+pub(crate) fn is_zero(e: &Expression) -> bool {
+    match e {
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if i.number.chars().all(|d| d == '0'))
+        }
+        Expression::Cast(c) => is_zero(&c.node.expression.node),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1816,16 +1827,5 @@ mod tests {
             crate::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
                 .unwrap();
         assert!(check_normal_form(&unit).is_err());
-    }
-}
-
-/// The integer literal 0 (any base, any suffix), possibly cast.
-fn is_zero(e: &Expression) -> bool {
-    match e {
-        Expression::Constant(c) => {
-            matches!(&c.node, Constant::Integer(i) if i.number.chars().all(|d| d == '0'))
-        }
-        Expression::Cast(c) => is_zero(&c.node.expression.node),
-        _ => false,
     }
 }

@@ -19,12 +19,35 @@
 //! ```
 //!
 //! Guarantees: the unit holds the user's global declarations, prototypes for the user's
-//! functions (their addresses may be compared), the pthread model (`model/pthread.c`) and
-//! one `void __ladr_threadK(void)` per slot, in slot order; `main` is gone. Each slot's locals
-//! are declared `static` and renamed apart; its parameters are assigned from
-//! `__ladr_arg[K]`. Returns and `pthread_exit` jump to the slot's end label
-//! `__ladr_endK`; in slot 0, falling off the end or `return` is followed by
-//! `__CPROVER_assume(0)` (the process ends; DESIGN §5), while `pthread_exit` skips it.
+//! functions (their addresses may be compared; none for `main`), the pthread model
+//! (`model/pthread.c`) and one `void __ladr_threadK(void)` per slot, in slot order; `main`
+//! is gone. Each slot's locals are declared `static` (at file scope; in place when their
+//! type is `__typeof__` of a statement expression) and renamed apart; its parameters are
+//! assigned from `__ladr_arg[K]`. Returns and `pthread_exit` jump to the slot's end label
+//! `__ladr_endK` (slot k > 0 first stores the exit value in `__ladr_retval[k]` for
+//! `pthread_join`; slot 0 only evaluates it); in slot 0, falling off the end or `return` is
+//! followed by `__CPROVER_assume(0)` (the process ends; DESIGN §5), while `pthread_exit`
+//! skips it. `Program::slots` describes the slots; `Program::thread_locals` names every
+//! object that belongs to one slot (its locals and its thread-storage instances).
+//!
+//! Objects and threads:
+//! * `static` locals are one object for all threads: `inline` hoisted them to file scope
+//!   (renamed, initialiser kept) before any body is copied; one reaching this pass is an
+//!   error, never a per-slot copy.
+//! * `_Thread_local` / `__thread` objects have one instance per thread (`ThreadStorage`):
+//!   slot 0 keeps the user's object, slot k gets `__typeof__(x) __ladr_<n>_x` with the same
+//!   initialiser, and its code is rewritten to use it.
+//! * pthread keys: the model numbers keys as they are created and keeps one value per slot
+//!   and key; `pthread_key_create(&k, NULL)` becomes `k = __ladr_pthread_key_create();` in
+//!   the user's code (a data write). A destructor other than NULL is unsupported (it would
+//!   run at thread exit), as are more than [`MAX_KEYS`] create sites.
+//! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
+//!   point and runs cleanup handlers, and `pthread_join` then returns `PTHREAD_CANCELED`;
+//!   treating it as a no-op could hide races (code after a join that only cancellation lets
+//!   return), and "may stop at any visible point" would need the cleanup handlers too.
+//!   Hence `pthread_testcancel` has no effect.
+//! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
+//!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
 use crate::diag::{Error, Result};
 use crate::program::{Cut, CutKind, Options, Program, Slot};
@@ -344,6 +367,13 @@ fn exit_value(slot: usize, e: Node<Expression>, span: Span) -> Option<Node<State
     }
 }
 
+/// `&x`: an address, no access.
+fn is_address_of_name(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::UnaryOperator(u)
+        if u.node.operator.node == UnaryOperator::Address
+            && matches!(u.node.operand.node, Expression::Identifier(_)))
+}
+
 /// `return e;` → `__ladr_retval[k] = (void *)(e); goto __ladr_endK;` (in main: `goto` to the
 /// process end, which is followed by the `assume(0)`).
 struct ReturnRewriter {
@@ -550,17 +580,6 @@ fn make_static(d: &mut Node<Declaration>, enumerators: &HashSet<String>) -> Resu
     Ok(was_static)
 }
 
-/// `0`, `(void *)0` and the like (`NULL` after preprocessing).
-fn is_null_pointer_constant(e: &Expression) -> bool {
-    match e {
-        Expression::Constant(c) => {
-            matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty())
-        }
-        Expression::Cast(c) => is_null_pointer_constant(&c.node.expression.node),
-        _ => false,
-    }
-}
-
 /// Integer constant expressions built from literals, enumeration constants, sizeof and
 /// arithmetic.
 fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
@@ -737,7 +756,41 @@ impl SlotCtx<'_> {
                     ))]
                 }
             }
-            "pthread_join" => vec![with_lv(model("pthread_join", vec![arg(0)?, arg(1)?]))],
+            "pthread_join" => {
+                // The joining thread stores the exit value: a data write in the user's code.
+                let tid = arg(0)?;
+                let out = arg(1)?;
+                let value = index(ident("__ladr_retval", cspan), tid.clone(), cspan);
+                let mut v = vec![with_lv(model("pthread_join", vec![tid]))];
+                match out.node {
+                    e if crate::passes::normalise::is_zero(&e) => {}
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
+                        let target = *u.node.operand;
+                        let ty = type_name(&[typeof_expr(target.clone(), cspan)], 0, cspan);
+                        v.push(expr_stmt(assign(target, cast(ty, value, cspan), cspan)));
+                    }
+                    e => {
+                        let p = node(e, out.span);
+                        let slot = deref(
+                            cast(
+                                type_name(&[TypeSpecifier::Void], 2, cspan),
+                                p.clone(),
+                                cspan,
+                            ),
+                            cspan,
+                        );
+                        v.push(if_stmt(
+                            p,
+                            expr_stmt(assign(slot, value, cspan)),
+                            None,
+                            cspan,
+                        ));
+                    }
+                }
+                v
+            }
             "pthread_mutex_lock" | "pthread_spin_lock" => {
                 vec![with_lv(model(
                     "pthread_mutex_lock",
@@ -790,7 +843,7 @@ impl SlotCtx<'_> {
                     ));
                 }
                 let destructor = arg(1)?;
-                if !is_null_pointer_constant(&destructor.node) {
+                if !crate::passes::normalise::is_zero(&destructor.node) {
                     return Err(Error::unsupported(
                         destructor.span,
                         "a pthread_key_create destructor",
@@ -891,7 +944,19 @@ impl SlotCtx<'_> {
                 )]
             }
             n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
-                vec![with_lv(int(0, cspan))]
+                // The arguments are still evaluated (`pthread_detach(t)` reads `t`).
+                let mut v: Vec<_> = a
+                    .iter()
+                    .filter(|e| !is_constant(&e.node, &HashSet::new()) && !is_address_of_name(e))
+                    .map(|e| expr_stmt(e.clone()))
+                    .collect();
+                if lv.is_some() {
+                    v.push(with_lv(int(0, cspan)));
+                }
+                if v.is_empty() {
+                    v.push(empty_stmt(span));
+                }
+                v
             }
             n if n.starts_with("pthread_") || n.starts_with("sem_") => {
                 return Err(Error::unsupported(
@@ -1194,7 +1259,7 @@ mod tests {
             else {
                 panic!()
             };
-            is_null_pointer_constant(&e.node)
+            crate::passes::normalise::is_zero(&e.node)
         };
         assert!(parse("0"));
         assert!(parse("((void *)0)"));
