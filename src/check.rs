@@ -52,6 +52,8 @@ pub struct Report {
     pub cuts: Vec<CutKind>,
     pub program: Program,
     pub trace: Vec<cbmc::Step>,
+    /// The printer's line map of the sequential program (input span per output line).
+    pub origins: Vec<lang_c::span::Span>,
 }
 
 /// Translates `parsed` and checks it with CBMC.
@@ -148,6 +150,7 @@ pub fn check(
         cuts,
         program,
         trace,
+        origins: printed.origins,
     })
 }
 

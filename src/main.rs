@@ -1,7 +1,7 @@
 //! The `ladr` command line. All work is done by the library; this file parses options,
 //! calls it, and prints the result.
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr::check::{check, Verdict};
 use ladr::diag::{render, Error, ErrorKind};
@@ -9,9 +9,19 @@ use ladr::frontend;
 use ladr::pipeline::{translate, Stage};
 use ladr::print::print_unit;
 use ladr::program::Options;
+use ladr::report;
+use ladr::svcomp;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A diagnostic with both accesses in the source and the interleaving.
+    Text,
+    /// The schema documented in the README (`verdict`, `bounds`, `race`, `stats`, `tool`).
+    Json,
+}
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Color {
@@ -26,11 +36,17 @@ enum Color {
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
 /// (timeout, CBMC failure).
+///
+/// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug)]
 #[command(name = "ladr", version, about, long_about)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Cmd>,
     /// The C file to check (`.i` = already preprocessed; anything else goes through `gcc -E`).
-    file: PathBuf,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// Round-robin rounds K: each thread runs at most K contexts.
     #[arg(long, default_value_t = 2)]
     rounds: u32,
@@ -68,26 +84,100 @@ struct Cli {
     /// When to use colour in diagnostics.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
     color: Color,
+    /// Output format of the verdict.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Show every step of every context of the interleaving.
+    #[arg(short, long)]
+    verbose: bool,
+    /// SV-COMP mode: FILE may be a task `.yml`; the last output line is `SV-COMP result:
+    /// true`, `false(no-data-race)` or `unknown`.
+    #[arg(long)]
+    svcomp: bool,
+    /// The SV-COMP property file (only no-data-race is supported).
+    #[arg(long, value_name = "PRP")]
+    property_file: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    /// Run ladr on every SV-COMP no-data-race task under DIR and score the answers.
+    ///
+    /// Exit status: 0 no wrong answer, 1 some wrong answer, 2 usage error.
+    Eval(ladr::eval::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let choice = match cli.color {
-        Color::Auto if std::io::IsTerminal::is_terminal(&std::io::stderr()) => ColorChoice::Auto,
-        Color::Auto | Color::Never => ColorChoice::Never,
-        Color::Always => ColorChoice::Always,
+    let file = match (&cli.command, &cli.file) {
+        (Some(Cmd::Eval(args)), _) => return ladr::eval::main(args),
+        (None, Some(file)) => file.clone(),
+        (None, None) => unreachable!("clap requires FILE without a subcommand"),
     };
-    let mut err_out = StandardStream::stderr(choice);
+    let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+    let code = run(&cli, &file, &mut err_out);
+    if cli.svcomp {
+        // The verdict line is the last line of the output, whatever happened before.
+        let verdict = match code {
+            Done::Race => "race",
+            Done::NoRace => "no-race",
+            _ => "unknown",
+        };
+        println!("{}", svcomp::result_line(verdict));
+    }
+    ExitCode::from(match code {
+        Done::Emitted => 0,
+        other => other as u8,
+    })
+}
+
+/// How a run ended (the exit status).
+#[derive(Clone, Copy)]
+enum Done {
+    NoRace = 0,
+    Race = 1,
+    Refused = 2,
+    Unknown = 3,
+    /// `--emit` printed a program.
+    Emitted = 255,
+}
+
+fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done {
+    let mut ilp32 = cli.ilp32;
+    let file = if cli.svcomp {
+        let input = match svcomp::input(file) {
+            Ok(i) => i,
+            Err(e) => return fail(err_out, &e, None),
+        };
+        let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
+            let e = Error::new(
+                ErrorKind::Usage,
+                "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
+            );
+            return fail(err_out, &e, None);
+        };
+        if let Err(e) = svcomp::check_property(&property) {
+            return fail(err_out, &e, None);
+        }
+        if !cli.ilp32 && !cli.lp64 {
+            ilp32 = input.data_model == Some(svcomp::DataModel::Ilp32);
+        }
+        input.file
+    } else {
+        file.to_path_buf()
+    };
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
     let fe = frontend::Options {
         cpp_args,
         preprocessed: false,
     };
-    let parsed = match frontend::load(&cli.file, &fe) {
+    let t0 = std::time::Instant::now();
+    let parsed = match frontend::load(&file, &fe) {
         Ok(p) => p,
-        Err(e) => return fail(&mut err_out, &e, None),
+        Err(e) => return fail(err_out, &e, None),
     };
+    let parse_time = t0.elapsed().as_secs_f64();
     let opts = Options {
         rounds: cli.rounds,
         unwind: cli.unwind,
@@ -96,68 +186,66 @@ fn main() -> ExitCode {
     if let Some(stage) = cli.emit {
         if stage == Stage::Parsed {
             print!("{}", print_unit(&parsed.unit).text);
-            return ExitCode::SUCCESS;
+            return Done::Emitted;
         }
         return match translate(parsed.unit.clone(), &opts, stage, |_, _| {}) {
             Ok(p) => {
                 print!("{}", print_unit(&p.unit).text);
-                ExitCode::SUCCESS
+                Done::Emitted
             }
-            Err(e) => fail(&mut err_out, &e, Some(&parsed)),
+            Err(e) => fail(err_out, &e, Some(&parsed)),
         };
     }
     let cbmc = match ladr::cbmc::locate(cli.cbmc.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(3);
+            return Done::Unknown;
         }
     };
     let mut copts = ladr::cbmc::Options::new(cbmc);
-    copts.ilp32 = cli.ilp32;
+    copts.ilp32 = ilp32;
     copts.timeout = cli.timeout.map(Duration::from_secs_f64);
     let report = match check(&parsed, &opts, &copts, cli.keep_files.as_deref()) {
         Ok(r) => r,
-        Err(e) => return fail(&mut err_out, &e, Some(&parsed)),
+        Err(e) => return fail(err_out, &e, Some(&parsed)),
     };
+    let outcome = report::outcome(&report, &parsed, &opts, parse_time);
+    match cli.format {
+        Format::Text => {
+            let mut out = StandardStream::stdout(color_choice(cli.color, true));
+            report::text::write(&mut out, &outcome, &parsed, cli.verbose);
+        }
+        Format::Json => match serde_json::to_string_pretty(&outcome) {
+            Ok(j) => println!("{j}"),
+            Err(e) => eprintln!("error: cannot write JSON: {e}"),
+        },
+    }
     match &report.verdict {
-        Verdict::Race { first, second } => {
-            let desc = |a: &ladr::check::Access| {
-                format!(
-                    "{} of `{}` at {} in thread {} (`{}`)",
-                    if a.site.write { "write" } else { "read" },
-                    a.site.expr,
-                    a.loc,
-                    a.slot.index,
-                    a.slot.routine
-                )
-            };
-            println!("race: {} and {}", desc(first), desc(second));
-            ExitCode::from(1)
-        }
-        Verdict::NoRace => {
-            let cut = if report.cuts.is_empty() {
-                String::new()
-            } else {
-                " (some loops, recursion or thread creation were cut at the bounds)".into()
-            };
-            println!(
-                "no race found within {} rounds and {} unwindings{cut}",
-                cli.rounds, cli.unwind
-            );
-            ExitCode::SUCCESS
-        }
-        Verdict::Unknown { reason } => {
-            println!("unknown: {reason}");
-            ExitCode::from(3)
-        }
+        Verdict::Race { .. } => Done::Race,
+        Verdict::NoRace => Done::NoRace,
+        Verdict::Unknown { .. } => Done::Unknown,
     }
 }
 
-fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> ExitCode {
+/// Colour for stdout (`stdout = true`) or stderr.
+fn color_choice(c: Color, stdout: bool) -> ColorChoice {
+    let tty = if stdout {
+        std::io::IsTerminal::is_terminal(&std::io::stdout())
+    } else {
+        std::io::IsTerminal::is_terminal(&std::io::stderr())
+    };
+    match c {
+        Color::Auto if tty => ColorChoice::Auto,
+        Color::Auto | Color::Never => ColorChoice::Never,
+        Color::Always => ColorChoice::Always,
+    }
+}
+
+fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> Done {
     render(out, e, parsed.map(|p| &p.map));
-    ExitCode::from(match e.kind {
-        ErrorKind::Backend => 3,
-        _ => 2,
-    })
+    match e.kind {
+        ErrorKind::Backend => Done::Unknown,
+        _ => Done::Refused,
+    }
 }

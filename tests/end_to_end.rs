@@ -6,11 +6,12 @@ use std::path::Path;
 use std::process::Command;
 
 fn ladr(file: &str, extra: &[&str]) -> (i32, String) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/e2e")
-        .join(file);
+    // Run in tests/e2e with a relative name, so reports (and snapshots) do not depend on
+    // where the repository is.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e");
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
-        .arg(&path)
+        .current_dir(&dir)
+        .arg(file)
         .args(extra)
         .output()
         .expect("run ladr");
@@ -26,18 +27,94 @@ fn ladr(file: &str, extra: &[&str]) -> (i32, String) {
 fn racy(file: &str, lines: (u32, u32)) {
     let (code, out) = ladr(file, &[]);
     assert_eq!(code, 1, "{file}: expected a race, got:\n{out}");
-    let a = format!("{file}:{}:", lines.0);
-    let b = format!("{file}:{}:", lines.1);
+    // Both lines are labelled in the diagnostic's source excerpt.
+    let a = format!("\n{:>w$} │", lines.0, w = gutter(&out));
+    let b = format!("\n{:>w$} │", lines.1, w = gutter(&out));
     assert!(
-        out.contains(&a) && out.contains(&b),
+        out.contains(&a) && out.contains(&b) && out.contains("error[data-race]"),
         "{file}: expected lines {lines:?} in:\n{out}"
     );
+    // The same pair in the JSON report.
+    let (code, json) = ladr(file, &["--format", "json"]);
+    assert_eq!(code, 1, "{file}: {json}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON output");
+    assert_eq!(v["verdict"], "race");
+    let acc = v["race"]["accesses"].as_array().expect("two accesses");
+    assert_eq!(acc.len(), 2);
+    let mut got: Vec<u64> = acc.iter().map(|a| a["line"].as_u64().unwrap()).collect();
+    let mut want = vec![lines.0 as u64, lines.1 as u64];
+    got.sort();
+    want.sort();
+    assert_eq!(got, want, "{file}: {json}");
+    for a in acc {
+        assert!(a["column"].as_u64().unwrap() >= 1);
+        assert!(["read", "write"].contains(&a["kind"].as_str().unwrap()));
+        assert!(!a["expr"].as_str().unwrap().is_empty());
+    }
+    // The first access (ending context C1) is a write, by a different thread.
+    assert_eq!(acc[0]["kind"], "write", "{json}");
+    assert_ne!(acc[0]["thread"]["slot"], acc[1]["thread"]["slot"], "{json}");
+    // The interleaving ends with the two racing threads.
+    let il = v["race"]["interleaving"].as_array().unwrap();
+    assert!(il.len() >= 2, "{json}");
+    assert_eq!(il[il.len() - 1]["thread"], acc[1]["thread"], "{json}");
+}
+
+/// Width of the line-number gutter of a codespan diagnostic (the `┌─` line's indent).
+fn gutter(out: &str) -> usize {
+    out.lines()
+        .find_map(|l| l.find("┌─"))
+        .map(|i| i.saturating_sub(1))
+        .unwrap_or(1)
 }
 
 fn free(file: &str) {
     let (code, out) = ladr(file, &[]);
     assert_eq!(code, 0, "{file}: expected no race, got:\n{out}");
     assert!(out.contains("no race found"), "{out}");
+    let (code, json) = ladr(file, &["--format", "json"]);
+    assert_eq!(code, 0, "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON output");
+    assert_eq!(v["verdict"], "no-race");
+    assert!(v.get("race").is_none());
+}
+
+/// The terminal report without colour, for snapshots.
+#[test]
+fn terminal_report_snapshot() {
+    let (code, out) = ladr("condvar_racy.c", &["--color", "never"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!(out);
+    let (_, out) = ladr("global_racy.c", &["--color", "never"]);
+    insta::assert_snapshot!("global_racy", out);
+}
+
+#[test]
+fn svcomp_mode_ends_with_the_result_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let prp = dir.path().join("no-data-race.prp");
+    std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
+    let prp = prp.to_str().unwrap();
+    let (code, out) = ladr("global_racy.c", &["--svcomp", "--property-file", prp]);
+    assert_eq!(code, 1, "{out}");
+    assert_eq!(
+        out.trim_end().lines().last(),
+        Some("SV-COMP result: false(no-data-race)")
+    );
+    let (_, out) = ladr("mutex_free.c", &["--svcomp", "--property-file", prp]);
+    assert_eq!(out.trim_end().lines().last(), Some("SV-COMP result: true"));
+    let other = dir.path().join("unreach-call.prp");
+    std::fs::write(
+        &other,
+        "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+    )
+    .unwrap();
+    let (code, out) = ladr(
+        "mutex_free.c",
+        &["--svcomp", "--property-file", other.to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("not the no-data-race property"), "{out}");
 }
 
 #[test]
@@ -105,7 +182,7 @@ fn race_after_two_loop_iterations() {
     racy("loop_twice_racy.c", (9, 13));
     let (code, out) = ladr("loop_twice_racy.c", &["--unwind", "1"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.contains("cut at the bounds"), "{out}");
+    assert!(out.contains("the bounds cut the program: loop"), "{out}");
 }
 
 #[test]

@@ -1,0 +1,436 @@
+//! What a check found, in the user's terms: the verdict, the two racing accesses (file,
+//! line, column, lvalue, thread) and the interleaving that leads there, built from CBMC's
+//! counterexample and the printer's line map. One data model ([`Outcome`]) feeds every
+//! output format: the terminal ([`text`]), JSON (this model serialised; schema in the
+//! README), SARIF ([`sarif`]) and the SV-COMP violation witness ([`witness`]).
+//!
+//! The interleaving comes from the trace: every call of a slot function `__ladr_threadK` by
+//! the driver is one context of slot K; the steps inside it (assignments and calls whose
+//! source line in the sequential program maps back to an original statement) give the
+//! original lines that context ran.
+
+pub mod text;
+
+use crate::cbmc::Step;
+use crate::check::{Access, Report, Verdict};
+use crate::frontend::source_map::Loc;
+use crate::frontend::Parsed;
+use crate::passes::threads::slot_function;
+use crate::program::{CutKind, Options};
+use crate::syntax::names;
+use lang_c::span::Span;
+use serde::Serialize;
+
+/// Version of the JSON schema below; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub schema: u32,
+    /// `race`, `no-race` or `unknown`.
+    pub verdict: &'static str,
+    /// Why there is no verdict (only for `unknown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub input: String,
+    pub bounds: Bounds,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub race: Option<Race>,
+    pub stats: Stats,
+    pub tool: Tool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Bounds {
+    pub rounds: u32,
+    pub unwind: u32,
+    /// The program has loops, recursion or thread creation cut at the bounds, so "no race"
+    /// holds only for executions within them.
+    pub cut: bool,
+    /// Which kinds of cut the program has (`loop`, `recursion`, `thread-nesting`).
+    pub cuts: Vec<&'static str>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Race {
+    /// [first, second]: the write that ends context C1, the access that begins C2.
+    pub accesses: [AccessInfo; 2],
+    pub interleaving: Vec<Context>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct AccessInfo {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    /// `read` or `write`.
+    pub kind: &'static str,
+    pub atomic: bool,
+    /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`).
+    pub expr: String,
+    pub thread: Thread,
+    /// Values CBMC gives for the variables in `expr` (e.g. an index), as CBMC prints them.
+    pub values: Vec<Value>,
+    /// Byte offset of the access in the input (for diagnostics; not serialised).
+    #[serde(skip)]
+    pub offset: (usize, usize),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Value {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Thread {
+    /// Thread slot: 0 is `main`, then one per `pthread_create` site (copy).
+    pub slot: usize,
+    /// The start routine.
+    pub function: String,
+    /// The `pthread_create` call that made it (none for `main`).
+    pub created_at: Option<Position>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Position {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Context {
+    /// 1-based position in the interleaving.
+    pub index: usize,
+    /// 1-based round-robin round.
+    pub round: usize,
+    pub thread: Thread,
+    /// Original source lines this context ran, in order (repeats of a line collapsed).
+    pub lines: Vec<Position>,
+    /// Every step with an original location (for `-v`).
+    #[serde(skip)]
+    pub steps: Vec<StepInfo>,
+    /// Index just past this context's last step in the CBMC trace.
+    #[serde(skip)]
+    pub end_step: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StepInfo {
+    pub pos: Position,
+    /// What happened: `x = 1`, `call pthread_mutex_lock`.
+    pub what: String,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stats {
+    /// Seconds spent before CBMC (parse, passes, printing).
+    pub translate_s: f64,
+    pub cbmc_s: f64,
+    pub slots: usize,
+    pub visible_statements: u32,
+    pub formula_variables: Option<u64>,
+    pub formula_clauses: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Tool {
+    pub name: &'static str,
+    pub version: &'static str,
+}
+
+pub const TOOL: Tool = Tool {
+    name: "ladr",
+    version: env!("CARGO_PKG_VERSION"),
+};
+
+/// Builds the outcome of a check.
+pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
+    let mut cuts: Vec<&'static str> = report.cuts.iter().map(|c| cut_name(*c)).collect();
+    cuts.dedup();
+    let (verdict, reason, race) = match &report.verdict {
+        Verdict::Race { first, second } => {
+            let interleaving = interleaving(report, parsed);
+            let accesses = [
+                access_info(first, report, parsed, &interleaving, true),
+                access_info(second, report, parsed, &interleaving, false),
+            ];
+            (
+                "race",
+                None,
+                Some(Race {
+                    accesses,
+                    interleaving,
+                }),
+            )
+        }
+        Verdict::NoRace => ("no-race", None, None),
+        Verdict::Unknown { reason } => ("unknown", Some(reason.clone()), None),
+    };
+    Outcome {
+        schema: SCHEMA_VERSION,
+        verdict,
+        reason,
+        input: parsed.path.display().to_string(),
+        bounds: Bounds {
+            rounds: opts.rounds,
+            unwind: opts.unwind,
+            cut: !cuts.is_empty(),
+            cuts,
+        },
+        race,
+        stats: Stats {
+            translate_s: parse_time + report.stats.translate.as_secs_f64(),
+            cbmc_s: report.stats.cbmc.as_secs_f64(),
+            slots: report.stats.slots,
+            visible_statements: report.stats.visible,
+            formula_variables: report.stats.variables,
+            formula_clauses: report.stats.clauses,
+        },
+        tool: TOOL,
+    }
+}
+
+fn cut_name(c: CutKind) -> &'static str {
+    match c {
+        CutKind::Loop => "loop",
+        CutKind::Recursion => "recursion",
+        CutKind::ThreadNesting => "thread-nesting",
+    }
+}
+
+fn position(l: &Loc) -> Position {
+    Position {
+        file: l.file.clone(),
+        line: l.line,
+        column: l.column,
+    }
+}
+
+/// The thread of slot `k`.
+pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
+    let slot = &report.program.slots[k];
+    Thread {
+        slot: k,
+        function: slot.routine.clone(),
+        created_at: slot
+            .created_at
+            .map(|s| position(&parsed.map.lookup(s.start))),
+    }
+}
+
+fn access_info(
+    a: &Access,
+    report: &Report,
+    parsed: &Parsed,
+    contexts: &[Context],
+    first: bool,
+) -> AccessInfo {
+    AccessInfo {
+        file: a.loc.file.clone(),
+        line: a.loc.line,
+        column: a.loc.column,
+        kind: if a.site.write { "write" } else { "read" },
+        atomic: a.site.atomic,
+        expr: a.site.expr.clone(),
+        thread: thread(report, parsed, a.slot.index),
+        values: values(a, report, contexts, first),
+        offset: (a.site.span.start, a.site.span.end),
+    }
+}
+
+/// The last values CBMC assigned, up to the end of the access's context (C1 for the first
+/// access, C2 — the last context — for the second), to the variables named in the access's
+/// lvalue (`i` in `buf[i]`, `p` in `*p`).
+fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec<Value> {
+    let second = contexts.last();
+    let ctx = if first {
+        let n = contexts.len().saturating_sub(1);
+        contexts[..n]
+            .iter()
+            .rev()
+            .find(|c| c.thread.slot == a.slot.index)
+    } else {
+        second
+    };
+    let Some(ctx) = ctx else {
+        return vec![];
+    };
+    let mut out = vec![];
+    // The accessed variable itself is not what the values explain (`i` in `a[i]` is).
+    for id in identifiers(&a.site.expr)
+        .into_iter()
+        .filter(|id| *id != a.site.expr)
+    {
+        let v = report.trace[..ctx.end_step].iter().rev().find_map(|s| {
+            let lhs = s.lhs.as_deref()?;
+            (s.kind == "assignment" && names::original_name(lhs) == id && !s.is_internal())
+                .then(|| s.value.clone())
+                .flatten()
+        });
+        // Whole arrays and structs say nothing about which element raced.
+        if let Some(value) = v.filter(|v| !v.starts_with('{')) {
+            out.push(Value {
+                name: id.to_string(),
+                value,
+            });
+        }
+    }
+    out
+}
+
+/// The identifiers of a C expression's text (not member names after `.`/`->`).
+fn identifiers(expr: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = vec![];
+    let bytes = expr.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let before = expr[..start].trim_end();
+            let member = before.ends_with('.') || before.ends_with("->");
+            let word = &expr[start..i];
+            if !member && !out.contains(&word) && word != "sizeof" {
+                out.push(word);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// (slot, start, end) step ranges of the driver's calls of slot functions, in trace order.
+fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize)> {
+    let names: Vec<String> = (0..slots).map(slot_function).collect();
+    let mut out = vec![];
+    let mut open: Option<(usize, usize)> = None;
+    for (i, s) in trace.iter().enumerate() {
+        match s.kind.as_str() {
+            "function-call" => {
+                if let Some(k) = s
+                    .callee
+                    .as_deref()
+                    .and_then(|c| names.iter().position(|n| n == c))
+                {
+                    open = Some((k, i));
+                }
+            }
+            "function-return" => {
+                if let (Some((k, start)), Some(c)) = (open, s.callee.as_deref()) {
+                    if names[k] == c {
+                        out.push((k, start, i));
+                        open = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some((k, start)) = open {
+        out.push((k, start, trace.len()));
+    }
+    out
+}
+
+/// The contexts of the counterexample that ran at least one original statement.
+pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
+    let slots = report.program.slots.len();
+    let mut rounds = vec![0usize; slots];
+    let mut out: Vec<Context> = vec![];
+    for (k, start, end) in context_ranges(&report.trace, slots) {
+        rounds[k] += 1;
+        let mut lines: Vec<Position> = vec![];
+        let mut steps = vec![];
+        // After a call of the model, its parameter bindings: not the user's assignments.
+        let mut in_model_call = false;
+        for s in &report.trace[start + 1..end] {
+            if s.kind != "assignment" {
+                in_model_call = false;
+            }
+            if s.hidden || s.is_internal() || in_model_call {
+                continue;
+            }
+            if s.kind == "function-call"
+                && s.callee
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("__ladr_pthread_"))
+            {
+                in_model_call = true;
+            }
+            // Steps inside the pthread model are shown as the call that led there.
+            if s.function
+                .as_deref()
+                .is_some_and(|f| f.starts_with("__ladr_pthread_"))
+            {
+                continue;
+            }
+            let Some(span) = s.line.and_then(|l| origin(report, l)) else {
+                continue;
+            };
+            let loc = parsed.map.lookup(span.start);
+            let pos = position(&loc);
+            let what = match s.kind.as_str() {
+                "assignment" => match (&s.lhs, &s.value) {
+                    // CBMC's own temporaries (`tmp_if_expr$2`) are not the user's.
+                    (Some(l), Some(v)) if !names::is_internal(l) && !l.contains('$') => {
+                        format!("{} = {v}", names::original_name(l))
+                    }
+                    _ => continue,
+                },
+                "function-call" => match s.callee.as_deref() {
+                    Some(c) => format!("call {}", user_function(c)),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if lines.last().map(|l| l.line) != Some(pos.line) {
+                lines.push(Position {
+                    column: 1,
+                    ..pos.clone()
+                });
+            }
+            steps.push(StepInfo { pos, what });
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        out.push(Context {
+            index: out.len() + 1,
+            round: rounds[k],
+            thread: thread(report, parsed, k),
+            lines,
+            steps,
+            end_step: end,
+        });
+    }
+    out
+}
+
+/// `pthread_mutex_lock` for the model's `__ladr_pthread_mutex_lock`.
+fn user_function(name: &str) -> &str {
+    name.strip_prefix("__ladr_").unwrap_or(name)
+}
+
+/// The span in the input behind line `line` (1-based) of the sequential program.
+fn origin(report: &Report, line: u32) -> Option<Span> {
+    let s = *report.origins.get((line as usize).checked_sub(1)?)?;
+    (s.end > s.start).then_some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::identifiers;
+
+    #[test]
+    fn identifiers_skip_member_names() {
+        assert_eq!(identifiers("buf[i].len"), vec!["buf", "i"]);
+        assert_eq!(identifiers("p->next->v"), vec!["p"]);
+        assert_eq!(identifiers("*q"), vec!["q"]);
+    }
+}

@@ -1,0 +1,159 @@
+//! The terminal report: a codespan diagnostic for a race (error on the second access, a
+//! secondary label on the first, a note naming the threads, the interleaving as a numbered
+//! list of contexts with original lines), or one line for "no race" / "unknown".
+
+use super::{AccessInfo, Outcome, Thread};
+use crate::diag::SourceFiles;
+use crate::frontend::source_map::Loc;
+use crate::frontend::Parsed;
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::term::termcolor::WriteColor;
+
+/// Writes the report of `o`. `verbose` adds every step of every context.
+pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: bool) {
+    match &o.race {
+        Some(race) => {
+            let [first, second] = &race.accesses;
+            let mut files = SourceFiles::new();
+            let label = |files: &mut SourceFiles, a: &AccessInfo| {
+                let loc = Loc {
+                    file: a.file.clone(),
+                    line: a.line,
+                    column: a.column,
+                };
+                // lang-c's spans of an assignment's left side can include the blank after it.
+                let len = a
+                    .offset
+                    .1
+                    .saturating_sub(a.offset.0)
+                    .min(a.expr.len().max(1));
+                files.range(&parsed.map, &loc, len)
+            };
+            let (id2, r2) = label(&mut files, second);
+            let (id1, r1) = label(&mut files, first);
+            let mut notes = vec![format!(
+                "threads: {} and {}",
+                thread_text(&first.thread),
+                thread_text(&second.thread)
+            )];
+            for a in [first, second] {
+                if !a.values.is_empty() {
+                    let vals: Vec<String> = a
+                        .values
+                        .iter()
+                        .map(|v| format!("{} = {}", v.name, v.value))
+                        .collect();
+                    notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
+                }
+            }
+            notes.push(interleaving_text(o, verbose));
+            let d = Diagnostic::error()
+                .with_message(format!(
+                    "data race on `{}` between thread {} and thread {}",
+                    second.expr, first.thread.slot, second.thread.slot
+                ))
+                .with_code("data-race")
+                .with_labels(vec![
+                    Label::primary(id2, r2).with_message(format!(
+                        "{} by thread {}",
+                        access_text(second),
+                        second.thread.slot
+                    )),
+                    Label::secondary(id1, r1).with_message(format!(
+                        "{} by thread {}",
+                        access_text(first),
+                        first.thread.slot
+                    )),
+                ])
+                .with_notes(notes);
+            files.emit(out, &d);
+        }
+        None => {
+            let _ = writeln!(out, "{}", summary(o));
+        }
+    }
+}
+
+/// One line: the verdict in words.
+pub fn summary(o: &Outcome) -> String {
+    match (&o.race, o.verdict) {
+        (Some(race), _) => {
+            let [a, b] = &race.accesses;
+            format!(
+                "race: {} at {}:{}:{} in thread {} and {} at {}:{}:{} in thread {}",
+                access_text(a),
+                a.file,
+                a.line,
+                a.column,
+                a.thread.slot,
+                access_text(b),
+                b.file,
+                b.line,
+                b.column,
+                b.thread.slot
+            )
+        }
+        (None, "no-race") => {
+            let cut = if o.bounds.cut {
+                format!(
+                    " (the bounds cut the program: {})",
+                    o.bounds.cuts.join(", ")
+                )
+            } else {
+                " (no loop, recursion or thread creation was cut)".to_string()
+            };
+            format!(
+                "no race found within {} rounds and {} unwindings{cut}",
+                o.bounds.rounds, o.bounds.unwind
+            )
+        }
+        (None, _) => format!("unknown: {}", o.reason.as_deref().unwrap_or("no verdict")),
+    }
+}
+
+fn access_text(a: &AccessInfo) -> String {
+    format!(
+        "{}{} of `{}`",
+        if a.atomic { "atomic " } else { "" },
+        a.kind,
+        a.expr
+    )
+}
+
+pub fn thread_text(t: &Thread) -> String {
+    match &t.created_at {
+        Some(c) => format!(
+            "thread {} (`{}`, created at {}:{})",
+            t.slot, t.function, c.file, c.line
+        ),
+        None => format!("thread {} (`{}`)", t.slot, t.function),
+    }
+}
+
+/// "interleaving:" and one line per context, with its original lines.
+fn interleaving_text(o: &Outcome, verbose: bool) -> String {
+    let Some(race) = &o.race else {
+        return String::new();
+    };
+    let mut s = String::from("interleaving:");
+    for c in &race.interleaving {
+        let lines: Vec<String> = c.lines.iter().map(|p| p.line.to_string()).collect();
+        s.push_str(&format!(
+            "\n  {}. round {}, {}: line{} {}",
+            c.index,
+            c.round,
+            thread_text(&c.thread),
+            if lines.len() == 1 { "" } else { "s" },
+            lines.join(", ")
+        ));
+        if verbose {
+            for st in &c.steps {
+                s.push_str(&format!(
+                    "\n       {}:{}  {}",
+                    st.pos.file, st.pos.line, st.what
+                ));
+            }
+        }
+    }
+    s
+}

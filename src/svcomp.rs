@@ -1,0 +1,166 @@
+//! SV-COMP mode: the property file, task files (`.yml`) and the verdict line.
+//!
+//! `ladr --svcomp --property-file no-data-race.prp [--32|--64] FILE|TASK.yml` checks FILE
+//! (or the task's input file, with the task's data model) and ends its output with
+//! `SV-COMP result: false(no-data-race)`, `true` or `unknown`. Only the no-data-race
+//! property is supported; any other property file is refused.
+
+use crate::diag::{Error, ErrorKind, Result};
+use crate::eval::yaml::{self, Value};
+use std::path::{Path, PathBuf};
+
+/// The formula of SV-COMP's no-data-race property.
+pub const DATA_RACE_FORMULA: &str = "CHECK( init(main()), LTL(G ! data-race) )";
+
+/// The data model a task asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataModel {
+    Ilp32,
+    Lp64,
+}
+
+/// What to check: the input file and, from a task file, its data model.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub file: PathBuf,
+    pub data_model: Option<DataModel>,
+    /// The property file a task file names for no-data-race (if it is a task file).
+    pub property: Option<PathBuf>,
+}
+
+/// Resolves FILE: a task `.yml` gives its single input file (relative to the task file),
+/// its data model and its no-data-race property file; anything else is the input itself.
+pub fn input(file: &Path) -> Result<Input> {
+    let is_task = matches!(
+        file.extension().and_then(|e| e.to_str()),
+        Some("yml" | "yaml")
+    );
+    if !is_task {
+        return Ok(Input {
+            file: file.to_path_buf(),
+            data_model: None,
+            property: None,
+        });
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("cannot read {}: {e}", file.display()),
+        )
+    })?;
+    let doc = yaml::parse(&text);
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let bad = |what: String| Error::new(ErrorKind::Usage, format!("{}: {what}", file.display()));
+    let input = match doc.get("input_files") {
+        Some(Value::Scalar(s)) if !s.is_empty() => s.clone(),
+        Some(Value::List(items)) if items.len() == 1 => match &items[0] {
+            Value::Scalar(s) if !s.is_empty() => s.clone(),
+            _ => return Err(bad("input_files is not a file name".into())),
+        },
+        Some(Value::List(items)) if items.len() > 1 => {
+            return Err(bad(format!(
+                "{} input files; ladr checks one file",
+                items.len()
+            )))
+        }
+        _ => return Err(bad("no input_files".into())),
+    };
+    let data_model = match doc
+        .get("options")
+        .and_then(|o| o.get("data_model"))
+        .and_then(Value::as_str)
+    {
+        None | Some("") => None,
+        Some(m) if m.eq_ignore_ascii_case("ILP32") => Some(DataModel::Ilp32),
+        Some(m) if m.eq_ignore_ascii_case("LP64") => Some(DataModel::Lp64),
+        Some(m) => return Err(bad(format!("unknown data_model `{m}`"))),
+    };
+    let property = match doc.get("properties") {
+        Some(Value::List(props)) => props
+            .iter()
+            .filter_map(|p| p.get("property_file").and_then(Value::as_str))
+            .find(|f| f.ends_with("no-data-race.prp"))
+            .map(|f| dir.join(f)),
+        _ => None,
+    };
+    Ok(Input {
+        file: dir.join(input),
+        data_model,
+        property,
+    })
+}
+
+/// Accepts a property file only if it is the no-data-race property.
+pub fn check_property(path: &Path) -> Result<()> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("cannot read property file {}: {e}", path.display()),
+        )
+    })?;
+    let normal = |s: &str| s.split_whitespace().collect::<String>();
+    if normal(&text) == normal(DATA_RACE_FORMULA) {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorKind::Usage,
+        format!(
+            "property file {} is not the no-data-race property; ladr checks only `{}` (found `{}`)",
+            path.display(),
+            DATA_RACE_FORMULA,
+            text.trim()
+        ),
+    ))
+}
+
+/// The last line of SV-COMP mode for a verdict (`race`, `no-race`, `unknown`).
+pub fn result_line(verdict: &str) -> &'static str {
+    match verdict {
+        "race" => "SV-COMP result: false(no-data-race)",
+        "no-race" => "SV-COMP result: true",
+        _ => "SV-COMP result: unknown",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_file_gives_input_data_model_and_property() {
+        let dir = tempfile::tempdir().unwrap();
+        let yml = dir.path().join("t.yml");
+        std::fs::write(
+            &yml,
+            "format_version: '2.0'\ninput_files: 'a.i'\nproperties:\n#  - property_file: ../properties/unreach-call.prp\n  - property_file: ../properties/no-data-race.prp\n    expected_verdict: false\noptions:\n  language: C\n  data_model: ILP32\n",
+        )
+        .unwrap();
+        let i = input(&yml).unwrap();
+        assert_eq!(i.file, dir.path().join("a.i"));
+        assert_eq!(i.data_model, Some(DataModel::Ilp32));
+        assert_eq!(
+            i.property,
+            Some(dir.path().join("../properties/no-data-race.prp"))
+        );
+    }
+
+    #[test]
+    fn only_the_data_race_property_is_accepted() {
+        let dir = tempfile::tempdir().unwrap();
+        let race = dir.path().join("race.prp");
+        std::fs::write(&race, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
+        assert!(check_property(&race).is_ok());
+        let reach = dir.path().join("reach.prp");
+        std::fs::write(
+            &reach,
+            "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
+        )
+        .unwrap();
+        let e = check_property(&reach).unwrap_err();
+        assert!(
+            e.message.contains("not the no-data-race property"),
+            "{}",
+            e.message
+        );
+    }
+}
