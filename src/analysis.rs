@@ -144,14 +144,21 @@ impl Collector {
         for s in specs {
             if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
                 match &t.node {
-                    // The type of a call's value (a temporary `normalise` made for a
-                    // hoisted call): never an array, so it cannot escape by decay.
-                    TypeSpecifier::TypeOf(t)
-                        if matches!(&t.node, TypeOf::Expression(e)
-                            if matches!(e.node, Expression::Call(_))) => {}
-                    TypeSpecifier::Struct(_)
-                    | TypeSpecifier::TypeOf(_)
-                    | TypeSpecifier::Atomic(_) => scalar = false,
+                    // `__typeof__(x)` (copies and temporaries ladr declares): x's type.
+                    TypeSpecifier::TypeOf(to) => match &to.node {
+                        TypeOf::Expression(e) => match &e.node {
+                            Expression::Identifier(i) if self.depth.contains_key(&i.node.name) => {
+                                depth = self.depth[&i.node.name];
+                                scalar &= self.scalar.contains(&i.node.name);
+                            }
+                            // The type of a call's value (a temporary `normalise` made for a
+                            // hoisted call): never an array, so it cannot escape by decay.
+                            Expression::Call(_) => {}
+                            _ => scalar = false,
+                        },
+                        TypeOf::Type(_) => scalar = false,
+                    },
+                    TypeSpecifier::Struct(_) | TypeSpecifier::Atomic(_) => scalar = false,
                     TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
                         Some(&(d, s)) => {
                             depth = d;

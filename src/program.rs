@@ -73,7 +73,9 @@ pub struct Program {
     pub cuts: Vec<Cut>,
     /// Thread slots (filled by `threads`).
     pub slots: Vec<Slot>,
-    /// Automatic locals of the slots, made `static` by `threads` (private candidates).
+    /// Objects of one slot (filled by `threads`): the slots' automatic locals, made `static`,
+    /// and each slot's instances of `_Thread_local` objects. Private unless their address is
+    /// taken or they are aggregates (`analysis`).
     pub thread_locals: std::collections::HashSet<String>,
     /// Each slot's code as visible statements and the rest (filled by `visible`,
     /// instrumented by `race`, turned into functions by `lazy`).

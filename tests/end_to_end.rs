@@ -239,3 +239,36 @@ fn sequential_output_is_valid_c() {
         );
     }
 }
+
+#[test]
+fn static_local_is_one_object() {
+    racy("static_local_racy.c", (4, 4));
+    free("static_local_mutex_free.c");
+    // A static local of a function inlined into two different start routines.
+    racy("static_local_helper_racy.c", (4, 4));
+}
+
+#[test]
+fn thread_local_has_one_instance_per_thread() {
+    free("thread_local_free.c");
+    racy("thread_local_twin_racy.c", (3, 3));
+    // Another thread may still reach a thread's instance through a pointer.
+    racy("thread_local_escape_racy.c", (9, 17));
+}
+
+#[test]
+fn thread_specific_data_per_thread() {
+    free("keys_free.c");
+    racy("keys_shared_racy.c", (8, 8));
+}
+
+#[test]
+fn main_return_value_is_read() {
+    racy("main_return_racy.c", (3, 7));
+}
+
+#[test]
+fn join_stores_the_exit_value_in_the_joining_thread() {
+    racy("join_store_racy.c", (4, 9));
+    free("join_store_free.c");
+}

@@ -28,12 +28,12 @@ int __ladr_pthread_create(void *tid, unsigned int slot, void *arg)
   return 0;
 }
 
-int __ladr_pthread_join(unsigned long tid, void *ret)
+/* The `threads` pass stores the exit value (__ladr_retval[tid]) into the caller's object
+ * itself, after this call: that store is a data write of the joining thread. */
+int __ladr_pthread_join(unsigned long tid)
 {
   __CPROVER_assume(tid < __ladr_nslots);
   __CPROVER_assume(__ladr_pc[tid] == __ladr_size[tid]);
-  if (ret)
-    *(void **)ret = __ladr_retval[tid];
   return 0;
 }
 
@@ -169,5 +169,43 @@ int __ladr_pthread_sem_trywait(void *s)
 int __ladr_pthread_sem_post(void *s)
 {
   *(int *)s = *(int *)s + 1;
+  return 0;
+}
+
+/* Thread-specific data. Keys are numbered 0, 1, ... as they are created; every slot has its
+ * own value for every key, NULL until it sets one. The `threads` pass allows at most 16
+ * pthread_key_create sites in the bounded program (each runs at most once), so the table
+ * never runs out (64 = threads::MAX_SLOTS rows, 16 = threads::MAX_KEYS columns). The pass
+ * stores the new key into the user's pthread_key_t itself (a data write of the calling
+ * thread). Destructors are not modelled: a pthread_key_create with a destructor other than
+ * NULL is rejected by the `threads` pass, so none is silently skipped. */
+void *__ladr_specific[64][16];
+unsigned int __ladr_nkeys;
+
+unsigned int __ladr_pthread_key_create(void)
+{
+  unsigned int key = __ladr_nkeys;
+  __ladr_nkeys = key + 1;
+  return key;
+}
+
+int __ladr_pthread_setspecific(unsigned int key, const void *value, unsigned int slot)
+{
+  if (key >= __ladr_nkeys)
+    return 22; /* EINVAL */
+  __ladr_specific[slot][key] = (void *)value;
+  return 0;
+}
+
+void *__ladr_pthread_getspecific(unsigned int key, unsigned int slot)
+{
+  if (key >= __ladr_nkeys)
+    return 0;
+  return __ladr_specific[slot][key];
+}
+
+/* Deleting a key changes nothing ladr tracks (using it afterwards is undefined). */
+int __ladr_pthread_key_delete(unsigned int key)
+{
   return 0;
 }

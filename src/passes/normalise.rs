@@ -1790,8 +1790,8 @@ fn called_name(e: &Expression) -> Option<&str> {
     }
 }
 
-/// The integer literal 0 (any base, any suffix), possibly cast.
-fn is_zero(e: &Expression) -> bool {
+/// The integer literal 0 (any base, any suffix), possibly cast: a null pointer constant.
+pub(crate) fn is_zero(e: &Expression) -> bool {
     match e {
         Expression::Constant(c) => {
             matches!(&c.node, Constant::Integer(i) if i.number.chars().all(|d| d == '0'))

@@ -19,24 +19,53 @@
 //! ```
 //!
 //! Guarantees: the unit holds the user's global declarations, prototypes for the user's
-//! functions (their addresses may be compared), the pthread model (`model/pthread.c`) and
-//! one `void __ladr_threadK(void)` per slot, in slot order; `main` is gone. Each slot's locals
-//! are declared `static` and renamed apart; its parameters are assigned from
-//! `__ladr_arg[K]`. Returns and `pthread_exit` jump to the slot's end label
-//! `__ladr_endK`; in slot 0, falling off the end or `return` is followed by
-//! `__CPROVER_assume(0)` (the process ends; DESIGN §5), while `pthread_exit` skips it.
+//! functions (their addresses may be compared; none for `main`), the pthread model
+//! (`model/pthread.c`) and one `void __ladr_threadK(void)` per slot, in slot order; `main`
+//! is gone. Each slot's locals are declared `static` (at file scope; in place when their
+//! type is `__typeof__` of a statement expression) and renamed apart; its parameters are
+//! assigned from `__ladr_arg[K]`. Returns and `pthread_exit` jump to the slot's end label
+//! `__ladr_endK` (slot k > 0 first stores the exit value in `__ladr_retval[k]` for
+//! `pthread_join`; slot 0 only evaluates it); in slot 0, falling off the end or `return` is
+//! followed by `__CPROVER_assume(0)` (the process ends; DESIGN §5), while `pthread_exit`
+//! skips it. `Program::slots` describes the slots; `Program::thread_locals` names every
+//! object that belongs to one slot (its locals and its thread-storage instances).
+//!
+//! Objects and threads:
+//! * `static` locals are one object for all threads: `inline` hoisted them to file scope
+//!   (renamed, initialiser kept) before any body is copied; one reaching this pass is an
+//!   error, never a per-slot copy.
+//! * `_Thread_local` / `__thread` objects have one instance per thread (`ThreadStorage`):
+//!   slot 0 keeps the user's object, slot k gets `__typeof__(x) __ladr_<n>_x` with the same
+//!   initialiser, and its code is rewritten to use it.
+//! * pthread keys: the model numbers keys as they are created and keeps one value per slot
+//!   and key; `pthread_key_create(&k, NULL)` becomes `k = __ladr_pthread_key_create();` in
+//!   the user's code (a data write). A destructor other than NULL is unsupported (it would
+//!   run at thread exit), as are more than [`MAX_KEYS`] create sites.
+//! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
+//!   point and runs cleanup handlers, and `pthread_join` then returns `PTHREAD_CANCELED`;
+//!   treating it as a no-op could hide races (code after a join that only cancellation lets
+//!   return), and "may stop at any visible point" would need the cleanup handlers too.
+//!   Hence `pthread_testcancel` has no effect.
+//! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
+//!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
 use crate::diag::{Error, Result};
 use crate::program::{Cut, CutKind, Options, Program, Slot};
 use crate::syntax::build::*;
+use crate::syntax::names::Names;
 use crate::syntax::rename::Renamer;
 use crate::syntax::walk::{self, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-/// At most this many slots; deeper or wider thread creation is cut.
+/// At most this many slots; deeper or wider thread creation is cut. The model's per-slot
+/// tables (`model/pthread.c`) have this many rows.
 pub const MAX_SLOTS: usize = 64;
+
+/// At most this many `pthread_key_create` sites in the bounded program (the columns of the
+/// model's `__ladr_specific` table); more is an unsupported-construct error.
+pub const MAX_KEYS: usize = 16;
 
 /// Name of slot `k`'s function.
 pub fn slot_function(k: usize) -> String {
@@ -61,18 +90,39 @@ pub fn model_unit() -> TranslationUnit {
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut defs: HashMap<String, FunctionDefinition> = HashMap::new();
     let mut others = vec![];
+    let mut declared: HashSet<String> = HashSet::new();
     for ext in std::mem::take(&mut p.unit.0) {
         match ext.node {
             ExternalDeclaration::FunctionDefinition(f) => {
                 let name = function_name(&f.node).unwrap_or_default().to_string();
-                if name != "main" {
+                if name != "main" && !declared.contains(&name) {
                     others.push(prototype(&f));
                 }
                 defs.insert(name, f.node);
             }
-            _ => others.push(ext),
+            _ => {
+                let mut ext = ext;
+                if let ExternalDeclaration::Declaration(d) = &mut ext.node {
+                    // `main` is gone (it is slot 0; `lazy` defines a new `main`): drop its
+                    // prototypes, which may not match `int main(void)`.
+                    let before = d.node.declarators.len();
+                    d.node.declarators.retain(|id| {
+                        declarator_name(&id.node.declarator.node) != Some("main")
+                            || !is_function_declarator(&id.node.declarator.node)
+                    });
+                    if before > 0 && d.node.declarators.is_empty() {
+                        continue;
+                    }
+                    declared.extend(d.node.declarators.iter().filter_map(|id| {
+                        declarator_name(&id.node.declarator.node).map(str::to_string)
+                    }));
+                }
+                others.push(ext)
+            }
         }
     }
+    let mut tls = ThreadStorage::new(&others);
+    let enumerators = enumerators(&others, &defs);
     let main = defs
         .get("main")
         .ok_or_else(|| {
@@ -96,8 +146,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     queue.push_back((0, main_body, vec!["main".into()]));
     let mut bodies: Vec<Option<Node<Statement>>> = vec![None];
     let mut statics: Vec<Node<Declaration>> = vec![];
-    let enums = enumerators(&p.unit);
 
+    let mut key_sites = 0;
     while let Some((k, mut body, chain)) = queue.pop_front() {
         let mut ctx = SlotCtx {
             slot: k,
@@ -107,6 +157,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             new: vec![],
             chain: &chain,
             unwind: opts.unwind,
+            key_sites: &mut key_sites,
             err: None,
         };
         ctx.stmt(&mut body);
@@ -123,12 +174,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             queue.push_back((nk, b, c));
         }
         let mut body = body;
-        let autos = make_locals_static(&mut body, &mut statics, &enums)?;
+        tls.rename(&mut p.names, k, &mut body);
+        let autos = make_locals_static(&mut body, &mut statics, &enumerators)?;
         p.thread_locals.extend(autos);
         bodies[k] = Some(body);
     }
 
-    let mut unit = others;
+    p.thread_locals.extend(tls.instances());
+    let mut unit = tls.declare_copies(others);
     unit.extend(model_unit().0);
     unit.extend(
         statics
@@ -297,6 +350,30 @@ fn params_to_pointers(d: &mut Declarator) {
     }
 }
 
+/// What becomes of a thread's exit value `e` (of `return e;` or `pthread_exit(e)`): slot
+/// k > 0 stores it for `pthread_join`, `__ladr_retval[k] = (void *)(e);`; in slot 0 it is
+/// only evaluated, `e;` (its reads are data accesses), unless it is a constant.
+fn exit_value(slot: usize, e: Node<Expression>, span: Span) -> Option<Node<Statement>> {
+    if slot > 0 {
+        Some(expr_stmt(assign(
+            index(ident("__ladr_retval", span), int(slot as u64, span), span),
+            cast(type_name(&[TypeSpecifier::Void], 1, span), e, span),
+            span,
+        )))
+    } else if is_constant(&e.node, &HashSet::new()) {
+        None
+    } else {
+        Some(expr_stmt(e))
+    }
+}
+
+/// `&x`: an address, no access.
+fn is_address_of_name(e: &Node<Expression>) -> bool {
+    matches!(&e.node, Expression::UnaryOperator(u)
+        if u.node.operator.node == UnaryOperator::Address
+            && matches!(u.node.operand.node, Expression::Identifier(_)))
+}
+
 /// `return e;` → `__ladr_retval[k] = (void *)(e); goto __ladr_endK;` (in main: `goto` to the
 /// process end, which is followed by the `assume(0)`).
 struct ReturnRewriter {
@@ -308,16 +385,8 @@ impl VisitMut for ReturnRewriter {
         if let Statement::Return(e) = &mut s.node {
             let span = s.span;
             let mut stmts = vec![];
-            if let (Some(e), true) = (e.take(), self.slot > 0) {
-                stmts.push(expr_stmt(assign(
-                    index(
-                        ident("__ladr_retval", span),
-                        int(self.slot as u64, span),
-                        span,
-                    ),
-                    cast(type_name(&[TypeSpecifier::Void], 1, span), *e, span),
-                    span,
-                )));
+            if let Some(e) = e.take() {
+                stmts.extend(exit_value(self.slot, *e, span));
             }
             let target = if self.slot == 0 {
                 // `return` from main = `exit`: the process ends here.
@@ -340,11 +409,11 @@ impl VisitMut for ReturnRewriter {
 fn make_locals_static(
     body: &mut Node<Statement>,
     statics: &mut Vec<Node<Declaration>>,
-    enums: &HashSet<String>,
+    enumerators: &HashSet<String>,
 ) -> Result<Vec<String>> {
     struct Hoist<'a> {
-        enums: &'a HashSet<String>,
         out: &'a mut Vec<Node<Declaration>>,
+        enumerators: &'a HashSet<String>,
         autos: Vec<String>,
         err: Option<Error>,
     }
@@ -360,7 +429,25 @@ fn make_locals_static(
                                 kept.push(it);
                                 continue;
                             }
-                            match make_static(d, self.enums) {
+                            if type_has_statement_expression(&d.node) {
+                                // `__typeof__(({ ... }))` (a temporary of a statement
+                                // expression) is only valid inside a function: made static
+                                // where it is.
+                                match make_static(d, self.enumerators) {
+                                    Ok(_) => self.autos.extend(
+                                        d.node.declarators.iter().filter_map(|id| {
+                                            declarator_name(&id.node.declarator.node)
+                                                .map(str::to_string)
+                                        }),
+                                    ),
+                                    Err(e) => {
+                                        self.err.get_or_insert(e);
+                                    }
+                                }
+                                kept.push(it);
+                                continue;
+                            }
+                            match make_static(d, self.enumerators) {
                                 Ok(false) => {
                                     self.autos
                                         .extend(d.node.declarators.iter().filter_map(|id| {
@@ -368,7 +455,15 @@ fn make_locals_static(
                                                 .map(str::to_string)
                                         }))
                                 }
-                                Ok(true) => {}
+                                Ok(true) => {
+                                    // One object for all slots: `inline` hoists every static
+                                    // local to file scope before any body is copied.
+                                    self.err.get_or_insert(Error::unsupported(
+                                        d.span,
+                                        "a static local left in a thread body (ladr bug: \
+                                         `inline` hoists them)",
+                                    ));
+                                }
                                 Err(e) => {
                                     self.err.get_or_insert(e);
                                 }
@@ -395,8 +490,8 @@ fn make_locals_static(
         }
     }
     let mut h = Hoist {
-        enums,
         out: statics,
+        enumerators,
         autos: vec![],
         err: None,
     };
@@ -407,23 +502,46 @@ fn make_locals_static(
     }
 }
 
+/// True if a declaration's specifiers contain a GNU statement expression (in `__typeof__`).
+fn type_has_statement_expression(d: &Declaration) -> bool {
+    struct Finder(bool);
+    impl<'ast> lang_c::visit::Visit<'ast> for Finder {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            if let Expression::Statement(_) = e {
+                self.0 = true;
+            } else {
+                lang_c::visit::visit_expression(self, e, span)
+            }
+        }
+    }
+    let mut f = Finder(false);
+    for s in &d.specifiers {
+        lang_c::visit::visit_declaration_specifier(&mut f, &s.node, &s.span);
+    }
+    f.0
+}
+
+/// `name(...)`: declares a function (not a pointer to one).
+fn is_function_declarator(d: &Declarator) -> bool {
+    matches!(
+        d.derived.last().map(|x| &x.node),
+        Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
+    ) && matches!(d.kind.node, DeclaratorKind::Identifier(_))
+}
+
 fn is_typedef_or_extern(d: &Declaration) -> bool {
     d.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
             if matches!(sc.node, StorageClassSpecifier::Typedef | StorageClassSpecifier::Extern))
-    }) || d.declarators.iter().all(|id| {
-        matches!(
-            id.node.declarator.node.derived.last().map(|x| &x.node),
-            Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
-        ) && matches!(
-            id.node.declarator.node.kind.node,
-            DeclaratorKind::Identifier(_)
-        )
-    }) && !d.declarators.is_empty()
+    }) || d
+        .declarators
+        .iter()
+        .all(|id| is_function_declarator(&id.node.declarator.node))
+        && !d.declarators.is_empty()
 }
 
 /// Makes `d` static; returns whether it already was.
-fn make_static(d: &mut Node<Declaration>, enums: &HashSet<String>) -> Result<bool> {
+fn make_static(d: &mut Node<Declaration>, enumerators: &HashSet<String>) -> Result<bool> {
     let was_static = d.node.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Static)
     });
@@ -439,7 +557,7 @@ fn make_static(d: &mut Node<Declaration>, enums: &HashSet<String>) -> Result<boo
     }
     for id in &mut d.node.declarators {
         if !was_static {
-            bound_vla(&mut id.node.declarator, enums);
+            bound_vla(&mut id.node.declarator, enumerators);
         }
         if !was_static && id.node.initializer.is_some() {
             // Normal form N4 leaves only constant initialisers here (e.g. `char s[] = "..";`),
@@ -462,14 +580,14 @@ pub const VLA_CAPACITY: u64 = 256;
 /// Gives every variable-length array dimension of `d` the constant [`VLA_CAPACITY`] (a
 /// static cannot have a variable length). The length expression had no side effects
 /// (`normalise` hoists them), so dropping it changes nothing else.
-fn bound_vla(d: &mut Node<Declarator>, enums: &HashSet<String>) {
+fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
     if let DeclaratorKind::Declarator(inner) = &mut d.node.kind.node {
-        bound_vla(inner, enums);
+        bound_vla(inner, enumerators);
     }
     for dd in &mut d.node.derived {
         if let DerivedDeclarator::Array(a) = &mut dd.node {
             if let ArraySize::VariableExpression(e) = &mut a.node.size {
-                if !is_constant(&e.node, enums) {
+                if !is_constant(&e.node, enumerators) {
                     let span = e.span;
                     **e = int(VLA_CAPACITY, span);
                 }
@@ -478,9 +596,10 @@ fn bound_vla(d: &mut Node<Declarator>, enums: &HashSet<String>) {
     }
 }
 
-/// Integer constant expressions built from literals, sizeof and arithmetic.
-fn is_constant(e: &Expression, enums: &HashSet<String>) -> bool {
-    let c = |e: &Node<Expression>| is_constant(&e.node, enums);
+/// Integer constant expressions built from literals, enumeration constants, sizeof and
+/// arithmetic.
+fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
+    let c = |e: &Node<Expression>| is_constant(&e.node, enumerators);
     match e {
         Expression::Constant(_)
         | Expression::SizeOfTy(_)
@@ -492,23 +611,33 @@ fn is_constant(e: &Expression, enums: &HashSet<String>) -> bool {
         Expression::Conditional(x) => {
             c(&x.node.condition) && c(&x.node.then_expression) && c(&x.node.else_expression)
         }
-        Expression::Identifier(i) => enums.contains(&i.node.name),
+        Expression::Identifier(i) => enumerators.contains(&i.node.name),
         _ => false,
     }
 }
 
-/// The names of all enumerators declared in `unit` (the identifiers that are constants).
-fn enumerators(unit: &TranslationUnit) -> HashSet<String> {
+/// Every enumeration constant declared in the program (at file scope or in a function).
+fn enumerators(
+    others: &[Node<ExternalDeclaration>],
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashSet<String> {
+    use lang_c::visit::Visit;
+    #[derive(Default)]
     struct E(HashSet<String>);
-    impl<'ast> lang_c::visit::Visit<'ast> for E {
-        fn visit_enumerator(&mut self, n: &'ast Enumerator, span: &'ast Span) {
-            self.0.insert(n.identifier.node.name.clone());
-            lang_c::visit::visit_enumerator(self, n, span)
+    impl<'ast> Visit<'ast> for E {
+        fn visit_enumerator(&mut self, e: &'ast Enumerator, span: &'ast Span) {
+            self.0.insert(e.identifier.node.name.clone());
+            lang_c::visit::visit_enumerator(self, e, span)
         }
     }
-    let mut e = E(HashSet::new());
-    lang_c::visit::Visit::visit_translation_unit(&mut e, unit);
-    e.0
+    let mut v = E::default();
+    for ext in others {
+        v.visit_external_declaration(&ext.node, &ext.span);
+    }
+    for f in defs.values() {
+        v.visit_function_definition(f, &Span::none());
+    }
+    v.0
 }
 
 /// Rewrites the pthread calls of one slot body.
@@ -521,6 +650,8 @@ struct SlotCtx<'a> {
     new: Vec<(usize, String)>,
     chain: &'a [String],
     unwind: u32,
+    /// `pthread_key_create` sites seen so far, in all slots.
+    key_sites: &'a mut usize,
     err: Option<Error>,
 }
 
@@ -565,6 +696,8 @@ const NO_EFFECT: &[&str] = &[
     "pthread_spin_destroy",
     "pthread_barrier_destroy",
     "pthread_yield",
+    // No thread is ever cancelled (`pthread_cancel` is unsupported).
+    "pthread_testcancel",
     "sched_yield",
     "pthread_setname_np",
     "pthread_setcancelstate",
@@ -639,7 +772,41 @@ impl SlotCtx<'_> {
                     ))]
                 }
             }
-            "pthread_join" => vec![with_lv(model("pthread_join", vec![arg(0)?, arg(1)?]))],
+            "pthread_join" => {
+                // The joining thread stores the exit value: a data write in the user's code.
+                let tid = arg(0)?;
+                let out = arg(1)?;
+                let value = index(ident("__ladr_retval", cspan), tid.clone(), cspan);
+                let mut v = vec![with_lv(model("pthread_join", vec![tid]))];
+                match out.node {
+                    e if crate::passes::normalise::is_zero(&e) => {}
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
+                        let target = *u.node.operand;
+                        let ty = type_name(&[typeof_expr(target.clone(), cspan)], 0, cspan);
+                        v.push(expr_stmt(assign(target, cast(ty, value, cspan), cspan)));
+                    }
+                    e => {
+                        let p = node(e, out.span);
+                        let slot = deref(
+                            cast(
+                                type_name(&[TypeSpecifier::Void], 2, cspan),
+                                p.clone(),
+                                cspan,
+                            ),
+                            cspan,
+                        );
+                        v.push(if_stmt(
+                            p,
+                            expr_stmt(assign(slot, value, cspan)),
+                            None,
+                            cspan,
+                        ));
+                    }
+                }
+                v
+            }
             "pthread_mutex_lock" | "pthread_spin_lock" => {
                 vec![with_lv(model(
                     "pthread_mutex_lock",
@@ -679,6 +846,64 @@ impl SlotCtx<'_> {
                 expr_stmt(model("pthread_barrier_arrive", vec![arg(0)?])),
                 with_lv(model("pthread_barrier_leave", vec![arg(0)?])),
             ],
+            "pthread_key_create" => {
+                // Each site runs at most once in the bounded program, so the number of sites
+                // bounds the number of keys: the model's table never runs out.
+                *self.key_sites += 1;
+                if *self.key_sites > MAX_KEYS {
+                    return Err(Error::unsupported(
+                        cspan,
+                        format!(
+                            "more than {MAX_KEYS} pthread_key_create calls in the bounded program"
+                        ),
+                    ));
+                }
+                let destructor = arg(1)?;
+                if !crate::passes::normalise::is_zero(&destructor.node) {
+                    return Err(Error::unsupported(
+                        destructor.span,
+                        "a pthread_key_create destructor",
+                    )
+                    .note(
+                        "destructors run when a thread exits; ladr does not model them and will \
+                         not ignore their accesses",
+                    ));
+                }
+                // The key is stored by the calling thread: a data write to `*key`.
+                let target = match arg(0)?.node {
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
+                        *u.node.operand
+                    }
+                    e => deref(node(e, a[0].span), a[0].span),
+                };
+                let mut v = vec![expr_stmt(assign(
+                    target,
+                    model("pthread_key_create", vec![]),
+                    span,
+                ))];
+                if lv.is_some() {
+                    v.push(with_lv(int(0, cspan)));
+                }
+                v
+            }
+            "pthread_setspecific" => vec![with_lv(model(
+                "pthread_setspecific",
+                vec![arg(0)?, arg(1)?, int(k, cspan)],
+            ))],
+            "pthread_getspecific" => vec![with_lv(model(
+                "pthread_getspecific",
+                vec![arg(0)?, int(k, cspan)],
+            ))],
+            "pthread_key_delete" => vec![with_lv(model("pthread_key_delete", vec![arg(0)?]))],
+            "pthread_cancel" => {
+                return Err(Error::unsupported(cspan, "pthread_cancel").note(
+                    "a cancelled thread stops at its next cancellation point and runs its \
+                     cleanup handlers; ladr does not model that, and ignoring the call could \
+                     hide races (e.g. after a join that only a cancellation lets return)",
+                ));
+            }
             "sem_init" => vec![with_lv(model("pthread_sem_init", vec![arg(0)?, arg(2)?]))],
             "sem_wait" | "sem_timedwait" => vec![with_lv(model("pthread_sem_wait", vec![arg(0)?]))],
             "sem_trywait" => vec![with_lv(model("pthread_sem_trywait", vec![arg(0)?]))],
@@ -687,14 +912,7 @@ impl SlotCtx<'_> {
             "pthread_self" => vec![with_lv(int(k, cspan))],
             "pthread_equal" => vec![with_lv(eq(arg(0)?, arg(1)?, cspan))],
             "pthread_exit" => {
-                let mut v = vec![];
-                if self.slot > 0 {
-                    v.push(expr_stmt(assign(
-                        index(ident("__ladr_retval", span), int(k, span), span),
-                        cast(type_name(&[TypeSpecifier::Void], 1, span), arg(0)?, span),
-                        span,
-                    )));
-                }
+                let mut v: Vec<_> = exit_value(self.slot, arg(0)?, span).into_iter().collect();
                 v.push(goto(&end_label(self.slot), span));
                 v
             }
@@ -742,7 +960,19 @@ impl SlotCtx<'_> {
                 )]
             }
             n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
-                vec![with_lv(int(0, cspan))]
+                // The arguments are still evaluated (`pthread_detach(t)` reads `t`).
+                let mut v: Vec<_> = a
+                    .iter()
+                    .filter(|e| !is_constant(&e.node, &HashSet::new()) && !is_address_of_name(e))
+                    .map(|e| expr_stmt(e.clone()))
+                    .collect();
+                if lv.is_some() {
+                    v.push(with_lv(int(0, cspan)));
+                }
+                if v.is_empty() {
+                    v.push(empty_stmt(span));
+                }
+                v
             }
             n if n.starts_with("pthread_") || n.starts_with("sem_") => {
                 return Err(Error::unsupported(
@@ -773,18 +1003,6 @@ impl VisitMut for OnceReturns {
 }
 
 impl VisitMut for SlotCtx<'_> {
-    /// The type of a declaration is not evaluated: `__typeof__(pthread_mutex_trylock(&m))`
-    /// (the type of a temporary `normalise` made) is no call. Only declarators and
-    /// initialisers are walked.
-    fn declaration(&mut self, d: &mut Node<Declaration>) {
-        for id in &mut d.node.declarators {
-            self.declarator(&mut id.node.declarator);
-            if let Some(i) = &mut id.node.initializer {
-                walk::walk_initializer(self, i);
-            }
-        }
-    }
-
     fn stmt(&mut self, s: &mut Node<Statement>) {
         if self.err.is_some() {
             return;
@@ -803,8 +1021,27 @@ impl VisitMut for SlotCtx<'_> {
         }
     }
 
+    // Operands of `sizeof`, `_Alignof` and `__typeof__` are not evaluated: a pthread call
+    // there (`__typeof__(pthread_self()) t;`, a temporary of `normalise`) stays as it is.
+    fn declaration(&mut self, d: &mut Node<Declaration>) {
+        for id in &mut d.node.declarators {
+            self.declarator(&mut id.node.declarator);
+            if let Some(i) = &mut id.node.initializer {
+                walk::walk_initializer(self, i);
+            }
+        }
+    }
+
+    fn type_name(&mut self, _t: &mut Node<TypeName>) {}
+
     fn expr(&mut self, e: &mut Node<Expression>) {
         if self.err.is_some() {
+            return;
+        }
+        if matches!(
+            e.node,
+            Expression::SizeOfVal(_) | Expression::SizeOfTy(_) | Expression::AlignOf(_)
+        ) {
             return;
         }
         if let Expression::Call(c) = &e.node {
@@ -819,5 +1056,231 @@ impl VisitMut for SlotCtx<'_> {
             }
         }
         walk::walk_expr(self, e)
+    }
+}
+
+/// `_Thread_local` objects declared at file scope (`__thread` is read as `_Thread_local`;
+/// `inline` has already hoisted `static _Thread_local` locals to file scope). Each thread has
+/// its own instance, so each slot gets its own object: slot 0 (`main`) keeps the user's
+/// object and name, slot k > 0 gets `__ladr_<n>_<name>` the first time its code names the
+/// object (so `names::original_name` gives the user's name back for reports). A pointer to
+/// a slot's instance still reaches that instance from other threads, as in C.
+struct ThreadStorage {
+    vars: HashSet<String>,
+    /// (slot > 0, user name) → that slot's copy.
+    copies: BTreeMap<(usize, String), String>,
+}
+
+fn is_thread_storage(d: &Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+            if sc.node == StorageClassSpecifier::ThreadLocal)
+    })
+}
+
+fn has_storage(d: &Declaration, class: StorageClassSpecifier) -> bool {
+    d.specifiers
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == class))
+}
+
+fn drop_thread_storage(d: &mut Declaration) {
+    d.specifiers.retain(|s| {
+        !matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+            if sc.node == StorageClassSpecifier::ThreadLocal)
+    });
+}
+
+impl ThreadStorage {
+    fn new(unit: &[Node<ExternalDeclaration>]) -> ThreadStorage {
+        let mut vars = HashSet::new();
+        for ext in unit {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                if is_thread_storage(&d.node) {
+                    vars.extend(d.node.declarators.iter().filter_map(|id| {
+                        declarator_name(&id.node.declarator.node).map(str::to_string)
+                    }));
+                }
+            }
+        }
+        ThreadStorage {
+            vars,
+            copies: BTreeMap::new(),
+        }
+    }
+
+    /// Makes slot `slot`'s code use its own instances. Every identifier in a slot body that
+    /// names a thread-storage object means the file-scope one: `clone_routine` renamed every
+    /// local apart, and block-scope `extern` declarations of such objects are renamed here.
+    fn rename(&mut self, names: &mut Names, slot: usize, body: &mut Node<Statement>) {
+        struct R<'a> {
+            ts: &'a mut ThreadStorage,
+            names: &'a mut Names,
+            slot: usize,
+        }
+        impl R<'_> {
+            fn copy(&mut self, name: &str) -> String {
+                if self.slot == 0 {
+                    return name.to_string();
+                }
+                let names = &mut *self.names;
+                self.ts
+                    .copies
+                    .entry((self.slot, name.to_string()))
+                    .or_insert_with(|| names.local(name))
+                    .clone()
+            }
+        }
+        impl VisitMut for R<'_> {
+            fn expr(&mut self, e: &mut Node<Expression>) {
+                if let Expression::Identifier(i) = &mut e.node {
+                    if self.ts.vars.contains(&i.node.name) {
+                        i.node.name = self.copy(&i.node.name);
+                    }
+                    return;
+                }
+                walk::walk_expr(self, e)
+            }
+            fn declaration(&mut self, d: &mut Node<Declaration>) {
+                if has_storage(&d.node, StorageClassSpecifier::Extern) {
+                    let mut any = false;
+                    for id in &mut d.node.declarators {
+                        if let Some(i) = declarator_name_mut(&mut id.node.declarator.node) {
+                            if self.ts.vars.contains(&i.name) {
+                                i.name = self.copy(&i.name.clone());
+                                any = true;
+                            }
+                        }
+                    }
+                    if any {
+                        // It now names a plain object (declared at file scope below).
+                        drop_thread_storage(&mut d.node);
+                    }
+                }
+                walk::walk_declaration(self, d)
+            }
+        }
+        if self.vars.is_empty() {
+            return;
+        }
+        R {
+            ts: self,
+            names,
+            slot,
+        }
+        .stmt(body);
+    }
+
+    /// Every instance: the user's objects (slot 0) and the slots' copies.
+    fn instances(&self) -> impl Iterator<Item = String> + '_ {
+        self.vars.iter().chain(self.copies.values()).cloned()
+    }
+
+    /// The file-scope declarations with each thread-storage declaration replaced by slot 0's
+    /// (the same without `_Thread_local`) followed by the slots' copies, one declaration
+    /// each: `[static|extern] __typeof__(name) __ladr_<n>_name [= init];` (`__typeof__`
+    /// names the type even when the original declaration defines a struct).
+    fn declare_copies(
+        &self,
+        unit: Vec<Node<ExternalDeclaration>>,
+    ) -> Vec<Node<ExternalDeclaration>> {
+        let mut out = vec![];
+        for mut ext in unit {
+            let ExternalDeclaration::Declaration(d) = &mut ext.node else {
+                out.push(ext);
+                continue;
+            };
+            if !is_thread_storage(&d.node) {
+                out.push(ext);
+                continue;
+            }
+            drop_thread_storage(&mut d.node);
+            let d = d.clone();
+            out.push(ext);
+            let keep: Vec<Node<DeclarationSpecifier>> = d
+                .node
+                .specifiers
+                .iter()
+                .filter(|s| {
+                    matches!(
+                        s.node,
+                        DeclarationSpecifier::StorageClass(_)
+                            | DeclarationSpecifier::Alignment(_)
+                            | DeclarationSpecifier::Extension(_)
+                    )
+                })
+                .cloned()
+                .collect();
+            for ((_, orig), copy) in &self.copies {
+                for init_decl in &d.node.declarators {
+                    let decl = &init_decl.node.declarator;
+                    if declarator_name(&decl.node) != Some(orig.as_str()) {
+                        continue;
+                    }
+                    let span = init_decl.span;
+                    let mut specifiers = keep.clone();
+                    specifiers.push(spec(typeof_expr(ident(orig, span), span), span));
+                    let declarator = node(
+                        Declarator {
+                            kind: node(DeclaratorKind::Identifier(id(copy, span)), span),
+                            derived: vec![],
+                            extensions: decl.node.extensions.clone(),
+                        },
+                        decl.span,
+                    );
+                    let copy_decl = Declaration {
+                        specifiers,
+                        declarators: vec![node(
+                            InitDeclarator {
+                                declarator,
+                                initializer: init_decl.node.initializer.clone(),
+                            },
+                            span,
+                        )],
+                    };
+                    out.push(node(
+                        ExternalDeclaration::Declaration(node(copy_decl, d.span)),
+                        d.span,
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_tables_match_the_bounds() {
+        assert!(MODEL_SOURCE.contains(&format!("__ladr_specific[{MAX_SLOTS}][{MAX_KEYS}];")));
+        model_unit();
+    }
+
+    #[test]
+    fn null_pointer_constants() {
+        let parse = |s: &str| {
+            let (_, unit, _) =
+                crate::frontend::parse_text(&format!("void *x = {s};"), "t.c").unwrap();
+            let ExternalDeclaration::Declaration(d) = &unit.0[0].node else {
+                panic!()
+            };
+            let Some(Initializer::Expression(e)) = d.node.declarators[0]
+                .node
+                .initializer
+                .as_ref()
+                .map(|i| &i.node)
+            else {
+                panic!()
+            };
+            crate::passes::normalise::is_zero(&e.node)
+        };
+        assert!(parse("0"));
+        assert!(parse("((void *)0)"));
+        assert!(parse("(void (*)(void *))0x0"));
+        assert!(!parse("1"));
+        assert!(!parse("(void *)x"));
     }
 }

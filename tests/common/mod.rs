@@ -59,3 +59,93 @@ pub fn show(r: Result<(String, Program), String>) -> String {
         Err(e) => format!("ERROR: {e}"),
     }
 }
+
+/// [`bound`], then `threads`; the printed program (gcc-checked as a whole) without the
+/// pthread model and without the declarations of `prelude` (the test's stand-in for
+/// `<pthread.h>`), which are the same in every test.
+pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program), String> {
+    let full = format!("{prelude}\n{src}");
+    let (_, unit, _) = ladr::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
+    let opts = Options {
+        rounds: 2,
+        unwind,
+        max_unwind: 100,
+    };
+    let mut p = Program::new(unit);
+    for pass in [
+        ladr::passes::normalise::run,
+        ladr::passes::inline::run,
+        ladr::passes::unwind::run,
+        ladr::passes::threads::run,
+    ] {
+        p = pass(p, &opts).map_err(|e| e.to_string())?;
+    }
+    let text = ladr::print::print_unit(&p.unit).text;
+    gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
+    let (_, pre, _) =
+        ladr::frontend::parse_text(prelude, "prelude.h").map_err(|e| e.to_string())?;
+    let mut noise = declared_names(&pre);
+    noise.extend(declared_names(&ladr::passes::threads::model_unit()));
+    let mut shown = p.unit.clone();
+    shown.0.retain(|ext| {
+        let names = declared_names(&lang_c::ast::TranslationUnit(vec![ext.clone()]));
+        names.is_empty() || !names.iter().all(|n| noise.contains(n))
+    });
+    Ok((ladr::print::print_unit(&shown).text, p))
+}
+
+/// The names a unit declares at file scope.
+fn declared_names(unit: &lang_c::ast::TranslationUnit) -> std::collections::HashSet<String> {
+    use ladr::syntax::build::{declarator_name, function_name};
+    use lang_c::ast::ExternalDeclaration;
+    let mut out = std::collections::HashSet::new();
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => {
+                for id in &d.node.declarators {
+                    if let Some(n) = declarator_name(&id.node.declarator.node) {
+                        out.insert(n.to_string());
+                    }
+                }
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if let Some(n) = function_name(&f.node) {
+                    out.insert(n.to_string());
+                }
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    out
+}
+
+/// Printed output plus the slots (routine, parent) and the thread locals, for snapshots.
+pub fn show_threads(r: Result<(String, Program), String>) -> String {
+    match r {
+        Ok((text, p)) => {
+            let slots: Vec<String> = p
+                .slots
+                .iter()
+                .map(|s| match s.parent {
+                    Some(parent) => format!("{}={} (by {parent})", s.index, s.routine),
+                    None => format!("{}={}", s.index, s.routine),
+                })
+                .collect();
+            let mut locals: Vec<&String> = p.thread_locals.iter().collect();
+            locals.sort();
+            let locals: Vec<&str> = locals.iter().map(|s| s.as_str()).collect();
+            let cuts: Vec<String> = p
+                .cuts
+                .iter()
+                .map(|c| format!("{:?}@{}", c.kind, c.span.start))
+                .collect();
+            format!(
+                "{text}// slots: {}\n// thread locals: {}\n// cuts: {}\n",
+                slots.join(", "),
+                locals.join(", "),
+                cuts.join(", ")
+            )
+        }
+        Err(e) => format!("ERROR: {e}"),
+    }
+}

@@ -1,0 +1,290 @@
+//! Snapshot tests of `threads` (after normalise, inline, unwind). The programs declare the
+//! few pthread types and functions they use in `PRELUDE` (a stand-in for `<pthread.h>`);
+//! the snapshots leave out the prelude and the pthread model, which never change.
+
+mod common;
+
+const PRELUDE: &str = r#"
+typedef unsigned long pthread_t;
+typedef union { int __lock; long __align[5]; } pthread_mutex_t;
+typedef union { int __lock; long __align[6]; } pthread_cond_t;
+typedef unsigned int pthread_key_t;
+int pthread_create(pthread_t *t, const void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+void pthread_exit(void *ret);
+pthread_t pthread_self(void);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+int pthread_cond_signal(pthread_cond_t *c);
+int pthread_key_create(pthread_key_t *k, void (*destructor)(void *));
+int pthread_key_delete(pthread_key_t k);
+int pthread_setspecific(pthread_key_t k, const void *v);
+void *pthread_getspecific(pthread_key_t k);
+int pthread_cancel(pthread_t t);
+void *malloc(unsigned long n);
+"#;
+
+fn check(src: &str, unwind: u32) -> String {
+    common::show_threads(common::threads(PRELUDE, src, unwind))
+}
+
+#[test]
+fn creation_in_a_loop() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+void *w(void *a) { g = 1; return 0; }
+int main(void) {
+  pthread_t t[2];
+  int i;
+  i = 0;
+  while (i < 2) { pthread_create(&t[i], 0, w, 0); i = i + 1; }
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn one_routine_created_twice() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+void *w(void *a) { int v; v = g; g = v + 1; return a; }
+int main(void) {
+  pthread_t x, y;
+  pthread_create(&x, 0, w, 0);
+  pthread_create(&y, 0, w, (void *)1);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn address_of_a_local_of_main_passed_to_a_thread() {
+    insta::assert_snapshot!(check(
+        r#"
+void *w(void *a) { int *p; p = a; *p = 2; return 0; }
+int main(void) {
+  pthread_t t;
+  int local;
+  local = 1;
+  pthread_create(&t, 0, w, &local);
+  pthread_join(t, 0);
+  return local;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn a_thread_creates_a_thread() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+void *inner(void *a) { g = 2; return 0; }
+void *outer(void *a) { pthread_t t; pthread_create(&t, 0, inner, a); g = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, outer, 0);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn recursive_creation_is_cut() {
+    insta::assert_snapshot!(check(
+        r#"
+void *spawn(void *a) { pthread_t t; pthread_create(&t, 0, spawn, a); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, spawn, 0);
+  return 0;
+}
+"#,
+        1
+    ));
+}
+
+#[test]
+fn join_reads_the_exit_value() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+void *early(void *a) { if (g) pthread_exit((void *)7); return (void *)8; }
+int main(void) {
+  pthread_t t;
+  void *r;
+  pthread_create(&t, 0, early, 0);
+  pthread_join(t, &r);
+  if (r == (void *)7) pthread_exit(0);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn join_through_a_pointer_and_detach() {
+    insta::assert_snapshot!(check(
+        r#"
+int pthread_detach(pthread_t t);
+pthread_t other;
+void *w(void *a) { return a; }
+int main(void) {
+  pthread_t t;
+  void *r;
+  void **pp;
+  pp = &r;
+  pthread_create(&t, 0, w, 0);
+  pthread_create(&other, 0, w, 0);
+  pthread_join(t, pp);
+  pthread_detach(other);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn mutex_and_condition_variable() {
+    insta::assert_snapshot!(check(
+        r#"
+pthread_mutex_t m;
+pthread_cond_t c;
+int ready;
+void *w(void *a) {
+  pthread_mutex_lock(&m);
+  ready = 1;
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  pthread_mutex_lock(&m);
+  if (!ready) pthread_cond_wait(&c, &m);
+  pthread_mutex_unlock(&m);
+  return pthread_self() == t;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn static_local_is_one_object_for_all_slots() {
+    insta::assert_snapshot!(check(
+        r#"
+int bump(void) { static int calls = 1; calls = calls + 1; return calls; }
+void *w(void *a) { static int count; int v; count = count + 1; v = bump(); return 0; }
+int main(void) {
+  pthread_t x, y;
+  int v;
+  pthread_create(&x, 0, w, 0);
+  pthread_create(&y, 0, w, 0);
+  v = bump();
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn thread_local_globals_one_copy_per_slot() {
+    insta::assert_snapshot!(check(
+        r#"
+_Thread_local int counter = 3;
+extern _Thread_local int *mine;
+__thread int unused;
+int plain;
+int size = sizeof(counter);
+void *w(void *a) { counter = counter + 1; mine = &counter; plain = *mine; return 0; }
+int main(void) {
+  pthread_t x, y;
+  pthread_create(&x, 0, w, 0);
+  pthread_create(&y, 0, w, 0);
+  counter = 0;
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn thread_local_static_local() {
+    insta::assert_snapshot!(check(
+        r#"
+void *w(void *a) { static _Thread_local int n; n = n + 1; return 0; }
+int main(void) {
+  pthread_t x, y;
+  pthread_create(&x, 0, w, 0);
+  pthread_create(&y, 0, w, 0);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn thread_specific_data() {
+    insta::assert_snapshot!(check(
+        r#"
+pthread_key_t key;
+void *w(void *a) {
+  int *p;
+  pthread_setspecific(key, a);
+  p = pthread_getspecific(key);
+  *p = 1;
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  int r;
+  r = pthread_key_create(&key, 0);
+  pthread_create(&t, 0, w, malloc(sizeof(int)));
+  pthread_join(t, 0);
+  pthread_key_delete(key);
+  return r;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn key_destructor_is_an_error() {
+    insta::assert_snapshot!(check(
+        r#"
+pthread_key_t key;
+void release(void *v) { }
+int main(void) { pthread_key_create(&key, release); return 0; }
+"#,
+        2
+    ));
+}
+
+#[test]
+fn cancel_is_an_error() {
+    insta::assert_snapshot!(check(
+        r#"
+void *w(void *a) { return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_cancel(t); return 0; }
+"#,
+        2
+    ));
+}
