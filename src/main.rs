@@ -99,6 +99,10 @@ struct Cli {
     /// The SV-COMP property file (only no-data-race is supported).
     #[arg(long, value_name = "PRP")]
     property_file: Option<PathBuf>,
+    /// Write a GraphML violation witness of a race here (default in SV-COMP mode:
+    /// `witness.graphml`).
+    #[arg(long, value_name = "FILE")]
+    witness: Option<PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -225,6 +229,17 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         Format::Sarif => {
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
             println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+        }
+    }
+    let witness = cli
+        .witness
+        .clone()
+        .or_else(|| cli.svcomp.then(|| PathBuf::from("witness.graphml")));
+    if let (Some(path), Some(_)) = (witness, &outcome.race) {
+        let arch = if ilp32 { "32bit" } else { "64bit" };
+        let xml = report::witness::graphml(&outcome, &file, arch);
+        if let Err(e) = std::fs::write(&path, xml) {
+            eprintln!("error: cannot write the witness {}: {e}", path.display());
         }
     }
     match &report.verdict {

@@ -95,8 +95,23 @@ fn svcomp_mode_ends_with_the_result_line() {
     let prp = dir.path().join("no-data-race.prp");
     std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
     let prp = prp.to_str().unwrap();
-    let (code, out) = ladr("global_racy.c", &["--svcomp", "--property-file", prp]);
+    let w = dir.path().join("w.graphml");
+    let (code, out) = ladr(
+        "global_racy.c",
+        &[
+            "--svcomp",
+            "--property-file",
+            prp,
+            "--witness",
+            w.to_str().unwrap(),
+        ],
+    );
     assert_eq!(code, 1, "{out}");
+    let xml = std::fs::read_to_string(&w).expect("witness written");
+    assert!(
+        xml.contains("violation_witness") && xml.contains("<data key=\"violation\">true</data>"),
+        "{xml}"
+    );
     assert_eq!(
         out.trim_end().lines().last(),
         Some("SV-COMP result: false(no-data-race)")
