@@ -176,3 +176,61 @@ fn last_value(trace: &[cbmc::Step], name: &str) -> Option<u32> {
                 .and_then(|v| v.trim().parse::<u32>().ok())
         })
 }
+
+/// The bounds after `b` when deepening: rounds and unwinding grow in turn,
+/// (2,2) → (3,2) → (3,3) → (4,3) → …
+pub fn next_bounds(b: &Options) -> Options {
+    let mut n = b.clone();
+    if b.rounds <= b.unwind {
+        n.rounds += 1;
+    } else {
+        n.unwind += 1;
+    }
+    n
+}
+
+/// Checks with `opts`, and while the answer is "no race" and time is left before
+/// `deadline`, again with larger bounds ([`next_bounds`]), at most `steps` more times. The
+/// result is the first race found, or the answer of the deepest check that finished (a
+/// deeper check that runs out of time does not turn a finished "no race" into "unknown").
+/// Returns the report and the bounds it holds for.
+pub fn check_deepening(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+) -> Result<(Report, Options)> {
+    let mut bounds = opts.clone();
+    let mut best: Option<(Report, Options)> = None;
+    for step in 0..=steps {
+        let mut c = cbmc_opts.clone();
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() && best.is_some() {
+                break;
+            }
+            // The first check always runs (and times out at once if nothing is left).
+            c.timeout = Some(left.max(Duration::from_millis(1)));
+        }
+        let report = match check(parsed, &bounds, &c, keep) {
+            Ok(r) => r,
+            // A deeper program can hit a limit the first one did not (more slots than
+            // the model has rows): keep the answer already found.
+            Err(_) if best.is_some() => break,
+            Err(e) => return Err(e),
+        };
+        match report.verdict {
+            Verdict::Race { .. } => return Ok((report, bounds)),
+            Verdict::NoRace => best = Some((report, bounds.clone())),
+            Verdict::Unknown { .. } if best.is_none() => best = Some((report, bounds.clone())),
+            Verdict::Unknown { .. } => break,
+        }
+        if step == steps || deadline.is_none() {
+            break;
+        }
+        bounds = next_bounds(&bounds);
+    }
+    Ok(best.expect("the first check always gives an answer or an error"))
+}

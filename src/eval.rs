@@ -69,6 +69,11 @@ pub struct Args {
     /// The CBMC binary the runs use (default: found as for `ladr FILE`).
     #[arg(long)]
     pub cbmc: Option<PathBuf>,
+    /// Check each task only at --rounds/--unwind. By default ladr is run with `--deepen`:
+    /// starting at those bounds, it grows them while the task's time lasts, as in SV-COMP
+    /// mode.
+    #[arg(long)]
+    pub no_deepen: bool,
 }
 
 /// The child is killed this long after its own `--timeout`.
@@ -647,6 +652,9 @@ pub struct Settings {
     pub memory_mb: u64,
     pub jobs: u32,
     pub cbmc: String,
+    /// ladr ran with `--deepen` (bounds grown from rounds/unwind while time lasted).
+    #[serde(default)]
+    pub deepen: bool,
 }
 
 /// A whole run: what `--out` holds.
@@ -971,6 +979,8 @@ pub struct Runner {
     pub unwind: u32,
     pub timeout: f64,
     pub memory_mb: u64,
+    /// Pass `--deepen`.
+    pub deepen: bool,
     /// ladr is killed this long after `timeout` ([`KILL_GRACE`]).
     pub grace: Duration,
 }
@@ -1003,8 +1013,11 @@ impl Runner {
             .arg("--cbmc")
             .arg(&self.cbmc)
             .arg("--color")
-            .arg("never")
-            .stdin(Stdio::null())
+            .arg("never");
+        if self.deepen {
+            cmd.arg("--deepen");
+        }
+        cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         cmd
@@ -1293,6 +1306,7 @@ fn eval(args: &Args) -> Result<bool, String> {
         unwind: args.unwind,
         timeout: args.timeout,
         memory_mb: args.memory,
+        deepen: !args.no_deepen,
         grace: KILL_GRACE,
     };
     let mut run = Run {
@@ -1309,6 +1323,7 @@ fn eval(args: &Args) -> Result<bool, String> {
             memory_mb: args.memory,
             jobs,
             cbmc: cbmc.to_string_lossy().into_owned(),
+            deepen: !args.no_deepen,
         },
         complete: false,
         elapsed_s: 0.0,
@@ -1568,6 +1583,7 @@ mod tests {
             unwind: 2,
             timeout: 0.01,
             memory_mb: 100,
+            deepen: false,
             grace: Duration::from_millis(200),
         };
         let task = Task {

@@ -3,7 +3,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use ladr::check::{check, Verdict};
+use ladr::check::{check_deepening, Verdict};
 use ladr::diag::{render, Error, ErrorKind};
 use ladr::frontend;
 use ladr::pipeline::{translate, Stage};
@@ -71,7 +71,8 @@ struct Cli {
     /// by scripts/install-cbmc).
     #[arg(long)]
     cbmc: Option<PathBuf>,
-    /// Stop CBMC after this many seconds (verdict: unknown).
+    /// Time limit in seconds for the whole check: CBMC is stopped when it is reached
+    /// (verdict: unknown, or with --deepen the answer of the deepest finished bounds).
     #[arg(long)]
     timeout: Option<f64>,
     /// Keep the sequential program and CBMC's output in this directory.
@@ -99,6 +100,14 @@ struct Cli {
     /// The SV-COMP property file (only no-data-race is supported).
     #[arg(long, value_name = "PRP")]
     property_file: Option<PathBuf>,
+    /// After "no race", check again with larger bounds while --timeout leaves time (rounds
+    /// and unwinding grow in turn: 2/2, 3/2, 3/3, …). On in SV-COMP mode. The answer is the
+    /// first race found, or "no race" for the deepest bounds that finished.
+    #[arg(long, requires = "timeout")]
+    deepen: bool,
+    /// How many times --deepen may grow the bounds.
+    #[arg(long, default_value_t = 6, value_name = "N")]
+    deepen_steps: u32,
     /// Write a GraphML violation witness of a race here (default in SV-COMP mode:
     /// `witness.graphml`).
     #[arg(long, value_name = "FILE")]
@@ -212,7 +221,21 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let mut copts = ladr::cbmc::Options::new(cbmc);
     copts.ilp32 = ilp32;
     copts.timeout = cli.timeout.map(Duration::from_secs_f64);
-    let report = match check(&parsed, &opts, &copts, cli.keep_files.as_deref()) {
+    let steps = if cli.deepen || cli.svcomp {
+        cli.deepen_steps
+    } else {
+        0
+    };
+    let deadline = cli.timeout.map(|t| t0 + Duration::from_secs_f64(t));
+    let checked = check_deepening(
+        &parsed,
+        &opts,
+        &copts,
+        cli.keep_files.as_deref(),
+        deadline,
+        steps,
+    );
+    let (report, opts) = match checked {
         Ok(r) => r,
         Err(e) => return fail(err_out, &e, Some(&parsed)),
     };

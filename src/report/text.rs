@@ -46,6 +46,10 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
                     notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
                 }
             }
+            notes.push(format!(
+                "found within {} rounds and {} unwindings",
+                o.bounds.rounds, o.bounds.unwind
+            ));
             notes.push(interleaving_text(o, verbose));
             let d = Diagnostic::error()
                 .with_message(format!(
