@@ -374,7 +374,27 @@ pub fn interpret(
     stdout: &str,
     stderr: &str,
 ) -> (Verdict, Option<FormulaSize>) {
-    let messages: Result<Vec<Message>, _> = serde_json::from_str(stdout);
+    // CBMC writes some string values (char arrays in a trace) with raw control characters,
+    // which JSON forbids: blank them (line breaks between values are kept).
+    let cleaned: std::borrow::Cow<str> = if stdout
+        .bytes()
+        .any(|b| b < 0x20 && !matches!(b, b'\n' | b'\r' | b'\t'))
+    {
+        stdout
+            .chars()
+            .map(|c| {
+                if (c as u32) < 0x20 && !matches!(c, '\n' | '\r' | '\t') {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect::<String>()
+            .into()
+    } else {
+        stdout.into()
+    };
+    let messages: Result<Vec<Message>, _> = serde_json::from_str(&cleaned);
     let formula = messages.as_ref().ok().and_then(|ms| {
         ms.iter()
             .rev()

@@ -48,7 +48,21 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         cuts: &mut p.cuts,
         info: &info,
         unwind: opts.unwind as usize,
+        budget: INLINE_BUDGET,
     };
+    // Only the roots are needed later: `main` and the functions whose address is taken
+    // (start routines, function-pointer targets). Every other function is only called,
+    // so after inlining it into the roots its definition is dead and is removed (its
+    // prototype stays).
+    let is_root = |name: &str| name == "main" || info.taken.iter().any(|t| t == name);
+    for ext in &mut p.unit.0 {
+        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+            if !is_root(function_name(&f.node).unwrap_or_default()) {
+                let span = ext.span;
+                *ext = node(ExternalDeclaration::Declaration(prototype(&f.node)), span);
+            }
+        }
+    }
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let name = function_name(&f.node).unwrap_or_default().to_string();
@@ -74,21 +88,10 @@ fn definitions_last(unit: &mut TranslationUnit) {
             );
             if !kr {
                 let span = f.node.declarator.span;
-                let proto = node(
-                    Declaration {
-                        specifiers: f.node.specifiers.clone(),
-                        declarators: vec![node(
-                            InitDeclarator {
-                                declarator: f.node.declarator.clone(),
-                                initializer: None,
-                            },
-                            span,
-                        )],
-                    },
+                unit.0.push(node(
+                    ExternalDeclaration::Declaration(prototype(&f.node)),
                     span,
-                );
-                unit.0
-                    .push(node(ExternalDeclaration::Declaration(proto), span));
+                ));
             }
             defs.push(ext);
         } else {
@@ -588,7 +591,13 @@ struct Inliner<'a> {
     cuts: &'a mut Vec<Cut>,
     info: &'a FnInfo,
     unwind: usize,
+    /// Statements left to copy before the program counts as too large.
+    budget: usize,
 }
+
+/// At most this many statements are copied by inlining (a bounded program larger than this
+/// would not be checkable anyway); beyond it, an error names the call.
+pub const INLINE_BUDGET: usize = 200_000;
 
 /// Where the value of a call goes: `lv = [(T)] f(..)`.
 struct Dest {
@@ -691,10 +700,27 @@ impl Inliner<'_> {
             .collect();
         let text = crate::print::expr_to_string(&c.callee.node);
         if cands.is_empty() {
-            return Err(Error::unsupported(
-                span,
-                format!("call through function pointer `{text}` with no candidate function"),
-            ));
+            // No function of the program can be the target (e.g. a field of an extern
+            // struct never assigned in the program): the callee is outside the program,
+            // like any function without a body. The pointer and the arguments are
+            // evaluated; a used result is a fresh nondeterministic value.
+            let _ = text;
+            let mut items = vec![item(expr_stmt((*c.callee).clone()))];
+            for a in &c.arguments {
+                items.push(item(expr_stmt(a.clone())));
+            }
+            if let Some(d) = &dest {
+                let t = self.names.temp();
+                let call = call_expr((*c.callee).clone(), c.arguments.clone(), span);
+                items.push(decl_item(typeof_decl(&t, call, false, span)));
+                items.push(item(expr_stmt(crate::syntax::build::call(
+                    "__CPROVER_havoc_object",
+                    vec![addr(ident(&t, span), span)],
+                    span,
+                ))));
+                items.push(item(expr_stmt(with_dest(ident(&t, span), Some(d), span))));
+            }
+            return Ok(block(items, span));
         }
         // The pointer, evaluated once.
         let mut ptr = (*c.callee).clone();
@@ -759,6 +785,16 @@ impl Inliner<'_> {
         }
         let def = self.info.defs[name].clone();
         let mut s = self.copy_body(name, &def, args, dest, span)?;
+        let size = statement_count(&s);
+        if size > self.budget {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "inlining `{name}` here makes the bounded program larger than {INLINE_BUDGET} statements"
+                ),
+            ));
+        }
+        self.budget -= size;
         let is_atomic = name.starts_with("__VERIFIER_atomic_");
         stack.push(name.to_string());
         let r = self.stmt(&mut s, stack, atomic || is_atomic);
@@ -879,6 +915,50 @@ impl Inliner<'_> {
         }
         Ok(block(items, span))
     }
+}
+
+/// The declaration `T f(params);` of a definition. For a K&R definition with parameter
+/// names, `T f();` (its parameter types are not part of its type).
+fn prototype(f: &FunctionDefinition) -> Node<Declaration> {
+    let span = f.declarator.span;
+    let mut declarator = f.declarator.clone();
+    if let Some(d) = declarator
+        .node
+        .derived
+        .iter_mut()
+        .find(|d| matches!(d.node, DerivedDeclarator::KRFunction(_)))
+    {
+        d.node = DerivedDeclarator::KRFunction(vec![]);
+    }
+    node(
+        Declaration {
+            specifiers: f.specifiers.clone(),
+            declarators: vec![node(
+                InitDeclarator {
+                    declarator,
+                    initializer: None,
+                },
+                span,
+            )],
+        },
+        span,
+    )
+}
+
+/// Number of statements in `s` (all levels).
+fn statement_count(s: &Node<Statement>) -> usize {
+    struct C(usize);
+    impl VisitMut for C {
+        fn stmt(&mut self, s: &mut Node<Statement>) {
+            self.0 += 1;
+            walk_stmt(self, s)
+        }
+        fn expr(&mut self, _e: &mut Node<Expression>) {}
+    }
+    let mut c = C(0);
+    let mut s = s.clone();
+    c.stmt(&mut s);
+    c.0
 }
 
 /// True if a function body uses its variable arguments (`va_start` and friends).
