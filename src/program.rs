@@ -38,6 +38,9 @@ pub enum CutKind {
     Recursion,
     /// Thread creation nested deeper than the bound.
     ThreadNesting,
+    /// A heap object whose size is not a constant is at most `HEAP_CAPACITY` bytes
+    /// (`model/pthread.c`, `__ladr_malloc`): larger requests are not explored.
+    HeapSize,
 }
 
 /// A place where the bounded program assumes the bound is not exceeded

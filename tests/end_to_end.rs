@@ -163,6 +163,12 @@ fn heap_object_via_thread_argument_same_routine_twice() {
 }
 
 #[test]
+fn heap_object_of_nondeterministic_size() {
+    racy("heap_nondet_size_racy.c", (5, 6));
+    free("heap_nondet_size_free.c");
+}
+
+#[test]
 fn local_whose_address_escapes() {
     racy("escaped_local_racy.c", (2, 7));
     free("escaped_local_free.c");

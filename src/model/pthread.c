@@ -175,11 +175,11 @@ int __ladr_pthread_sem_post(void *s)
 /* Thread-specific data. Keys are numbered 0, 1, ... as they are created; every slot has its
  * own value for every key, NULL until it sets one. The `threads` pass allows at most 16
  * pthread_key_create sites in the bounded program (each runs at most once), so the table
- * never runs out (64 = threads::MAX_SLOTS rows, 16 = threads::MAX_KEYS columns). The pass
+ * never runs out (128 = threads::MAX_SLOTS rows, 16 = threads::MAX_KEYS columns). The pass
  * stores the new key into the user's pthread_key_t itself (a data write of the calling
  * thread). Destructors are not modelled: a pthread_key_create with a destructor other than
  * NULL is rejected by the `threads` pass, so none is silently skipped. */
-void *__ladr_specific[64][16];
+void *__ladr_specific[128][16];
 unsigned int __ladr_nkeys;
 
 unsigned int __ladr_pthread_key_create(void)
@@ -208,4 +208,20 @@ void *__ladr_pthread_getspecific(unsigned int key, unsigned int slot)
 int __ladr_pthread_key_delete(unsigned int key)
 {
   return 0;
+}
+
+/* Heap objects whose size is not a constant. CBMC 6.6 crashes (invariant in value_sett /
+   shadow memory) on a dynamic object of symbolic size allocated in a function that runs
+   more than once, which every slot function does (once per round). Such an object gets
+   128 bytes instead; executions that ask for more are not explored (a "heap-size" cut). */
+void *__ladr_malloc(unsigned long n)
+{
+  __CPROVER_assume(n <= 128);
+  return __CPROVER_allocate(128, 0);
+}
+
+void *__ladr_calloc(unsigned long k, unsigned long s)
+{
+  __CPROVER_assume(k <= 128 && s <= 128 && k * s <= 128);
+  return __CPROVER_allocate(128, 1);
 }

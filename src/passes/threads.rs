@@ -1044,7 +1044,7 @@ impl VisitMut for SlotCtx<'_> {
         ) {
             return;
         }
-        if let Expression::Call(c) = &e.node {
+        if let Expression::Call(c) = &mut e.node {
             if let Some(n) = callee_name(&c.node) {
                 if n.starts_with("pthread_") || n.starts_with("sem_") {
                     self.err = Some(Error::unsupported(
@@ -1052,6 +1052,22 @@ impl VisitMut for SlotCtx<'_> {
                         format!("a call of `{n}` inside an expression"),
                     ));
                     return;
+                }
+                // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
+                if matches!(n, "malloc" | "calloc")
+                    && !c
+                        .node
+                        .arguments
+                        .iter()
+                        .all(|a| is_constant(&a.node, &HashSet::new()))
+                {
+                    let model = format!("__ladr_{n}");
+                    let span = c.node.callee.span;
+                    *c.node.callee = ident(&model, span);
+                    self.p.cuts.push(Cut {
+                        kind: CutKind::HeapSize,
+                        span: c.span,
+                    });
                 }
             }
         }

@@ -199,6 +199,7 @@ fn cut_name(c: CutKind) -> &'static str {
         CutKind::Loop => "loop",
         CutKind::Recursion => "recursion",
         CutKind::ThreadNesting => "thread-nesting",
+        CutKind::HeapSize => "heap-size",
     }
 }
 
