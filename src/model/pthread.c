@@ -175,11 +175,11 @@ int __ladr_pthread_sem_post(void *s)
 /* Thread-specific data. Keys are numbered 0, 1, ... as they are created; every slot has its
  * own value for every key, NULL until it sets one. The `threads` pass allows at most 16
  * pthread_key_create sites in the bounded program (each runs at most once), so the table
- * never runs out (128 = threads::MAX_SLOTS rows, 16 = threads::MAX_KEYS columns). The pass
+ * never runs out (64 = threads::MAX_SLOTS rows, 16 = threads::MAX_KEYS columns). The pass
  * stores the new key into the user's pthread_key_t itself (a data write of the calling
  * thread). Destructors are not modelled: a pthread_key_create with a destructor other than
  * NULL is rejected by the `threads` pass, so none is silently skipped. */
-void *__ladr_specific[128][16];
+void *__ladr_specific[64][16];
 unsigned int __ladr_nkeys;
 
 unsigned int __ladr_pthread_key_create(void)
