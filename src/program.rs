@@ -38,7 +38,7 @@ pub enum CutKind {
     Recursion,
     /// Thread creation nested deeper than the bound.
     ThreadNesting,
-    /// A heap object whose size is not a constant is at most `HEAP_CAPACITY` bytes
+    /// A heap object whose size is not a constant is at most 128 bytes
     /// (`model/pthread.c`, `__ladr_malloc`): larger requests are not explored.
     HeapSize,
 }
