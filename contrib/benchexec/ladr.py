@@ -52,6 +52,11 @@ class Tool(benchexec.tools.template.BaseTool2):
         data_model = self._data_model_option(task)
         if data_model and "--32" not in options and "--64" not in options:
             options.append(data_model)
+        # ladr deepens its bounds while time lasts: give it most of the run's limit, so it
+        # still prints the answer of the deepest bounds it finished before being killed.
+        limit = getattr(rlimits, "cputime", None) or getattr(rlimits, "walltime", None)
+        if limit and "--timeout" not in options:
+            options += ["--timeout", str(max(1, int(limit * 0.9)))]
         return [executable, *options, task.single_input_file]
 
     def _data_model_option(self, task):

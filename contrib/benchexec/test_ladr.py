@@ -39,9 +39,12 @@ def test_determine_result():
     assert got == result.RESULT_ERROR, got
 
 
-def cmdline(options=(), files=("t.i",), prp="no-data-race.prp", task_options=None):
+def cmdline(
+    options=(), files=("t.i",), prp="no-data-race.prp", task_options=None, cputime=None
+):
     task = BaseTool2.Task.with_files(files, property_file=prp, options=task_options)
-    return Tool().cmdline("ladr", list(options), task, BaseTool2.ResourceLimits())
+    limits = BaseTool2.ResourceLimits(cputime=cputime)
+    return Tool().cmdline("ladr", list(options), task, limits)
 
 
 def test_cmdline():
@@ -56,6 +59,7 @@ def test_cmdline():
         ({"task_options": lp64}, [*ladr, *prp, "--64", "t.i"]),
         ({"task_options": ilp32, "options": ["--64"]}, [*ladr, "--64", *prp, "t.i"]),
         ({"options": ["--svcomp", "-D", "N=3"]}, [*ladr, "-D", "N=3", *prp, "t.i"]),
+        ({"cputime": 900}, [*ladr, *prp, "--timeout", "810", "t.i"]),
     ]
     for kwargs, expected in cases:
         got = cmdline(**kwargs)
