@@ -416,35 +416,44 @@ pub fn task_spec(text: &str) -> Result<Option<TaskSpec>, String> {
         Some(v) => return Err(format!("expected_verdict `{v}` is neither true nor false")),
         None => return Err(format!("no expected_verdict for {PROPERTY}")),
     };
-    let input = match doc.get("input_files") {
-        Some(Value::Scalar(s)) if !s.is_empty() => s.clone(),
-        Some(Value::List(items)) if items.len() == 1 => match &items[0] {
-            Value::Scalar(s) if !s.is_empty() => s.clone(),
-            _ => return Err("input_files: not a file name".into()),
-        },
-        Some(Value::List(items)) if items.len() > 1 => {
-            return Err(format!(
-                "{} input files (ladr checks one file)",
-                items.len()
-            ))
-        }
-        _ => return Err("no input_files".into()),
-    };
-    let data_model = match doc
-        .get("options")
-        .and_then(|o| o.get("data_model"))
-        .and_then(Value::as_str)
-    {
-        None | Some("") => None,
-        Some(m) if m.eq_ignore_ascii_case("ILP32") => Some(DataModel::ILP32),
-        Some(m) if m.eq_ignore_ascii_case("LP64") => Some(DataModel::LP64),
-        Some(m) => return Err(format!("unknown data_model `{m}`")),
-    };
+    let input = input_file(&doc)?;
+    let data_model = data_model(&doc)?;
     Ok(Some(TaskSpec {
         input,
         expected,
         data_model,
     }))
+}
+
+/// A task file's single input file, as written (relative to the task file).
+pub fn input_file(doc: &yaml::Value) -> Result<String, String> {
+    use yaml::Value;
+    match doc.get("input_files") {
+        Some(Value::Scalar(s)) if !s.is_empty() => Ok(s.clone()),
+        Some(Value::List(items)) if items.len() == 1 => match &items[0] {
+            Value::Scalar(s) if !s.is_empty() => Ok(s.clone()),
+            _ => Err("input_files: not a file name".into()),
+        },
+        Some(Value::List(items)) if items.len() > 1 => Err(format!(
+            "{} input files (ladr checks one file)",
+            items.len()
+        )),
+        _ => Err("no input_files".into()),
+    }
+}
+
+/// A task file's `options.data_model`, if any.
+pub fn data_model(doc: &yaml::Value) -> Result<Option<DataModel>, String> {
+    match doc
+        .get("options")
+        .and_then(|o| o.get("data_model"))
+        .and_then(yaml::Value::as_str)
+    {
+        None | Some("") => Ok(None),
+        Some(m) if m.eq_ignore_ascii_case("ILP32") => Ok(Some(DataModel::ILP32)),
+        Some(m) if m.eq_ignore_ascii_case("LP64") => Ok(Some(DataModel::LP64)),
+        Some(m) => Err(format!("unknown data_model `{m}`")),
+    }
 }
 
 /// One task to run.

@@ -175,7 +175,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             return fail(err_out, &e, None);
         }
         if !cli.ilp32 && !cli.lp64 {
-            ilp32 = input.data_model == Some(svcomp::DataModel::Ilp32);
+            ilp32 = input.data_model == Some(svcomp::DataModel::ILP32);
         }
         input.file
     } else {

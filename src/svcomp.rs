@@ -12,12 +12,7 @@ use std::path::{Path, PathBuf};
 /// The formula of SV-COMP's no-data-race property.
 pub const DATA_RACE_FORMULA: &str = "CHECK( init(main()), LTL(G ! data-race) )";
 
-/// The data model a task asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataModel {
-    Ilp32,
-    Lp64,
-}
+pub use crate::eval::DataModel;
 
 /// What to check: the input file and, from a task file, its data model.
 #[derive(Clone, Debug)]
@@ -51,30 +46,8 @@ pub fn input(file: &Path) -> Result<Input> {
     let doc = yaml::parse(&text);
     let dir = file.parent().unwrap_or(Path::new("."));
     let bad = |what: String| Error::new(ErrorKind::Usage, format!("{}: {what}", file.display()));
-    let input = match doc.get("input_files") {
-        Some(Value::Scalar(s)) if !s.is_empty() => s.clone(),
-        Some(Value::List(items)) if items.len() == 1 => match &items[0] {
-            Value::Scalar(s) if !s.is_empty() => s.clone(),
-            _ => return Err(bad("input_files is not a file name".into())),
-        },
-        Some(Value::List(items)) if items.len() > 1 => {
-            return Err(bad(format!(
-                "{} input files; ladr checks one file",
-                items.len()
-            )))
-        }
-        _ => return Err(bad("no input_files".into())),
-    };
-    let data_model = match doc
-        .get("options")
-        .and_then(|o| o.get("data_model"))
-        .and_then(Value::as_str)
-    {
-        None | Some("") => None,
-        Some(m) if m.eq_ignore_ascii_case("ILP32") => Some(DataModel::Ilp32),
-        Some(m) if m.eq_ignore_ascii_case("LP64") => Some(DataModel::Lp64),
-        Some(m) => return Err(bad(format!("unknown data_model `{m}`"))),
-    };
+    let input = crate::eval::input_file(&doc).map_err(bad)?;
+    let data_model = crate::eval::data_model(&doc).map_err(bad)?;
     let property = match doc.get("properties") {
         Some(Value::List(props)) => props
             .iter()
@@ -137,7 +110,7 @@ mod tests {
         .unwrap();
         let i = input(&yml).unwrap();
         assert_eq!(i.file, dir.path().join("a.i"));
-        assert_eq!(i.data_model, Some(DataModel::Ilp32));
+        assert_eq!(i.data_model, Some(DataModel::ILP32));
         assert_eq!(
             i.property,
             Some(dir.path().join("../properties/no-data-race.prp"))
