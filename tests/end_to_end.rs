@@ -58,6 +58,26 @@ fn racy(file: &str, lines: (u32, u32)) {
     let il = v["race"]["interleaving"].as_array().unwrap();
     assert!(il.len() >= 2, "{json}");
     assert_eq!(il[il.len() - 1]["thread"], acc[1]["thread"], "{json}");
+    // And in SARIF: the second access is the result's location, the first its related one.
+    let (code, sarif) = ladr(file, &["--format", "sarif"]);
+    assert_eq!(code, 1, "{file}: {sarif}");
+    let s: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF output");
+    assert_eq!(s["version"], "2.1.0");
+    let result = &s["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "data-race", "{sarif}");
+    let region = |l: &serde_json::Value| {
+        (
+            l["physicalLocation"]["region"]["startLine"].as_u64().unwrap(),
+            l["physicalLocation"]["region"]["startColumn"].as_u64().unwrap(),
+        )
+    };
+    let at = |a: &serde_json::Value| (a["line"].as_u64().unwrap(), a["column"].as_u64().unwrap());
+    assert_eq!(region(&result["locations"][0]), at(&acc[1]), "{sarif}");
+    assert_eq!(region(&result["relatedLocations"][0]), at(&acc[0]), "{sarif}");
+    let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        .as_str()
+        .unwrap();
+    assert!(uri.ends_with(file) && !uri.starts_with('/'), "{uri}");
 }
 
 /// Width of the line-number gutter of a codespan diagnostic (the `┌─` line's indent).
