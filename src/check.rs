@@ -127,6 +127,10 @@ pub fn check(
             match (w, r) {
                 (Some(w), Some(r)) => {
                     let access = |id: u32| -> Option<Box<Access>> {
+                        // Site 0 is no access: the flag was not set by an instrumented write.
+                        if id == 0 {
+                            return None;
+                        }
                         let site = program.sites.get(id as usize)?.clone();
                         let slot = program.slots.get(site.slot)?.clone();
                         Some(Box::new(Access {

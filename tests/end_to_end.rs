@@ -67,13 +67,21 @@ fn racy(file: &str, lines: (u32, u32)) {
     assert_eq!(result["ruleId"], "data-race", "{sarif}");
     let region = |l: &serde_json::Value| {
         (
-            l["physicalLocation"]["region"]["startLine"].as_u64().unwrap(),
-            l["physicalLocation"]["region"]["startColumn"].as_u64().unwrap(),
+            l["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap(),
+            l["physicalLocation"]["region"]["startColumn"]
+                .as_u64()
+                .unwrap(),
         )
     };
     let at = |a: &serde_json::Value| (a["line"].as_u64().unwrap(), a["column"].as_u64().unwrap());
     assert_eq!(region(&result["locations"][0]), at(&acc[1]), "{sarif}");
-    assert_eq!(region(&result["relatedLocations"][0]), at(&acc[0]), "{sarif}");
+    assert_eq!(
+        region(&result["relatedLocations"][0]),
+        at(&acc[0]),
+        "{sarif}"
+    );
     let uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
         .as_str()
         .unwrap();

@@ -242,9 +242,39 @@ impl Rewriter<'_> {
         addr(e.clone(), span)
     }
 
+    /// `P && [r_ok(a, sizeof *a) &&] rest`: an access through a pointer or an index is
+    /// flagged only when its address is valid. An out-of-bounds or dangling access is
+    /// undefined behaviour, not a data race, and the shadow memory of such an address
+    /// holds no meaningful flag (CBMC returns any value), which would be a false alarm.
+    fn valid(&self, a: &Node<Expression>, span: Span) -> Option<Node<Expression>> {
+        fn plain(e: &Expression) -> bool {
+            match e {
+                Expression::Identifier(_) => true,
+                Expression::Member(m) => {
+                    m.node.operator.node == MemberOperator::Direct && plain(&m.node.expression.node)
+                }
+                _ => false,
+            }
+        }
+        if let Expression::UnaryOperator(u) = &a.node {
+            if u.node.operator.node == UnaryOperator::Address && plain(&u.node.operand.node) {
+                return None;
+            }
+        }
+        let size = node(
+            Expression::SizeOfVal(Box::new(node(
+                SizeOfVal(Box::new(deref(a.clone(), span))),
+                span,
+            ))),
+            span,
+        );
+        Some(call("__CPROVER_r_ok", vec![a.clone(), size], span))
+    }
+
     /// `P2 && !drd && (drd = get_field(a, f), drd && (r_site = id, 1))`
     fn check(&self, a: Node<Expression>, atomic: bool, id: u32, span: Span) -> Node<Expression> {
         let field = if atomic { "wna" } else { "w" };
+        let ok = self.valid(&a, span);
         let get = call("__CPROVER_get_field", vec![a, string(field, span)], span);
         let record = comma(
             vec![
@@ -253,8 +283,12 @@ impl Rewriter<'_> {
             ],
             span,
         );
+        let mut pre = and(ident(P2, span), not(ident(DRD, span), span), span);
+        if let Some(v) = ok {
+            pre = and(pre, v, span);
+        }
         and(
-            and(ident(P2, span), not(ident(DRD, span), span), span),
+            pre,
             comma(
                 vec![
                     assign(ident(DRD, span), get, span),
@@ -268,6 +302,7 @@ impl Rewriter<'_> {
 
     /// `P1 && (set_field(a,"w",1), [set_field(a,"wna",1),] w_site = id, 1)`
     fn set(&self, a: Node<Expression>, atomic: bool, id: u32, span: Span) -> Node<Expression> {
+        let a0 = a.clone();
         let mut v = vec![call(
             "__CPROVER_set_field",
             vec![a.clone(), string("w", span), int(1, span)],
@@ -282,7 +317,11 @@ impl Rewriter<'_> {
         }
         v.push(assign(ident(W_SITE, span), int(id as u64, span), span));
         v.push(int(1, span));
-        and(ident(P1, span), comma(v, span), span)
+        let mut pre = ident(P1, span);
+        if let Some(ok) = self.valid(&a0, span) {
+            pre = and(pre, ok, span);
+        }
+        and(pre, comma(v, span), span)
     }
 
     /// Flag code for a write of `lv` (also counts as its read for P2).
