@@ -296,18 +296,8 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             span: &'ast lang_c::span::Span,
         ) {
             if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
-                if let Expression::Constant(c) = &e.node {
-                    if let Constant::Integer(i) = &c.node {
-                        let radix = match i.base {
-                            IntegerBase::Decimal => 10,
-                            IntegerBase::Hexadecimal => 16,
-                            IntegerBase::Octal => 8,
-                            IntegerBase::Binary => 2,
-                        };
-                        if let Ok(n) = u64::from_str_radix(&i.number, radix) {
-                            self.0 = self.0.max(n);
-                        }
-                    }
+                if let Some(n) = crate::syntax::build::int_literal(&e.node) {
+                    self.0 = self.0.max(n);
                 }
             }
             visit::visit_array_declarator(self, a, span)

@@ -1307,24 +1307,6 @@ fn is_special_call(c: &CallExpression) -> bool {
         || n == "__VERIFIER_assume" || n == "assert" || n == "__CPROVER_assume")
 }
 
-fn int_literal(e: &Expression) -> Option<u64> {
-    match e {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(i) => {
-                let radix = match i.base {
-                    IntegerBase::Decimal => 10,
-                    IntegerBase::Octal => 8,
-                    IntegerBase::Hexadecimal => 16,
-                    IntegerBase::Binary => 2,
-                };
-                u64::from_str_radix(&i.number, radix).ok()
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Number of leading array derivations (`int a[2][3]` → 2).
 fn array_dims(d: &Declarator) -> usize {
     d.derived

@@ -162,20 +162,25 @@ impl Unwinder<'_> {
                 span,
             });
         }
-        let copies: Vec<Node<Statement>> = (0..n)
-            .map(|_| {
-                let mut body = (*w.node.statement).clone();
-                let mut cp = Copier::new(self.names, Rename::All);
-                cp.fresh_labels(&body.node);
-                cp.stmt(&mut body);
-                body
-            })
-            .collect();
+        let copies = self.body_copies(&w.node.statement, n);
         let mut inner = assume(not(c.clone(), span), span);
         for body in copies.into_iter().rev() {
             inner = if_stmt(c.clone(), block_of(vec![body, inner], span), None, span);
         }
         inner
+    }
+
+    /// `n` copies of a loop body, each with fresh labels and fresh names for its locals.
+    fn body_copies(&mut self, body: &Node<Statement>, n: usize) -> Vec<Node<Statement>> {
+        (0..n)
+            .map(|_| {
+                let mut b = body.clone();
+                let mut cp = Copier::new(self.names, Rename::All);
+                cp.fresh_labels(&b.node);
+                cp.stmt(&mut b);
+                b
+            })
+            .collect()
     }
 
     /// A loop known to run more than `max_unwind` times (a private counter with constant
@@ -191,15 +196,7 @@ impl Unwinder<'_> {
             kind: CutKind::Loop,
             span,
         });
-        let mut items: Vec<Node<Statement>> = (0..self.unwind)
-            .map(|_| {
-                let mut body = (*w.node.statement).clone();
-                let mut cp = Copier::new(self.names, Rename::All);
-                cp.fresh_labels(&body.node);
-                cp.stmt(&mut body);
-                body
-            })
-            .collect();
+        let mut items = self.body_copies(&w.node.statement, self.unwind);
         items.push(assume(int(0, span), span));
         block_of(items, span)
     }
@@ -474,18 +471,7 @@ fn var_name(e: &Node<Expression>) -> Option<&str> {
 /// leave them). `None` when it is not one or it overflows.
 fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Option<i128> {
     match &e.node {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(i) => {
-                let radix = match i.base {
-                    IntegerBase::Decimal => 10,
-                    IntegerBase::Hexadecimal => 16,
-                    IntegerBase::Octal => 8,
-                    IntegerBase::Binary => 2,
-                };
-                i128::from_str_radix(&i.number, radix).ok()
-            }
-            _ => None,
-        },
+        Expression::Constant(_) => int_literal(&e.node).map(i128::from),
         Expression::UnaryOperator(u) => match u.node.operator.node {
             UnaryOperator::Minus => constant(&u.node.operand, env).map(|v| -v),
             UnaryOperator::Plus => constant(&u.node.operand, env),
