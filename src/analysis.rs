@@ -256,6 +256,15 @@ impl<'ast> Visit<'ast> for Collector {
         visit::visit_struct_declarator(self, sd, span);
     }
 
+    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast lang_c::span::Span) {
+        // N4's havoc of an uninitialised local (`__CPROVER_havoc_object(&x)`) gives `x` an
+        // arbitrary value; it does not let `x`'s address escape.
+        if crate::syntax::build::callee_name(c) == Some(crate::passes::normalise::HAVOC) {
+            return;
+        }
+        visit::visit_call_expression(self, c, span);
+    }
+
     fn visit_unary_operator_expression(
         &mut self,
         u: &'ast UnaryOperatorExpression,
@@ -306,4 +315,96 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
     let mut a = A(0);
     a.visit_translation_unit(unit);
     a.0
+}
+
+/// The variables written exactly once in `body`, by a plain `x = rhs`, with that `rhs`.
+/// Every `=`, compound assignment, `++`/`--` and `&x` (including
+/// `__CPROVER_havoc_object(&x)`) counts as a write.
+pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>> {
+    use crate::syntax::walk::{is_assign_op, walk_expr, VisitMut};
+    #[derive(Default)]
+    struct C {
+        writes: HashMap<String, usize>,
+        values: HashMap<String, Node<Expression>>,
+    }
+    fn name(e: &Node<Expression>) -> Option<&str> {
+        match &e.node {
+            Expression::Identifier(i) => Some(&i.node.name),
+            _ => None,
+        }
+    }
+    impl VisitMut for C {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            let target = match &e.node {
+                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                    let n = name(&b.node.lhs);
+                    if let (Some(n), BinaryOperator::Assign) = (n, &b.node.operator.node) {
+                        self.values.insert(n.to_string(), (*b.node.rhs).clone());
+                    }
+                    n
+                }
+                Expression::UnaryOperator(u)
+                    if matches!(
+                        u.node.operator.node,
+                        UnaryOperator::PreIncrement
+                            | UnaryOperator::PreDecrement
+                            | UnaryOperator::PostIncrement
+                            | UnaryOperator::PostDecrement
+                            | UnaryOperator::Address
+                    ) =>
+                {
+                    name(&u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target {
+                *self.writes.entry(n.to_string()).or_default() += 1;
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut c = C::default();
+    let mut copy = body.clone();
+    c.stmt(&mut copy);
+    let writes = c.writes;
+    c.values
+        .into_iter()
+        .filter(|(n, _)| writes.get(n) == Some(&1))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(src: &str, locals: &[&str]) -> Vars {
+        let (_, unit, _) = crate::frontend::parse_text(src, "t.c").expect("parses");
+        Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn a_havocked_local_stays_private_and_an_escaping_one_is_shared() {
+        let v = vars(
+            "int *q; void f(void) { static int a; static int b; \
+             __CPROVER_havoc_object(&a); a = 1; q = &b; }",
+            &["a", "b"],
+        );
+        assert!(!v.is_shared_var("a"));
+        assert!(v.is_shared_var("b"));
+        assert!(v.is_shared_var("q"));
+    }
+
+    #[test]
+    fn assigned_once_counts_every_write() {
+        let (_, unit, _) = crate::frontend::parse_text(
+            "void f(void) { int a, b, c; a = sizeof(int); b = 1; b = 2; c = 3; c++; }",
+            "t.c",
+        )
+        .expect("parses");
+        let ExternalDeclaration::FunctionDefinition(f) = &unit.0[0].node else {
+            panic!("a function")
+        };
+        let once = assigned_once(&f.node.statement);
+        assert_eq!(once.keys().collect::<Vec<_>>(), vec!["a"]);
+    }
 }

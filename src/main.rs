@@ -100,8 +100,8 @@ struct Cli {
     /// The SV-COMP property file (only no-data-race is supported).
     #[arg(long, value_name = "PRP")]
     property_file: Option<PathBuf>,
-    /// After "no race", check again with larger bounds while --timeout leaves time (rounds
-    /// and unwinding grow in turn: 2/2, 3/2, 3/3, …). On in SV-COMP mode. The answer is the
+    /// After "no race", check again with larger bounds while --timeout leaves time (from
+    /// 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On in SV-COMP mode. The answer is the
     /// first race found, or "no race" for the deepest bounds that finished.
     #[arg(long, requires = "timeout")]
     deepen: bool,

@@ -41,6 +41,9 @@ pub enum CutKind {
     /// A heap object whose size is not a constant is at most 128 bytes
     /// (`model/pthread.c`, `__ladr_malloc`): larger requests are not explored.
     HeapSize,
+    /// `main`'s command line has at most 4 arguments of at most 15 characters
+    /// (`model/pthread.c`, `__ladr_main_args`).
+    Arguments,
 }
 
 /// A place where the bounded program assumes the bound is not exceeded

@@ -58,6 +58,20 @@ fn racy(file: &str, lines: (u32, u32)) {
     let il = v["race"]["interleaving"].as_array().unwrap();
     assert!(il.len() >= 2, "{json}");
     assert_eq!(il[il.len() - 1]["thread"], acc[1]["thread"], "{json}");
+    // Every line shown is one of the file's (none of ladr's model leaks in).
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/e2e")
+            .join(file),
+    )
+    .expect("read the program");
+    let last = src.lines().count() as u64;
+    for c in il {
+        for l in c["lines"].as_array().unwrap() {
+            let n = l["line"].as_u64().unwrap();
+            assert!((1..=last).contains(&n), "{file}: line {n} in {json}");
+        }
+    }
     // And in SARIF: the second access is the result's location, the first its related one.
     let (code, sarif) = ladr(file, &["--format", "sarif"]);
     assert_eq!(code, 1, "{file}: {sarif}");
@@ -194,6 +208,19 @@ fn heap_object_via_thread_argument_same_routine_twice() {
 fn heap_object_of_nondeterministic_size() {
     racy("heap_nondet_size_racy.c", (5, 6));
     free("heap_nondet_size_free.c");
+}
+
+#[test]
+fn main_arguments_are_inputs() {
+    racy("argv_racy.c", (3, 3));
+    free("argv_free.c");
+}
+
+#[test]
+fn loop_filling_a_large_heap_object_with_arbitrary_bytes() {
+    // The fill loop runs 804 times: it becomes one step instead of cutting every run.
+    racy("fill_loop_racy.c", (12, 13));
+    free("fill_loop_free.c");
 }
 
 #[test]

@@ -288,3 +288,35 @@ int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_cancel(t); re
         2
     ));
 }
+
+#[test]
+fn main_gets_its_arguments_from_the_model() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+int main(int argc, char **argv) {
+  if (argc > 1) g = argv[1][0];
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn malloc_of_a_size_assigned_once_keeps_its_size() {
+    let out = check(
+        r#"
+struct big { int a[300]; };
+struct big *p;
+int main() {
+  unsigned long size = sizeof(struct big);
+  p = malloc(size);
+  return 0;
+}
+"#,
+        2,
+    );
+    assert!(out.contains("malloc(sizeof(struct big))"), "{out}");
+    assert!(!out.contains("__ladr_malloc"), "{out}");
+}

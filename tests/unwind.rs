@@ -239,3 +239,42 @@ top:
         3,
     );
 }
+
+#[test]
+fn loop_filling_a_whole_object_with_arbitrary_values_is_one_step() {
+    insta::assert_snapshot!(check(
+        r#"
+char __VERIFIER_nondet_char(void);
+void *malloc(unsigned long);
+char *g;
+int main() {
+  unsigned long n; n = 4096;
+  char *p; p = malloc(n);
+  unsigned long i; i = 0;
+  while (i < n) { p[i] = __VERIFIER_nondet_char(); ++i; }
+  g = p;
+  return 0;
+}
+"#,
+        1
+    ));
+}
+
+#[test]
+fn loop_filling_with_a_non_arbitrary_value_is_unwound() {
+    let out = check(
+        r#"
+char *g;
+int main() {
+  unsigned long n; n = 4096;
+  char *p; p = g;
+  unsigned long i; i = 0;
+  while (i < n) { p[i] = 0; ++i; }
+  return 0;
+}
+"#,
+        1,
+    );
+    assert!(!out.contains("__CPROVER_OBJECT_SIZE"), "{out}");
+    assert!(out.contains("__CPROVER_assume"), "{out}");
+}

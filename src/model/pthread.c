@@ -225,3 +225,22 @@ void *__ladr_calloc(unsigned long k, unsigned long s)
   __CPROVER_assume(k <= 128 && s <= 128 && k * s <= 128);
   return __CPROVER_allocate(128, 1);
 }
+
+/* main's arguments: argc is 1 to 4, argv[0..argc-1] are strings of at most 15 arbitrary
+   characters and argv[argc] is null (envp points at an empty list). Longer command lines
+   are not explored (an "arguments" cut when main reads its parameters). */
+char __VERIFIER_nondet_char(void);
+char __ladr_argv_text[4][16];
+char *__ladr_argv[5];
+
+int __ladr_main_args(void)
+{
+  int n = (int)__VERIFIER_nondet_uint();
+  __CPROVER_assume(n >= 1 && n <= 4);
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 15; j++)
+      __ladr_argv_text[i][j] = __VERIFIER_nondet_char();
+    __ladr_argv[i] = i < n ? &__ladr_argv_text[i][0] : (char *)0;
+  }
+  return n;
+}

@@ -72,6 +72,17 @@ pub fn slot_function(k: usize) -> String {
     format!("__ladr_thread{k}")
 }
 
+/// Is `name` a function of the model (`model/pthread.c`) rather than a slot function?
+pub fn is_model_function(name: &str) -> bool {
+    name.starts_with("__ladr_") && !is_slot_function(name)
+}
+
+/// Is `name` the function of a slot (where all of the user's code is, after `inline`)?
+pub fn is_slot_function(name: &str) -> bool {
+    name.strip_prefix("__ladr_thread")
+        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Name of slot `k`'s end label (just before its exit).
 pub fn end_label(k: usize) -> String {
     format!("__ladr_end{k}")
@@ -158,6 +169,13 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             chain: &chain,
             unwind: opts.unwind,
             key_sites: &mut key_sites,
+            constants: crate::analysis::assigned_once(&body)
+                .into_iter()
+                .filter(|(n, rhs)| {
+                    n.starts_with(crate::syntax::names::PREFIX)
+                        && is_constant(&rhs.node, &enumerators)
+                })
+                .collect(),
             err: None,
         };
         ctx.stmt(&mut body);
@@ -276,6 +294,9 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
             span,
         )));
     }
+    if k == 0 {
+        main_arguments(p, &renamed, &body, f.declarator.span, &mut items);
+    }
     // Only the first parameter of a start routine receives the argument.
     if k > 0 {
         if let Some((_, new)) = renamed.first() {
@@ -308,6 +329,33 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
     }
     items.push(item(labeled(&end, empty_stmt(span), span)));
     Ok(block(items, span))
+}
+
+/// `main(argc, argv[, envp])` gets its arguments from the model (`__ladr_main_args`):
+/// `argc` is 1 to 4, `argv` holds that many strings of nondeterministic characters.
+/// Longer command lines are not explored: an `arguments` cut when `main` reads them.
+fn main_arguments(
+    p: &mut Program,
+    params: &[(String, String)],
+    body: &Node<Statement>,
+    span: Span,
+    items: &mut Vec<Node<BlockItem>>,
+) {
+    let values = [
+        call("__ladr_main_args", vec![], span),
+        ident("__ladr_argv", span),
+        addr(index(ident("__ladr_argv", span), int(4, span), span), span),
+    ];
+    for ((_, name), value) in params.iter().zip(values) {
+        items.push(item(expr_stmt(assign(ident(name, span), value, span))));
+    }
+    let names: Vec<&str> = params.iter().map(|(_, n)| n.as_str()).collect();
+    if walk::mentions(body, &names) {
+        p.cuts.push(Cut {
+            kind: CutKind::Arguments,
+            span,
+        });
+    }
 }
 
 /// Array and function parameters become pointers.
@@ -652,6 +700,9 @@ struct SlotCtx<'a> {
     unwind: u32,
     /// `pthread_key_create` sites seen so far, in all slots.
     key_sites: &'a mut usize,
+    /// The body's locals assigned once, by a constant expression (a size that an
+    /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it.
+    constants: HashMap<String, Node<Expression>>,
     err: Option<Error>,
 }
 
@@ -1045,7 +1096,8 @@ impl VisitMut for SlotCtx<'_> {
             return;
         }
         if let Expression::Call(c) = &mut e.node {
-            if let Some(n) = callee_name(&c.node) {
+            if let Some(n) = callee_name(&c.node).map(str::to_string) {
+                let n = n.as_str();
                 if n.starts_with("pthread_") || n.starts_with("sem_") {
                     self.err = Some(Error::unsupported(
                         c.span,
@@ -1054,6 +1106,15 @@ impl VisitMut for SlotCtx<'_> {
                     return;
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
+                if matches!(n, "malloc" | "calloc") {
+                    for a in &mut c.node.arguments {
+                        if let Expression::Identifier(i) = &a.node {
+                            if let Some(v) = self.constants.get(&i.node.name) {
+                                *a = v.clone();
+                            }
+                        }
+                    }
+                }
                 if matches!(n, "malloc" | "calloc")
                     && !c
                         .node

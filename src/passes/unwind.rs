@@ -129,6 +129,17 @@ impl Unwinder<'_> {
                 _ => None,
             };
             if let BlockItem::Statement(s) = &mut items[k].node {
+                if let Some(fast) = self.fill_loop(s) {
+                    // The loop stays, unwound as usual, for the case the fast path excludes.
+                    let slow = self.unwind_while(s, self.unwind, false);
+                    let Statement::If(i) = &mut fast.clone().node else {
+                        unreachable!("fill_loop builds an `if`")
+                    };
+                    let mut i = i.clone();
+                    i.node.else_statement = Some(Box::new(slow));
+                    *s = node(Statement::If(i), s.span);
+                    continue;
+                }
                 match (exact, &mut s.node) {
                     (Some(Bound::Known(n, exact)), Statement::While(w)) => {
                         self.stmt(&mut w.node.statement)?;
@@ -199,6 +210,165 @@ impl Unwinder<'_> {
         let mut items = self.body_copies(&w.node.statement, self.unwind);
         items.push(assume(int(0, span), span));
         block_of(items, span)
+    }
+
+    /// A loop that fills a whole object with arbitrary values, `while (i < n) { p[i] =
+    /// __VERIFIER_nondet_T(); i++; }` (`i`, `n` and `p` locals whose address is not taken),
+    /// as one step for any `n` (the loop bound would cut every longer run — SV-COMP's
+    /// `external_alloc` fills whole structs this way):
+    ///
+    /// ```text
+    /// if (i < n && __CPROVER_w_ok(&p[i], L) && __CPROVER_POINTER_OFFSET(&p[i]) == 0
+    ///     && __CPROVER_OBJECT_SIZE(&p[i]) == L) {        // L = (n - i) * sizeof(p[i])
+    ///   __typeof__(i) k; __CPROVER_havoc_object(&k); __CPROVER_assume(k >= i && k < n);
+    ///   p[k] = __VERIFIER_nondet_T();      // the access, at any index of the range
+    ///   __CPROVER_havoc_object(&p[i]);     // every value arbitrary
+    ///   i = n;
+    /// }
+    /// ```
+    ///
+    /// `race` sees one write of `p[k]` with `k` any index of the range, so a race with any
+    /// element is still found. The caller adds the unwound loop as the `else` branch.
+    /// (`__CPROVER_havoc_slice` would also cover part of an object, but CBMC 6.6 fails an
+    /// invariant when it prints a trace through one.)
+    fn fill_loop(&mut self, s: &Node<Statement>) -> Option<Node<Statement>> {
+        let Statement::While(w) = &s.node else {
+            return None;
+        };
+        let private = |v: &str| self.locals.contains(v) && !self.taken.contains(v);
+        let Expression::BinaryOperator(c) = &w.node.expression.node else {
+            return None;
+        };
+        if c.node.operator.node != BinaryOperator::Less {
+            return None;
+        }
+        let i = var_name(&c.node.lhs)?;
+        let n: &Node<Expression> = &c.node.rhs;
+        let n_ok = match var_name(n) {
+            Some(n) => n != i && private(n),
+            None => constant(n, &HashMap::new()).is_some(),
+        };
+        if !private(i) || !n_ok {
+            return None;
+        }
+        let mut items: &Vec<Node<BlockItem>> = match &w.node.statement.node {
+            Statement::Compound(items) => items,
+            _ => return None,
+        };
+        while let [Node {
+            node:
+                BlockItem::Statement(Node {
+                    node: Statement::Compound(inner),
+                    ..
+                }),
+            ..
+        }] = items.as_slice()
+        {
+            items = inner;
+        }
+        let [Node {
+            node: BlockItem::Statement(store),
+            ..
+        }, Node {
+            node: BlockItem::Statement(step),
+            ..
+        }] = items.as_slice()
+        else {
+            return None;
+        };
+        if step_of(step, i) != Some(1) {
+            return None;
+        }
+        let Statement::Expression(Some(e)) = &store.node else {
+            return None;
+        };
+        let Expression::BinaryOperator(a) = &e.node else {
+            return None;
+        };
+        if a.node.operator.node != BinaryOperator::Assign {
+            return None;
+        }
+        let Expression::BinaryOperator(ix) = &a.node.lhs.node else {
+            return None;
+        };
+        if ix.node.operator.node != BinaryOperator::Index || var_name(&ix.node.rhs) != Some(i) {
+            return None;
+        }
+        let p = var_name(&ix.node.lhs)?;
+        if p == i || Some(p) == var_name(n) || !private(p) {
+            return None;
+        }
+        let Expression::Call(nondet) = &a.node.rhs.node else {
+            return None;
+        };
+        if !nondet.node.arguments.is_empty()
+            || !callee_name(&nondet.node).is_some_and(|f| f.starts_with("__VERIFIER_nondet_"))
+        {
+            return None;
+        }
+        let span = s.span;
+        let at = |k: &str| index(ident(p, span), ident(k, span), span);
+        let len = binop(
+            BinaryOperator::Multiply,
+            binop(BinaryOperator::Minus, n.clone(), ident(i, span), span),
+            node(
+                Expression::SizeOfVal(Box::new(node(SizeOfVal(Box::new(at(i))), span))),
+                span,
+            ),
+            span,
+        );
+        let k = self.names.temp();
+        let lt = |a: Node<Expression>, b: Node<Expression>| binop(BinaryOperator::Less, a, b, span);
+        let guard = and(
+            and(
+                lt(ident(i, span), n.clone()),
+                call("__CPROVER_w_ok", vec![addr(at(i), span), len.clone()], span),
+                span,
+            ),
+            and(
+                eq(
+                    call("__CPROVER_POINTER_OFFSET", vec![addr(at(i), span)], span),
+                    int(0, span),
+                    span,
+                ),
+                eq(
+                    call("__CPROVER_OBJECT_SIZE", vec![addr(at(i), span)], span),
+                    len.clone(),
+                    span,
+                ),
+                span,
+            ),
+            span,
+        );
+        let body = vec![
+            decl_item(typeof_decl(&k, ident(i, span), false, span)),
+            item(expr_stmt(call(
+                "__CPROVER_havoc_object",
+                vec![addr(ident(&k, span), span)],
+                span,
+            ))),
+            item(assume(
+                and(
+                    binop(
+                        BinaryOperator::GreaterOrEqual,
+                        ident(&k, span),
+                        ident(i, span),
+                        span,
+                    ),
+                    lt(ident(&k, span), n.clone()),
+                    span,
+                ),
+                span,
+            )),
+            item(expr_stmt(assign(at(&k), (*a.node.rhs).clone(), span))),
+            item(expr_stmt(call(
+                "__CPROVER_havoc_object",
+                vec![addr(at(i), span)],
+                span,
+            ))),
+            item(expr_stmt(assign(ident(i, span), n.clone(), span))),
+        ];
+        Some(if_stmt(guard, block(body, span), None, span))
     }
 
     /// The number of iterations of `w` if `prev; w` is a loop with a constant bound, and
@@ -581,51 +751,10 @@ fn constant_locals(
     locals: &HashSet<String>,
     taken: &HashSet<String>,
 ) -> HashMap<String, i128> {
-    #[derive(Default)]
-    struct C {
-        writes: HashMap<String, usize>,
-        values: HashMap<String, i128>,
-    }
-    impl VisitMut for C {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            let target = match &e.node {
-                Expression::BinaryOperator(b)
-                    if crate::syntax::walk::is_assign_op(&b.node.operator.node) =>
-                {
-                    let n = var_name(&b.node.lhs);
-                    if let (Some(n), BinaryOperator::Assign) = (n, &b.node.operator.node) {
-                        if let Some(v) = constant(&b.node.rhs, &HashMap::new()) {
-                            self.values.insert(n.to_string(), v);
-                        }
-                    }
-                    n
-                }
-                Expression::UnaryOperator(u)
-                    if matches!(
-                        u.node.operator.node,
-                        UnaryOperator::PreIncrement
-                            | UnaryOperator::PreDecrement
-                            | UnaryOperator::PostIncrement
-                            | UnaryOperator::PostDecrement
-                            | UnaryOperator::Address
-                    ) =>
-                {
-                    var_name(&u.node.operand)
-                }
-                _ => None,
-            };
-            if let Some(n) = target {
-                *self.writes.entry(n.to_string()).or_default() += 1;
-            }
-            walk_expr(self, e)
-        }
-    }
-    let mut c = C::default();
-    let mut copy = f.statement.clone();
-    c.stmt(&mut copy);
-    c.values
+    crate::analysis::assigned_once(&f.statement)
         .into_iter()
-        .filter(|(n, _)| c.writes.get(n) == Some(&1) && locals.contains(n) && !taken.contains(n))
+        .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
+        .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
         .collect()
 }
 

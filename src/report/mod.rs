@@ -200,6 +200,7 @@ fn cut_name(c: CutKind) -> &'static str {
         CutKind::Recursion => "recursion",
         CutKind::ThreadNesting => "thread-nesting",
         CutKind::HeapSize => "heap-size",
+        CutKind::Arguments => "arguments",
     }
 }
 
@@ -362,14 +363,16 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             if s.kind == "function-call"
                 && s.callee
                     .as_deref()
-                    .is_some_and(|c| c.starts_with("__ladr_pthread_"))
+                    .is_some_and(crate::passes::threads::is_model_function)
             {
                 in_model_call = true;
             }
-            // Steps inside the pthread model are shown as the call that led there.
-            if s.function
+            // Only the slot functions hold the user's code: steps inside the model or in
+            // CBMC's own library (`malloc`) are shown as the call that led there.
+            if !s
+                .function
                 .as_deref()
-                .is_some_and(|f| f.starts_with("__ladr_pthread_"))
+                .is_some_and(crate::passes::threads::is_slot_function)
             {
                 continue;
             }

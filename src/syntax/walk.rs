@@ -358,3 +358,23 @@ pub fn is_assign_op(op: &BinaryOperator) -> bool {
             | AssignBitwiseOr
     )
 }
+
+/// True if the statement names one of `names` as an identifier expression.
+pub fn mentions(s: &Node<Statement>, names: &[&str]) -> bool {
+    struct Finder<'a>(&'a [&'a str], bool);
+    impl VisitMut for Finder<'_> {
+        fn expr(&mut self, e: &mut Node<Expression>) {
+            if let Expression::Identifier(i) = &e.node {
+                if self.0.contains(&i.node.name.as_str()) {
+                    self.1 = true;
+                }
+            }
+            walk_expr(self, e)
+        }
+    }
+    let mut f = Finder(names, false);
+    // Like `has_side_effect`: the walker is mutable, the finder only reads.
+    let mut copy = s.clone();
+    f.stmt(&mut copy);
+    f.1
+}
