@@ -679,17 +679,18 @@ fn witness_global_racy_and_loop_created_threads() {
         })
         .collect();
     // Both racing threads are created at line 7 (which two of the three CBMC picks is its
-    // choice); the witness creates exactly those.
+    // choice, and whether the third is created before the race too); every creation is at
+    // line 7 and creates a thread once.
     let race = o.race.as_ref().unwrap();
-    let mut want: Vec<(String, String)> = race
-        .accesses
-        .iter()
-        .map(|a| ("7".to_string(), a.thread.slot.to_string()))
-        .collect();
-    want.sort();
     let mut got = creates.clone();
     got.sort();
-    assert_eq!(got, want);
+    got.dedup();
+    assert_eq!(got.len(), creates.len(), "{creates:?}");
+    assert!(got.iter().all(|(line, _)| line == "7"), "{got:?}");
+    for a in &race.accesses {
+        let want = ("7".to_string(), a.thread.slot.to_string());
+        assert!(got.contains(&want), "{want:?} not in {got:?}");
+    }
 }
 
 #[test]
