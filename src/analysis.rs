@@ -321,39 +321,28 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
 /// Every `=`, compound assignment, `++`/`--` and `&x` (including
 /// `__CPROVER_havoc_object(&x)`) counts as a write.
 pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>> {
-    use crate::syntax::walk::{is_assign_op, walk_expr, VisitMut};
+    use crate::syntax::build::ident_name;
+    use crate::syntax::walk::{is_assign_op, is_inc_dec, walk_expr, VisitMut};
     #[derive(Default)]
     struct C {
         writes: HashMap<String, usize>,
         values: HashMap<String, Node<Expression>>,
     }
-    fn name(e: &Node<Expression>) -> Option<&str> {
-        match &e.node {
-            Expression::Identifier(i) => Some(&i.node.name),
-            _ => None,
-        }
-    }
     impl VisitMut for C {
         fn expr(&mut self, e: &mut Node<Expression>) {
             let target = match &e.node {
                 Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-                    let n = name(&b.node.lhs);
+                    let n = ident_name(&b.node.lhs);
                     if let (Some(n), BinaryOperator::Assign) = (n, &b.node.operator.node) {
                         self.values.insert(n.to_string(), (*b.node.rhs).clone());
                     }
                     n
                 }
                 Expression::UnaryOperator(u)
-                    if matches!(
-                        u.node.operator.node,
-                        UnaryOperator::PreIncrement
-                            | UnaryOperator::PreDecrement
-                            | UnaryOperator::PostIncrement
-                            | UnaryOperator::PostDecrement
-                            | UnaryOperator::Address
-                    ) =>
+                    if is_inc_dec(&u.node.operator.node)
+                        || u.node.operator.node == UnaryOperator::Address =>
                 {
-                    name(&u.node.operand)
+                    ident_name(&u.node.operand)
                 }
                 _ => None,
             };

@@ -58,7 +58,7 @@ use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
 use crate::syntax::names::{original_name, Names};
-use crate::syntax::walk::{has_side_effect, is_assign_op, walk_declarator, VisitMut};
+use crate::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec, walk_declarator, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
@@ -918,15 +918,7 @@ impl Norm<'_> {
                     pre.push(stmt_item(if_stmt(c, block(then, span), None, span)));
                 }
             }
-            Expression::UnaryOperator(u)
-                if matches!(
-                    u.node.operator.node,
-                    UnaryOperator::PostIncrement
-                        | UnaryOperator::PostDecrement
-                        | UnaryOperator::PreIncrement
-                        | UnaryOperator::PreDecrement
-                ) =>
-            {
+            Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
                 let u = u.node;
                 let lv = self.value(*u.operand, pre)?;
                 pre.push(stmt_item(expr_stmt(unop(u.operator.node, lv, span))));
@@ -1067,15 +1059,7 @@ impl Norm<'_> {
                 pre.push(stmt_item(expr_stmt(assign(lhs, ident(&t, span), span))));
                 ident(&t, span)
             }
-            Expression::UnaryOperator(u)
-                if matches!(
-                    u.node.operator.node,
-                    UnaryOperator::PostIncrement
-                        | UnaryOperator::PostDecrement
-                        | UnaryOperator::PreIncrement
-                        | UnaryOperator::PreDecrement
-                ) =>
-            {
+            Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
                 let u = u.node;
                 let op = u.operator.node;
                 let lv = self.value(*u.operand, pre)?;
@@ -1592,15 +1576,7 @@ fn check_expr_stmt(e: &Expression) -> std::result::Result<(), String> {
                 r => pure(r, "an assigned value"),
             }
         }
-        Expression::UnaryOperator(u)
-            if matches!(
-                u.node.operator.node,
-                UnaryOperator::PostIncrement
-                    | UnaryOperator::PostDecrement
-                    | UnaryOperator::PreIncrement
-                    | UnaryOperator::PreDecrement
-            ) =>
-        {
+        Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
             pure(&u.node.operand.node, "an incremented lvalue")
         }
         Expression::Call(c) => check_call(&c.node),

@@ -173,7 +173,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 .into_iter()
                 .filter(|(n, rhs)| {
                     n.starts_with(crate::syntax::names::PREFIX)
-                        && is_constant(&rhs.node, &enumerators)
+                        && is_constant(&rhs.node, &HashSet::new())
                 })
                 .collect(),
             err: None,
@@ -701,7 +701,8 @@ struct SlotCtx<'a> {
     /// `pthread_key_create` sites seen so far, in all slots.
     key_sites: &'a mut usize,
     /// The body's locals assigned once, by a constant expression (a size that an
-    /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it.
+    /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
+    /// as the `malloc` size test below has it.
     constants: HashMap<String, Node<Expression>>,
     err: Option<Error>,
 }
@@ -1106,16 +1107,16 @@ impl VisitMut for SlotCtx<'_> {
                     return;
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
-                if matches!(n, "malloc" | "calloc") {
+                // A size in a local assigned a constant once is that constant.
+                let heap = matches!(n, "malloc" | "calloc");
+                if heap {
                     for a in &mut c.node.arguments {
-                        if let Expression::Identifier(i) = &a.node {
-                            if let Some(v) = self.constants.get(&i.node.name) {
-                                *a = v.clone();
-                            }
+                        if let Some(v) = ident_name(a).and_then(|x| self.constants.get(x)) {
+                            *a = v.clone();
                         }
                     }
                 }
-                if matches!(n, "malloc" | "calloc")
+                if heap
                     && !c
                         .node
                         .arguments

@@ -85,6 +85,11 @@ struct Unwinder<'a> {
 }
 
 impl Unwinder<'_> {
+    /// A local of the function whose address is never taken: no other code can write it.
+    fn is_private(&self, v: &str) -> bool {
+        self.locals.contains(v) && !self.taken.contains(v)
+    }
+
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<()> {
         match &mut s.node {
             Statement::Compound(items) => self.block(items, None)?,
@@ -129,15 +134,10 @@ impl Unwinder<'_> {
                 _ => None,
             };
             if let BlockItem::Statement(s) = &mut items[k].node {
-                if let Some(fast) = self.fill_loop(s) {
+                if let Some((guard, fast)) = self.fill_loop(s) {
                     // The loop stays, unwound as usual, for the case the fast path excludes.
                     let slow = self.unwind_while(s, self.unwind, false);
-                    let Statement::If(i) = &mut fast.clone().node else {
-                        unreachable!("fill_loop builds an `if`")
-                    };
-                    let mut i = i.clone();
-                    i.node.else_statement = Some(Box::new(slow));
-                    *s = node(Statement::If(i), s.span);
+                    *s = if_stmt(guard, fast, Some(slow), s.span);
                     continue;
                 }
                 match (exact, &mut s.node) {
@@ -228,43 +228,29 @@ impl Unwinder<'_> {
     /// ```
     ///
     /// `race` sees one write of `p[k]` with `k` any index of the range, so a race with any
-    /// element is still found. The caller adds the unwound loop as the `else` branch.
+    /// element is still found. Returns the condition and the block; the caller adds the
+    /// unwound loop as the `else` branch.
     /// (`__CPROVER_havoc_slice` would also cover part of an object, but CBMC 6.6 fails an
     /// invariant when it prints a trace through one.)
-    fn fill_loop(&mut self, s: &Node<Statement>) -> Option<Node<Statement>> {
+    fn fill_loop(&mut self, s: &Node<Statement>) -> Option<(Node<Expression>, Node<Statement>)> {
         let Statement::While(w) = &s.node else {
             return None;
         };
-        let private = |v: &str| self.locals.contains(v) && !self.taken.contains(v);
+        let private = |v: &str| self.is_private(v);
         let Expression::BinaryOperator(c) = &w.node.expression.node else {
             return None;
         };
         if c.node.operator.node != BinaryOperator::Less {
             return None;
         }
-        let i = var_name(&c.node.lhs)?;
+        let i = ident_name(&c.node.lhs)?;
         let n: &Node<Expression> = &c.node.rhs;
-        let n_ok = match var_name(n) {
+        let n_ok = match ident_name(n) {
             Some(n) => n != i && private(n),
             None => constant(n, &HashMap::new()).is_some(),
         };
         if !private(i) || !n_ok {
             return None;
-        }
-        let mut items: &Vec<Node<BlockItem>> = match &w.node.statement.node {
-            Statement::Compound(items) => items,
-            _ => return None,
-        };
-        while let [Node {
-            node:
-                BlockItem::Statement(Node {
-                    node: Statement::Compound(inner),
-                    ..
-                }),
-            ..
-        }] = items.as_slice()
-        {
-            items = inner;
         }
         let [Node {
             node: BlockItem::Statement(store),
@@ -272,7 +258,7 @@ impl Unwinder<'_> {
         }, Node {
             node: BlockItem::Statement(step),
             ..
-        }] = items.as_slice()
+        }] = body_items(&w.node.statement)?
         else {
             return None;
         };
@@ -291,11 +277,11 @@ impl Unwinder<'_> {
         let Expression::BinaryOperator(ix) = &a.node.lhs.node else {
             return None;
         };
-        if ix.node.operator.node != BinaryOperator::Index || var_name(&ix.node.rhs) != Some(i) {
+        if ix.node.operator.node != BinaryOperator::Index || ident_name(&ix.node.rhs) != Some(i) {
             return None;
         }
-        let p = var_name(&ix.node.lhs)?;
-        if p == i || Some(p) == var_name(n) || !private(p) {
+        let p = ident_name(&ix.node.lhs)?;
+        if p == i || Some(p) == ident_name(n) || !private(p) {
             return None;
         }
         let Expression::Call(nondet) = &a.node.rhs.node else {
@@ -368,7 +354,7 @@ impl Unwinder<'_> {
             ))),
             item(expr_stmt(assign(ident(i, span), n.clone(), span))),
         ];
-        Some(if_stmt(guard, block(body, span), None, span))
+        Some((guard, block(body, span)))
     }
 
     /// The number of iterations of `w` if `prev; w` is a loop with a constant bound, and
@@ -387,7 +373,7 @@ impl Unwinder<'_> {
                     if matches!(b.node.operator.node, BinaryOperator::Assign) =>
                 {
                     (
-                        var_name(&b.node.lhs)?,
+                        ident_name(&b.node.lhs)?,
                         constant(&b.node.rhs, &HashMap::new())?,
                     )
                 }
@@ -395,10 +381,10 @@ impl Unwinder<'_> {
             },
             _ => return None,
         };
-        let mut private = self.locals.contains(i) && !self.taken.contains(i);
+        let mut private = self.is_private(i);
         // i < c1
         let (op, c1) = match &w.node.expression.node {
-            Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
+            Expression::BinaryOperator(b) if ident_name(&b.node.lhs) == Some(i) => {
                 match constant(&b.node.rhs, &HashMap::new()) {
                     Some(c1) => (b.node.operator.node.clone(), c1),
                     // A bound read from a local that is assigned a constant once
@@ -416,22 +402,7 @@ impl Unwinder<'_> {
             _ => return None,
         };
         // …; i += k;
-        let Statement::Compound(items) = &w.node.statement.node else {
-            return None;
-        };
-        let mut items: &Vec<Node<BlockItem>> = items;
-        // Look through blocks that wrap the whole body.
-        while let [Node {
-            node:
-                BlockItem::Statement(Node {
-                    node: Statement::Compound(inner),
-                    ..
-                }),
-            ..
-        }] = items.as_slice()
-        {
-            items = inner;
-        }
+        let items = body_items(&w.node.statement)?;
         let mut last = None;
         let mut last_pos = 0;
         for (k, it) in items.iter().enumerate().rev() {
@@ -629,11 +600,24 @@ fn backward_region(items: &[Node<BlockItem>]) -> Option<(usize, String, usize)> 
     None
 }
 
-fn var_name(e: &Node<Expression>) -> Option<&str> {
-    match &e.node {
-        Expression::Identifier(i) => Some(&i.node.name),
-        _ => None,
+/// The items of a loop body `{ … }`, looking through blocks that wrap the whole body.
+fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
+    let Statement::Compound(items) = &body.node else {
+        return None;
+    };
+    let mut items: &[Node<BlockItem>] = items;
+    while let [Node {
+        node:
+            BlockItem::Statement(Node {
+                node: Statement::Compound(inner),
+                ..
+            }),
+        ..
+    }] = items
+    {
+        items = inner;
     }
+    Some(items)
 }
 
 /// An integer constant expression: literals (decimal, hex, octal, binary), unary `-`/`+`,
@@ -672,19 +656,19 @@ fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
         return None;
     };
     match &e.node {
-        Expression::UnaryOperator(u) if var_name(&u.node.operand) == Some(i) => {
+        Expression::UnaryOperator(u) if ident_name(&u.node.operand) == Some(i) => {
             match u.node.operator.node {
                 UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => Some(1),
                 UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => Some(-1),
                 _ => None,
             }
         }
-        Expression::BinaryOperator(b) if var_name(&b.node.lhs) == Some(i) => {
+        Expression::BinaryOperator(b) if ident_name(&b.node.lhs) == Some(i) => {
             match b.node.operator.node {
                 BinaryOperator::AssignPlus => constant(&b.node.rhs, &HashMap::new()),
                 BinaryOperator::AssignMinus => constant(&b.node.rhs, &HashMap::new()).map(|k| -k),
                 BinaryOperator::Assign => match &b.node.rhs.node {
-                    Expression::BinaryOperator(r) if var_name(&r.node.lhs) == Some(i) => {
+                    Expression::BinaryOperator(r) if ident_name(&r.node.lhs) == Some(i) => {
                         match r.node.operator.node {
                             BinaryOperator::Plus => constant(&r.node.rhs, &HashMap::new()),
                             BinaryOperator::Minus => {
@@ -710,7 +694,7 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
             match &e.node {
                 Expression::BinaryOperator(b)
                     if crate::syntax::walk::is_assign_op(&b.node.operator.node)
-                        && var_name(&b.node.lhs) == Some(self.0) =>
+                        && ident_name(&b.node.lhs) == Some(self.0) =>
                 {
                     self.1 = true
                 }
@@ -722,7 +706,7 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
                             | UnaryOperator::Negate
                             | UnaryOperator::Complement
                             | UnaryOperator::Indirection
-                    ) && var_name(&u.node.operand) == Some(self.0) =>
+                    ) && ident_name(&u.node.operand) == Some(self.0) =>
                 {
                     self.1 = true
                 }
@@ -784,7 +768,7 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
             }
             if let Expression::UnaryOperator(u) = &e.node {
                 if matches!(u.node.operator.node, UnaryOperator::Address) {
-                    if let Some(n) = var_name(&u.node.operand) {
+                    if let Some(n) = ident_name(&u.node.operand) {
                         self.1.insert(n.to_string());
                     }
                 }

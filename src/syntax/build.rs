@@ -481,6 +481,14 @@ pub fn function_def(
     )
 }
 
+/// The name of a plain identifier expression (`x`), `None` for anything else.
+pub fn ident_name(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(i) => Some(&i.node.name),
+        _ => None,
+    }
+}
+
 /// The value of an integer literal (decimal, octal, hexadecimal, binary; suffixes ignored).
 pub fn int_literal(e: &Expression) -> Option<u64> {
     match e {

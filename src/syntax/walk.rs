@@ -318,17 +318,7 @@ pub fn has_side_effect(e: &Expression) -> bool {
                 Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
                     self.0 = true
                 }
-                Expression::UnaryOperator(u)
-                    if matches!(
-                        u.node.operator.node,
-                        UnaryOperator::PostIncrement
-                            | UnaryOperator::PostDecrement
-                            | UnaryOperator::PreIncrement
-                            | UnaryOperator::PreDecrement
-                    ) =>
-                {
-                    self.0 = true
-                }
+                Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => self.0 = true,
                 _ => walk_expr(self, e),
             }
         }
@@ -339,6 +329,15 @@ pub fn has_side_effect(e: &Expression) -> bool {
     let mut copy = Node::new(e.clone(), lang_c::span::Span::none());
     f.expr(&mut copy);
     f.0
+}
+
+/// `++` or `--`, prefix or postfix.
+pub fn is_inc_dec(op: &UnaryOperator) -> bool {
+    use UnaryOperator::*;
+    matches!(
+        op,
+        PostIncrement | PostDecrement | PreIncrement | PreDecrement
+    )
 }
 
 pub fn is_assign_op(op: &BinaryOperator) -> bool {
