@@ -253,6 +253,20 @@ fn atomic_functions() {
     free("atomic_free.c");
 }
 
+/// The store of an atomic function's result is outside its section.
+#[test]
+fn atomic_function_results() {
+    racy("verifier_atomic_result_racy.c", (5, 5));
+    free("verifier_atomic_result_free.c");
+}
+
+/// User-defined C11 `atomic_*` operations are atomic, also around a section of their own.
+#[test]
+fn c11_atomic_functions() {
+    racy("c11_atomic_racy.c", (18, 18));
+    free("c11_atomic_free.c");
+}
+
 #[test]
 fn race_after_two_loop_iterations() {
     racy("loop_twice_racy.c", (9, 13));

@@ -82,6 +82,23 @@ int main() { __VERIFIER_atomic_inc(); return 0; }
     ));
 }
 
+/// Arguments are evaluated before the section and the result is stored after it; a C11
+/// `atomic_*` operation is atomic too, and its own section inside another is dissolved.
+#[test]
+fn atomic_call_result_outside_section() {
+    insta::assert_snapshot!(check(
+        r#"
+int x, y;
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+int atomic_fetch_add(int *p, int v) { __VERIFIER_atomic_begin(); int o = *p; *p = o + v; __VERIFIER_atomic_end(); return o; }
+int __VERIFIER_atomic_get(int *p) { atomic_fetch_add(p, 0); return *p; }
+int main() { y = __VERIFIER_atomic_get(&x); y = atomic_fetch_add(&x, y); return 0; }
+"#,
+        2
+    ));
+}
+
 #[test]
 fn array_and_function_parameters_become_pointers() {
     insta::assert_snapshot!(check(

@@ -22,8 +22,9 @@
 //!   stack; a deeper call becomes `__CPROVER_assume(0);` and a [`CutKind::Recursion`] cut.
 //! * A call through a function pointer becomes an if-chain over the functions whose address
 //!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`.
-//! * `__VERIFIER_atomic_*` functions with a body are inlined as
-//!   `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }` (N5).
+//! * `__VERIFIER_atomic_*` functions and C11 `atomic_*` operations with a body are
+//!   inlined with their body as `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }`
+//!   (N5); the arguments are evaluated before it and the result stored after it.
 //! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
 //!   and the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined).
 //!
@@ -32,6 +33,7 @@
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
 use crate::diag::{Error, Result};
+use crate::passes::normalise::is_atomic_section;
 use crate::program::{Cut, CutKind, Options, Program};
 use crate::syntax::build::*;
 use crate::syntax::names::Names;
@@ -566,6 +568,27 @@ pub fn kept_call(name: &str) -> bool {
         )
 }
 
+/// True if a function the program defines runs as one atomic section when called:
+/// `__VERIFIER_atomic_*` (SV-COMP's convention) and the operations of C11's
+/// `<stdatomic.h>` (`atomic_load`, `atomic_fetch_add_explicit`, …), which a program that
+/// cannot include the header defines itself with a plain body.
+pub fn is_atomic_function(name: &str) -> bool {
+    if name.starts_with("__VERIFIER_atomic_") {
+        return true;
+    }
+    let base = name.strip_suffix("_explicit").unwrap_or(name);
+    matches!(
+        base,
+        "atomic_load"
+            | "atomic_store"
+            | "atomic_exchange"
+            | "atomic_compare_exchange_strong"
+            | "atomic_compare_exchange_weak"
+            | "atomic_flag_test_and_set"
+            | "atomic_flag_clear"
+    ) || base.starts_with("atomic_fetch_")
+}
+
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
 fn peel_deref(e: &Node<Expression>) -> Option<&str> {
     match &e.node {
@@ -614,9 +637,16 @@ impl Inliner<'_> {
     ) -> Result<()> {
         match &mut s.node {
             Statement::Compound(items) => {
+                let section = is_atomic_section(items);
+                if section && atomic {
+                    // A section inside a section (an atomic function's own
+                    // begin/end inlined into an atomic context) is just its body.
+                    items.pop();
+                    items.remove(0);
+                }
                 for it in items {
                     if let BlockItem::Statement(st) = &mut it.node {
-                        self.stmt(st, stack, atomic)?;
+                        self.stmt(st, stack, atomic || section)?;
                     }
                 }
             }
@@ -784,7 +814,9 @@ impl Inliner<'_> {
             return Ok(assume(int(0, span), span));
         }
         let def = self.info.defs[name].clone();
-        let mut s = self.copy_body(name, &def, args, dest, span)?;
+        let is_atomic = is_atomic_function(name);
+        // An atomic function called outside an atomic section gets its own section.
+        let mut s = self.copy_body(name, &def, args, dest, span, is_atomic && !atomic)?;
         let size = statement_count(&s);
         if size > self.budget {
             return Err(Error::unsupported(
@@ -795,20 +827,11 @@ impl Inliner<'_> {
             ));
         }
         self.budget -= size;
-        let is_atomic = name.starts_with("__VERIFIER_atomic_");
         stack.push(name.to_string());
-        let r = self.stmt(&mut s, stack, atomic || is_atomic);
+        // The section, if any, makes its body atomic.
+        let r = self.stmt(&mut s, stack, atomic);
         stack.pop();
         r?;
-        if is_atomic && !atomic {
-            if let Statement::Compound(items) = &mut s.node {
-                items.insert(
-                    0,
-                    item(expr_stmt(call("__VERIFIER_atomic_begin", vec![], span))),
-                );
-                items.push(item(expr_stmt(call("__VERIFIER_atomic_end", vec![], span))));
-            }
-        }
         Ok(s)
     }
 
@@ -819,6 +842,7 @@ impl Inliner<'_> {
         args: &[Node<Expression>],
         dest: Option<&Dest>,
         span: Span,
+        section: bool,
     ) -> Result<Node<Statement>> {
         let decl = &def.node.declarator.node;
         let mut variadic = false;
@@ -890,20 +914,33 @@ impl Inliner<'_> {
         c.fresh_labels(&def.node.statement.node);
         let mut body = def.node.statement.clone();
         c.scopes.push(HashMap::new());
+        let mut body_items = vec![];
         match &mut body.node {
             Statement::Compound(b) => {
                 // The body's block shares the scope of the parameters (as in C).
                 let mut inner = std::mem::take(b);
                 c.items(&mut inner);
-                items.extend(inner);
+                body_items.extend(inner);
             }
             _ => {
                 c.stmt(&mut body);
-                items.push(item(body));
+                body_items.push(item(body));
             }
         }
         if c.used_end {
-            items.push(item(labeled(&end, empty_stmt(span), span)));
+            body_items.push(item(labeled(&end, empty_stmt(span), span)));
+        }
+        if section {
+            // The caller evaluates the arguments before the call and stores the result
+            // after it: only the body is the atomic section (N5).
+            body_items.insert(
+                0,
+                item(expr_stmt(call("__VERIFIER_atomic_begin", vec![], span))),
+            );
+            body_items.push(item(expr_stmt(call("__VERIFIER_atomic_end", vec![], span))));
+            items.push(item(block(body_items, span)));
+        } else {
+            items.extend(body_items);
         }
         if let (Some(d), Some(r)) = (dest, &result) {
             items.push(item(expr_stmt(with_dest(ident(r, span), Some(d), span))));

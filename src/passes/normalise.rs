@@ -80,6 +80,24 @@ const ERROR_FUNCTIONS: &[&str] = &[
 
 pub const ATOMIC_BEGIN: &str = "__VERIFIER_atomic_begin";
 pub const ATOMIC_END: &str = "__VERIFIER_atomic_end";
+
+/// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`: an atomic section (N5).
+pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
+    let is_call = |it: &Node<BlockItem>, name: &str| match &it.node {
+        BlockItem::Statement(s) => match &s.node {
+            Statement::Expression(Some(e)) => match &e.node {
+                Expression::Call(c) => callee_name(&c.node) == Some(name),
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    items.len() >= 2
+        && is_call(&items[0], ATOMIC_BEGIN)
+        && is_call(&items[items.len() - 1], ATOMIC_END)
+}
+
 pub const HAVOC: &str = "__CPROVER_havoc_object";
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {

@@ -22,6 +22,7 @@
 
 use crate::analysis::Vars;
 use crate::diag::{Error, Result};
+use crate::passes::normalise::is_atomic_section;
 use crate::passes::threads::{end_label, slot_function};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
@@ -278,23 +279,6 @@ fn merge_first(c: &mut SlotCode) {
     }
     c.items.extend(rest);
     c.size -= 1;
-}
-
-/// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`
-pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
-    let is_call = |it: &Node<BlockItem>, name: &str| match &it.node {
-        BlockItem::Statement(s) => match &s.node {
-            Statement::Expression(Some(e)) => match &e.node {
-                Expression::Call(c) => callee_name(&c.node) == Some(name),
-                _ => false,
-            },
-            _ => false,
-        },
-        _ => false,
-    };
-    items.len() >= 2
-        && is_call(&items[0], "__VERIFIER_atomic_begin")
-        && is_call(&items[items.len() - 1], "__VERIFIER_atomic_end")
 }
 
 /// Is this a call of the pthread model?
