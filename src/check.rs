@@ -5,7 +5,7 @@ use crate::cbmc;
 use crate::diag::{Error, ErrorKind, Result};
 use crate::frontend::source_map::Loc;
 use crate::frontend::Parsed;
-use crate::passes::race::{Site, R_SITE, W_SITE};
+use crate::passes::race::{Site, FIRST_SITE, SECOND_SITE};
 use crate::pipeline::{translate, Stage};
 use crate::print::print_unit;
 use crate::program::{CutKind, Options, Program, Slot};
@@ -59,6 +59,10 @@ pub struct Report {
 /// Arrays with at least this many elements make CBMC use `--arrays-uf-always`.
 pub const LARGE_ARRAY: u64 = 256;
 
+/// `--object-bits` values tried in turn when CBMC reports too many addressed objects for
+/// its default of 8.
+const OBJECT_BITS: [u32; 2] = [12, 16];
+
 /// Translates `parsed` and checks it with CBMC.
 pub fn check(
     parsed: &Parsed,
@@ -88,31 +92,44 @@ pub fn check(
     })?;
     // Large arrays (`pthread_t ids[10000]`): CBMC flattens arrays into bits, which for
     // such sizes costs millions of variables; uninterpreted functions keep the formula
-    // small. For small arrays flattening is faster (measured), so only then.
+    // small. For small arrays flattening is faster (measured), so only then. CBMC runs
+    // again, in the time left, when it fails for a reason an option changes.
     let run = |o: &cbmc::Options| {
         cbmc::run(o, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))
     };
-    let outcome = if crate::analysis::largest_array(&program.unit) >= LARGE_ARRAY {
-        let mut uf = cbmc_opts.clone();
-        uf.extra_args.push("--arrays-uf-always".into());
-        let first = run(&uf)?;
+    let mut o = cbmc_opts.clone();
+    let mut uf = crate::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
+    let mut object_bits = OBJECT_BITS.iter();
+    let mut spent = std::time::Duration::ZERO;
+    let outcome = loop {
+        let mut this = o.clone();
+        this.timeout = o.timeout.map(|t| t.saturating_sub(spent));
+        if uf {
+            this.extra_args.push("--arrays-uf-always".into());
+        }
+        let mut out = run(&this)?;
+        out.wall += spent;
+        spent = out.wall;
+        if out.timed_out {
+            break out;
+        }
         // CBMC 6.6's array theory fails an invariant on some arrays inside structs
         // ("unexpected array expression: member with 'struct'"); then the flattening
         // (the default) decides, in the time that is left.
-        if first.exit_code.is_none()
-            && !first.timed_out
-            && first.stderr.contains("Invariant check failed")
-        {
-            let mut flat = cbmc_opts.clone();
-            flat.timeout = flat.timeout.map(|t| t.saturating_sub(first.wall));
-            let mut second = run(&flat)?;
-            second.wall += first.wall;
-            second
-        } else {
-            first
+        if uf && out.exit_code.is_none() && out.stderr.contains("Invariant check failed") {
+            uf = false;
+            continue;
         }
-    } else {
-        run(cbmc_opts)?
+        // More objects than CBMC's pointer encoding numbers by default (256): more bits
+        // for the object, fewer for the offset.
+        if out.stderr.contains("too many addressed objects") {
+            if let Some(bits) = object_bits.next() {
+                o.extra_args.retain(|a| !a.starts_with("--object-bits="));
+                o.extra_args.push(format!("--object-bits={bits}"));
+                continue;
+            }
+        }
+        break out;
     };
     if let Some(k) = keep {
         let _ = std::fs::create_dir_all(k);
@@ -140,8 +157,8 @@ pub fn check(
             },
         },
         cbmc::Verdict::Violated { trace: t, .. } => {
-            let w = last_value(&t, W_SITE);
-            let r = last_value(&t, R_SITE);
+            let w = last_value(&t, FIRST_SITE);
+            let r = last_value(&t, SECOND_SITE);
             trace = t;
             match (w, r) {
                 (Some(w), Some(r)) => {

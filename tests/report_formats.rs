@@ -245,7 +245,7 @@ fn sarif_global_racy() {
 
 #[test]
 fn sarif_condvar_racy() {
-    let log = sarif_matches_json("condvar_racy.c", 11, 19);
+    let log = sarif_matches_json("condvar_racy.c", 19, 11);
     // Same program, same race, same fingerprint.
     let (_, again) = ladr_json(&manifest(), "tests/e2e/condvar_racy.c", "sarif");
     assert_eq!(fingerprint(&log), fingerprint(&again));
@@ -646,12 +646,13 @@ fn witness_condvar_racy() {
             assert!(created < first);
         }
     }
-    // The last two edges: the first access (producer, line 11), then the second (consumer, 19).
+    // The last two edges: the first access (consumer's read, line 19), then the second
+    // (producer's write, line 11).
     let n = edges.len();
-    assert_eq!(get(edges[n - 2], "startline").as_deref(), Some("11"));
-    assert_eq!(get(edges[n - 2], "threadId").as_deref(), Some("1"));
-    assert_eq!(get(edges[n - 1], "startline").as_deref(), Some("19"));
-    assert_eq!(get(edges[n - 1], "threadId").as_deref(), Some("2"));
+    assert_eq!(get(edges[n - 2], "startline").as_deref(), Some("19"));
+    assert_eq!(get(edges[n - 2], "threadId").as_deref(), Some("2"));
+    assert_eq!(get(edges[n - 1], "startline").as_deref(), Some("11"));
+    assert_eq!(get(edges[n - 1], "threadId").as_deref(), Some("1"));
 }
 
 #[test]

@@ -299,7 +299,7 @@ impl VisitMut for Jumps<'_> {
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
     let mut st: Vec<Node<BlockItem>> = vec![];
-    for f in ["w", "wna"] {
+    for f in ["w", "wna", "r", "rna"] {
         for decl in ["__CPROVER_field_decl_global", "__CPROVER_field_decl_local"] {
             let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
             st.push(item(expr_stmt(call(decl, vec![string(f, s), zero], s))));

@@ -46,10 +46,7 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
                     notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
                 }
             }
-            notes.push(format!(
-                "found within {} rounds and {} unwindings",
-                o.bounds.rounds, o.bounds.unwind
-            ));
+            notes.push(format!("found within {}", bounds_text(o)));
             notes.push(interleaving_text(o, verbose));
             let d = Diagnostic::error()
                 .with_message(format!(
@@ -106,10 +103,7 @@ pub fn summary(o: &Outcome) -> String {
             } else {
                 " (no loop, recursion or thread creation was cut)".to_string()
             };
-            format!(
-                "no race found within {} rounds and {} unwindings{cut}",
-                o.bounds.rounds, o.bounds.unwind
-            )
+            format!("no race found within {}{cut}", bounds_text(o))
         }
         (None, _) => format!("unknown: {}", o.reason.as_deref().unwrap_or("no verdict")),
     }
@@ -160,4 +154,14 @@ fn interleaving_text(o: &Outcome, verbose: bool) -> String {
         }
     }
     s
+}
+
+/// "2 rounds and 1 unwinding".
+fn bounds_text(o: &Outcome) -> String {
+    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    format!(
+        "{} and {}",
+        plural(o.bounds.rounds as u64, "round"),
+        plural(o.bounds.unwind as u64, "unwinding")
+    )
 }
