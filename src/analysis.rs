@@ -154,6 +154,9 @@ impl Collector {
                             // The type of a call's value (a temporary `normalise` made for a
                             // hoisted call): never an array, so it cannot escape by decay.
                             Expression::Call(_) => {}
+                            // A value cast to a pointer type, such as the statement
+                            // expression of Linux's `container_of`.
+                            e if is_pointer_cast(e) => {}
                             _ => scalar = false,
                         },
                         TypeOf::Type(_) => scalar = false,
@@ -279,6 +282,30 @@ impl<'ast> Visit<'ast> for Collector {
     }
 }
 
+/// Is `e` a cast to a pointer type, or a statement expression whose value is one?
+fn is_pointer_cast(e: &Expression) -> bool {
+    match e {
+        Expression::Cast(c) => c
+            .node
+            .type_name
+            .node
+            .declarator
+            .as_ref()
+            .is_some_and(|d| has_pointer(&d.node)),
+        Expression::Statement(s) => match &s.node {
+            Statement::Compound(items) => match items.last().map(|i| &i.node) {
+                Some(BlockItem::Statement(st)) => match &st.node {
+                    Statement::Expression(Some(v)) => is_pointer_cast(&v.node),
+                    _ => false,
+                },
+                _ => false,
+            },
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
 /// The variable whose storage an lvalue designates part of (`x`, `x.f`, `x[i]` with array x),
 /// or `None` when it goes through a pointer.
 pub fn lvalue_base(e: &Expression) -> Option<&str> {
@@ -381,6 +408,18 @@ mod tests {
         assert!(!v.is_shared_var("a"));
         assert!(v.is_shared_var("b"));
         assert!(v.is_shared_var("q"));
+    }
+
+    #[test]
+    fn a_pointer_from_a_statement_expression_is_scalar() {
+        let v = vars(
+            "struct s { int a; }; void f(void) { static int *p; \
+             static __typeof__(({ int *m = p; (struct s *)((char *)m - 0); })) t; \
+             static __typeof__(({ struct s x; x; })) u; t = 0; u.a = 1; }",
+            &["t", "u"],
+        );
+        assert!(!v.is_shared_var("t"));
+        assert!(v.is_shared_var("u"));
     }
 
     #[test]

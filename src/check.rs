@@ -122,7 +122,9 @@ pub fn check(
         }
         // More objects than CBMC's pointer encoding numbers by default (256): more bits
         // for the object, fewer for the offset.
-        if out.stderr.contains("too many addressed objects") {
+        // (With --json-ui the message is in the JSON on stdout.)
+        let says = |m: &str| out.stderr.contains(m) || out.stdout.contains(m);
+        if says("too many addressed objects") {
             if let Some(bits) = object_bits.next() {
                 o.extra_args.retain(|a| !a.starts_with("--object-bits="));
                 o.extra_args.push(format!("--object-bits={bits}"));

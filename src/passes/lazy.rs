@@ -127,6 +127,15 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         Some(node(Initializer::List(sizes), none)),
         none,
     ));
+    // The context the driver runs (r·N + t), for the report's round numbers.
+    globals.push(simple_decl(
+        &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
+        CONTEXT,
+        None,
+        false,
+        None,
+        none,
+    ));
     for f in ["__ladr_dr0", "__ladr_dr1", "__ladr_dr2"] {
         globals.push(simple_decl(
             &[TypeSpecifier::Bool],
@@ -295,11 +304,14 @@ impl VisitMut for Jumps<'_> {
     fn expr(&mut self, _e: &mut Node<Expression>) {}
 }
 
+/// Global set by the driver to the number `r·N + t` of the context it runs next.
+pub const CONTEXT: &str = "__ladr_context";
+
 /// The round-robin driver with the LaDR phase flags.
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
     let mut st: Vec<Node<BlockItem>> = vec![];
-    for f in ["w", "wna", "r", "rna"] {
+    for f in ["w", "wna", "r"] {
         for decl in ["__CPROVER_field_decl_global", "__CPROVER_field_decl_local"] {
             let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
             st.push(item(expr_stmt(call(decl, vec![string(f, s), zero], s))));
@@ -356,6 +368,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
                 s,
             );
             let body = vec![
+                expr_stmt(assign(ident(CONTEXT, s), int(cx, s), s)),
                 expr_stmt(assign(
                     sched("__ladr_cs", t, s),
                     call("__VERIFIER_nondet_uint", vec![], s),

@@ -58,7 +58,9 @@ use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
 use crate::syntax::names::{original_name, Names};
-use crate::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec, walk_declarator, VisitMut};
+use crate::syntax::walk::{
+    has_side_effect, is_assign_op, is_inc_dec, mentions, walk_declarator, walk_stmt, VisitMut,
+};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
@@ -118,6 +120,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let span = body.span;
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
+            DropOverwrittenHavocs.stmt(&mut f.node.statement);
             if let Err(e) = check_stmt(&f.node.statement.node, false) {
                 if e.starts_with("N5") {
                     return Err(Error::unsupported(
@@ -129,6 +132,84 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
         }
     }
     Ok(p)
+}
+
+/// Removes N4's `__CPROVER_havoc_object(&x);` when the next statement of the block that
+/// mentions `x` assigns all of it (`x = e;`, `e` without `x`) and only declarations and
+/// expression statements come between: every path overwrites the arbitrary value unread.
+/// The havoc is not free: after lazy sequentialisation a context may end between the two,
+/// so CBMC merges the arbitrary value into `x`'s value set, and a pointer that may point
+/// anywhere makes every later access through it expensive.
+struct DropOverwrittenHavocs;
+
+impl VisitMut for DropOverwrittenHavocs {
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        if let Statement::Compound(items) = &mut s.node {
+            let mut k = 0;
+            while k < items.len() {
+                match havoced_name(&items[k]) {
+                    Some(x) if overwritten_next(&items[k + 1..], &x) => {
+                        items.remove(k);
+                    }
+                    _ => k += 1,
+                }
+            }
+        }
+        walk_stmt(self, s)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) {}
+}
+
+/// `x` for the statement `__CPROVER_havoc_object(&x);`.
+fn havoced_name(it: &Node<BlockItem>) -> Option<String> {
+    let BlockItem::Statement(s) = &it.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::Call(c) = &e.node else {
+        return None;
+    };
+    if callee_name(&c.node) != Some(HAVOC) || c.node.arguments.len() != 1 {
+        return None;
+    }
+    match &c.node.arguments[0].node {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            match &u.node.operand.node {
+                Expression::Identifier(i) => Some(i.node.name.clone()),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// See [`DropOverwrittenHavocs`].
+fn overwritten_next(rest: &[Node<BlockItem>], x: &str) -> bool {
+    for it in rest {
+        let BlockItem::Statement(s) = &it.node else {
+            continue; // declarations have no initialiser (N4) that could read `x`
+        };
+        match &s.node {
+            Statement::Expression(None) => {}
+            Statement::Expression(Some(_)) if havoced_name(it).as_deref() == Some(x) => {}
+            Statement::Expression(Some(e)) => {
+                if let Expression::BinaryOperator(b) = &e.node {
+                    if b.node.operator.node == BinaryOperator::Assign
+                        && matches!(&b.node.lhs.node, Expression::Identifier(i) if i.node.name == x)
+                    {
+                        return !mentions(&expr_stmt((*b.node.rhs).clone()), &[x]);
+                    }
+                }
+                if mentions(s, &[x]) {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Names of global objects (not functions, not typedefs): their values are not constants.
@@ -867,14 +948,10 @@ impl Norm<'_> {
             Expression::Cast(c) => self.is_constant(&c.node.expression.node, under_addr),
             Expression::UnaryOperator(u) => {
                 let a = u.node.operator.node == UnaryOperator::Address;
-                !matches!(
-                    u.node.operator.node,
-                    UnaryOperator::PostIncrement
-                        | UnaryOperator::PostDecrement
-                        | UnaryOperator::PreIncrement
-                        | UnaryOperator::PreDecrement
-                        | UnaryOperator::Indirection
-                ) && self.is_constant(&u.node.operand.node, a || under_addr)
+                let op = &u.node.operator.node;
+                !is_inc_dec(op)
+                    && *op != UnaryOperator::Indirection
+                    && self.is_constant(&u.node.operand.node, a || under_addr)
             }
             Expression::BinaryOperator(b) => {
                 !is_assign_op(&b.node.operator.node)

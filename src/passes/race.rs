@@ -9,9 +9,10 @@
 //! Accesses inside atomic sections (and `__atomic_*`/`__sync_*` builtins) set only `w` and
 //! check `wna`, so atomic–atomic pairs never race.
 //!
-//! Beyond the paper, a read of C1 races with a write of C2 the same way: reads of an object
-//! the lvalue names (`x`, `s.f`, `a[i]`; not through a pointer, which is costly for CBMC) set
-//! `r` (and `rna` when not atomic) and record `c1_read`; writes of C2 also check `r` (`rna`). The paper
+//! Beyond the paper, a read of C1 races with a write of C2 the same way: plain reads of an
+//! object the lvalue names (`x`, `s.f`, `a[2]`; not through a pointer or at a computed
+//! index, which are costly for CBMC) set `r` and record `c1_read`; plain writes of C2 also check `r`. (One field more;
+//! pairs with an atomic access are found with the write first, as in the paper.) The paper
 //! finds such a pair only in the other order, the write first, which costs a round when the
 //! reader runs in an earlier slot than the writer (a read by `main` after a join-like wait).
 //!
@@ -285,7 +286,7 @@ impl Rewriter<'_> {
 
     /// `P2 && !drd && [valid &&] (get_field(a, "w") && (drd = 1, first = c1_write,
     /// second = id, 1) || …)`: every access checks for a write of C1 (`w`, or `wna` when
-    /// atomic), a write also for a read of C1 (`r`, `rna`, with `first = c1_read`).
+    /// atomic), a plain write also for a plain read of C1 (`r`, with `first = c1_read`).
     fn check(
         &self,
         a: Node<Expression>,
@@ -295,9 +296,14 @@ impl Rewriter<'_> {
         span: Span,
     ) -> Node<Expression> {
         let found = |read: bool| {
+            let field = match (read, atomic) {
+                (true, _) => "r",
+                (false, false) => "w",
+                (false, true) => "wna",
+            };
             let get = call(
                 "__CPROVER_get_field",
-                vec![a.clone(), string(field(read, atomic), span)],
+                vec![a.clone(), string(field, span)],
                 span,
             );
             let first = if read { C1_READ } else { C1_WRITE };
@@ -313,7 +319,7 @@ impl Rewriter<'_> {
             and(get, record, span)
         };
         let mut test = found(false);
-        if write {
+        if write && !atomic {
             test = or(test, found(true), span);
         }
         let mut pre = and(ident(P2, span), not(ident(DRD, span), span), span);
@@ -324,7 +330,7 @@ impl Rewriter<'_> {
     }
 
     /// `P1 && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),] c1_write = id, 1)` for
-    /// a write; `r`/`rna` and `c1_read` for a read.
+    /// a write; `r` and `c1_read` for a (plain) read.
     fn set(
         &self,
         a: Node<Expression>,
@@ -333,20 +339,22 @@ impl Rewriter<'_> {
         id: u32,
         span: Span,
     ) -> Node<Expression> {
-        let (all, plain) = if write { ("w", "wna") } else { ("r", "rna") };
         let a0 = a.clone();
-        let mut v = vec![call(
-            "__CPROVER_set_field",
-            vec![a.clone(), string(all, span), int(1, span)],
-            span,
-        )];
-        if !atomic {
-            v.push(call(
-                "__CPROVER_set_field",
-                vec![a, string(plain, span), int(1, span)],
-                span,
-            ));
-        }
+        let fields: &[&str] = match (write, atomic) {
+            (true, false) => &["w", "wna"],
+            (true, true) => &["w"],
+            (false, _) => &["r"],
+        };
+        let mut v: Vec<_> = fields
+            .iter()
+            .map(|f| {
+                call(
+                    "__CPROVER_set_field",
+                    vec![a.clone(), string(f, span), int(1, span)],
+                    span,
+                )
+            })
+            .collect();
         let last = if write { C1_WRITE } else { C1_READ };
         v.push(assign(ident(last, span), int(id as u64, span), span));
         v.push(int(1, span));
@@ -369,18 +377,22 @@ impl Rewriter<'_> {
         let id = self.site(shown, write, atomic);
         let span = shown.span;
         let mut v = vec![];
-        // A read as C1's last access is flagged only on an object the lvalue names: setting
+        // A read as C1's last access is flagged only when it is not atomic (an atomic read
+        // races only with a plain write, found with the write first) and on an object the
+        // lvalue names: setting
         // a flag through a pointer makes CBMC update the shadow of every object the pointer
-        // may reach, which for reads (many more than writes) costs far more than it finds
-        // (measured: 0.4 s → 18 s on a program that reads `argv[1][0]`).
-        if write || self.names_object(&shown.node) {
+        // may reach, and at a computed index of a large array it updates a symbolic place,
+        // which for reads (many more than writes) costs far more than it finds (measured:
+        // 0.4 s → 18 s reading `argv[1][0]`; 7 s → 59 s reading `pool[i]`).
+        if write || (!atomic && self.names_object(&shown.node)) {
             v.push(self.set(a.clone(), write, atomic, id, span));
         }
         v.push(self.check(a, write, atomic, id, span));
         v
     }
 
-    /// Does lvalue `e` name its object without a pointer (`x`, `s.f`, `a[i]` of an array)?
+    /// Does lvalue `e` name its object and place without a pointer or a computed index (`x`,
+    /// `s.f`, `a[2]` of an array)?
     fn names_object(&self, e: &Expression) -> bool {
         match e {
             Expression::Identifier(_) => true,
@@ -389,7 +401,9 @@ impl Rewriter<'_> {
                     && self.names_object(&m.node.expression.node)
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                self.vars.array_depth(&b.node.lhs.node) > 0 && self.names_object(&b.node.lhs.node)
+                matches!(b.node.rhs.node, Expression::Constant(_))
+                    && self.vars.array_depth(&b.node.lhs.node) > 0
+                    && self.names_object(&b.node.lhs.node)
             }
             _ => false,
         }
@@ -424,10 +438,7 @@ impl Rewriter<'_> {
                     };
                     addr(self.nacc(*u.node.operand), span)
                 }
-                UnaryOperator::PostIncrement
-                | UnaryOperator::PostDecrement
-                | UnaryOperator::PreIncrement
-                | UnaryOperator::PreDecrement => {
+                ref op if walk::is_inc_dec(op) => {
                     let Expression::UnaryOperator(u) = e.node else {
                         unreachable!()
                     };
@@ -643,17 +654,6 @@ impl Rewriter<'_> {
             .collect();
         pre.push(call_expr(*c.callee, c.arguments, span));
         comma(pre, span)
-    }
-}
-
-/// The shadow field an access of C1 sets and an access of C2 checks: `w`/`r` for every
-/// write/read of C1, `wna`/`rna` for its non-atomic ones (which an atomic access races with).
-fn field(read: bool, atomic_check: bool) -> &'static str {
-    match (read, atomic_check) {
-        (false, false) => "w",
-        (false, true) => "wna",
-        (true, false) => "r",
-        (true, true) => "rna",
     }
 }
 

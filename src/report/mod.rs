@@ -309,13 +309,24 @@ fn identifiers(expr: &str) -> Vec<&str> {
     out
 }
 
-/// (slot, start, end) step ranges of the driver's calls of slot functions, in trace order.
-fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize)> {
+/// (slot, round, start, end) of the driver's calls of slot functions, in trace order; the
+/// round (1-based) from the context number the driver sets before each call.
+fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usize)> {
     let names: Vec<String> = (0..slots).map(slot_function).collect();
     let mut out = vec![];
     let mut open: Option<(usize, usize)> = None;
+    let mut round = 1;
     for (i, s) in trace.iter().enumerate() {
         match s.kind.as_str() {
+            "assignment" if s.lhs.as_deref() == Some(crate::passes::lazy::CONTEXT) => {
+                let value = s
+                    .value
+                    .as_deref()
+                    .map(|v| v.trim().trim_end_matches(['u', 'U']));
+                if let Some(cx) = value.and_then(|v| v.parse::<usize>().ok()) {
+                    round = cx / slots.max(1) + 1;
+                }
+            }
             "function-call" => {
                 if let Some(k) = s
                     .callee
@@ -328,7 +339,7 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize)> {
             "function-return" => {
                 if let (Some((k, start)), Some(c)) = (open, s.callee.as_deref()) {
                     if names[k] == c {
-                        out.push((k, start, i));
+                        out.push((k, round, start, i));
                         open = None;
                     }
                 }
@@ -337,7 +348,7 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize)> {
         }
     }
     if let Some((k, start)) = open {
-        out.push((k, start, trace.len()));
+        out.push((k, round, start, trace.len()));
     }
     out
 }
@@ -345,10 +356,8 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize)> {
 /// The contexts of the counterexample that ran at least one original statement.
 pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
     let slots = report.program.slots.len();
-    let mut rounds = vec![0usize; slots];
     let mut out: Vec<Context> = vec![];
-    for (k, start, end) in context_ranges(&report.trace, slots) {
-        rounds[k] += 1;
+    for (k, round, start, end) in context_ranges(&report.trace, slots) {
         let mut lines: Vec<Position> = vec![];
         let mut steps = vec![];
         // After a call of the model, its parameter bindings: not the user's assignments.
@@ -408,7 +417,7 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
         }
         out.push(Context {
             index: out.len() + 1,
-            round: rounds[k],
+            round,
             thread: thread(report, parsed, k),
             lines,
             steps,
