@@ -17,7 +17,8 @@
 //!   with `lv`, `e`, `f`, `a..` free of side effects (no assignment, increment, call or
 //!   statement expression inside them, except under `sizeof`).
 //! * N4 local declarations have no initialiser except `static` ones; an uninitialised
-//!   automatic local is followed by `__CPROVER_havoc_object(&x);` where it is declared.
+//!   automatic local is followed by `__CPROVER_havoc_object(&x);` where it is declared, or,
+//!   when the next statement of its block that mentions it is `x = e;`, by that assignment.
 //!   Exceptions: a local array may keep a constant initialiser (list or string literal);
 //!   temporaries `__ladr_t*` get no havoc (they are always assigned before being read).
 //! * N5 `__VERIFIER_atomic_begin(); … __VERIFIER_atomic_end();` sections and inlined
