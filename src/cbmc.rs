@@ -215,6 +215,12 @@ impl Step {
             .as_deref()
             .is_some_and(|l| l.starts_with("SM__") || l.contains("__CPROVER"))
     }
+
+    /// The assigned value as an unsigned integer (`5`, or `5u` for an unsigned variable).
+    pub fn unsigned_value(&self) -> Option<u64> {
+        let v = self.value.as_deref()?.trim();
+        v.trim_end_matches(['u', 'U']).parse().ok()
+    }
 }
 
 /// Running CBMC failed before any verdict could be read.

@@ -97,15 +97,18 @@ pub fn check(
     let run = |o: &cbmc::Options| {
         cbmc::run(o, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))
     };
-    let mut o = cbmc_opts.clone();
     let mut uf = crate::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
-    let mut object_bits = OBJECT_BITS.iter();
+    let mut more_bits = OBJECT_BITS.iter().copied();
+    let mut object_bits: Option<u32> = None;
     let mut spent = std::time::Duration::ZERO;
     let outcome = loop {
-        let mut this = o.clone();
-        this.timeout = o.timeout.map(|t| t.saturating_sub(spent));
+        let mut this = cbmc_opts.clone();
+        this.timeout = cbmc_opts.timeout.map(|t| t.saturating_sub(spent));
         if uf {
             this.extra_args.push("--arrays-uf-always".into());
+        }
+        if let Some(bits) = object_bits {
+            this.extra_args.push(format!("--object-bits={bits}"));
         }
         let mut out = run(&this)?;
         out.wall += spent;
@@ -125,9 +128,8 @@ pub fn check(
         // (With --json-ui the message is in the JSON on stdout.)
         let says = |m: &str| out.stderr.contains(m) || out.stdout.contains(m);
         if says("too many addressed objects") {
-            if let Some(bits) = object_bits.next() {
-                o.extra_args.retain(|a| !a.starts_with("--object-bits="));
-                o.extra_args.push(format!("--object-bits={bits}"));
+            object_bits = more_bits.next();
+            if object_bits.is_some() {
                 continue;
             }
         }
@@ -212,11 +214,7 @@ fn last_value(trace: &[cbmc::Step], name: &str) -> Option<u32> {
         .iter()
         .rev()
         .filter(|s| s.kind == "assignment" && s.lhs.as_deref() == Some(name))
-        .find_map(|s| {
-            s.value
-                .as_deref()
-                .and_then(|v| v.trim().parse::<u32>().ok())
-        })
+        .find_map(|s| s.unsigned_value().and_then(|v| u32::try_from(v).ok()))
 }
 
 /// The bounds of deepening step `step` (0 = `start`). From (2,2): (3,2), (4,2), (3,3),

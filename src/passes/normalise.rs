@@ -85,19 +85,9 @@ pub const ATOMIC_END: &str = "__VERIFIER_atomic_end";
 
 /// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`: an atomic section (N5).
 pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
-    let is_call = |it: &Node<BlockItem>, name: &str| match &it.node {
-        BlockItem::Statement(s) => match &s.node {
-            Statement::Expression(Some(e)) => match &e.node {
-                Expression::Call(c) => callee_name(&c.node) == Some(name),
-                _ => false,
-            },
-            _ => false,
-        },
-        _ => false,
-    };
     items.len() >= 2
-        && is_call(&items[0], ATOMIC_BEGIN)
-        && is_call(&items[items.len() - 1], ATOMIC_END)
+        && called(&items[0]) == Some(ATOMIC_BEGIN)
+        && called(&items[items.len() - 1]) == Some(ATOMIC_END)
 }
 
 pub const HAVOC: &str = "__CPROVER_havoc_object";
@@ -148,7 +138,7 @@ impl VisitMut for DropOverwrittenHavocs {
             let mut k = 0;
             while k < items.len() {
                 match havoced_name(&items[k]) {
-                    Some(x) if overwritten_next(&items[k + 1..], &x) => {
+                    Some(x) if overwritten_next(&items[k + 1..], x) => {
                         items.remove(k);
                     }
                     _ => k += 1,
@@ -160,27 +150,32 @@ impl VisitMut for DropOverwrittenHavocs {
     fn expr(&mut self, _e: &mut Node<Expression>) {}
 }
 
-/// `x` for the statement `__CPROVER_havoc_object(&x);`.
-fn havoced_name(it: &Node<BlockItem>) -> Option<String> {
-    let BlockItem::Statement(s) = &it.node else {
+/// `x` for N4's `__CPROVER_havoc_object(&x)`.
+pub fn havoced_var(e: &Expression) -> Option<&str> {
+    let Expression::Call(c) = e else {
         return None;
     };
-    let Statement::Expression(Some(e)) = &s.node else {
-        return None;
-    };
-    let Expression::Call(c) = &e.node else {
-        return None;
-    };
-    if callee_name(&c.node) != Some(HAVOC) || c.node.arguments.len() != 1 {
-        return None;
-    }
-    match &c.node.arguments[0].node {
-        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-            match &u.node.operand.node {
-                Expression::Identifier(i) => Some(i.node.name.clone()),
-                _ => None,
+    match c.node.arguments.as_slice() {
+        [a] if callee_name(&c.node) == Some(HAVOC) => match &a.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                match &u.node.operand.node {
+                    Expression::Identifier(i) => Some(&i.node.name),
+                    _ => None,
+                }
             }
-        }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `x` for the statement `__CPROVER_havoc_object(&x);`.
+fn havoced_name(it: &Node<BlockItem>) -> Option<&str> {
+    match &it.node {
+        BlockItem::Statement(s) => match &s.node {
+            Statement::Expression(Some(e)) => havoced_var(&e.node),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -193,7 +188,7 @@ fn overwritten_next(rest: &[Node<BlockItem>], x: &str) -> bool {
         };
         match &s.node {
             Statement::Expression(None) => {}
-            Statement::Expression(Some(_)) if havoced_name(it).as_deref() == Some(x) => {}
+            Statement::Expression(Some(_)) if havoced_name(it) == Some(x) => {}
             Statement::Expression(Some(e)) => {
                 if let Expression::BinaryOperator(b) = &e.node {
                     if b.node.operator.node == BinaryOperator::Assign
@@ -1775,13 +1770,10 @@ fn defines(it: &Node<BlockItem>, name: &str) -> bool {
     let Statement::Expression(Some(e)) = &s.node else {
         return false;
     };
-    let is_name = |e: &Expression| matches!(e, Expression::Identifier(i) if i.node.name == name);
     match &e.node {
-        Expression::Call(c) if callee_name(&c.node) == Some(HAVOC) => c.node.arguments.iter().any(
-            |a| matches!(&a.node, Expression::UnaryOperator(u) if is_name(&u.node.operand.node)),
-        ),
+        Expression::Call(_) => havoced_var(&e.node) == Some(name),
         Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
-            is_name(&b.node.lhs.node)
+            matches!(&b.node.lhs.node, Expression::Identifier(i) if i.node.name == name)
         }
         _ => false,
     }

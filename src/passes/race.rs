@@ -11,10 +11,10 @@
 //!
 //! Beyond the paper, a read of C1 races with a write of C2 the same way: plain reads of an
 //! object the lvalue names (`x`, `s.f`, `a[2]`; not through a pointer or at a computed
-//! index, which are costly for CBMC) set `r` and record `c1_read`; plain writes of C2 also check `r`. (One field more;
-//! pairs with an atomic access are found with the write first, as in the paper.) The paper
-//! finds such a pair only in the other order, the write first, which costs a round when the
-//! reader runs in an earlier slot than the writer (a read by `main` after a join-like wait).
+//! index, which are costly for CBMC) set `r` and record `c1_read`; plain writes of C2 also
+//! check `r`. The paper finds such a pair only in the other order, the write first, which
+//! costs a round when the reader runs in an earlier slot than the writer (a read by `main`
+//! after a join-like wait). Pairs with an atomic access are still found write first only.
 //!
 //! The expression modes of the paper: `acc` (the value is used: instrument the access),
 //! `nacc` (only the location matters: instrument the sub-expressions, keep an lvalue), and
@@ -379,11 +379,11 @@ impl Rewriter<'_> {
         let mut v = vec![];
         // A read as C1's last access is flagged only when it is not atomic (an atomic read
         // races only with a plain write, found with the write first) and on an object the
-        // lvalue names: setting
-        // a flag through a pointer makes CBMC update the shadow of every object the pointer
-        // may reach, and at a computed index of a large array it updates a symbolic place,
-        // which for reads (many more than writes) costs far more than it finds (measured:
-        // 0.4 s → 18 s reading `argv[1][0]`; 7 s → 59 s reading `pool[i]`).
+        // lvalue names: setting a flag through a pointer makes CBMC update the shadow of
+        // every object the pointer may reach, and at a computed index of a large array it
+        // updates a symbolic place, which for reads (many more than writes) costs far more
+        // than it finds (measured: 0.4 s → 18 s reading `argv[1][0]`; 7 s → 59 s reading
+        // `pool[i]`).
         if write || (!atomic && self.names_object(&shown.node)) {
             v.push(self.set(a.clone(), write, atomic, id, span));
         }

@@ -22,7 +22,7 @@
 
 use crate::analysis::Vars;
 use crate::diag::{Error, Result};
-use crate::passes::normalise::is_atomic_section;
+use crate::passes::normalise::{havoced_var, is_atomic_section};
 use crate::passes::threads::{end_label, slot_function};
 use crate::program::{Options, Program};
 use crate::syntax::build::*;
@@ -286,19 +286,6 @@ pub fn is_model_call(name: &str) -> bool {
     name.starts_with("__ladr_pthread_")
 }
 
-/// `x` for `&x`.
-fn address_of_var(e: &Expression) -> Option<&str> {
-    match e {
-        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-            match &u.node.operand.node {
-                Expression::Identifier(i) => Some(&i.node.name),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// Finds anything that makes a statement visible.
 struct Finder<'a> {
     vars: &'a Vars,
@@ -339,10 +326,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     Some(n) if crate::model::library::effects(n).is_some() => self.found = true,
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
-                    Some("__CPROVER_havoc_object")
-                        if c.node.arguments.len() == 1
-                            && address_of_var(&c.node.arguments[0].node)
-                                .is_some_and(|n| self.vars.is_thread_local(n)) => {}
+                    _ if havoced_var(e).is_some_and(|n| self.vars.is_thread_local(n)) => {}
                     // Calls of unknown functions: their arguments are what matters.
                     _ => visit::visit_expression(self, e, span),
                 }

@@ -319,12 +319,8 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usi
     for (i, s) in trace.iter().enumerate() {
         match s.kind.as_str() {
             "assignment" if s.lhs.as_deref() == Some(crate::passes::lazy::CONTEXT) => {
-                let value = s
-                    .value
-                    .as_deref()
-                    .map(|v| v.trim().trim_end_matches(['u', 'U']));
-                if let Some(cx) = value.and_then(|v| v.parse::<usize>().ok()) {
-                    round = cx / slots.max(1) + 1;
+                if let Some(cx) = s.unsigned_value() {
+                    round = cx as usize / slots.max(1) + 1;
                 }
             }
             "function-call" => {
