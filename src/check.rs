@@ -108,7 +108,8 @@ pub fn check(
             this.extra_args.push("--arrays-uf-always".into());
         }
         if let Some(bits) = object_bits {
-            this.extra_args.push(format!("--object-bits={bits}"));
+            this.extra_args.push("--object-bits".into());
+            this.extra_args.push(bits.to_string());
         }
         let mut out = run(&this)?;
         out.wall += spent;

@@ -277,6 +277,13 @@ fn atomic_functions() {
     free("atomic_free.c");
 }
 
+/// More addressed objects than CBMC numbers by default: CBMC runs again with more bits.
+#[test]
+fn more_objects_than_cbmc_numbers_by_default() {
+    racy("many_objects_racy.c", (12, 16));
+    free("many_objects_free.c");
+}
+
 /// The store of an atomic function's result is outside its section.
 #[test]
 fn atomic_function_results() {
