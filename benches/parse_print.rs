@@ -19,10 +19,10 @@ fn main() {
     let (mut lines, mut ok, mut failed) = (0usize, 0usize, 0usize);
     let start = Instant::now();
     for f in &inputs {
-        match ladr::frontend::load(f, &Default::default()) {
+        match ladr_c::frontend::load(f, &Default::default()) {
             Ok(p) => {
                 lines += p.text.lines().count();
-                let printed = ladr::print::print_unit(&p.unit);
+                let printed = ladr_c::print::print_unit(&p.unit);
                 std::hint::black_box(printed.text.len());
                 ok += 1;
             }

@@ -3,14 +3,14 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use ladr::check::{check_deepening, Verdict};
-use ladr::diag::{render, Error, ErrorKind};
-use ladr::frontend;
-use ladr::pipeline::{translate, Stage};
-use ladr::print::print_unit;
-use ladr::program::Options;
-use ladr::report;
-use ladr::svcomp;
+use ladr_c::diag::{render, Error, ErrorKind};
+use ladr_c::frontend;
+use ladr_c::print::print_unit;
+use ladr_check::{check_deepening, Verdict};
+use ladr_report as report;
+use ladr_seq::pipeline::{translate, Stage};
+use ladr_seq::program::Options;
+use ladr_svcomp as svcomp;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -23,6 +23,92 @@ enum Format {
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
     Sarif,
+}
+
+/// `--emit`'s values: the pipeline's stages, named for the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    /// After parsing (the round-trip of the front end and printer).
+    Parsed,
+    /// After `normalise`.
+    Normalised,
+    /// The bounded program: after `inline` and `unwind`.
+    Bounded,
+    /// After `threads`: one function per slot, pthread model added.
+    Threads,
+    /// The sequential program given to CBMC.
+    Seq,
+}
+
+impl Emit {
+    fn stage(self) -> Stage {
+        match self {
+            Emit::Parsed => Stage::Parsed,
+            Emit::Normalised => Stage::Normalised,
+            Emit::Bounded => Stage::Bounded,
+            Emit::Threads => Stage::Threads,
+            Emit::Seq => Stage::Seq,
+        }
+    }
+}
+
+/// Options of `ladr eval`.
+#[derive(clap::Args, Debug, Clone)]
+struct EvalArgs {
+    /// Directory searched recursively for SV-COMP task files (`*.yml`) whose properties
+    /// include `no-data-race.prp`.
+    dir: PathBuf,
+    /// Tasks run at the same time (default: the number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Seconds per task: passed to ladr as `--timeout` (CBMC's limit); ladr itself is
+    /// killed 10 s later.
+    #[arg(long, default_value_t = 20.0)]
+    timeout: f64,
+    /// Memory limit per process in MB (`ulimit -v`, virtual memory; CBMC inherits it).
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(1..))]
+    memory: u64,
+    /// Round-robin rounds K, passed to ladr.
+    #[arg(long, default_value_t = 2)]
+    rounds: u32,
+    /// Loop unwinding and recursion depth U, passed to ladr.
+    #[arg(long, default_value_t = 2)]
+    unwind: u32,
+    /// Where to write every task's result as JSON (rewritten after each task).
+    #[arg(long, default_value = "eval-results.json")]
+    out: PathBuf,
+    /// Results of an earlier run (its --out file): list the tasks whose status changed.
+    #[arg(long, value_name = "OLD.json")]
+    compare: Option<PathBuf>,
+    /// Only run the tasks whose path (relative to DIR) contains this string.
+    #[arg(long, value_name = "SUBSTRING")]
+    filter: Option<String>,
+    /// The CBMC binary the runs use (default: found as for `ladr FILE`).
+    #[arg(long)]
+    cbmc: Option<PathBuf>,
+    /// Check each task only at --rounds/--unwind. By default ladr is run with `--deepen`:
+    /// starting at those bounds, it grows them while the task's time lasts, as in SV-COMP
+    /// mode.
+    #[arg(long)]
+    no_deepen: bool,
+}
+
+impl From<EvalArgs> for ladr_eval::Args {
+    fn from(a: EvalArgs) -> Self {
+        ladr_eval::Args {
+            dir: a.dir,
+            jobs: a.jobs,
+            timeout: a.timeout,
+            memory: a.memory,
+            rounds: a.rounds,
+            unwind: a.unwind,
+            out: a.out,
+            compare: a.compare,
+            filter: a.filter,
+            cbmc: a.cbmc,
+            no_deepen: a.no_deepen,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -66,7 +152,7 @@ struct Cli {
     lp64: bool,
     /// Print the program after a stage instead of checking it.
     #[arg(long, value_enum)]
-    emit: Option<Stage>,
+    emit: Option<Emit>,
     /// The CBMC binary (default: $LADR_CBMC, then `cbmc` on PATH, then the copy installed
     /// by scripts/install-cbmc).
     #[arg(long)]
@@ -119,13 +205,13 @@ enum Cmd {
     /// Run ladr on every SV-COMP no-data-race task under DIR and score the answers.
     ///
     /// Exit status: 0 no wrong answer, 1 some wrong answer, 2 usage error.
-    Eval(ladr::eval::Args),
+    Eval(EvalArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let file = match (&cli.command, &cli.file) {
-        (Some(Cmd::Eval(args)), _) => return ladr::eval::main(args),
+        (Some(Cmd::Eval(args)), _) => return ladr_eval::main(&args.clone().into()),
         (None, Some(file)) => file.clone(),
         (None, None) => unreachable!("clap requires FILE without a subcommand"),
     };
@@ -198,7 +284,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         unwind: cli.unwind,
         max_unwind: cli.max_unwind,
     };
-    if let Some(stage) = cli.emit {
+    if let Some(stage) = cli.emit.map(Emit::stage) {
         if stage == Stage::Parsed {
             print!("{}", print_unit(&parsed.unit).text);
             return Done::Emitted;
@@ -211,14 +297,14 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             Err(e) => fail(err_out, &e, Some(&parsed)),
         };
     }
-    let cbmc = match ladr::cbmc::locate(cli.cbmc.as_deref()) {
+    let cbmc = match ladr_cbmc::locate(cli.cbmc.as_deref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return Done::Unknown;
         }
     };
-    let mut copts = ladr::cbmc::Options::new(cbmc);
+    let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.ilp32 = ilp32;
     copts.timeout = cli.timeout.map(Duration::from_secs_f64);
     let steps = if cli.deepen || cli.svcomp {
@@ -245,13 +331,10 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             let mut out = StandardStream::stdout(color_choice(cli.color, true));
             report::text::write(&mut out, &outcome, &parsed, cli.verbose);
         }
-        Format::Json => match serde_json::to_string_pretty(&outcome) {
-            Ok(j) => println!("{j}"),
-            Err(e) => eprintln!("error: cannot write JSON: {e}"),
-        },
+        Format::Json => println!("{}", report::json(&outcome)),
         Format::Sarif => {
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
-            println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+            println!("{}", report::sarif::to_string(&log));
         }
     }
     let witness = cli

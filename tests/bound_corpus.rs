@@ -4,7 +4,7 @@
 
 mod common;
 
-use ladr::program::{Options, Program};
+use ladr_seq::program::{Options, Program};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -33,19 +33,19 @@ fn svcomp_corpus_bounds() {
             continue;
         };
         total += 1;
-        let Ok((_, unit, _)) = ladr::frontend::parse_text(&text, file) else {
+        let Ok((_, unit, _)) = ladr_c::frontend::parse_text(&text, file) else {
             continue;
         };
-        let Ok(p) = ladr::passes::normalise::run(Program::new(unit), &opts) else {
+        let Ok(p) = ladr_seq::passes::normalise::run(Program::new(unit), &opts) else {
             continue;
         };
         front += 1;
         let opts = opts.clone();
         let r = std::panic::catch_unwind(move || {
-            let p = ladr::passes::inline::run(p, &opts).map_err(|e| e.message)?;
-            let p = ladr::passes::unwind::run(p, &opts).map_err(|e| e.message)?;
-            ladr::passes::unwind::check_bounded(&p.unit).map_err(|e| format!("check: {e}"))?;
-            let out = ladr::print::print_unit(&p.unit).text;
+            let p = ladr_seq::passes::inline::run(p, &opts).map_err(|e| e.message)?;
+            let p = ladr_seq::passes::unwind::run(p, &opts).map_err(|e| e.message)?;
+            ladr_seq::passes::unwind::check_bounded(&p.unit).map_err(|e| format!("check: {e}"))?;
+            let out = ladr_c::print::print_unit(&p.unit).text;
             common::gcc_accepts(&out).map_err(|e| {
                 let first = e.lines().find(|l| l.contains("error")).unwrap_or("?");
                 format!(

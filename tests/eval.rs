@@ -2,7 +2,7 @@
 //! `ladr` binary with CBMC on a directory of two tasks. The real run needs CBMC
 //! (scripts/install-cbmc); it fails without it.
 
-use ladr::eval::{compare, problems, table, Answer, Run, Status, Tally, TaskResult};
+use ladr_eval::{compare, problems, table, Answer, Run, Status, Tally, TaskResult};
 use std::path::Path;
 use std::process::Command;
 

@@ -1,8 +1,8 @@
 //! Snapshot, syntax, semantic and corpus tests of the `normalise` pass.
 
-use ladr::frontend;
-use ladr::passes::normalise::{self, check_normal_form};
-use ladr::program::{Options, Program};
+use ladr_c::frontend;
+use ladr_seq::passes::normalise::{self, check_normal_form};
+use ladr_seq::program::{Options, Program};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -14,7 +14,7 @@ fn normalise_text(src: &str) -> Result<String, String> {
     let (_, unit, _) = frontend::parse_text(src, "test.c").map_err(|e| e.to_string())?;
     let p = normalise::run(Program::new(unit), &Options::default()).map_err(|e| e.to_string())?;
     check_normal_form(&p.unit)?;
-    Ok(ladr::print::print_unit(&p.unit).text)
+    Ok(ladr_c::print::print_unit(&p.unit).text)
 }
 
 /// `gcc -fsyntax-only` on `text`; the error text when gcc rejects it.
@@ -441,7 +441,7 @@ fn svcomp_corpus() {
                     e,
                 )),
                 Ok(()) => {
-                    let text = ladr::print::print_unit(&p.unit).text;
+                    let text = ladr_c::print::print_unit(&p.unit).text;
                     match gcc_syntax(&text) {
                         Ok(()) => None,
                         Err(e) => {

@@ -1,4 +1,4 @@
-//! Corpus check of `ladr::print` on the SV-COMP inputs in `../shared/svcomp/c` (skipped with a
+//! Corpus check of `ladr_c::print` on the SV-COMP inputs in `../shared/svcomp/c` (skipped with a
 //! message when the folder is missing): every file lang-c parses must print to C that gcc accepts
 //! and that is a print → parse → print fixpoint. Files lang-c cannot parse are counted and grouped
 //! by the word at the error position. Runs the files on all cores.
@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use ladr::print::print_unit;
+use ladr_c::print::print_unit;
 use lang_c::driver::{parse_preprocessed, Config, SyntaxError};
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

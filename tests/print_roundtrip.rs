@@ -1,10 +1,10 @@
-//! Round-trip tests of `ladr::print`: parse → print → (gcc accepts) → reparse → print gives the
+//! Round-trip tests of `ladr_c::print`: parse → print → (gcc accepts) → reparse → print gives the
 //! same text; precedence cases of `expr_to_string`; the line map.
 
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use ladr::print::{
+use ladr_c::print::{
     declaration_to_string, expr_to_string, print_unit, statement_to_string, type_name_to_string,
 };
 use lang_c::ast::*;

@@ -5,7 +5,7 @@
 //! and a well-formed witness whose path ends in the second access. Needs CBMC
 //! (scripts/install-cbmc).
 
-use ladr::report::{witness, Outcome};
+use ladr_report::{witness, Outcome};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -328,23 +328,23 @@ fn sarif_no_race_and_unknown() {
 /// The outcome of checking `tests/e2e/FILE` with the library, as `ladr FILE` computes it.
 fn outcome(file: &str) -> (Outcome, PathBuf) {
     let path = manifest().join("tests/e2e").join(file);
-    let parsed = ladr::frontend::load(
+    let parsed = ladr_c::frontend::load(
         &path,
-        &ladr::frontend::Options {
+        &ladr_c::frontend::Options {
             cpp_args: vec![],
             preprocessed: false,
         },
     )
     .expect("parse");
-    let opts = ladr::program::Options {
+    let opts = ladr_seq::program::Options {
         rounds: 2,
         unwind: 2,
         max_unwind: 100,
     };
-    let cbmc = ladr::cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
-    let copts = ladr::cbmc::Options::new(cbmc);
-    let report = ladr::check::check(&parsed, &opts, &copts, None).expect("check");
-    (ladr::report::outcome(&report, &parsed, &opts, 0.0), path)
+    let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
+    let copts = ladr_cbmc::Options::new(cbmc);
+    let report = ladr_check::check(&parsed, &opts, &copts, None).expect("check");
+    (ladr_report::outcome(&report, &parsed, &opts, 0.0), path)
 }
 
 /// An XML element of the tiny checker below.

@@ -2,24 +2,24 @@
 //! check the output with gcc.
 #![allow(dead_code)]
 
-use ladr::program::{Options, Program};
+use ladr_seq::program::{Options, Program};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// parse → normalise → inline → unwind with bound `unwind`; the printed program (gcc-checked) or the error.
 pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program), String> {
-    let (_, unit, _) = ladr::frontend::parse_text(src, "test.c").map_err(|e| e.to_string())?;
+    let (_, unit, _) = ladr_c::frontend::parse_text(src, "test.c").map_err(|e| e.to_string())?;
     let opts = Options {
         rounds: 2,
         unwind,
         max_unwind,
     };
     let p = Program::new(unit);
-    let p = ladr::passes::normalise::run(p, &opts).map_err(|e| e.to_string())?;
-    let p = ladr::passes::inline::run(p, &opts).map_err(|e| e.to_string())?;
-    let p = ladr::passes::unwind::run(p, &opts).map_err(|e| e.to_string())?;
-    ladr::passes::unwind::check_bounded(&p.unit)?;
-    let text = ladr::print::print_unit(&p.unit).text;
+    let p = ladr_seq::passes::normalise::run(p, &opts).map_err(|e| e.to_string())?;
+    let p = ladr_seq::passes::inline::run(p, &opts).map_err(|e| e.to_string())?;
+    let p = ladr_seq::passes::unwind::run(p, &opts).map_err(|e| e.to_string())?;
+    ladr_seq::passes::unwind::check_bounded(&p.unit)?;
+    let text = ladr_c::print::print_unit(&p.unit).text;
     gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
     Ok((text, p))
 }
@@ -65,7 +65,7 @@ pub fn show(r: Result<(String, Program), String>) -> String {
 /// `<pthread.h>`), which are the same in every test.
 pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program), String> {
     let full = format!("{prelude}\n{src}");
-    let (_, unit, _) = ladr::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
+    let (_, unit, _) = ladr_c::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
     let opts = Options {
         rounds: 2,
         unwind,
@@ -73,30 +73,30 @@ pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program
     };
     let mut p = Program::new(unit);
     for pass in [
-        ladr::passes::normalise::run,
-        ladr::passes::inline::run,
-        ladr::passes::unwind::run,
-        ladr::passes::threads::run,
+        ladr_seq::passes::normalise::run,
+        ladr_seq::passes::inline::run,
+        ladr_seq::passes::unwind::run,
+        ladr_seq::passes::threads::run,
     ] {
         p = pass(p, &opts).map_err(|e| e.to_string())?;
     }
-    let text = ladr::print::print_unit(&p.unit).text;
+    let text = ladr_c::print::print_unit(&p.unit).text;
     gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
     let (_, pre, _) =
-        ladr::frontend::parse_text(prelude, "prelude.h").map_err(|e| e.to_string())?;
+        ladr_c::frontend::parse_text(prelude, "prelude.h").map_err(|e| e.to_string())?;
     let mut noise = declared_names(&pre);
-    noise.extend(declared_names(&ladr::passes::threads::model_unit()));
+    noise.extend(declared_names(&ladr_seq::passes::threads::model_unit()));
     let mut shown = p.unit.clone();
     shown.0.retain(|ext| {
         let names = declared_names(&lang_c::ast::TranslationUnit(vec![ext.clone()]));
         names.is_empty() || !names.iter().all(|n| noise.contains(n))
     });
-    Ok((ladr::print::print_unit(&shown).text, p))
+    Ok((ladr_c::print::print_unit(&shown).text, p))
 }
 
 /// The names a unit declares at file scope.
 fn declared_names(unit: &lang_c::ast::TranslationUnit) -> std::collections::HashSet<String> {
-    use ladr::syntax::build::{declarator_name, function_name};
+    use ladr_c::syntax::build::{declarator_name, function_name};
     use lang_c::ast::ExternalDeclaration;
     let mut out = std::collections::HashSet::new();
     for ext in &unit.0 {

@@ -56,6 +56,11 @@ pub fn root(input: &Path) -> PathBuf {
 }
 
 /// The SARIF log of `o`, with URIs relative to `root` (see [`root`]).
+/// The SARIF document as text.
+pub fn to_string(log: &Value) -> String {
+    serde_json::to_string_pretty(log).expect("a JSON value always serialises")
+}
+
 pub fn sarif(o: &Outcome, root: &Path) -> Value {
     let mut ctx = Ctx::new(root);
     let mut results = vec![];

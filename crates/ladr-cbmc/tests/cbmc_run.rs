@@ -1,4 +1,4 @@
-//! End-to-end tests of `ladr::cbmc` that run the real CBMC.
+//! End-to-end tests of `ladr_cbmc` that run the real CBMC.
 //!
 //! They fail (never skip) when CBMC is not installed: run `scripts/install-cbmc` first
 //! (CI does, in `.ci/run`).
@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use ladr::cbmc::{self, Options, Outcome, Verdict};
+use ladr_cbmc as cbmc;
+use ladr_cbmc::{Options, Outcome, Verdict};
 
 fn cbmc_path() -> PathBuf {
     cbmc::locate(None).unwrap_or_else(|e| panic!("{e}"))

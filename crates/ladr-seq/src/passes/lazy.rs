@@ -23,13 +23,13 @@
 //! and ends with `__CPROVER_assert(!drd, "data race")`.
 //! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
 
-use crate::diag::Result;
 use crate::passes::race::DRD;
 use crate::passes::threads::slot_function;
 use crate::passes::visible::{Item, SlotCode};
 use crate::program::{Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::walk::{self, VisitMut};
+use ladr_c::diag::Result;
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::walk::{self, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashMap;

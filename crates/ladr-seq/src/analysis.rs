@@ -10,8 +10,8 @@
 //! as shared only costs formula size (shadow memory is per address); the opposite would hide
 //! races, so every doubt resolves to "shared".
 
-use crate::syntax::build::declarator_name;
-use crate::syntax::names;
+use ladr_c::syntax::build::declarator_name;
+use ladr_c::syntax::names;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use lang_c::visit::{self, Visit};
@@ -262,7 +262,7 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast lang_c::span::Span) {
         // N4's havoc of an uninitialised local (`__CPROVER_havoc_object(&x)`) gives `x` an
         // arbitrary value; it does not let `x`'s address escape.
-        if crate::syntax::build::callee_name(c) == Some(crate::passes::normalise::HAVOC) {
+        if ladr_c::syntax::build::callee_name(c) == Some(crate::passes::normalise::HAVOC) {
             return;
         }
         visit::visit_call_expression(self, c, span);
@@ -332,7 +332,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             span: &'ast lang_c::span::Span,
         ) {
             if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
-                if let Some(n) = crate::syntax::build::int_literal(&e.node) {
+                if let Some(n) = ladr_c::syntax::build::int_literal(&e.node) {
                     self.0 = self.0.max(n);
                 }
             }
@@ -348,8 +348,8 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
 /// Every `=`, compound assignment, `++`/`--` and `&x` (including
 /// `__CPROVER_havoc_object(&x)`) counts as a write.
 pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>> {
-    use crate::syntax::build::ident_name;
-    use crate::syntax::walk::{is_assign_op, is_inc_dec, walk_expr, VisitMut};
+    use ladr_c::syntax::build::ident_name;
+    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, walk_expr, VisitMut};
     #[derive(Default)]
     struct C {
         writes: HashMap<String, usize>,
@@ -394,7 +394,7 @@ mod tests {
     use super::*;
 
     fn vars(src: &str, locals: &[&str]) -> Vars {
-        let (_, unit, _) = crate::frontend::parse_text(src, "t.c").expect("parses");
+        let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").expect("parses");
         Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
     }
 
@@ -424,7 +424,7 @@ mod tests {
 
     #[test]
     fn assigned_once_counts_every_write() {
-        let (_, unit, _) = crate::frontend::parse_text(
+        let (_, unit, _) = ladr_c::frontend::parse_text(
             "void f(void) { int a, b, c; a = sizeof(int); b = 1; b = 2; c = 3; c++; }",
             "t.c",
         )

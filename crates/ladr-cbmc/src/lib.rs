@@ -39,7 +39,7 @@ use serde::Deserialize;
 pub const ENV_VAR: &str = "LADR_CBMC";
 
 /// The launcher `scripts/install-cbmc` writes into the source tree.
-pub const INSTALLED_LAUNCHER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/.tools/bin/cbmc");
+pub const INSTALLED_LAUNCHER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tools/bin/cbmc");
 
 // ---------------------------------------------------------------------------------------
 // Locating CBMC

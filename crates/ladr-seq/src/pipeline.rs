@@ -3,13 +3,13 @@
 //! parse → normalise → inline → unwind → threads → visible → race → lazy. The reasons for
 //! the order are in `passes/mod.rs`. Translation is pure: no files, no processes.
 
-use crate::diag::Result;
 use crate::passes;
 use crate::program::{Options, Program};
+use ladr_c::diag::Result;
 use lang_c::ast::TranslationUnit;
 
 /// A point of the pipeline whose program can be printed (`--emit`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
     /// After parsing (the round-trip of the front end and printer).
     Parsed,

@@ -5,14 +5,16 @@
 //! `SV-COMP result: false(no-data-race)`, `true` or `unknown`. Only the no-data-race
 //! property is supported; any other property file is refused.
 
-use crate::diag::{Error, ErrorKind, Result};
-use crate::eval::yaml::{self, Value};
+pub mod task;
+
+use crate::task::yaml::{self, Value};
+use ladr_c::diag::{Error, ErrorKind, Result};
 use std::path::{Path, PathBuf};
 
 /// The formula of SV-COMP's no-data-race property.
 pub const DATA_RACE_FORMULA: &str = "CHECK( init(main()), LTL(G ! data-race) )";
 
-pub use crate::eval::DataModel;
+pub use crate::task::DataModel;
 
 /// What to check: the input file and, from a task file, its data model.
 #[derive(Clone, Debug)]
@@ -46,8 +48,8 @@ pub fn input(file: &Path) -> Result<Input> {
     let doc = yaml::parse(&text);
     let dir = file.parent().unwrap_or(Path::new("."));
     let bad = |what: String| Error::new(ErrorKind::Usage, format!("{}: {what}", file.display()));
-    let input = crate::eval::input_file(&doc).map_err(bad)?;
-    let data_model = crate::eval::data_model(&doc).map_err(bad)?;
+    let input = crate::task::input_file(&doc).map_err(bad)?;
+    let data_model = crate::task::data_model(&doc).map_err(bad)?;
     let property = match doc.get("properties") {
         Some(Value::List(props)) => props
             .iter()

@@ -49,12 +49,12 @@
 //! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
-use crate::diag::{Error, Result};
 use crate::program::{Cut, CutKind, Options, Program, Slot};
-use crate::syntax::build::*;
-use crate::syntax::names::Names;
-use crate::syntax::rename::Renamer;
-use crate::syntax::walk::{self, VisitMut};
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::names::Names;
+use ladr_c::syntax::rename::Renamer;
+use ladr_c::syntax::walk::{self, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -93,7 +93,7 @@ pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
-    let (_, unit, _) = crate::frontend::parse_text(MODEL_SOURCE, "<ladr pthread model>")
+    let (_, unit, _) = ladr_c::frontend::parse_text(MODEL_SOURCE, "<ladr pthread model>")
         .expect("the embedded pthread model parses");
     unit
 }
@@ -138,7 +138,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         .get("main")
         .ok_or_else(|| {
             Error::new(
-                crate::diag::ErrorKind::Unsupported,
+                ladr_c::diag::ErrorKind::Unsupported,
                 "the program has no `main` function",
             )
         })?
@@ -172,7 +172,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             constants: crate::analysis::assigned_once(&body)
                 .into_iter()
                 .filter(|(n, rhs)| {
-                    n.starts_with(crate::syntax::names::PREFIX)
+                    n.starts_with(ladr_c::syntax::names::PREFIX)
                         && is_constant(&rhs.node, &HashSet::new())
                 })
                 .collect(),
@@ -1341,7 +1341,7 @@ mod tests {
     fn null_pointer_constants() {
         let parse = |s: &str| {
             let (_, unit, _) =
-                crate::frontend::parse_text(&format!("void *x = {s};"), "t.c").unwrap();
+                ladr_c::frontend::parse_text(&format!("void *x = {s};"), "t.c").unwrap();
             let ExternalDeclaration::Declaration(d) = &unit.0[0].node else {
                 panic!()
             };

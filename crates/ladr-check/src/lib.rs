@@ -1,14 +1,14 @@
 //! The race check: translate, write the sequential program, run CBMC, read its verdict and
 //! name the two racing accesses from the site ids in the counterexample.
 
-use crate::cbmc;
-use crate::diag::{Error, ErrorKind, Result};
-use crate::frontend::source_map::Loc;
-use crate::frontend::Parsed;
-use crate::passes::race::{Site, FIRST_SITE, SECOND_SITE};
-use crate::pipeline::{translate, Stage};
-use crate::print::print_unit;
-use crate::program::{CutKind, Options, Program, Slot};
+use ladr_c::diag::{Error, ErrorKind, Result};
+use ladr_c::frontend::source_map::Loc;
+use ladr_c::frontend::Parsed;
+use ladr_c::print::print_unit;
+use ladr_cbmc as cbmc;
+use ladr_seq::passes::race::{Site, FIRST_SITE, SECOND_SITE};
+use ladr_seq::pipeline::{translate, Stage};
+use ladr_seq::program::{CutKind, Options, Program, Slot};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -97,7 +97,7 @@ pub fn check(
     let run = |o: &cbmc::Options| {
         cbmc::run(o, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))
     };
-    let mut uf = crate::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
+    let mut uf = ladr_seq::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
     let mut more_bits = OBJECT_BITS.iter().copied();
     let mut object_bits: Option<u32> = None;
     let mut spent = std::time::Duration::ZERO;

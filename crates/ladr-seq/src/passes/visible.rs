@@ -21,12 +21,12 @@
 //! the unit (`lazy` writes them again).
 
 use crate::analysis::Vars;
-use crate::diag::{Error, Result};
 use crate::passes::normalise::{havoced_var, is_atomic_section};
 use crate::passes::threads::{end_label, slot_function};
 use crate::program::{Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::names;
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::names;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};

@@ -13,13 +13,13 @@ pub mod sarif;
 pub mod text;
 pub mod witness;
 
-use crate::cbmc::Step;
-use crate::check::{Access, Report, Verdict};
-use crate::frontend::source_map::Loc;
-use crate::frontend::Parsed;
-use crate::passes::threads::slot_function;
-use crate::program::{CutKind, Options};
-use crate::syntax::names;
+use ladr_c::frontend::source_map::Loc;
+use ladr_c::frontend::Parsed;
+use ladr_c::syntax::names;
+use ladr_cbmc::Step;
+use ladr_check::{Access, Report, Verdict};
+use ladr_seq::passes::threads::slot_function;
+use ladr_seq::program::{CutKind, Options};
 use lang_c::span::Span;
 use serde::Serialize;
 
@@ -146,6 +146,11 @@ pub const TOOL: Tool = Tool {
     name: "ladr",
     version: env!("CARGO_PKG_VERSION"),
 };
+
+/// The JSON document of `--format json`: the outcome serialised (schema in the README).
+pub fn json(o: &Outcome) -> String {
+    serde_json::to_string_pretty(o).expect("an Outcome always serialises")
+}
 
 /// Builds the outcome of a check.
 pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
@@ -318,7 +323,7 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usi
     let mut round = 1;
     for (i, s) in trace.iter().enumerate() {
         match s.kind.as_str() {
-            "assignment" if s.lhs.as_deref() == Some(crate::passes::lazy::CONTEXT) => {
+            "assignment" if s.lhs.as_deref() == Some(ladr_seq::passes::lazy::CONTEXT) => {
                 if let Some(cx) = s.unsigned_value() {
                     round = cx as usize / slots.max(1) + 1;
                 }
@@ -368,7 +373,7 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             if s.kind == "function-call"
                 && s.callee
                     .as_deref()
-                    .is_some_and(crate::passes::threads::is_model_function)
+                    .is_some_and(ladr_seq::passes::threads::is_model_function)
             {
                 in_model_call = true;
             }
@@ -377,7 +382,7 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             if !s
                 .function
                 .as_deref()
-                .is_some_and(crate::passes::threads::is_slot_function)
+                .is_some_and(ladr_seq::passes::threads::is_slot_function)
             {
                 continue;
             }

@@ -30,26 +30,25 @@
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 
 use crate::analysis::Vars;
-use crate::diag::{Error, Result};
 use crate::model::library;
-use crate::print::expr_to_string;
 use crate::program::{Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut};
+use ladr_c::diag::{Error, Result};
+use ladr_c::print::expr_to_string;
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
 use super::visible::Item;
 
 /// One instrumented access.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug)]
 pub struct Site {
     pub id: u32,
     pub slot: usize,
     /// Visible statement label.
     pub label: u32,
     /// The lvalue in the parsed text.
-    #[serde(skip)]
     pub span: Span,
     /// The lvalue as C text (user names).
     pub expr: String,
@@ -663,7 +662,7 @@ fn user_text(e: &Node<Expression>) -> String {
     impl VisitMut for Unname {
         fn expr(&mut self, e: &mut Node<Expression>) {
             if let Expression::Identifier(i) = &mut e.node {
-                i.node.name = crate::syntax::names::original_name(&i.node.name).to_string();
+                i.node.name = ladr_c::syntax::names::original_name(&i.node.name).to_string();
             }
             walk::walk_expr(self, e)
         }

@@ -3,7 +3,7 @@
 //! Each pass is `fn run(Program, &Options) -> Result<Program>`; a field is filled by the pass
 //! named in its comment and only read by later ones.
 
-use crate::syntax::names::Names;
+use ladr_c::syntax::names::Names;
 use lang_c::ast::TranslationUnit;
 use lang_c::span::Span;
 
@@ -29,8 +29,7 @@ impl Default for Options {
 }
 
 /// Why the bounded program stops exploring at some point.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CutKind {
     /// A loop ran out of unwindings.
     Loop,

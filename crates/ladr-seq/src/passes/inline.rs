@@ -32,12 +32,12 @@
 //! Guarantees: no call of a function with a body remains in any function body.
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
-use crate::diag::{Error, Result};
 use crate::passes::normalise::is_atomic_section;
 use crate::program::{Cut, CutKind, Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::names::Names;
-use crate::syntax::walk::{walk_block_item, walk_declaration, walk_expr, walk_stmt, VisitMut};
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::names::Names;
+use ladr_c::syntax::walk::{walk_block_item, walk_declaration, walk_expr, walk_stmt, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
@@ -509,7 +509,7 @@ impl FnInfo {
             out: vec![],
         };
         let mut copy = unit.clone();
-        crate::syntax::walk::walk_unit(&mut t, &mut copy);
+        ladr_c::syntax::walk::walk_unit(&mut t, &mut copy);
         let taken = t.out;
         struct Vars(HashSet<String>);
         impl VisitMut for Vars {
@@ -529,11 +529,11 @@ impl FnInfo {
                         }
                     }
                 }
-                crate::syntax::walk::walk_declarator(self, d)
+                ladr_c::syntax::walk::walk_declarator(self, d)
             }
         }
         let mut v = Vars(HashSet::new());
-        crate::syntax::walk::walk_unit(&mut v, &mut copy);
+        ladr_c::syntax::walk::walk_unit(&mut v, &mut copy);
         FnInfo {
             defs,
             arity,
@@ -683,7 +683,7 @@ impl Inliner<'_> {
         atomic: bool,
     ) -> Result<Option<Node<Statement>>> {
         if let Some(name) = peel_deref(&c.callee) {
-            let is_var = self.info.vars.contains(name) || crate::syntax::names::is_generated(name);
+            let is_var = self.info.vars.contains(name) || ladr_c::syntax::names::is_generated(name);
             if !is_var && !self.info.arity.contains_key(name) && !self.info.defs.contains_key(name)
             {
                 return Ok(None); // an undeclared builtin
@@ -728,7 +728,7 @@ impl Inliner<'_> {
             .filter(|f| dest.is_none() || !self.info.void_fns.contains(*f))
             .cloned()
             .collect();
-        let text = crate::print::expr_to_string(&c.callee.node);
+        let text = ladr_c::print::expr_to_string(&c.callee.node);
         if cands.is_empty() {
             // No function of the program can be the target (e.g. a field of an extern
             // struct never assigned in the program): the callee is outside the program,
@@ -743,7 +743,7 @@ impl Inliner<'_> {
                 let t = self.names.temp();
                 let call = call_expr((*c.callee).clone(), c.arguments.clone(), span);
                 items.push(decl_item(typeof_decl(&t, call, false, span)));
-                items.push(item(expr_stmt(crate::syntax::build::call(
+                items.push(item(expr_stmt(ladr_c::syntax::build::call(
                     "__CPROVER_havoc_object",
                     vec![addr(ident(&t, span), span)],
                     span,
@@ -1271,14 +1271,14 @@ fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
         fn declaration(&mut self, d: &mut Node<Declaration>) {
             for id in &mut d.node.declarators {
                 if let Some(i) = &mut id.node.initializer {
-                    crate::syntax::walk::walk_initializer(self, i);
+                    ladr_c::syntax::walk::walk_initializer(self, i);
                 }
             }
         }
     }
     let mut c = C { info, err: None };
     let mut copy = unit.clone();
-    crate::syntax::walk::walk_unit(&mut c, &mut copy);
+    ladr_c::syntax::walk::walk_unit(&mut c, &mut copy);
     match c.err {
         Some(e) => Err(e),
         None => Ok(()),

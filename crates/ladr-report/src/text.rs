@@ -3,11 +3,11 @@
 //! list of contexts with original lines), or one line for "no race" / "unknown".
 
 use super::{AccessInfo, Outcome, Thread};
-use crate::diag::SourceFiles;
-use crate::frontend::source_map::Loc;
-use crate::frontend::Parsed;
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::termcolor::WriteColor;
+use ladr_c::diag::SourceFiles;
+use ladr_c::frontend::source_map::Loc;
+use ladr_c::frontend::Parsed;
 
 /// Writes the report of `o`. `verbose` adds every step of every context.
 pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: bool) {

@@ -26,12 +26,12 @@
 //! having removed calls and static locals. Guarantees [`check_bounded`]: no loops, no
 //! backward goto, no call of a function with a body.
 
-use crate::diag::{Error, Result};
 use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
 use crate::program::{Cut, CutKind, Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::names::Names;
-use crate::syntax::walk::{walk_expr, walk_stmt, VisitMut};
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::names::Names;
+use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
@@ -579,7 +579,7 @@ fn gotos_in(it: &Node<BlockItem>) -> Vec<String> {
     }
     let mut g = G(vec![]);
     let mut copy = it.clone();
-    crate::syntax::walk::walk_block_item(&mut g, &mut copy);
+    ladr_c::syntax::walk::walk_block_item(&mut g, &mut copy);
     g.0
 }
 
@@ -693,7 +693,7 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
         fn expr(&mut self, e: &mut Node<Expression>) {
             match &e.node {
                 Expression::BinaryOperator(b)
-                    if crate::syntax::walk::is_assign_op(&b.node.operator.node)
+                    if ladr_c::syntax::walk::is_assign_op(&b.node.operator.node)
                         && ident_name(&b.node.lhs) == Some(self.0) =>
                 {
                     self.1 = true
@@ -718,12 +718,12 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
             if declarator_name(&d.node) == Some(self.0) {
                 self.1 = true;
             }
-            crate::syntax::walk::walk_declarator(self, d)
+            ladr_c::syntax::walk::walk_declarator(self, d)
         }
     }
     let mut w = W(v, false);
     let mut copy = it.clone();
-    crate::syntax::walk::walk_block_item(&mut w, &mut copy);
+    ladr_c::syntax::walk::walk_block_item(&mut w, &mut copy);
     w.1
 }
 
@@ -757,7 +757,7 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
                     }
                 }
             }
-            crate::syntax::walk::walk_declaration(self, d)
+            ladr_c::syntax::walk::walk_declaration(self, d)
         }
         fn expr(&mut self, e: &mut Node<Expression>) {
             // N4's havoc of an uninitialised local is not an escape of its address.
@@ -939,7 +939,7 @@ pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> 
         fn declaration(&mut self, d: &mut Node<Declaration>) {
             for id in &mut d.node.declarators {
                 if let Some(i) = &mut id.node.initializer {
-                    crate::syntax::walk::walk_initializer(self, i);
+                    ladr_c::syntax::walk::walk_initializer(self, i);
                 }
             }
         }

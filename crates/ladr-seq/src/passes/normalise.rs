@@ -54,11 +54,11 @@
 //! References: CIL (Necula et al., CC 2002) for the core; LaDR paper §3 (bounded programs),
 //! DESIGN.md §3 (SV-COMP environment).
 
-use crate::diag::{Error, Result};
 use crate::program::{Options, Program};
-use crate::syntax::build::*;
-use crate::syntax::names::{original_name, Names};
-use crate::syntax::walk::{
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::names::{original_name, Names};
+use ladr_c::syntax::walk::{
     has_side_effect, is_assign_op, is_inc_dec, mentions, walk_declarator, walk_stmt, VisitMut,
 };
 use lang_c::ast::*;
@@ -1628,7 +1628,7 @@ pub fn check_normal_form(unit: &TranslationUnit) -> std::result::Result<(), Stri
 }
 
 fn show_e(e: &Expression) -> String {
-    crate::print::expr_to_string(e)
+    ladr_c::print::expr_to_string(e)
 }
 
 fn pure(e: &Expression, what: &str) -> std::result::Result<(), String> {
@@ -1851,7 +1851,7 @@ mod tests {
     use super::*;
 
     fn norm(src: &str) -> TranslationUnit {
-        let (_, unit, _) = crate::frontend::parse_text(src, "t.c").unwrap();
+        let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").unwrap();
         let p = run(Program::new(unit), &Options::default()).unwrap();
         check_normal_form(&p.unit).unwrap();
         p.unit
@@ -1862,14 +1862,14 @@ mod tests {
         let u = norm(
             "void f(int n){ for(int i=0;i<n;i++){ if(i) continue; break; } do n--; while(n); }",
         );
-        let s = crate::print::print_unit(&u).text;
+        let s = ladr_c::print::print_unit(&u).text;
         assert!(!s.contains("for") && !s.contains("do "), "{s}");
     }
 
     #[test]
     fn checker_rejects_switch() {
         let (_, unit, _) =
-            crate::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
+            ladr_c::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
                 .unwrap();
         assert!(check_normal_form(&unit).is_err());
     }
