@@ -4,7 +4,7 @@
 
 mod common;
 
-use ladr_seq::program::{Options, Program};
+use ladr_ir::program::{Options, Program};
 use std::collections::BTreeMap;
 use std::path::Path;
 

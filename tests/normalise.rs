@@ -1,8 +1,8 @@
 //! Snapshot, syntax, semantic and corpus tests of the `normalise` pass.
 
 use ladr_c::frontend;
+use ladr_ir::program::{Options, Program};
 use ladr_seq::passes::normalise::{self, check_normal_form};
-use ladr_seq::program::{Options, Program};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

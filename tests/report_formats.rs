@@ -336,7 +336,7 @@ fn outcome(file: &str) -> (Outcome, PathBuf) {
         },
     )
     .expect("parse");
-    let opts = ladr_seq::program::Options {
+    let opts = ladr_ir::program::Options {
         rounds: 2,
         unwind: 2,
         max_unwind: 100,

@@ -2,7 +2,7 @@
 //! check the output with gcc.
 #![allow(dead_code)]
 
-use ladr_seq::program::{Options, Program};
+use ladr_ir::program::{Options, Program};
 use std::io::Write;
 use std::process::{Command, Stdio};
 

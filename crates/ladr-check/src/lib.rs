@@ -6,9 +6,9 @@ use ladr_c::frontend::source_map::Loc;
 use ladr_c::frontend::Parsed;
 use ladr_c::print::print_unit;
 use ladr_cbmc as cbmc;
-use ladr_seq::passes::race::{Site, FIRST_SITE, SECOND_SITE};
+use ladr_ir::abi::{FIRST_SITE, SECOND_SITE};
+use ladr_ir::program::{CutKind, Options, Program, Site, Slot};
 use ladr_seq::pipeline::{translate, Stage};
-use ladr_seq::program::{CutKind, Options, Program, Slot};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -97,7 +97,7 @@ pub fn check(
     let run = |o: &cbmc::Options| {
         cbmc::run(o, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))
     };
-    let mut uf = ladr_seq::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
+    let mut uf = ladr_ir::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
     let mut more_bits = OBJECT_BITS.iter().copied();
     let mut object_bits: Option<u32> = None;
     let mut spent = std::time::Duration::ZERO;

@@ -18,8 +18,8 @@ use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::Step;
 use ladr_check::{Access, Report, Verdict};
-use ladr_seq::passes::threads::slot_function;
-use ladr_seq::program::{CutKind, Options};
+use ladr_ir::abi::{self, slot_function};
+use ladr_ir::program::{CutKind, Options};
 use lang_c::span::Span;
 use serde::Serialize;
 
@@ -323,7 +323,7 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usi
     let mut round = 1;
     for (i, s) in trace.iter().enumerate() {
         match s.kind.as_str() {
-            "assignment" if s.lhs.as_deref() == Some(ladr_seq::passes::lazy::CONTEXT) => {
+            "assignment" if s.lhs.as_deref() == Some(abi::CONTEXT) => {
                 if let Some(cx) = s.unsigned_value() {
                     round = cx as usize / slots.max(1) + 1;
                 }
@@ -370,20 +370,13 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             if s.hidden || s.is_internal() || in_model_call {
                 continue;
             }
-            if s.kind == "function-call"
-                && s.callee
-                    .as_deref()
-                    .is_some_and(ladr_seq::passes::threads::is_model_function)
+            if s.kind == "function-call" && s.callee.as_deref().is_some_and(abi::is_model_function)
             {
                 in_model_call = true;
             }
             // Only the slot functions hold the user's code: steps inside the model or in
             // CBMC's own library (`malloc`) are shown as the call that led there.
-            if !s
-                .function
-                .as_deref()
-                .is_some_and(ladr_seq::passes::threads::is_slot_function)
-            {
+            if !s.function.as_deref().is_some_and(abi::is_slot_function) {
                 continue;
             }
             let Some(span) = s.line.and_then(|l| origin(report, l)) else {
@@ -400,7 +393,7 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
                     _ => continue,
                 },
                 "function-call" => match s.callee.as_deref() {
-                    Some(c) => format!("call {}", user_function(c)),
+                    Some(c) => format!("call {}", abi::modelled_function(c)),
                     None => continue,
                 },
                 _ => continue,
@@ -426,11 +419,6 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
         });
     }
     out
-}
-
-/// `pthread_mutex_lock` for the model's `__ladr_pthread_mutex_lock`.
-fn user_function(name: &str) -> &str {
-    name.strip_prefix("__ladr_").unwrap_or(name)
 }
 
 /// The span in the input behind line `line` (1-based) of the sequential program.

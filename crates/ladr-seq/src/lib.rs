@@ -6,8 +6,6 @@
 //! serde, no command line: a pass is a function from program to program. The crate does
 //! not know CBMC is the back end beyond the `__CPROVER_*` builtins the program uses.
 
-pub mod analysis;
 pub mod model;
 pub mod passes;
 pub mod pipeline;
-pub mod program;

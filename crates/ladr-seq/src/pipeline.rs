@@ -4,8 +4,8 @@
 //! the order are in `passes/mod.rs`. Translation is pure: no files, no processes.
 
 use crate::passes;
-use crate::program::{Options, Program};
 use ladr_c::diag::Result;
+use ladr_ir::program::{Options, Program};
 use lang_c::ast::TranslationUnit;
 
 /// A point of the pipeline whose program can be printed (`--emit`).

@@ -70,6 +70,14 @@ pub fn original_name(name: &str) -> &str {
     name
 }
 
+/// True for a temporary made by [`Names::temp`] (also after renaming: `__ladr_3___ladr_t1`).
+pub fn is_temporary(name: &str) -> bool {
+    original_name(name)
+        .strip_prefix(PREFIX)
+        .and_then(|r| r.strip_prefix('t'))
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
 /// True for names ladr generated.
 pub fn is_generated(name: &str) -> bool {
     name.starts_with(PREFIX)
@@ -104,5 +112,9 @@ mod tests {
         assert_eq!(original_name(&b), "count");
         assert_eq!(original_name("plain"), "plain");
         assert!(is_generated(&n.temp()));
+        assert!(is_temporary(&n.temp()));
+        let t = n.temp();
+        assert!(is_temporary(&n.local(&t)));
+        assert!(!is_temporary(&a));
     }
 }

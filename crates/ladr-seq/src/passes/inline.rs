@@ -33,11 +33,12 @@
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
 use crate::passes::normalise::is_atomic_section;
-use crate::program::{Cut, CutKind, Options, Program};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::{walk_block_item, walk_declaration, walk_expr, walk_stmt, VisitMut};
+use ladr_ir::abi;
+use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
@@ -557,14 +558,11 @@ impl FnInfo {
 pub fn kept_call(name: &str) -> bool {
     name == "main"
         || name.starts_with("pthread_")
-        || name.starts_with("__CPROVER_")
-        || name.starts_with("__VERIFIER_nondet_")
+        || name.starts_with(abi::CPROVER_PREFIX)
+        || name.starts_with(abi::NONDET_PREFIX)
         || matches!(
             name,
-            "__VERIFIER_assume"
-                | "__VERIFIER_error"
-                | "__VERIFIER_atomic_begin"
-                | "__VERIFIER_atomic_end"
+            abi::VERIFIER_ASSUME | abi::VERIFIER_ERROR | abi::ATOMIC_BEGIN | abi::ATOMIC_END
         )
 }
 
@@ -573,7 +571,7 @@ pub fn kept_call(name: &str) -> bool {
 /// `<stdatomic.h>` (`atomic_load`, `atomic_fetch_add_explicit`, …), which a program that
 /// cannot include the header defines itself with a plain body.
 pub fn is_atomic_function(name: &str) -> bool {
-    if name.starts_with("__VERIFIER_atomic_") {
+    if name.starts_with(abi::ATOMIC_PREFIX) {
         return true;
     }
     let base = name.strip_suffix("_explicit").unwrap_or(name);
@@ -744,7 +742,7 @@ impl Inliner<'_> {
                 let call = call_expr((*c.callee).clone(), c.arguments.clone(), span);
                 items.push(decl_item(typeof_decl(&t, call, false, span)));
                 items.push(item(expr_stmt(ladr_c::syntax::build::call(
-                    "__CPROVER_havoc_object",
+                    abi::HAVOC,
                     vec![addr(ident(&t, span), span)],
                     span,
                 ))));
@@ -933,11 +931,8 @@ impl Inliner<'_> {
         if section {
             // The caller evaluates the arguments before the call and stores the result
             // after it: only the body is the atomic section (N5).
-            body_items.insert(
-                0,
-                item(expr_stmt(call("__VERIFIER_atomic_begin", vec![], span))),
-            );
-            body_items.push(item(expr_stmt(call("__VERIFIER_atomic_end", vec![], span))));
+            body_items.insert(0, item(expr_stmt(call(abi::ATOMIC_BEGIN, vec![], span))));
+            body_items.push(item(expr_stmt(call(abi::ATOMIC_END, vec![], span))));
             items.push(item(block(body_items, span)));
         } else {
             items.extend(body_items);

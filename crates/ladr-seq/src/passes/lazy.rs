@@ -23,24 +23,14 @@
 //! and ends with `__CPROVER_assert(!drd, "data race")`.
 //! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
 
-use crate::passes::race::DRD;
-use crate::passes::threads::slot_function;
-use crate::passes::visible::{Item, SlotCode};
-use crate::program::{Options, Program};
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::{self, VisitMut};
+use ladr_ir::abi::{self, slot_function, visible_label, CONTEXT, DRD};
+use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashMap;
-
-fn hop_label(slot: usize, label: u32) -> String {
-    format!("__ladr_l{slot}_{label}")
-}
-
-fn sched(name: &str, slot: usize, span: Span) -> Node<Expression> {
-    index(ident(name, span), int(slot as u64, span), span)
-}
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let n = p.slots.len();
@@ -50,7 +40,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut globals = vec![
         simple_decl(
             &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
-            "__ladr_pc",
+            abi::PC,
             Some(n as u64),
             false,
             None,
@@ -58,7 +48,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         ),
         simple_decl(
             &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
-            "__ladr_cs",
+            abi::CS,
             Some(n as u64),
             false,
             None,
@@ -66,7 +56,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         ),
         simple_decl(
             &[TypeSpecifier::Bool],
-            "__ladr_active",
+            abi::ACTIVE,
             Some(n as u64),
             false,
             None,
@@ -74,7 +64,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         ),
         declaration(
             vec![spec(TypeSpecifier::Void, none)],
-            "__ladr_arg",
+            abi::ARG,
             vec![
                 node(DerivedDeclarator::Pointer(vec![]), none),
                 array_of(n as u64),
@@ -84,7 +74,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         ),
         declaration(
             vec![spec(TypeSpecifier::Void, none)],
-            "__ladr_retval",
+            abi::RETVAL,
             vec![
                 node(DerivedDeclarator::Pointer(vec![]), none),
                 array_of(n as u64),
@@ -94,7 +84,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         ),
         simple_decl(
             &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
-            "__ladr_nslots",
+            abi::NSLOTS,
             None,
             false,
             Some(int(n as u64, none)),
@@ -122,7 +112,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             spec(TypeSpecifier::Unsigned, none),
             spec(TypeSpecifier::Int, none),
         ],
-        "__ladr_size",
+        abi::SIZE,
         vec![array_of(n as u64)],
         Some(node(Initializer::List(sizes), none)),
         none,
@@ -136,7 +126,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         None,
         none,
     ));
-    for f in ["__ladr_dr0", "__ladr_dr1", "__ladr_dr2"] {
+    for f in abi::DR_FLAGS {
         globals.push(simple_decl(
             &[TypeSpecifier::Bool],
             f,
@@ -234,23 +224,23 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
                     or(
                         binop(
                             BinaryOperator::Greater,
-                            sched("__ladr_pc", slot, span),
+                            abi::per_slot(abi::PC, slot, span),
                             int(l, span),
                             span,
                         ),
                         binop(
                             BinaryOperator::GreaterOrEqual,
                             int(l, span),
-                            sched("__ladr_cs", slot, span),
+                            abi::per_slot(abi::CS, slot, span),
                             span,
                         ),
                         span,
                     ),
-                    goto(&hop_label(slot, label + 1), span),
+                    goto(&visible_label(slot, label + 1), span),
                     None,
                     span,
                 );
-                out.push(item(labeled(&hop_label(slot, *label), guard, span)));
+                out.push(item(labeled(&visible_label(slot, *label), guard, span)));
                 let mut s = stmt.clone();
                 jumps.stmt(&mut s);
                 out.push(item(s));
@@ -266,7 +256,7 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
     }
     let none = Span::none();
     out.push(item(labeled(
-        &hop_label(slot, c.size),
+        &visible_label(slot, c.size),
         empty_stmt(none),
         none,
     )));
@@ -286,7 +276,7 @@ impl VisitMut for Jumps<'_> {
             if let Some(&b) = self.next_at.get(&l.node.name) {
                 if b > self.from + 1 {
                     let span = s.span;
-                    let cs = || sched("__ladr_cs", self.slot, span);
+                    let cs = || abi::per_slot(abi::CS, self.slot, span);
                     let adjust = if_stmt(
                         binop(BinaryOperator::Less, cs(), int(b as u64, span), span),
                         expr_stmt(assign(cs(), int(b as u64, span), span)),
@@ -304,20 +294,17 @@ impl VisitMut for Jumps<'_> {
     fn expr(&mut self, _e: &mut Node<Expression>) {}
 }
 
-/// Global set by the driver to the number `r·N + t` of the context it runs next.
-pub const CONTEXT: &str = "__ladr_context";
-
 /// The round-robin driver with the LaDR phase flags.
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
     let mut st: Vec<Node<BlockItem>> = vec![];
-    for f in ["w", "wna", "r"] {
-        for decl in ["__CPROVER_field_decl_global", "__CPROVER_field_decl_local"] {
+    for f in abi::SHADOW_FIELDS {
+        for decl in [abi::FIELD_DECL_GLOBAL, abi::FIELD_DECL_LOCAL] {
             let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
             st.push(item(expr_stmt(call(decl, vec![string(f, s), zero], s))));
         }
     }
-    let drcx = "__ladr_drcx";
+    let drcx = abi::DRCX;
     st.push(decl_item(simple_decl(
         &[TypeSpecifier::Unsigned, TypeSpecifier::Int],
         drcx,
@@ -328,7 +315,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     )));
     st.push(item(expr_stmt(assign(
         ident(drcx, s),
-        call("__VERIFIER_nondet_uint", vec![], s),
+        call(abi::NONDET_UINT, vec![], s),
         s,
     ))));
     st.push(item(assume(
@@ -341,7 +328,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
         s,
     )));
     st.push(item(expr_stmt(assign(
-        sched("__ladr_active", 0, s),
+        abi::per_slot(abi::ACTIVE, 0, s),
         int(1, s),
         s,
     ))));
@@ -363,28 +350,28 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
                 s,
             );
             let cond_ = and(
-                and(sched("__ladr_active", t, s), not(flag("__ladr_dr2"), s), s),
+                and(abi::per_slot(abi::ACTIVE, t, s), not(flag(abi::DR2), s), s),
                 within,
                 s,
             );
             let body = vec![
                 expr_stmt(assign(ident(CONTEXT, s), int(cx, s), s)),
                 expr_stmt(assign(
-                    sched("__ladr_cs", t, s),
-                    call("__VERIFIER_nondet_uint", vec![], s),
+                    abi::per_slot(abi::CS, t, s),
+                    call(abi::NONDET_UINT, vec![], s),
                     s,
                 )),
                 assume(
                     and(
                         binop(
                             BinaryOperator::LessOrEqual,
-                            sched("__ladr_pc", t, s),
-                            sched("__ladr_cs", t, s),
+                            abi::per_slot(abi::PC, t, s),
+                            abi::per_slot(abi::CS, t, s),
                             s,
                         ),
                         binop(
                             BinaryOperator::LessOrEqual,
-                            sched("__ladr_cs", t, s),
+                            abi::per_slot(abi::CS, t, s),
                             int(c.size as u64, s),
                             s,
                         ),
@@ -392,27 +379,27 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
                     ),
                     s,
                 ),
-                if_stmt(cx_is_c1(), set("__ladr_dr0"), None, s),
+                if_stmt(cx_is_c1(), set(abi::DR0), None, s),
                 expr_stmt(call(&slot_function(t), vec![], s)),
                 if_stmt(
                     and(
-                        flag("__ladr_dr1"),
+                        flag(abi::DR1),
                         binop(
                             BinaryOperator::Greater,
-                            sched("__ladr_cs", t, s),
-                            sched("__ladr_pc", t, s),
+                            abi::per_slot(abi::CS, t, s),
+                            abi::per_slot(abi::PC, t, s),
                             s,
                         ),
                         s,
                     ),
-                    set("__ladr_dr2"),
+                    set(abi::DR2),
                     None,
                     s,
                 ),
-                if_stmt(cx_is_c1(), set("__ladr_dr1"), None, s),
+                if_stmt(cx_is_c1(), set(abi::DR1), None, s),
                 expr_stmt(assign(
-                    sched("__ladr_pc", t, s),
-                    sched("__ladr_cs", t, s),
+                    abi::per_slot(abi::PC, t, s),
+                    abi::per_slot(abi::CS, t, s),
                     s,
                 )),
             ];
@@ -420,7 +407,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
         }
     }
     st.push(item(expr_stmt(call(
-        "__CPROVER_assert",
+        abi::ASSERT,
         vec![not(ident(DRD, s), s), string("data race", s)],
         s,
     ))));

@@ -54,13 +54,14 @@
 //! References: CIL (Necula et al., CC 2002) for the core; LaDR paper §3 (bounded programs),
 //! DESIGN.md §3 (SV-COMP environment).
 
-use crate::program::{Options, Program};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::names::{original_name, Names};
+use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::{
     has_side_effect, is_assign_op, is_inc_dec, mentions, walk_declarator, walk_stmt, VisitMut,
 };
+use ladr_ir::abi;
+use ladr_ir::program::{Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
@@ -68,7 +69,7 @@ use std::collections::HashSet;
 /// Functions that end the execution: `__CPROVER_assume(0)` in race mode.
 const ERROR_FUNCTIONS: &[&str] = &[
     "reach_error",
-    "__VERIFIER_error",
+    abi::VERIFIER_ERROR,
     "abort",
     "exit",
     "_exit",
@@ -80,17 +81,12 @@ const ERROR_FUNCTIONS: &[&str] = &[
     "__builtin_unreachable",
 ];
 
-pub const ATOMIC_BEGIN: &str = "__VERIFIER_atomic_begin";
-pub const ATOMIC_END: &str = "__VERIFIER_atomic_end";
-
 /// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`: an atomic section (N5).
 pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
     items.len() >= 2
-        && called(&items[0]) == Some(ATOMIC_BEGIN)
-        && called(&items[items.len() - 1]) == Some(ATOMIC_END)
+        && called(&items[0]) == Some(abi::ATOMIC_BEGIN)
+        && called(&items[items.len() - 1]) == Some(abi::ATOMIC_END)
 }
-
-pub const HAVOC: &str = "__CPROVER_havoc_object";
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
@@ -156,7 +152,7 @@ pub fn havoced_var(e: &Expression) -> Option<&str> {
         return None;
     };
     match c.node.arguments.as_slice() {
-        [a] if callee_name(&c.node) == Some(HAVOC) => match &a.node {
+        [a] if callee_name(&c.node) == Some(abi::HAVOC) => match &a.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 match &u.node.operand.node {
                     Expression::Identifier(i) => Some(&i.node.name),
@@ -573,7 +569,7 @@ impl Norm<'_> {
         let mut out = vec![];
         let v = self.value(*sw.expression, &mut out)?;
         let t = match &v.node {
-            Expression::Identifier(i) if is_temp(&i.node.name) => i.node.name.clone(),
+            Expression::Identifier(i) if names::is_temporary(&i.node.name) => i.node.name.clone(),
             _ => {
                 let t = self.names.temp();
                 out.push(temp_decl(&t, &v));
@@ -658,7 +654,7 @@ impl Norm<'_> {
                     match id.initializer.take() {
                         None => {
                             stmts.push(stmt_item(expr_stmt(call(
-                                HAVOC,
+                                abi::HAVOC,
                                 vec![addr(ident(name, nspan), nspan)],
                                 nspan,
                             ))));
@@ -1096,7 +1092,7 @@ impl Norm<'_> {
                 pre.push(stmt_item(assume(int(0, span), span)));
                 Ok(None)
             }
-            Some("__VERIFIER_assume" | "assert" | "__CPROVER_assume") if c.arguments.len() == 1 => {
+            Some(abi::VERIFIER_ASSUME | "assert" | abi::ASSUME) if c.arguments.len() == 1 => {
                 let a = c.arguments.into_iter().next().unwrap();
                 let v = self.value(a, pre)?;
                 pre.push(stmt_item(assume(v, span)));
@@ -1378,7 +1374,7 @@ fn compound_base(op: &BinaryOperator) -> Option<BinaryOperator> {
 /// Calls that [`Norm::call`] turns into statements.
 fn is_special_call(c: &CallExpression) -> bool {
     matches!(callee_name(c), Some(n) if ERROR_FUNCTIONS.contains(&n)
-        || n == "__VERIFIER_assume" || n == "assert" || n == "__CPROVER_assume")
+        || n == abi::VERIFIER_ASSUME || n == "assert" || n == abi::ASSUME)
 }
 
 /// Number of leading array derivations (`int a[2][3]` → 2).
@@ -1482,7 +1478,7 @@ fn is_jump(it: Option<&Node<BlockItem>>) -> bool {
 fn group_atomic(items: Items, span: Span, names: &mut Names) -> Result<Items> {
     if !items
         .iter()
-        .any(|i| matches!(called(i), Some(ATOMIC_BEGIN | ATOMIC_END)))
+        .any(|i| matches!(called(i), Some(abi::ATOMIC_BEGIN | abi::ATOMIC_END)))
     {
         return Ok(items);
     }
@@ -1491,14 +1487,14 @@ fn group_atomic(items: Items, span: Span, names: &mut Names) -> Result<Items> {
     let mut items = items.into_iter().peekable();
     while let Some(it) = items.next() {
         match (called(&it), &mut section) {
-            (Some(ATOMIC_BEGIN), None) => section = Some((vec![], vec![it])),
-            (Some(ATOMIC_BEGIN), Some(_)) => {
+            (Some(abi::ATOMIC_BEGIN), None) => section = Some((vec![], vec![it])),
+            (Some(abi::ATOMIC_BEGIN), Some(_)) => {
                 return Err(Error::unsupported(
                     it.span,
                     "nested `__VERIFIER_atomic_begin`",
                 ))
             }
-            (Some(ATOMIC_END), Some(_)) => {
+            (Some(abi::ATOMIC_END), Some(_)) => {
                 let (decls, mut body) = section.take().unwrap();
                 out.extend(decls);
                 let flag = names.temp();
@@ -1540,12 +1536,12 @@ fn group_atomic(items: Items, span: Span, names: &mut Names) -> Result<Items> {
                     )));
                 }
             }
-            (Some(ATOMIC_END), None) if is_jump(items.peek()) => {
+            (Some(abi::ATOMIC_END), None) if is_jump(items.peek()) => {
                 // an early exit of a section opened in an enclosing block; that block's
                 // grouping rewrites it (or reports it when there is none)
                 out.push(it);
             }
-            (Some(ATOMIC_END), None) => {
+            (Some(abi::ATOMIC_END), None) => {
                 return Err(Error::unsupported(
                     it.span,
                     "`__VERIFIER_atomic_end` without `__VERIFIER_atomic_begin` in the same block",
@@ -1581,7 +1577,7 @@ fn rewrite_exits(
         Statement::Compound(items) => {
             let mut k = 0;
             while k < items.len() {
-                if called(&items[k]) == Some(ATOMIC_END) && is_jump(items.get(k + 1)) {
+                if called(&items[k]) == Some(abi::ATOMIC_END) && is_jump(items.get(k + 1)) {
                     let sp = items[k].span;
                     let jump = std::mem::replace(&mut items[k + 1], stmt_item(goto(done, sp)));
                     if let BlockItem::Statement(j) = jump.node {
@@ -1644,7 +1640,7 @@ fn pure(e: &Expression, what: &str) -> std::result::Result<(), String> {
 fn calls_forbidden(e: &Expression) -> Option<String> {
     if let Expression::Call(c) = e {
         if let Some(n) = callee_name(&c.node) {
-            if ERROR_FUNCTIONS.contains(&n) || n == "__VERIFIER_assume" {
+            if ERROR_FUNCTIONS.contains(&n) || n == abi::VERIFIER_ASSUME {
                 return Some(n.to_string());
             }
         }
@@ -1676,7 +1672,7 @@ fn check_expr_stmt(e: &Expression) -> std::result::Result<(), String> {
 
 fn check_call(c: &CallExpression) -> std::result::Result<(), String> {
     if let Some(n) = callee_name(c) {
-        if ERROR_FUNCTIONS.contains(&n) || n == "__VERIFIER_assume" {
+        if ERROR_FUNCTIONS.contains(&n) || n == abi::VERIFIER_ASSUME {
             return Err(format!("N6: call of `{n}` remains"));
         }
     }
@@ -1685,10 +1681,6 @@ fn check_call(c: &CallExpression) -> std::result::Result<(), String> {
         pure(&a.node, "a call argument")?;
     }
     Ok(())
-}
-
-fn is_temp(n: &str) -> bool {
-    original_name(n).starts_with("__ladr_t")
 }
 
 fn check_block(items: &[Node<BlockItem>], in_atomic: bool) -> std::result::Result<(), String> {
@@ -1726,13 +1718,14 @@ fn check_block(items: &[Node<BlockItem>], in_atomic: bool) -> std::result::Resul
                                 return Err(format!("N4: local `{name}` has an initialiser"));
                             }
                         }
-                        None if is_temp(name) => {}
+                        None if names::is_temporary(name) => {}
                         None => {
                             // havoc, or the assignment that replaced its initialiser
                             let havoced = items[k + 1..].iter().any(|n| defines(n, name));
                             if !havoced {
                                 return Err(format!(
-                                    "N4: uninitialised local `{name}` is not followed by {HAVOC}"
+                                    "N4: uninitialised local `{name}` is not followed by {}",
+                                    abi::HAVOC
                                 ));
                             }
                         }
@@ -1741,8 +1734,8 @@ fn check_block(items: &[Node<BlockItem>], in_atomic: bool) -> std::result::Resul
             }
             BlockItem::StaticAssert(_) => {}
             BlockItem::Statement(s) => {
-                let is_begin = called(it) == Some(ATOMIC_BEGIN);
-                let is_end = called(it) == Some(ATOMIC_END);
+                let is_begin = called(it) == Some(abi::ATOMIC_BEGIN);
+                let is_end = called(it) == Some(abi::ATOMIC_END);
                 if is_begin && !(in_atomic && k == 0) {
                     return Err("N5: `__VERIFIER_atomic_begin` does not start a block".into());
                 }
@@ -1791,8 +1784,8 @@ fn init_has_effect(i: &Initializer) -> bool {
 fn check_stmt(s: &Statement, _nested: bool) -> std::result::Result<(), String> {
     match s {
         Statement::Compound(items) => {
-            let atomic = items.first().and_then(called) == Some(ATOMIC_BEGIN)
-                && items.last().and_then(called) == Some(ATOMIC_END);
+            let atomic = items.first().and_then(called) == Some(abi::ATOMIC_BEGIN)
+                && items.last().and_then(called) == Some(abi::ATOMIC_END);
             check_block(items, atomic)
         }
         Statement::Labeled(l) => match &l.node.label.node {
@@ -1801,7 +1794,10 @@ fn check_stmt(s: &Statement, _nested: bool) -> std::result::Result<(), String> {
         },
         Statement::Expression(None) => Ok(()),
         Statement::Expression(Some(e)) => {
-            if matches!(called_name(&e.node), Some(ATOMIC_BEGIN | ATOMIC_END)) {
+            if matches!(
+                called_name(&e.node),
+                Some(abi::ATOMIC_BEGIN | abi::ATOMIC_END)
+            ) {
                 return Err("N5: atomic section marker outside a block".into());
             }
             check_expr_stmt(&e.node)

@@ -29,42 +29,16 @@
 //! ```
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 
-use crate::analysis::Vars;
 use crate::model::library;
-use crate::program::{Options, Program};
 use ladr_c::diag::{Error, Result};
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut};
+use ladr_ir::abi::{self, C1_READ, C1_WRITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
+use ladr_ir::analysis::Vars;
+use ladr_ir::program::{Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-
-use super::visible::Item;
-
-/// One instrumented access.
-#[derive(Clone, Debug)]
-pub struct Site {
-    pub id: u32,
-    pub slot: usize,
-    /// Visible statement label.
-    pub label: u32,
-    /// The lvalue in the parsed text.
-    pub span: Span,
-    /// The lvalue as C text (user names).
-    pub expr: String,
-    pub write: bool,
-    pub atomic: bool,
-}
-
-pub const P1: &str = "__ladr_P1";
-pub const P2: &str = "__ladr_P2";
-pub const DRD: &str = "__ladr_drd";
-/// The site of C1's last write / last read (set by P1 code).
-pub const C1_WRITE: &str = "__ladr_c1_write";
-pub const C1_READ: &str = "__ladr_c1_read";
-/// The racing pair, set when P2 code finds the race: C1's access and C2's.
-pub const FIRST_SITE: &str = "__ladr_first_site";
-pub const SECOND_SITE: &str = "__ladr_second_site";
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let vars = std::mem::take(&mut p.vars);
@@ -130,27 +104,23 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     Ok(p)
 }
 
-fn sched(name: &str, slot: usize, span: Span) -> Node<Expression> {
-    index(ident(name, span), int(slot as u64, span), span)
-}
-
 /// `P1 = (L == cs[t] - 1) && dr0 && !dr1; P2 = (L == pc[t]) && dr1;`
 fn phase_flags(slot: usize, label: u32, span: Span) -> Vec<Node<Statement>> {
     let l = || int(label as u64, span);
     let cs_minus_1 = binop(
         BinaryOperator::Minus,
-        sched("__ladr_cs", slot, span),
+        abi::per_slot(abi::CS, slot, span),
         int(1, span),
         span,
     );
     let p1 = and(
-        and(eq(l(), cs_minus_1, span), ident("__ladr_dr0", span), span),
-        not(ident("__ladr_dr1", span), span),
+        and(eq(l(), cs_minus_1, span), ident(abi::DR0, span), span),
+        not(ident(abi::DR1, span), span),
         span,
     );
     let p2 = and(
-        eq(l(), sched("__ladr_pc", slot, span), span),
-        ident("__ladr_dr1", span),
+        eq(l(), abi::per_slot(abi::PC, slot, span), span),
+        ident(abi::DR1, span),
         span,
     );
     vec![
@@ -280,7 +250,7 @@ impl Rewriter<'_> {
             ))),
             span,
         );
-        Some(call("__CPROVER_r_ok", vec![a.clone(), size], span))
+        Some(call(abi::R_OK, vec![a.clone(), size], span))
     }
 
     /// `P2 && !drd && [valid &&] (get_field(a, "w") && (drd = 1, first = c1_write,
@@ -296,15 +266,11 @@ impl Rewriter<'_> {
     ) -> Node<Expression> {
         let found = |read: bool| {
             let field = match (read, atomic) {
-                (true, _) => "r",
-                (false, false) => "w",
-                (false, true) => "wna",
+                (true, _) => abi::FIELD_R,
+                (false, false) => abi::FIELD_W,
+                (false, true) => abi::FIELD_WNA,
             };
-            let get = call(
-                "__CPROVER_get_field",
-                vec![a.clone(), string(field, span)],
-                span,
-            );
+            let get = call(abi::GET_FIELD, vec![a.clone(), string(field, span)], span);
             let first = if read { C1_READ } else { C1_WRITE };
             let record = comma(
                 vec![
@@ -340,15 +306,15 @@ impl Rewriter<'_> {
     ) -> Node<Expression> {
         let a0 = a.clone();
         let fields: &[&str] = match (write, atomic) {
-            (true, false) => &["w", "wna"],
-            (true, true) => &["w"],
-            (false, _) => &["r"],
+            (true, false) => &[abi::FIELD_W, abi::FIELD_WNA],
+            (true, true) => &[abi::FIELD_W],
+            (false, _) => &[abi::FIELD_R],
         };
         let mut v: Vec<_> = fields
             .iter()
             .map(|f| {
                 call(
-                    "__CPROVER_set_field",
+                    abi::SET_FIELD,
                     vec![a.clone(), string(f, span), int(1, span)],
                     span,
                 )

@@ -49,12 +49,13 @@
 //! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
-use crate::program::{Cut, CutKind, Options, Program, Slot};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::rename::Renamer;
 use ladr_c::syntax::walk::{self, VisitMut};
+use ladr_ir::abi::{self, end_label, slot_function};
+use ladr_ir::program::{Cut, CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -66,27 +67,6 @@ pub const MAX_SLOTS: usize = 64;
 /// At most this many `pthread_key_create` sites in the bounded program (the columns of the
 /// model's `__ladr_specific` table); more is an unsupported-construct error.
 pub const MAX_KEYS: usize = 16;
-
-/// Name of slot `k`'s function.
-pub fn slot_function(k: usize) -> String {
-    format!("__ladr_thread{k}")
-}
-
-/// Is `name` a function of the model (`model/pthread.c`) rather than a slot function?
-pub fn is_model_function(name: &str) -> bool {
-    name.starts_with("__ladr_") && !is_slot_function(name)
-}
-
-/// Is `name` the function of a slot (where all of the user's code is, after `inline`)?
-pub fn is_slot_function(name: &str) -> bool {
-    name.strip_prefix("__ladr_thread")
-        .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// Name of slot `k`'s end label (just before its exit).
-pub fn end_label(k: usize) -> String {
-    format!("__ladr_end{k}")
-}
 
 /// The pthread model's C source.
 pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
@@ -169,7 +149,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             chain: &chain,
             unwind: opts.unwind,
             key_sites: &mut key_sites,
-            constants: crate::analysis::assigned_once(&body)
+            constants: ladr_ir::analysis::assigned_once(&body)
                 .into_iter()
                 .filter(|(n, rhs)| {
                     n.starts_with(ladr_c::syntax::names::PREFIX)
@@ -311,7 +291,7 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
                 },
                 span,
             );
-            let arg = index(ident("__ladr_arg", span), int(k as u64, span), span);
+            let arg = abi::per_slot(abi::ARG, k, span);
             items.push(item(expr_stmt(assign(
                 ident(new, span),
                 cast(tn, arg, span),
@@ -342,9 +322,9 @@ fn main_arguments(
     items: &mut Vec<Node<BlockItem>>,
 ) {
     let values = [
-        call("__ladr_main_args", vec![], span),
-        ident("__ladr_argv", span),
-        addr(index(ident("__ladr_argv", span), int(4, span), span), span),
+        call(abi::MAIN_ARGS, vec![], span),
+        ident(abi::ARGV, span),
+        addr(index(ident(abi::ARGV, span), int(4, span), span), span),
     ];
     for ((_, name), value) in params.iter().zip(values) {
         items.push(item(expr_stmt(assign(ident(name, span), value, span))));
@@ -404,7 +384,7 @@ fn params_to_pointers(d: &mut Declarator) {
 fn exit_value(slot: usize, e: Node<Expression>, span: Span) -> Option<Node<Statement>> {
     if slot > 0 {
         Some(expr_stmt(assign(
-            index(ident("__ladr_retval", span), int(slot as u64, span), span),
+            abi::per_slot(abi::RETVAL, slot, span),
             cast(type_name(&[TypeSpecifier::Void], 1, span), e, span),
             span,
         )))
@@ -788,7 +768,7 @@ impl SlotCtx<'_> {
             }
         };
         let model =
-            |f: &str, args: Vec<Node<Expression>>| call(&format!("__ladr_{f}"), args, cspan);
+            |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
         let out: Vec<Node<Statement>> = match name {
             "pthread_create" => {
                 let routine = routine_name(&arg(2)?.node).map(str::to_string);
@@ -828,7 +808,7 @@ impl SlotCtx<'_> {
                 // The joining thread stores the exit value: a data write in the user's code.
                 let tid = arg(0)?;
                 let out = arg(1)?;
-                let value = index(ident("__ladr_retval", cspan), tid.clone(), cspan);
+                let value = index(ident(abi::RETVAL, cspan), tid.clone(), cspan);
                 let mut v = vec![with_lv(model("pthread_join", vec![tid]))];
                 match out.node {
                     e if crate::passes::normalise::is_zero(&e) => {}
@@ -1123,7 +1103,7 @@ impl VisitMut for SlotCtx<'_> {
                         .iter()
                         .all(|a| is_constant(&a.node, &HashSet::new()))
                 {
-                    let model = format!("__ladr_{n}");
+                    let model = abi::model_function(n);
                     let span = c.node.callee.span;
                     *c.node.callee = ident(&model, span);
                     self.p.cuts.push(Cut {
@@ -1333,7 +1313,7 @@ mod tests {
 
     #[test]
     fn model_tables_match_the_bounds() {
-        assert!(MODEL_SOURCE.contains(&format!("__ladr_specific[{MAX_SLOTS}][{MAX_KEYS}];")));
+        assert!(MODEL_SOURCE.contains(&format!("{}[{MAX_SLOTS}][{MAX_KEYS}];", abi::SPECIFIC)));
         model_unit();
     }
 

@@ -27,11 +27,12 @@
 //! backward goto, no call of a function with a body.
 
 use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
-use crate::program::{Cut, CutKind, Options, Program};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
+use ladr_ir::abi;
+use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
@@ -288,7 +289,7 @@ impl Unwinder<'_> {
             return None;
         };
         if !nondet.node.arguments.is_empty()
-            || !callee_name(&nondet.node).is_some_and(|f| f.starts_with("__VERIFIER_nondet_"))
+            || !callee_name(&nondet.node).is_some_and(|f| f.starts_with(abi::NONDET_PREFIX))
         {
             return None;
         }
@@ -308,7 +309,7 @@ impl Unwinder<'_> {
         let guard = and(
             and(
                 lt(ident(i, span), n.clone()),
-                call("__CPROVER_w_ok", vec![addr(at(i), span), len.clone()], span),
+                call(abi::W_OK, vec![addr(at(i), span), len.clone()], span),
                 span,
             ),
             and(
@@ -329,7 +330,7 @@ impl Unwinder<'_> {
         let body = vec![
             decl_item(typeof_decl(&k, ident(i, span), false, span)),
             item(expr_stmt(call(
-                "__CPROVER_havoc_object",
+                abi::HAVOC,
                 vec![addr(ident(&k, span), span)],
                 span,
             ))),
@@ -347,11 +348,7 @@ impl Unwinder<'_> {
                 span,
             )),
             item(expr_stmt(assign(at(&k), (*a.node.rhs).clone(), span))),
-            item(expr_stmt(call(
-                "__CPROVER_havoc_object",
-                vec![addr(at(i), span)],
-                span,
-            ))),
+            item(expr_stmt(call(abi::HAVOC, vec![addr(at(i), span)], span))),
             item(expr_stmt(assign(ident(i, span), n.clone(), span))),
         ];
         Some((guard, block(body, span)))
@@ -735,7 +732,7 @@ fn constant_locals(
     locals: &HashSet<String>,
     taken: &HashSet<String>,
 ) -> HashMap<String, i128> {
-    crate::analysis::assigned_once(&f.statement)
+    ladr_ir::analysis::assigned_once(&f.statement)
         .into_iter()
         .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
         .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
@@ -762,7 +759,7 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
         fn expr(&mut self, e: &mut Node<Expression>) {
             // N4's havoc of an uninitialised local is not an escape of its address.
             if let Expression::Call(c) = &e.node {
-                if callee_name(&c.node) == Some("__CPROVER_havoc_object") {
+                if callee_name(&c.node) == Some(abi::HAVOC) {
                     return;
                 }
             }
@@ -833,7 +830,7 @@ fn prune(s: &mut Node<Statement>) -> bool {
         Statement::Goto(_) | Statement::Return(_) => true,
         Statement::Expression(Some(e)) => match &e.node {
             Expression::Call(c) => {
-                callee_name(&c.node) == Some("__CPROVER_assume")
+                callee_name(&c.node) == Some(abi::ASSUME)
                     && c.node.arguments.len() == 1
                     && constant(&c.node.arguments[0], &HashMap::new()) == Some(0)
             }

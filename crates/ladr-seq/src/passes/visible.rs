@@ -3,7 +3,7 @@
 //! Each slot function's body is flattened into a list of [`Item`]s: labels, plain
 //! statements, and visible statements numbered `0..size` in program order. Visible are: the
 //! slot's first statement (an empty one is added), every statement that may access shared
-//! memory ([`crate::analysis::Vars`]), every pthread-model call and assumption, each atomic section as a
+//! memory ([`ladr_ir::analysis::Vars`]), every pthread-model call and assumption, each atomic section as a
 //! whole, and the exit (an empty statement after the slot's end label, label `size-1`).
 //!
 //! An `if` whose branches contain visible statements is lowered to jumps so that every
@@ -20,41 +20,16 @@
 //! Guarantees: `Program::code[k]` holds slot k's items; the slot functions are removed from
 //! the unit (`lazy` writes them again).
 
-use crate::analysis::Vars;
 use crate::passes::normalise::{havoced_var, is_atomic_section};
-use crate::passes::threads::{end_label, slot_function};
-use crate::program::{Options, Program};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
+use ladr_ir::abi::{self, end_label, slot_function};
+use ladr_ir::analysis::Vars;
+use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::{self, Visit};
-
-/// One element of a flattened slot body.
-#[derive(Clone, Debug)]
-pub enum Item {
-    /// A visible statement with its label number.
-    Visible {
-        label: u32,
-        stmt: Node<Statement>,
-        /// An atomic section (`__VERIFIER_atomic_*`): its accesses are atomic.
-        atomic: bool,
-    },
-    /// A statement without shared accesses.
-    Plain(Node<Statement>),
-    /// A goto target.
-    Label(String, Span),
-    /// A declaration that stays in the body (typedefs, extern declarations).
-    Decl(Node<Declaration>),
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct SlotCode {
-    pub items: Vec<Item>,
-    /// Number of visible statements (labels `0..size`).
-    pub size: u32,
-}
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let vars = Vars::new(&p.unit, &p.thread_locals);
@@ -283,7 +258,7 @@ fn merge_first(c: &mut SlotCode) {
 
 /// Is this a call of the pthread model?
 pub fn is_model_call(name: &str) -> bool {
-    name.starts_with("__ladr_pthread_")
+    abi::is_model_pthread_function(name)
 }
 
 /// Finds anything that makes a statement visible.
@@ -315,11 +290,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 match callee_name(&c.node) {
                     // Assumptions block like a lock: a context must be able to end before
                     // one (e.g. the `assume(0)` where `main` returns).
-                    Some(n)
-                        if is_model_call(n)
-                            || n == "__VERIFIER_atomic_begin"
-                            || n == "__CPROVER_assume" =>
-                    {
+                    Some(n) if is_model_call(n) || n == abi::ATOMIC_BEGIN || n == abi::ASSUME => {
                         self.found = true
                     }
                     // Library calls that read or write through their arguments.

@@ -4,8 +4,8 @@
 //! named in its comment and only read by later ones.
 
 use ladr_c::syntax::names::Names;
-use lang_c::ast::TranslationUnit;
-use lang_c::span::Span;
+use lang_c::ast::{Declaration, Statement, TranslationUnit};
+use lang_c::span::{Node, Span};
 
 /// Bounds and switches of the translation.
 #[derive(Clone, Debug)]
@@ -69,6 +69,48 @@ pub struct Slot {
     pub parent: Option<usize>,
 }
 
+/// One element of a flattened slot body (built by `visible`, instrumented by `race`,
+/// turned into code by `lazy`).
+#[derive(Clone, Debug)]
+pub enum Item {
+    /// A visible statement with its label number.
+    Visible {
+        label: u32,
+        stmt: Node<Statement>,
+        /// An atomic section (`__VERIFIER_atomic_*`): its accesses are atomic.
+        atomic: bool,
+    },
+    /// A statement without shared accesses.
+    Plain(Node<Statement>),
+    /// A goto target.
+    Label(String, Span),
+    /// A declaration that stays in the body (typedefs, extern declarations).
+    Decl(Node<Declaration>),
+}
+
+/// One slot's code as visible statements and the rest.
+#[derive(Clone, Debug, Default)]
+pub struct SlotCode {
+    pub items: Vec<Item>,
+    /// Number of visible statements (labels `0..size`).
+    pub size: u32,
+}
+
+/// One instrumented access (built by `race`; the report names the racing pair by id).
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub id: u32,
+    pub slot: usize,
+    /// Visible statement label.
+    pub label: u32,
+    /// The lvalue in the parsed text.
+    pub span: Span,
+    /// The lvalue as C text (user names).
+    pub expr: String,
+    pub write: bool,
+    pub atomic: bool,
+}
+
 #[derive(Clone, Debug)]
 pub struct Program {
     pub unit: TranslationUnit,
@@ -84,12 +126,12 @@ pub struct Program {
     pub thread_locals: std::collections::HashSet<String>,
     /// Each slot's code as visible statements and the rest (filled by `visible`,
     /// instrumented by `race`, turned into functions by `lazy`).
-    pub code: Vec<crate::passes::visible::SlotCode>,
+    pub code: Vec<SlotCode>,
     /// Which variables are shared, computed by `visible` over the whole program while the
     /// slot bodies are still in the unit (used again by `race`).
     pub vars: crate::analysis::Vars,
     /// The accesses `race` instrumented, indexed by site id (filled by `race`).
-    pub sites: Vec<crate::passes::race::Site>,
+    pub sites: Vec<Site>,
 }
 
 impl Program {

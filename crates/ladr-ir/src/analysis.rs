@@ -262,7 +262,7 @@ impl<'ast> Visit<'ast> for Collector {
     fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast lang_c::span::Span) {
         // N4's havoc of an uninitialised local (`__CPROVER_havoc_object(&x)`) gives `x` an
         // arbitrary value; it does not let `x`'s address escape.
-        if ladr_c::syntax::build::callee_name(c) == Some(crate::passes::normalise::HAVOC) {
+        if ladr_c::syntax::build::callee_name(c) == Some(crate::abi::HAVOC) {
             return;
         }
         visit::visit_call_expression(self, c, span);

@@ -1,0 +1,185 @@
+//! Every fixed name of the sequential program and of the pthread model, in one place.
+//!
+//! The passes that build the sequential program (`threads`, `visible`, `race`, `lazy`), the
+//! model (`model/pthread.c`) and the readers of CBMC's counterexample (`ladr-check`,
+//! `ladr-report`) agree on these names; none of them spells a `__ladr_` name itself. Fresh
+//! names (renamed locals, temporaries, labels) come from `ladr_c::syntax::names::Names`,
+//! whose reserved prefix [`PREFIX`] these share, so no user name can clash with them.
+//!
+//! The back end's own builtins (`__CPROVER_*`) and SV-COMP's environment functions
+//! (`__VERIFIER_*`) the passes generate or recognise are here too.
+
+use ladr_c::syntax::build::{ident, index, int};
+pub use ladr_c::syntax::names::PREFIX;
+use lang_c::ast::Expression;
+use lang_c::span::{Node, Span};
+
+// ---- Slots -------------------------------------------------------------------------------
+
+/// Prefix of the slot functions `__ladr_thread<k>`.
+const SLOT_FUNCTION: &str = "__ladr_thread";
+
+/// Name of slot `k`'s function.
+pub fn slot_function(k: usize) -> String {
+    format!("{SLOT_FUNCTION}{k}")
+}
+
+/// The slot whose function is `name` (where all of the user's code is, after `inline`).
+pub fn slot_of_function(name: &str) -> Option<usize> {
+    let k = name.strip_prefix(SLOT_FUNCTION)?;
+    if k.is_empty() || !k.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    k.parse().ok()
+}
+
+/// Is `name` the function of a slot?
+pub fn is_slot_function(name: &str) -> bool {
+    slot_of_function(name).is_some()
+}
+
+/// Name of slot `k`'s end label (just before its exit).
+pub fn end_label(k: usize) -> String {
+    format!("__ladr_end{k}")
+}
+
+/// Label of visible statement `label` of slot `slot` (a target of the forward-jump rule).
+pub fn visible_label(slot: usize, label: u32) -> String {
+    format!("__ladr_l{slot}_{label}")
+}
+
+// ---- The pthread model (`model/pthread.c`) -------------------------------------------------
+
+/// Prefix of the model's functions: `pthread_mutex_lock` is modelled by
+/// `__ladr_pthread_mutex_lock`.
+const MODEL_FUNCTION: &str = PREFIX;
+
+/// The model's function for the library function `f` (`pthread_mutex_lock` →
+/// `__ladr_pthread_mutex_lock`, `malloc` → `__ladr_malloc`).
+pub fn model_function(f: &str) -> String {
+    format!("{MODEL_FUNCTION}{f}")
+}
+
+/// The library function a model function stands for (`__ladr_pthread_mutex_lock` →
+/// `pthread_mutex_lock`); other names unchanged.
+pub fn modelled_function(name: &str) -> &str {
+    name.strip_prefix(MODEL_FUNCTION).unwrap_or(name)
+}
+
+/// Is `name` a function of the model rather than a slot function?
+pub fn is_model_function(name: &str) -> bool {
+    name.starts_with(MODEL_FUNCTION) && !is_slot_function(name)
+}
+
+/// Is `name` a model function for a pthread function (`__ladr_pthread_*`)?
+pub fn is_model_pthread_function(name: &str) -> bool {
+    name.starts_with("__ladr_pthread_")
+}
+
+/// Each slot's start-routine argument (`void *__ladr_arg[N]`).
+pub const ARG: &str = "__ladr_arg";
+/// Each slot's return value (`void *__ladr_retval[N]`), read by `pthread_join`.
+pub const RETVAL: &str = "__ladr_retval";
+/// The model function that makes `main`'s command line.
+pub const MAIN_ARGS: &str = "__ladr_main_args";
+/// The model's `argv` array.
+pub const ARGV: &str = "__ladr_argv";
+/// The model's table of thread-specific values (`__ladr_specific[MAX_SLOTS][MAX_KEYS]`).
+pub const SPECIFIC: &str = "__ladr_specific";
+
+// ---- Scheduler (`lazy`) --------------------------------------------------------------------
+
+/// Each slot's next visible statement (`unsigned __ladr_pc[N]`).
+pub const PC: &str = "__ladr_pc";
+/// Each slot's end of the current context (`unsigned __ladr_cs[N]`).
+pub const CS: &str = "__ladr_cs";
+/// Whether each slot has been created (`_Bool __ladr_active[N]`).
+pub const ACTIVE: &str = "__ladr_active";
+/// The number of slots.
+pub const NSLOTS: &str = "__ladr_nslots";
+/// Each slot's number of visible statements.
+pub const SIZE: &str = "__ladr_size";
+/// The context the driver runs (r·N + t), for the report's round numbers.
+pub const CONTEXT: &str = "__ladr_context";
+/// The driver's local copy of `dr` flags per context.
+pub const DRCX: &str = "__ladr_drcx";
+
+/// Slot `slot`'s element of the per-slot array `array` (`__ladr_pc[2]`).
+pub fn per_slot(array: &str, slot: usize, span: Span) -> Node<Expression> {
+    index(ident(array, span), int(slot as u64, span), span)
+}
+
+// ---- Race flags (`race`, `lazy`) ------------------------------------------------------------
+
+/// C1 has been chosen (its last statement is next).
+pub const DR0: &str = "__ladr_dr0";
+/// C1 has ended: the next context's first statement is C2's.
+pub const DR1: &str = "__ladr_dr1";
+/// C2 has run: the check is over.
+pub const DR2: &str = "__ladr_dr2";
+/// The race flags in the order they are declared.
+pub const DR_FLAGS: [&str; 3] = [DR0, DR1, DR2];
+/// The statement is C1's last.
+pub const P1: &str = "__ladr_P1";
+/// The statement is C2's first.
+pub const P2: &str = "__ladr_P2";
+/// A data race was detected.
+pub const DRD: &str = "__ladr_drd";
+/// The site of C1's last write / last read (set by P1 code).
+pub const C1_WRITE: &str = "__ladr_c1_write";
+pub const C1_READ: &str = "__ladr_c1_read";
+/// The racing pair, set when P2 code finds the race: C1's access and C2's.
+pub const FIRST_SITE: &str = "__ladr_first_site";
+pub const SECOND_SITE: &str = "__ladr_second_site";
+
+/// Shadow field: written by C1 (atomic or not).
+pub const FIELD_W: &str = "w";
+/// Shadow field: written by C1 outside an atomic access.
+pub const FIELD_WNA: &str = "wna";
+/// Shadow field: read by C1 (plain reads of named objects).
+pub const FIELD_R: &str = "r";
+/// Every shadow field, in declaration order.
+pub const SHADOW_FIELDS: [&str; 3] = [FIELD_W, FIELD_WNA, FIELD_R];
+
+// ---- Back-end builtins (CBMC) ---------------------------------------------------------------
+
+/// Prefix of every CBMC builtin.
+pub const CPROVER_PREFIX: &str = "__CPROVER_";
+pub const ASSUME: &str = "__CPROVER_assume";
+pub const ASSERT: &str = "__CPROVER_assert";
+pub const HAVOC: &str = "__CPROVER_havoc_object";
+pub const R_OK: &str = "__CPROVER_r_ok";
+pub const W_OK: &str = "__CPROVER_w_ok";
+pub const GET_FIELD: &str = "__CPROVER_get_field";
+pub const SET_FIELD: &str = "__CPROVER_set_field";
+pub const FIELD_DECL_GLOBAL: &str = "__CPROVER_field_decl_global";
+pub const FIELD_DECL_LOCAL: &str = "__CPROVER_field_decl_local";
+
+// ---- SV-COMP environment --------------------------------------------------------------------
+
+pub const VERIFIER_ASSUME: &str = "__VERIFIER_assume";
+pub const VERIFIER_ERROR: &str = "__VERIFIER_error";
+pub const ATOMIC_BEGIN: &str = "__VERIFIER_atomic_begin";
+pub const ATOMIC_END: &str = "__VERIFIER_atomic_end";
+/// Prefix of functions whose bodies run atomically.
+pub const ATOMIC_PREFIX: &str = "__VERIFIER_atomic_";
+/// Prefix of the nondeterministic-value functions.
+pub const NONDET_PREFIX: &str = "__VERIFIER_nondet_";
+/// The nondeterministic `unsigned int` the driver draws context ends from.
+pub const NONDET_UINT: &str = "__VERIFIER_nondet_uint";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_functions_round_trip() {
+        assert_eq!(slot_of_function(&slot_function(12)), Some(12));
+        assert_eq!(slot_of_function("__ladr_thread"), None);
+        assert_eq!(slot_of_function("__ladr_threadx"), None);
+        assert!(is_model_function(&model_function("pthread_mutex_lock")));
+        assert!(!is_model_function(&slot_function(0)));
+        assert_eq!(modelled_function("__ladr_malloc"), "malloc");
+        assert_eq!(modelled_function("free"), "free");
+    }
+}
