@@ -165,13 +165,7 @@ int f(int a) {\n  if (a)\n    x = 1;\n  else {\n    x = 2;\n  }\n  while (a--)\n
     let mapped: Vec<Option<usize>> = p
         .origins
         .iter()
-        .map(|s| {
-            if s.is_none() {
-                None
-            } else {
-                Some(src_line(s.start))
-            }
-        })
+        .map(|o| o.source().map(|s| src_line(s.start)))
         .collect();
     assert_eq!(
         mapped,

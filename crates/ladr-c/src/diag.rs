@@ -5,6 +5,7 @@
 //! [`SourceMap`]. No pass panics on unsupported input and none drops code silently.
 
 use crate::frontend::source_map::{Loc, SourceMap};
+use crate::origin::Origin;
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
@@ -66,12 +67,11 @@ impl Error {
         self
     }
 
-    /// Original location of the error, if it has one.
+    /// Original location of the error in the user's source, if it has one (an error in
+    /// generated or built-in code has none: its offsets are not offsets of `map`'s text).
     pub fn loc(&self, map: &SourceMap) -> Option<Loc> {
-        self.span
-            .as_ref()
-            .filter(|(s, _)| !s.is_none())
-            .map(|(s, _)| map.lookup(s.start))
+        let (span, _) = self.span.as_ref()?;
+        Origin::of(*span).source().map(|s| map.lookup(s.start))
     }
 
     /// One-line form `file:line:col: message`.
@@ -165,7 +165,7 @@ pub fn render<W: WriteColor>(out: &mut W, err: &Error, map: Option<&SourceMap>) 
     let mut files = SourceFiles::new();
     let mut d = Diagnostic::error().with_message(&err.message);
     if let (Some(map), Some((span, label))) = (map, &err.span) {
-        if !span.is_none() {
+        if let Some(span) = Origin::of(*span).source() {
             let loc = map.lookup(span.start);
             let len = span.end.saturating_sub(span.start);
             let (id, range) = files.range(map, &loc, len);

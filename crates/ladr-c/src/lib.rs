@@ -8,5 +8,6 @@
 
 pub mod diag;
 pub mod frontend;
+pub mod origin;
 pub mod print;
 pub mod syntax;

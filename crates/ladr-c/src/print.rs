@@ -29,17 +29,18 @@
 //!
 //! Needs nothing from earlier passes: any AST lang-c can build is accepted.
 
+use crate::origin::Origin;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
 /// Printed C text plus its line map.
 pub struct Printed {
     pub text: String,
-    /// origins[i] = span of the innermost statement / declaration / function definition / external
-    /// declaration whose printing began output line i+1 (1-based line numbers), or the span of the
-    /// enclosing node when the line was started by something else; Span::none() when
-    /// unknown/generated.
-    pub origins: Vec<Span>,
+    /// origins[i] = where output line i+1 (1-based line numbers) came from: the origin of the
+    /// innermost statement / declaration / function definition / external declaration whose
+    /// printing began it, or of the enclosing node when the line was started by something
+    /// else; [`Origin::Generated`] for blank lines and generated nodes.
+    pub origins: Vec<Origin>,
 }
 
 /// Prints a whole translation unit with its line map. The text ends with a newline and has
@@ -97,7 +98,7 @@ const INDENT: &str = "  ";
 
 struct Printer {
     out: String,
-    origins: Vec<Span>,
+    origins: Vec<Origin>,
     /// Spans of the statements/declarations being printed, innermost last.
     stack: Vec<Span>,
     indent: usize,
@@ -299,8 +300,11 @@ impl Printer {
                 for _ in 0..self.indent {
                     self.out.push_str(INDENT);
                 }
-                self.origins
-                    .push(self.stack.last().copied().unwrap_or_else(Span::none));
+                self.origins.push(
+                    self.stack
+                        .last()
+                        .map_or(Origin::Generated, |s| Origin::of(*s)),
+                );
             }
         }
         self.out.push_str(s);
@@ -330,7 +334,7 @@ impl Printer {
         self.nl();
         if !self.out.is_empty() && !self.out.ends_with("\n\n") {
             self.out.push('\n');
-            self.origins.push(Span::none());
+            self.origins.push(Origin::Generated);
         }
     }
 

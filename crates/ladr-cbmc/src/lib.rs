@@ -332,6 +332,64 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
     })
 }
 
+/// `--object-bits` values tried in turn when CBMC reports too many addressed objects for
+/// its default of 8.
+const OBJECT_BITS: [u32; 2] = [12, 16];
+
+/// Runs CBMC like [`run`], again — in the time left of `opts.timeout` — when it fails for
+/// a reason an option changes (the retry policy, beside the flags it changes):
+/// * with `arrays_uf` (`--arrays-uf-always`: uninterpreted functions for arrays, which keep
+///   the formula small for arrays of thousands of elements, where flattening costs millions
+///   of variables; for small arrays flattening is faster, measured), CBMC 6.6's array
+///   theory fails an invariant on some arrays inside structs ("unexpected array
+///   expression: member with 'struct'"): then the flattening (the default) decides;
+/// * more objects than CBMC's pointer encoding numbers by default (256, "too many
+///   addressed objects"): more bits for the object, fewer for the offset
+///   (`--object-bits` 12, then 16).
+///
+/// The outcome's `wall` is the time of all runs together.
+pub fn run_with_retries(
+    opts: &Options,
+    seq_file: &Path,
+    arrays_uf: bool,
+) -> Result<Outcome, Error> {
+    let mut uf = arrays_uf;
+    let mut more_bits = OBJECT_BITS.iter().copied();
+    let mut object_bits: Option<u32> = None;
+    let mut spent = Duration::ZERO;
+    loop {
+        let mut this = opts.clone();
+        this.timeout = opts.timeout.map(|t| t.saturating_sub(spent));
+        if uf {
+            this.extra_args.push("--arrays-uf-always".into());
+        }
+        if let Some(bits) = object_bits {
+            // Two arguments: CBMC 6.6 rejects `--object-bits=N` (exit 64).
+            this.extra_args.push("--object-bits".into());
+            this.extra_args.push(bits.to_string());
+        }
+        let mut out = run(&this, seq_file)?;
+        out.wall += spent;
+        spent = out.wall;
+        if out.timed_out {
+            return Ok(out);
+        }
+        if uf && out.exit_code.is_none() && out.stderr.contains("Invariant check failed") {
+            uf = false;
+            continue;
+        }
+        // (With --json-ui the message is in the JSON on stdout.)
+        let says = |m: &str| out.stderr.contains(m) || out.stdout.contains(m);
+        if says("too many addressed objects") {
+            object_bits = more_bits.next();
+            if object_bits.is_some() {
+                continue;
+            }
+        }
+        return Ok(out);
+    }
+}
+
 fn reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
     thread::spawn(move || {
         let mut buf = Vec::new();

@@ -4,7 +4,8 @@
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::source_map::Loc;
 use ladr_c::frontend::Parsed;
-use ladr_c::print::print_unit;
+use ladr_c::origin::Origin;
+use ladr_c::print::{print_unit, Printed};
 use ladr_cbmc as cbmc;
 use ladr_ir::abi::{FIRST_SITE, SECOND_SITE};
 use ladr_ir::program::{CutKind, Options, Program, Site, Slot};
@@ -52,28 +53,43 @@ pub struct Report {
     pub cuts: Vec<CutKind>,
     pub program: Program,
     pub trace: Vec<cbmc::Step>,
-    /// The printer's line map of the sequential program (input span per output line).
-    pub origins: Vec<lang_c::span::Span>,
+    /// The printer's line map of the sequential program (the origin of each output line).
+    pub origins: Vec<Origin>,
 }
+
+/// The file name of the sequential program given to CBMC (in a temporary directory, or in
+/// `--keep-files DIR`); the steps of CBMC's trace in this file are the program's own.
+pub const SEQ_FILE: &str = "seq.i";
 
 /// Arrays with at least this many elements make CBMC use `--arrays-uf-always`.
 pub const LARGE_ARRAY: u64 = 256;
 
-/// `--object-bits` values tried in turn when CBMC reports too many addressed objects for
-/// its default of 8.
-const OBJECT_BITS: [u32; 2] = [12, 16];
+/// The sequential program of a check, printed, with how long translation took.
+pub struct Translated {
+    pub program: Program,
+    pub printed: Printed,
+    pub time: Duration,
+}
 
-/// Translates `parsed` and checks it with CBMC.
-pub fn check(
-    parsed: &Parsed,
-    opts: &Options,
-    cbmc_opts: &cbmc::Options,
-    keep: Option<&Path>,
-) -> Result<Report> {
+/// Translates `parsed` into the sequential program and prints it (pure: no files).
+pub fn translate_seq(parsed: &Parsed, opts: &Options) -> Result<Translated> {
     let t0 = Instant::now();
     let program = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {})?;
     let printed = print_unit(&program.unit);
-    let translate_time = t0.elapsed();
+    Ok(Translated {
+        program,
+        printed,
+        time: t0.elapsed(),
+    })
+}
+
+/// Writes the sequential program to a temporary directory as [`SEQ_FILE`] and runs CBMC on
+/// it (with `ladr_cbmc`'s retry policy); `keep` also keeps the program and CBMC's output.
+pub fn run_cbmc(
+    t: &Translated,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+) -> Result<cbmc::Outcome> {
     let dir = tempfile::Builder::new()
         .prefix("ladr-")
         .tempdir()
@@ -83,74 +99,51 @@ pub fn check(
                 format!("cannot create a temporary directory: {e}"),
             )
         })?;
-    let seq = dir.path().join("seq.i");
-    std::fs::write(&seq, &printed.text).map_err(|e| {
+    let seq = dir.path().join(SEQ_FILE);
+    std::fs::write(&seq, &t.printed.text).map_err(|e| {
         Error::new(
             ErrorKind::Backend,
             format!("cannot write {}: {e}", seq.display()),
         )
     })?;
-    // Large arrays (`pthread_t ids[10000]`): CBMC flattens arrays into bits, which for
-    // such sizes costs millions of variables; uninterpreted functions keep the formula
-    // small. For small arrays flattening is faster (measured), so only then. CBMC runs
-    // again, in the time left, when it fails for a reason an option changes.
-    let run = |o: &cbmc::Options| {
-        cbmc::run(o, &seq).map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))
-    };
-    let mut uf = ladr_ir::analysis::largest_array(&program.unit) >= LARGE_ARRAY;
-    let mut more_bits = OBJECT_BITS.iter().copied();
-    let mut object_bits: Option<u32> = None;
-    let mut spent = std::time::Duration::ZERO;
-    let outcome = loop {
-        let mut this = cbmc_opts.clone();
-        this.timeout = cbmc_opts.timeout.map(|t| t.saturating_sub(spent));
-        if uf {
-            this.extra_args.push("--arrays-uf-always".into());
-        }
-        if let Some(bits) = object_bits {
-            this.extra_args.push("--object-bits".into());
-            this.extra_args.push(bits.to_string());
-        }
-        let mut out = run(&this)?;
-        out.wall += spent;
-        spent = out.wall;
-        if out.timed_out {
-            break out;
-        }
-        // CBMC 6.6's array theory fails an invariant on some arrays inside structs
-        // ("unexpected array expression: member with 'struct'"); then the flattening
-        // (the default) decides, in the time that is left.
-        if uf && out.exit_code.is_none() && out.stderr.contains("Invariant check failed") {
-            uf = false;
-            continue;
-        }
-        // More objects than CBMC's pointer encoding numbers by default (256): more bits
-        // for the object, fewer for the offset.
-        // (With --json-ui the message is in the JSON on stdout.)
-        let says = |m: &str| out.stderr.contains(m) || out.stdout.contains(m);
-        if says("too many addressed objects") {
-            object_bits = more_bits.next();
-            if object_bits.is_some() {
-                continue;
-            }
-        }
-        break out;
-    };
+    // Large arrays (`pthread_t ids[10000]`): uninterpreted functions keep the formula small.
+    let uf = ladr_ir::analysis::largest_array(&t.program.unit) >= LARGE_ARRAY;
+    let outcome = cbmc::run_with_retries(cbmc_opts, &seq, uf)
+        .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     if let Some(k) = keep {
         let _ = std::fs::create_dir_all(k);
-        let _ = std::fs::write(k.join("seq.i"), &printed.text);
+        let _ = std::fs::write(k.join(SEQ_FILE), &t.printed.text);
         let _ = std::fs::write(k.join("cbmc.json"), &outcome.stdout);
         let _ = std::fs::write(k.join("cbmc.stderr"), &outcome.stderr);
     }
-    let mut stats = Stats {
-        translate: translate_time,
+    Ok(outcome)
+}
+
+/// Translates `parsed` and checks it with CBMC.
+pub fn check(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+) -> Result<Report> {
+    let t = translate_seq(parsed, opts)?;
+    let outcome = run_cbmc(&t, cbmc_opts, keep)?;
+    Ok(read_outcome(parsed, t, outcome))
+}
+
+/// The report of a check from CBMC's outcome on the translated program: the verdict, and for
+/// a race the two accesses named by the site ids the counterexample sets. Pure, so trace
+/// mapping is tested on recorded CBMC output.
+pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> Report {
+    let program = t.program;
+    let stats = Stats {
+        translate: t.time,
         cbmc: outcome.wall,
         variables: outcome.formula.map(|f| f.variables),
         clauses: outcome.formula.map(|f| f.clauses),
         slots: program.slots.len(),
         visible: program.code.iter().map(|c| c.size).sum(),
     };
-    stats.slots = program.slots.len();
     let mut trace = vec![];
     let verdict = match outcome.verdict {
         cbmc::Verdict::Verified => Verdict::NoRace,
@@ -161,10 +154,10 @@ pub fn check(
                 reason
             },
         },
-        cbmc::Verdict::Violated { trace: t, .. } => {
-            let w = last_value(&t, FIRST_SITE);
-            let r = last_value(&t, SECOND_SITE);
-            trace = t;
+        cbmc::Verdict::Violated { trace: steps, .. } => {
+            let w = last_value(&steps, FIRST_SITE);
+            let r = last_value(&steps, SECOND_SITE);
+            trace = steps;
             match (w, r) {
                 (Some(w), Some(r)) => {
                     let access = |id: u32| -> Option<Box<Access>> {
@@ -199,14 +192,14 @@ pub fn check(
     let mut cuts: Vec<CutKind> = program.cuts.iter().map(|c| c.kind).collect();
     cuts.sort_by_key(|c| *c as u8);
     cuts.dedup();
-    Ok(Report {
+    Report {
         verdict,
         stats,
         cuts,
         program,
         trace,
-        origins: printed.origins,
-    })
+        origins: t.printed.origins,
+    }
 }
 
 /// The last value CBMC assigned to global `name` in the trace.

@@ -17,11 +17,12 @@ use ladr_c::frontend::source_map::Loc;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::Step;
-use ladr_check::{Access, Report, Verdict};
+use ladr_check::{Access, Report, Verdict, SEQ_FILE};
 use ladr_ir::abi::{self, slot_function};
 use ladr_ir::program::{CutKind, Options};
 use lang_c::span::Span;
 use serde::Serialize;
+use std::path::Path;
 
 /// Version of the JSON schema below; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -374,12 +375,10 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             {
                 in_model_call = true;
             }
-            // Only the slot functions hold the user's code: steps inside the model or in
-            // CBMC's own library (`malloc`) are shown as the call that led there.
-            if !s.function.as_deref().is_some_and(abi::is_slot_function) {
-                continue;
-            }
-            let Some(span) = s.line.and_then(|l| origin(report, l)) else {
+            // Only lines of the sequential program that came from the user's source are the
+            // user's code: steps inside the model, in generated code or in CBMC's own
+            // library (`malloc`) are shown as the call that led there.
+            let Some(span) = user_span(report, s) else {
                 continue;
             };
             let loc = parsed.map.lookup(span.start);
@@ -421,10 +420,16 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
     out
 }
 
-/// The span in the input behind line `line` (1-based) of the sequential program.
-fn origin(report: &Report, line: u32) -> Option<Span> {
-    let s = *report.origins.get((line as usize).checked_sub(1)?)?;
-    (s.end > s.start).then_some(s)
+/// The span in the user's source behind a step: its line of the sequential program
+/// (1-based) came from the user's text (not from the model, generated code or another file).
+fn user_span(report: &Report, s: &Step) -> Option<Span> {
+    let file = Path::new(s.file.as_deref()?).file_name()?;
+    if file != SEQ_FILE {
+        return None;
+    }
+    let line = s.line? as usize;
+    let span = report.origins.get(line.checked_sub(1)?)?.source()?;
+    (span.end > span.start).then_some(span)
 }
 
 #[cfg(test)]

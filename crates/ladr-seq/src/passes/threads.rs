@@ -73,9 +73,8 @@ pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
-    let (_, unit, _) = ladr_c::frontend::parse_text(MODEL_SOURCE, "<ladr pthread model>")
-        .expect("the embedded pthread model parses");
-    unit
+    ladr_c::origin::builtin_unit(MODEL_SOURCE, "<ladr pthread model>")
+        .expect("the embedded pthread model parses")
 }
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {

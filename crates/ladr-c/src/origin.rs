@@ -1,0 +1,129 @@
+//! Where a node, and so a printed line, came from.
+//!
+//! Every span of the program lives in one offset space. Offsets below [`BUILTIN_BASE`] are
+//! offsets into the user's parsed text (read back through its `SourceMap`); the C text ladr
+//! embeds and parses itself (the pthread model) is parsed with [`builtin_unit`], which moves
+//! its spans to `BUILTIN_BASE` and above, so its lines can never be mistaken for lines of the
+//! user's files; a node built without a source (`Span::none()`) is generated code. The
+//! printer records an [`Origin`] for every line it writes.
+//!
+//! ```text
+//! span 120..135                        → Origin::Source(120..135)   (the user's text)
+//! span BUILTIN_BASE+40..BUILTIN_BASE+52 → Origin::Builtin(40..52)   (offsets in the model's text)
+//! Span::none()                          → Origin::Generated
+//! ```
+
+use crate::diag::Result;
+use crate::syntax::walk::{self, VisitMut};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// The first offset of embedded (built-in) C text; far above any user file.
+pub const BUILTIN_BASE: usize = 1 << 40;
+
+/// Where a node came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Origin {
+    /// The user's program: a span of the parsed text.
+    Source(Span),
+    /// C text ladr embeds (the pthread model): a span of that text.
+    Builtin(Span),
+    /// Built by a pass, with no source of its own.
+    Generated,
+}
+
+impl Origin {
+    /// The origin of a node with span `span`.
+    pub fn of(span: Span) -> Origin {
+        if span.is_none() {
+            Origin::Generated
+        } else if span.start >= BUILTIN_BASE {
+            Origin::Builtin(Span::span(
+                span.start - BUILTIN_BASE,
+                span.end - BUILTIN_BASE,
+            ))
+        } else {
+            Origin::Source(span)
+        }
+    }
+
+    /// The span in the user's text, if the node came from there.
+    pub fn source(self) -> Option<Span> {
+        match self {
+            Origin::Source(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Parses embedded C text (already preprocessed) as built-in code: every node's span is
+/// moved into the built-in region. `name` names the text in parse errors.
+pub fn builtin_unit(text: &str, name: &str) -> Result<TranslationUnit> {
+    let (_, mut unit, _) = crate::frontend::parse_text(text, name)?;
+    let mut shift = Shift;
+    for ext in &mut unit.0 {
+        ext.span = Shift::span(ext.span);
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            f.span = Shift::span(f.span);
+        }
+    }
+    walk::walk_unit(&mut shift, &mut unit);
+    Ok(unit)
+}
+
+/// Moves the spans of statements, declarations, declarators, type names and expressions
+/// (every span the printer and the passes record) into the built-in region.
+struct Shift;
+
+impl Shift {
+    fn span(s: Span) -> Span {
+        if s.is_none() {
+            s
+        } else {
+            Span::span(s.start + BUILTIN_BASE, s.end + BUILTIN_BASE)
+        }
+    }
+}
+
+impl VisitMut for Shift {
+    fn expr(&mut self, e: &mut Node<Expression>) {
+        e.span = Shift::span(e.span);
+        walk::walk_expr(self, e)
+    }
+    fn stmt(&mut self, s: &mut Node<Statement>) {
+        s.span = Shift::span(s.span);
+        walk::walk_stmt(self, s)
+    }
+    fn declaration(&mut self, d: &mut Node<Declaration>) {
+        d.span = Shift::span(d.span);
+        walk::walk_declaration(self, d)
+    }
+    fn declarator(&mut self, d: &mut Node<Declarator>) {
+        d.span = Shift::span(d.span);
+        walk::walk_declarator(self, d)
+    }
+    fn type_name(&mut self, t: &mut Node<TypeName>) {
+        t.span = Shift::span(t.span);
+        walk::walk_type_name(self, t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::print::print_unit;
+
+    #[test]
+    fn builtin_lines_are_builtin_and_user_lines_are_source() {
+        let unit = builtin_unit("int f(int x) {\n  return x + 1;\n}\n", "<model>").unwrap();
+        let p = print_unit(&unit);
+        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Source(_))));
+        assert!(p.origins.iter().any(|o| matches!(o, Origin::Builtin(_))));
+        let (_, unit, _) =
+            crate::frontend::parse_text("int g;\nint h(void) { return g; }\n", "t.c").unwrap();
+        let p = print_unit(&unit);
+        assert!(p.origins.iter().any(|o| matches!(o, Origin::Source(_))));
+        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Builtin(_))));
+        assert_eq!(Origin::of(Span::none()), Origin::Generated);
+    }
+}

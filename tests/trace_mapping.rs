@@ -1,0 +1,202 @@
+//! Trace mapping without CBMC: CBMC's recorded JSON for the sequential program of a small
+//! racy program (`tests/data/traces/NAME.i` → `NAME.cbmc.json`) is read back through
+//! `ladr_check::read_outcome` and `ladr_report::outcome`, and the report must name the racing
+//! lines, the threads and the interleaving in the user's file — never a line of the pthread
+//! model or of generated code.
+//!
+//! The recording belongs to one printed sequential program, whose FNV-1a hash is kept in
+//! `NAME.seq.fnv`: when a change to the passes or the printer changes that program, the test
+//! says so; re-record with `cargo test --release --test trace_mapping -- --ignored` (needs
+//! CBMC) and review the diff of the recorded files.
+
+use ladr_c::frontend::{self, Parsed};
+use ladr_check::{read_outcome, translate_seq, Translated};
+use ladr_ir::program::Options;
+use ladr_report::{Outcome, Position};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/traces")
+}
+
+fn load(name: &str) -> (Parsed, Translated, String) {
+    let parsed = frontend::load(&dir().join(format!("{name}.i")), &Default::default())
+        .expect("the fixture parses");
+    let t = translate_seq(&parsed, &Options::default()).expect("translates");
+    let hash = format!(
+        "{:016x}\n",
+        ladr_report::sarif::fnv1a64(t.printed.text.as_bytes())
+    );
+    (parsed, t, hash)
+}
+
+/// The outcome built from the recorded CBMC output of fixture `name`.
+fn replay(name: &str) -> Outcome {
+    let (parsed, t, hash) = load(name);
+    let recorded = std::fs::read_to_string(dir().join(format!("{name}.seq.fnv"))).unwrap();
+    assert_eq!(
+        hash, recorded,
+        "{name}: the sequential program changed since CBMC's output was recorded; re-record \
+         with `cargo test --release --test trace_mapping -- --ignored`"
+    );
+    let stdout = std::fs::read_to_string(dir().join(format!("{name}.cbmc.json"))).unwrap();
+    let (verdict, formula) = ladr_cbmc::interpret(Some(10), &stdout, "");
+    let outcome = ladr_cbmc::Outcome {
+        verdict,
+        exit_code: Some(10),
+        wall: Duration::ZERO,
+        timed_out: false,
+        formula,
+        stdout,
+        stderr: String::new(),
+    };
+    let report = read_outcome(&parsed, t, outcome);
+    ladr_report::outcome(&report, &parsed, &Options::default(), 0.0)
+}
+
+fn lines(ps: &[Position]) -> Vec<u32> {
+    ps.iter().map(|p| p.line).collect()
+}
+
+/// Every position of the outcome is in the user's file.
+fn all_in(o: &Outcome, file: &str) {
+    let race = o.race.as_ref().expect("a race");
+    for a in &race.accesses {
+        assert_eq!(a.file, file);
+    }
+    for c in &race.interleaving {
+        for p in c.lines.iter().chain(c.steps.iter().map(|s| &s.pos)) {
+            assert_eq!(p.file, file, "{c:?}");
+        }
+    }
+}
+
+#[test]
+fn mutex_racy_maps_to_the_user_lines() {
+    let o = replay("mutex_racy");
+    all_in(&o, "mutex_racy.c");
+    let race = o.race.as_ref().unwrap();
+    let mut got: Vec<u32> = race.accesses.iter().map(|a| a.line).collect();
+    got.sort();
+    assert_eq!(got, [6, 10]);
+    let il: Vec<(usize, usize, Vec<u32>)> = race
+        .interleaving
+        .iter()
+        .map(|c| (c.thread.slot, c.round, lines(&c.lines)))
+        .collect();
+    assert_eq!(
+        il,
+        [
+            (0usize, 1usize, vec![12, 13, 14]),
+            (1, 1, vec![4, 5, 6]),
+            (2, 1, vec![10]),
+        ]
+    );
+    // The model's lock call is shown as the user's call, under its user name.
+    let calls: Vec<&str> = race.interleaving[1]
+        .steps
+        .iter()
+        .map(|s| s.what.as_str())
+        .filter(|w| w.starts_with("call "))
+        .collect();
+    assert_eq!(calls, ["call pthread_mutex_lock"]);
+}
+
+#[test]
+fn condvar_racy_maps_to_the_user_lines() {
+    let o = replay("condvar_racy");
+    all_in(&o, "condvar_racy.c");
+    let race = o.race.as_ref().unwrap();
+    let mut got: Vec<u32> = race.accesses.iter().map(|a| a.line).collect();
+    got.sort();
+    assert_eq!(got, [11, 19]);
+    let il: Vec<(usize, usize, Vec<u32>)> = race
+        .interleaving
+        .iter()
+        .map(|c| (c.thread.slot, c.round, lines(&c.lines)))
+        .collect();
+    assert_eq!(
+        il,
+        [
+            (0usize, 1usize, vec![23, 24, 25]),
+            (1, 1, vec![5, 6, 7, 8, 10]),
+            (2, 1, vec![14, 15, 18, 19]),
+            (1, 2, vec![11]),
+        ]
+    );
+}
+
+/// The printed sequential program's line map: the model's lines are built-in, and every
+/// line from the source maps into the fixture's own files (before `Origin`, the model's
+/// offsets were read as offsets of the user's text and landed in its headers).
+#[test]
+fn model_lines_never_map_into_user_files() {
+    use ladr_c::origin::Origin;
+    let (parsed, t, _) = load("mutex_racy");
+    let text: Vec<&str> = t.printed.text.lines().collect();
+    assert_eq!(text.len(), t.printed.origins.len());
+    let mut in_model = false;
+    let (mut builtin, mut source) = (0, 0);
+    for (line, origin) in text.iter().zip(&t.printed.origins) {
+        if line.starts_with("int __ladr_pthread_mutex_lock(") {
+            in_model = true;
+        } else if line.starts_with('}') {
+            in_model = false;
+        }
+        match origin {
+            Origin::Builtin(_) => builtin += 1,
+            Origin::Source(span) => {
+                source += 1;
+                assert!(!in_model, "a model line with a user origin: {line}");
+                let file = parsed.map.lookup(span.start).file;
+                assert!(
+                    ["mutex_racy.c", "mini_pthread.h"].contains(&file.as_str()),
+                    "{file}"
+                );
+            }
+            Origin::Generated => {}
+        }
+    }
+    assert!(
+        builtin > 50 && source > 10,
+        "{builtin} built-in, {source} source lines"
+    );
+}
+
+/// CBMC's JSON without what the report never reads, so the recording stays small (MBs →
+/// tens of kB): hidden steps and the static initialisation (steps outside any function:
+/// shadow memory of every object of the model), and the working directory.
+fn trim(stdout: &str) -> String {
+    let mut doc: serde_json::Value = serde_json::from_str(stdout).expect("CBMC's JSON");
+    for msg in doc.as_array_mut().expect("a list of messages") {
+        let Some(trace) = msg.get_mut("trace").and_then(|t| t.as_array_mut()) else {
+            continue;
+        };
+        trace.retain(|s| {
+            s["hidden"] != serde_json::Value::Bool(true)
+                && s["sourceLocation"].get("function").is_some()
+        });
+        for s in trace {
+            if let Some(loc) = s.get_mut("sourceLocation").and_then(|l| l.as_object_mut()) {
+                loc.remove("workingDirectory");
+            }
+        }
+    }
+    serde_json::to_string(&doc).unwrap()
+}
+
+/// Re-records CBMC's output for every fixture (needs CBMC; run on purpose only).
+#[test]
+#[ignore]
+fn record() {
+    let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
+    for name in ["mutex_racy", "condvar_racy"] {
+        let (_, t, hash) = load(name);
+        let out = ladr_check::run_cbmc(&t, &ladr_cbmc::Options::new(cbmc.clone()), None)
+            .expect("CBMC runs");
+        assert_eq!(out.exit_code, Some(10), "{name}: {}", out.stderr);
+        std::fs::write(dir().join(format!("{name}.cbmc.json")), trim(&out.stdout)).unwrap();
+        std::fs::write(dir().join(format!("{name}.seq.fnv")), hash).unwrap();
+    }
+}
