@@ -26,7 +26,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::io::{self, Read};
+use std::io;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -34,6 +34,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+
+pub mod process;
 
 /// Environment variable naming the CBMC binary to use.
 pub const ENV_VAR: &str = "LADR_CBMC";
@@ -301,8 +303,8 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
     })?;
     // Read both pipes on threads: CBMC's JSON can be larger than a pipe buffer, and
     // reading one pipe while CBMC blocks on the other would deadlock.
-    let out = reader(child.stdout.take());
-    let err = reader(child.stderr.take());
+    let out = process::reader(child.stdout.take());
+    let err = process::reader(child.stderr.take());
 
     let (status, timed_out) = wait_with_timeout(&mut child, opts.timeout.map(|t| start + t))?;
     let wall = start.elapsed();
@@ -390,16 +392,6 @@ pub fn run_with_retries(
     }
 }
 
-fn reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        String::from_utf8_lossy(&buf).into_owned()
-    })
-}
-
 /// Waits for `child`, killing it (and its process group) at `deadline`.
 fn wait_with_timeout(
     child: &mut Child,
@@ -415,11 +407,7 @@ fn wait_with_timeout(
         let now = Instant::now();
         if now >= deadline {
             // The child leads its own process group (process_group(0)): kill the group.
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status();
+            process::kill(&[format!("-{}", child.id())]);
             let _ = child.kill();
             return Ok((child.wait()?, true));
         }

@@ -28,7 +28,7 @@ use ladr_svcomp::task::{task_spec, DataModel, TaskSpec, PROPERTY};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::io::{IsTerminal, Read, Write as _};
+use std::io::{IsTerminal, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -677,8 +677,8 @@ impl Runner {
                 return result;
             }
         };
-        let out = reader(child.stdout.take());
-        let err = reader(child.stderr.take());
+        let out = cbmc::process::reader(child.stdout.take());
+        let err = cbmc::process::reader(child.stderr.take());
         let deadline = start + Duration::from_secs_f64(self.timeout.max(0.0)) + self.grace;
         let (status, cpu, peak, killed) = wait(&mut child, deadline);
         // Rounded to the digits that mean something (x·k rounded, over k: no float noise).
@@ -727,16 +727,6 @@ impl Runner {
     }
 }
 
-fn reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
-    thread::spawn(move || {
-        let mut buf = Vec::new();
-        if let Some(mut p) = pipe {
-            let _ = p.read_to_end(&mut buf);
-        }
-        String::from_utf8_lossy(&buf).into_owned()
-    })
-}
-
 /// Waits for `child`, killing it and its descendants at `deadline`. Returns the exit
 /// status, the child's CPU seconds, its sampled peak memory (kB) and whether it was killed.
 fn wait(child: &mut Child, deadline: Instant) -> (Option<ExitStatus>, f64, Option<u64>, bool) {
@@ -765,14 +755,7 @@ fn wait(child: &mut Child, deadline: Instant) -> (Option<ExitStatus>, f64, Optio
                 // descendants listed above (now orphans, same pids).
                 let _ = child.kill();
                 let others: Vec<String> = procs[1..].iter().map(u32::to_string).collect();
-                if !others.is_empty() {
-                    let _ = Command::new("kill")
-                        .arg("-KILL")
-                        .args(&others)
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status();
-                }
+                cbmc::process::kill(&others);
                 killed = true;
             }
         }
