@@ -23,6 +23,11 @@
 //! Follows kani-driver's shape: arguments built as a list with a comment per flag, the
 //! output read with serde types, the verdict taken from CBMC's exit status and property
 //! statuses.
+//!
+//! Architecture invariant: this crate knows nothing of C, of the passes or of the user's
+//! program: it runs CBMC on a file and reads what CBMC said. The retry policy
+//! ([`run_with_retries`]) lives here, beside the flags it changes, so callers ask for a
+//! verdict and never match CBMC's failure messages themselves.
 
 use std::ffi::OsString;
 use std::fmt;

@@ -1,5 +1,14 @@
 //! The race check: translate, write the sequential program, run CBMC, read its verdict and
 //! name the two racing accesses from the site ids in the counterexample.
+//!
+//! ```text
+//! Parsed ─ translate_seq (pure: passes + printer) ─ run_cbmc (temp dir, CBMC, --keep-files)
+//!        ─ read_outcome (pure: verdict, racing sites, cuts, stats) ─ Report
+//! ```
+//! `check_deepening` repeats this with growing bounds while time is left.
+//!
+//! Architecture invariant: this crate knows no output format (no serde, no JSON, no text
+//! rendering) and no command line; it reads fixed names only from `ladr_ir::abi`.
 
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::source_map::Loc;

@@ -8,6 +8,11 @@
 //! the driver is one context of slot K; the steps inside it (assignments and calls whose
 //! source line in the sequential program maps back to an original statement) give the
 //! original lines that context ran.
+//! Which steps are the user's is read from the printer's line map (`Origin::Source`
+//! lines of `seq.i`), never from the names of the functions they are in.
+//!
+//! Architecture invariant: this crate runs no check and no CBMC; it renders a finished
+//! `ladr_check::Report`. Only here (and in `ladr-eval`) is JSON written.
 
 pub mod sarif;
 pub mod text;

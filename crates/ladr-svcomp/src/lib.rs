@@ -4,6 +4,10 @@
 //! (or the task's input file, with the task's data model) and ends its output with
 //! `SV-COMP result: false(no-data-race)`, `true` or `unknown`. Only the no-data-race
 //! property is supported; any other property file is refused.
+//!
+//! Architecture invariant: SV-COMP's formats only (task files in [`task`], the property,
+//! the result line); it does not know the evaluation harness (`ladr-eval` depends on it,
+//! not the other way round).
 
 pub mod task;
 
