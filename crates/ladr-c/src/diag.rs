@@ -11,6 +11,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 pub use codespan_reporting::term::termcolor::WriteColor;
 use lang_c::span::Span;
+use std::sync::Arc;
 
 /// What kind of failure this is; decides the exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +33,9 @@ pub struct Error {
     /// Where, in the parsed text, with a label.
     pub span: Option<(Span, String)>,
     pub notes: Vec<String>,
+    /// The source map of the text `span` is in, for errors raised before there is a
+    /// program to render them with (syntax errors): rendering prefers it to the caller's.
+    pub source: Option<Arc<SourceMap>>,
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -43,6 +47,7 @@ impl Error {
             message: message.into(),
             span: None,
             notes: vec![],
+            source: None,
         }
     }
 
@@ -54,6 +59,7 @@ impl Error {
             message: format!("unsupported: {what}"),
             span: Some((span, what)),
             notes: vec![],
+            source: None,
         }
     }
 
@@ -70,13 +76,14 @@ impl Error {
     /// Original location of the error in the user's source, if it has one (an error in
     /// generated or built-in code has none: its offsets are not offsets of `map`'s text).
     pub fn loc(&self, map: &SourceMap) -> Option<Loc> {
+        let map = self.source.as_deref().unwrap_or(map);
         let (span, _) = self.span.as_ref()?;
         Origin::of(*span).source().map(|s| map.lookup(s.start))
     }
 
     /// One-line form `file:line:col: message`.
     pub fn one_line(&self, map: Option<&SourceMap>) -> String {
-        match map.and_then(|m| self.loc(m)) {
+        match map.or(self.source.as_deref()).and_then(|m| self.loc(m)) {
             Some(l) => format!("{l}: {}", self.message),
             None => self.message.clone(),
         }
@@ -164,6 +171,7 @@ impl Default for SourceFiles {
 pub fn render<W: WriteColor>(out: &mut W, err: &Error, map: Option<&SourceMap>) {
     let mut files = SourceFiles::new();
     let mut d = Diagnostic::error().with_message(&err.message);
+    let map = err.source.as_deref().or(map);
     if let (Some(map), Some((span, label))) = (map, &err.span) {
         if let Some(span) = Origin::of(*span).source() {
             let loc = map.lookup(span.start);

@@ -18,6 +18,7 @@ use lang_c::span::Span;
 use source_map::{Edit, SourceMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
 /// Options of the front end.
 #[derive(Clone, Debug, Default)]
@@ -43,6 +44,16 @@ pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
     let raw = std::fs::read(path)
         .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot read `{display}`: {e}")))?;
+    if path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| CPP_EXTENSIONS.contains(&e))
+    {
+        return Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("C++ is not supported: `{display}` is a C++ file; ladr checks C programs"),
+        ));
+    }
     let is_i = opts.preprocessed || path.extension().is_some_and(|e| e == "i");
     let pre = if is_i {
         String::from_utf8_lossy(&raw).into_owned()
@@ -88,9 +99,12 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
 }
 
 fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {
+    // `-x c`: the input is C whatever its name (without it gcc takes `prog.txt` or a file
+    // without an extension for linker input and preprocesses nothing).
     let out = Command::new("gcc")
         .arg("-E")
         .args(cpp_args)
+        .args(["-x", "c"])
         .arg(path)
         .output()
         .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot run `gcc -E`: {e}")))?;
@@ -116,11 +130,7 @@ fn syntax_error(
 ) -> Error {
     let rest = &text[offset.min(text.len())..];
     let before = text[..offset.min(text.len())].trim_end();
-    let token: String = rest
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(20)
-        .collect();
+    let token = first_token(rest);
     let (what, note) = if rest.starts_with(':') && before.ends_with('?') {
         (
             "the GNU conditional with omitted middle operand `x ?: y`".to_string(),
@@ -133,14 +143,25 @@ fn syntax_error(
         )
     } else if rest.starts_with('$') {
         ("`$` in an identifier".to_string(), None)
+    } else if is_cpp(&token) && map.lookup(offset).file.contains("c++")
+        || CPP_ONLY.contains(&token.as_str())
+    {
+        let mut e = Error::new(
+            ErrorKind::Unsupported,
+            "C++ is not supported: ladr checks C programs",
+        )
+        .at(
+            Span::span(offset, offset + token.len().max(1)),
+            format!("`{token}` is C++"),
+        );
+        e.source = Some(Arc::new(map.clone()));
+        return e;
     } else {
-        let mut exp: Vec<_> = expected.iter().copied().collect();
+        // The full set of tokens the parser would have accepted (lang-c's set, without its
+        // empty end-of-input entry), so the fix (often a missing `;`) is among them.
+        let mut exp: Vec<_> = expected.iter().copied().filter(|t| !t.is_empty()).collect();
         exp.sort();
-        let exp = exp
-            .iter()
-            .take(8)
-            .map(|t| format!("`{t}`"))
-            .collect::<Vec<_>>();
+        let exp = exp.iter().map(|t| format!("`{t}`")).collect::<Vec<_>>();
         return Error {
             kind: ErrorKind::Syntax,
             message: format!("syntax error at `{token}`"),
@@ -149,15 +170,49 @@ fn syntax_error(
                 "not understood here".into(),
             )),
             notes: vec![format!("expected one of {}", exp.join(", "))],
-        }
-        .note(format!("at {}", map.lookup(offset)));
+            source: Some(Arc::new(map.clone())),
+        };
     };
     let mut e = Error::unsupported(Span::span(offset, offset + token.len().max(1)), what);
     if let Some(n) = note {
         e = e.note(n);
     }
+    e.source = Some(Arc::new(map.clone()));
     e
 }
+
+/// The token at the start of `rest` as the user wrote it (an identifier, a number, `::`, a
+/// two-character operator, or one character).
+fn first_token(rest: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let first = rest.chars().next().unwrap_or(' ');
+    if word(first) {
+        let t: String = rest.chars().take_while(|c| word(*c)).take(40).collect();
+        // `std::cout`: keep a C++ scope operator with the word before it.
+        return match rest[t.len()..].strip_prefix("::") {
+            Some(_) => format!("{t}::"),
+            None => t,
+        };
+    }
+    const TWO: &[&str] = &[
+        "::", "->", "&&", "||", "++", "--", "<<", ">>", "==", "!=", "<=", ">=",
+    ];
+    match TWO.iter().find(|op| rest.starts_with(**op)) {
+        Some(op) => op.to_string(),
+        None => first.to_string(),
+    }
+}
+
+/// Keywords of C++ that cannot start a C construct: a syntax error at one of them in a C++
+/// header (or anywhere, for the unambiguous ones) means the input is C++.
+const CPP_ONLY: &[&str] = &["namespace", "template", "class", "using", "typename"];
+
+fn is_cpp(token: &str) -> bool {
+    CPP_ONLY.contains(&token) || token.contains("::") || matches!(token, "public:" | "private:")
+}
+
+/// File name extensions of C++ sources and headers.
+const CPP_EXTENSIONS: &[&str] = &["cc", "cpp", "cxx", "c++", "C", "hpp", "hh", "hxx"];
 
 /// Number of external declarations that are function definitions (for statistics).
 pub fn function_count(unit: &TranslationUnit) -> usize {
