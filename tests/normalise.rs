@@ -1,5 +1,7 @@
 //! Snapshot, syntax, semantic and corpus tests of the `normalise` pass.
 
+mod common;
+
 use ladr_c::frontend;
 use ladr_ir::program::{Options, Program};
 use ladr_seq::passes::normalise::{self, check_normal_form};
@@ -401,13 +403,11 @@ out:
 
 #[test]
 fn svcomp_corpus() {
-    let root = std::path::Path::new("/work/shared/svcomp/c");
-    let index = std::path::Path::new("/work/shared/svcomp/index.tsv");
-    if !root.exists() || !index.exists() {
-        eprintln!("skipping: {} not found", root.display());
+    let Some(svcomp) = common::svcomp_root() else {
         return;
-    }
-    let mut inputs: Vec<String> = std::fs::read_to_string(index)
+    };
+    let root = svcomp.join("c");
+    let mut inputs: Vec<String> = std::fs::read_to_string(svcomp.join("index.tsv"))
         .unwrap()
         .lines()
         .skip(1)

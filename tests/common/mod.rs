@@ -1,10 +1,33 @@
-//! Shared helpers of the `inline` and `unwind` tests: run the bounding passes, print, and
-//! check the output with gcc.
+//! Shared helpers of the pass tests (run the bounding passes, print, and check the output
+//! with gcc) and where the SV-COMP corpus is.
 #![allow(dead_code)]
 
 use ladr_ir::program::{Options, Program};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+/// The SV-COMP corpus (`index.tsv`, `c/…`): `$LADR_SVCOMP` if set, else
+/// `CARGO_MANIFEST_DIR/../shared/svcomp`. `None`, after a `skipped: …` line on stderr that
+/// the test harness does not capture, when it has no `index.tsv` and `c/`: the corpus test
+/// then returns.
+pub fn svcomp_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("LADR_SVCOMP") {
+        Some(r) => PathBuf::from(r),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"),
+    };
+    if root.join("c").is_dir() && root.join("index.tsv").is_file() {
+        Some(root)
+    } else {
+        // Straight to stderr, past the test harness's capture: a skipped corpus is loud.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: SV-COMP corpus not found at {} (set LADR_SVCOMP)",
+            root.display()
+        );
+        None
+    }
+}
 
 /// parse → normalise → inline → unwind with bound `unwind`; the printed program (gcc-checked) or the error.
 pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program), String> {
