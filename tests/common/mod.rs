@@ -108,31 +108,6 @@ pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program
     Ok((printed_without_model(prelude, &p)?, p))
 }
 
-/// The names a unit declares at file scope.
-fn declared_names(unit: &lang_c::ast::TranslationUnit) -> std::collections::HashSet<String> {
-    use ladr_c::syntax::build::{declarator_name, function_name};
-    use lang_c::ast::ExternalDeclaration;
-    let mut out = std::collections::HashSet::new();
-    for ext in &unit.0 {
-        match &ext.node {
-            ExternalDeclaration::Declaration(d) => {
-                for id in &d.node.declarators {
-                    if let Some(n) = declarator_name(&id.node.declarator.node) {
-                        out.insert(n.to_string());
-                    }
-                }
-            }
-            ExternalDeclaration::FunctionDefinition(f) => {
-                if let Some(n) = function_name(&f.node) {
-                    out.insert(n.to_string());
-                }
-            }
-            ExternalDeclaration::StaticAssert(_) => {}
-        }
-    }
-    out
-}
-
 /// Printed output plus the slots (routine, parent) and the thread locals, for snapshots.
 pub fn show_threads(r: Result<(String, Program), String>) -> String {
     match r {
