@@ -1,15 +1,17 @@
-//! Throughput of the front end and printer over the SV-COMP corpus (`../shared/svcomp`):
+//! Throughput of the front end and printer over the SV-COMP corpus (`$LADR_SVCOMP`, else
+//! `../shared/svcomp`; see `tests/common`):
 //! parse + print of every task input, in lines per second. Run with `cargo bench`.
 
-use std::path::Path;
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::time::Instant;
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp");
-    let Ok(index) = std::fs::read_to_string(root.join("index.tsv")) else {
-        eprintln!("skipped: {} not found", root.display());
+    let Some(root) = common::svcomp_root() else {
         return;
     };
+    let index = std::fs::read_to_string(root.join("index.tsv")).expect("read index.tsv");
     let inputs: Vec<_> = index
         .lines()
         .skip(1)

@@ -6,16 +6,14 @@ mod common;
 
 use ladr_ir::program::{Options, Program};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 #[test]
 #[ignore]
 fn svcomp_corpus_bounds() {
-    let root = Path::new("/work/shared/svcomp");
-    let Ok(index) = std::fs::read_to_string(root.join("index.tsv")) else {
-        eprintln!("svcomp corpus missing: skipped");
+    let Some(root) = common::svcomp_root() else {
         return;
     };
+    let index = std::fs::read_to_string(root.join("index.tsv")).expect("read index.tsv");
     let opts = Options {
         rounds: 2,
         unwind: 2,

@@ -1,5 +1,7 @@
 //! Snapshot, syntax, semantic and corpus tests of the `normalise` pass.
 
+mod common;
+
 use ladr_c::frontend;
 use ladr_ir::program::{Options, Program};
 use ladr_seq::passes::normalise::{self, check_normal_form};
@@ -401,13 +403,11 @@ out:
 
 #[test]
 fn svcomp_corpus() {
-    let root = std::path::Path::new("/work/shared/svcomp/c");
-    let index = std::path::Path::new("/work/shared/svcomp/index.tsv");
-    if !root.exists() || !index.exists() {
-        eprintln!("skipping: {} not found", root.display());
+    let Some(svcomp) = common::svcomp_root() else {
         return;
-    }
-    let mut inputs: Vec<String> = std::fs::read_to_string(index)
+    };
+    let root = svcomp.join("c");
+    let mut inputs: Vec<String> = std::fs::read_to_string(svcomp.join("index.tsv"))
         .unwrap()
         .lines()
         .skip(1)
@@ -415,50 +415,27 @@ fn svcomp_corpus() {
         .collect();
     inputs.sort();
     inputs.dedup();
+    // The inputs on all cores; the results in input order.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(vec![None; inputs.len()]);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let Some(input) = inputs.get(i) else { break };
+                let r = corpus_input(&root.join(input));
+                results.lock().unwrap()[i] = Some(r);
+            });
+        }
+    });
     let mut failures: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     let (mut parsed, mut ok) = (0, 0);
-    for input in &inputs {
-        let Ok(parsed_prog) = frontend::load(&root.join(input), &Default::default()) else {
+    for (input, r) in inputs.iter().zip(results.into_inner().unwrap()) {
+        let Some(group) = r.expect("every input ran") else {
             continue;
         };
         parsed += 1;
-        let r = std::panic::catch_unwind(|| {
-            normalise::run(Program::new(parsed_prog.unit.clone()), &Options::default())
-        });
-        let group = match r {
-            Err(_) => Some(("panic".to_string(), String::new())),
-            Ok(Err(e)) => Some((e.message.clone(), String::new())),
-            Ok(Ok(p)) => match check_normal_form(&p.unit) {
-                Err(e) => Some((
-                    format!(
-                        "normal form: {}",
-                        e.split_once(": ")
-                            .map_or(e.as_str(), |x| x.1)
-                            .split('`')
-                            .next()
-                            .unwrap_or("")
-                    ),
-                    e,
-                )),
-                Ok(()) => {
-                    let text = ladr_c::print::print_unit(&p.unit).text;
-                    match gcc_syntax(&text) {
-                        Ok(()) => None,
-                        Err(e) => {
-                            let first = e
-                                .lines()
-                                .find(|l| l.contains("error"))
-                                .unwrap_or("")
-                                .split("error: ")
-                                .nth(1)
-                                .unwrap_or("")
-                                .to_string();
-                            Some((format!("gcc: {first}"), e))
-                        }
-                    }
-                }
-            },
-        };
         match group {
             None => ok += 1,
             Some((g, _detail)) => failures.entry(g).or_default().push(input.clone()),
@@ -479,4 +456,51 @@ fn svcomp_corpus() {
         .map(|(_, f)| f.len())
         .sum();
     assert_eq!(bad, 0, "normal form or gcc failures (see above)");
+}
+
+/// A corpus failure: its group (the message without names) and the detail.
+type Failure = (String, String);
+
+/// One corpus input: `None` when the front end refuses it; `Some(None)` when it normalises
+/// cleanly (normal form holds, gcc accepts the printed program); else the failure.
+fn corpus_input(path: &std::path::Path) -> Option<Option<Failure>> {
+    let parsed_prog = frontend::load(path, &Default::default()).ok()?;
+    let r = std::panic::catch_unwind(|| {
+        normalise::run(Program::new(parsed_prog.unit.clone()), &Options::default())
+    });
+    let group = match r {
+        Err(_) => Some(("panic".to_string(), String::new())),
+        Ok(Err(e)) => Some((e.message.clone(), String::new())),
+        Ok(Ok(p)) => match check_normal_form(&p.unit) {
+            Err(e) => Some((
+                format!(
+                    "normal form: {}",
+                    e.split_once(": ")
+                        .map_or(e.as_str(), |x| x.1)
+                        .split('`')
+                        .next()
+                        .unwrap_or("")
+                ),
+                e,
+            )),
+            Ok(()) => {
+                let text = ladr_c::print::print_unit(&p.unit).text;
+                match gcc_syntax(&text) {
+                    Ok(()) => None,
+                    Err(e) => {
+                        let first = e
+                            .lines()
+                            .find(|l| l.contains("error"))
+                            .unwrap_or("")
+                            .split("error: ")
+                            .nth(1)
+                            .unwrap_or("")
+                            .to_string();
+                        Some((format!("gcc: {first}"), e))
+                    }
+                }
+            }
+        },
+    };
+    Some(group)
 }

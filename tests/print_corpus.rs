@@ -1,7 +1,9 @@
-//! Corpus check of `ladr_c::print` on the SV-COMP inputs in `../shared/svcomp/c` (skipped with a
-//! message when the folder is missing): every file lang-c parses must print to C that gcc accepts
+//! Corpus check of `ladr_c::print` on the SV-COMP inputs in `common::svcomp_root()`'s `c/`
+//! (skipped with a message when the corpus is missing): every file lang-c parses must print to C that gcc accepts
 //! and that is a print → parse → print fixpoint. Files lang-c cannot parse are counted and grouped
 //! by the word at the error position. Runs the files on all cores.
+
+mod common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -162,11 +164,10 @@ fn check_file(path: &Path) -> Outcome {
 
 #[test]
 fn svcomp_corpus_prints_valid_fixpoint_c() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp/c");
-    if !dir.is_dir() {
-        println!("skipped: corpus folder {} not found", dir.display());
+    let Some(root) = common::svcomp_root() else {
         return;
-    }
+    };
+    let dir = root.join("c");
     let mut files = Vec::new();
     collect(&dir, &mut files);
     files.sort();

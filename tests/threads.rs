@@ -1,29 +1,10 @@
 //! Snapshot tests of `threads` (after normalise, inline, unwind). The programs declare the
-//! few pthread types and functions they use in `PRELUDE` (a stand-in for `<pthread.h>`);
+//! few pthread types and functions they use in `common::PTHREAD_PRELUDE` (a stand-in for `<pthread.h>`);
 //! the snapshots leave out the prelude and the pthread model, which never change.
 
 mod common;
 
-const PRELUDE: &str = r#"
-typedef unsigned long pthread_t;
-typedef union { int __lock; long __align[5]; } pthread_mutex_t;
-typedef union { int __lock; long __align[6]; } pthread_cond_t;
-typedef unsigned int pthread_key_t;
-int pthread_create(pthread_t *t, const void *attr, void *(*f)(void *), void *arg);
-int pthread_join(pthread_t t, void **ret);
-void pthread_exit(void *ret);
-pthread_t pthread_self(void);
-int pthread_mutex_lock(pthread_mutex_t *m);
-int pthread_mutex_unlock(pthread_mutex_t *m);
-int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
-int pthread_cond_signal(pthread_cond_t *c);
-int pthread_key_create(pthread_key_t *k, void (*destructor)(void *));
-int pthread_key_delete(pthread_key_t k);
-int pthread_setspecific(pthread_key_t k, const void *v);
-void *pthread_getspecific(pthread_key_t k);
-int pthread_cancel(pthread_t t);
-void *malloc(unsigned long n);
-"#;
+use common::PTHREAD_PRELUDE as PRELUDE;
 
 fn check(src: &str, unwind: u32) -> String {
     common::show_threads(common::threads(PRELUDE, src, unwind))

@@ -1,10 +1,35 @@
-//! Shared helpers of the `inline` and `unwind` tests: run the bounding passes, print, and
-//! check the output with gcc.
+//! Shared helpers of the pass tests (run passes, print, check the output with gcc), the
+//! minimal threaded fixtures of the `visible`, `race` and `lazy` snapshots, and where the
+//! SV-COMP corpus is.
 #![allow(dead_code)]
 
-use ladr_ir::program::{Options, Program};
+use ladr_c::frontend::source_map::SourceMap;
+use ladr_ir::program::{Item, Options, Program};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+
+/// The SV-COMP corpus (`index.tsv`, `c/…`): `$LADR_SVCOMP` if set, else
+/// `CARGO_MANIFEST_DIR/../shared/svcomp`. `None`, after a `skipped: …` line on stderr that
+/// the test harness does not capture, when it has no `index.tsv` and `c/`: the corpus test
+/// then returns.
+pub fn svcomp_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("LADR_SVCOMP") {
+        Some(r) => PathBuf::from(r),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp"),
+    };
+    if root.join("c").is_dir() && root.join("index.tsv").is_file() {
+        Some(root)
+    } else {
+        // Straight to stderr, past the test harness's capture: a skipped corpus is loud.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: SV-COMP corpus not found at {} (set LADR_SVCOMP)",
+            root.display()
+        );
+        None
+    }
+}
 
 /// parse → normalise → inline → unwind with bound `unwind`; the printed program (gcc-checked) or the error.
 pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program), String> {
@@ -80,43 +105,7 @@ pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program
     ] {
         p = pass(p, &opts).map_err(|e| e.to_string())?;
     }
-    let text = ladr_c::print::print_unit(&p.unit).text;
-    gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
-    let (_, pre, _) =
-        ladr_c::frontend::parse_text(prelude, "prelude.h").map_err(|e| e.to_string())?;
-    let mut noise = declared_names(&pre);
-    noise.extend(declared_names(&ladr_seq::passes::threads::model_unit()));
-    let mut shown = p.unit.clone();
-    shown.0.retain(|ext| {
-        let names = declared_names(&lang_c::ast::TranslationUnit(vec![ext.clone()]));
-        names.is_empty() || !names.iter().all(|n| noise.contains(n))
-    });
-    Ok((ladr_c::print::print_unit(&shown).text, p))
-}
-
-/// The names a unit declares at file scope.
-fn declared_names(unit: &lang_c::ast::TranslationUnit) -> std::collections::HashSet<String> {
-    use ladr_c::syntax::build::{declarator_name, function_name};
-    use lang_c::ast::ExternalDeclaration;
-    let mut out = std::collections::HashSet::new();
-    for ext in &unit.0 {
-        match &ext.node {
-            ExternalDeclaration::Declaration(d) => {
-                for id in &d.node.declarators {
-                    if let Some(n) = declarator_name(&id.node.declarator.node) {
-                        out.insert(n.to_string());
-                    }
-                }
-            }
-            ExternalDeclaration::FunctionDefinition(f) => {
-                if let Some(n) = function_name(&f.node) {
-                    out.insert(n.to_string());
-                }
-            }
-            ExternalDeclaration::StaticAssert(_) => {}
-        }
-    }
-    out
+    Ok((printed_without_model(prelude, &p)?, p))
 }
 
 /// Printed output plus the slots (routine, parent) and the thread locals, for snapshots.
@@ -148,4 +137,212 @@ pub fn show_threads(r: Result<(String, Program), String>) -> String {
         }
         Err(e) => format!("ERROR: {e}"),
     }
+}
+
+/// A stand-in for `<pthread.h>`: the pthread types and functions the fixtures use.
+pub const PTHREAD_PRELUDE: &str = r#"
+typedef unsigned long pthread_t;
+typedef union { int __lock; long __align[5]; } pthread_mutex_t;
+typedef union { int __lock; long __align[6]; } pthread_cond_t;
+typedef unsigned int pthread_key_t;
+int pthread_create(pthread_t *t, const void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+void pthread_exit(void *ret);
+pthread_t pthread_self(void);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
+int pthread_cond_signal(pthread_cond_t *c);
+int pthread_key_create(pthread_key_t *k, void (*destructor)(void *));
+int pthread_key_delete(pthread_key_t k);
+int pthread_setspecific(pthread_key_t k, const void *v);
+void *pthread_getspecific(pthread_key_t k);
+int pthread_cancel(pthread_t t);
+void *malloc(unsigned long n);
+"#;
+
+/// Minimal threaded programs (after [`PTHREAD_PRELUDE`]) shared by the snapshot tests of
+/// `visible`, `race` and `lazy`.
+pub mod fixtures {
+    /// `main` and one thread write `g` without synchronisation.
+    pub const TWO_WRITERS: &str = r#"
+int g;
+void *w(void *a) { g = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  g = 2;
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+
+    /// Both accesses of `g` under one mutex.
+    pub const MUTEX: &str = r#"
+int g;
+pthread_mutex_t m;
+void *w(void *a) { pthread_mutex_lock(&m); g = g + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  pthread_mutex_lock(&m);
+  g = 2;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+
+    /// An `if` on a shared flag with a shared write in each branch.
+    pub const SHARED_IF: &str = r#"
+int flag;
+int x;
+void *w(void *a) { flag = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  int y;
+  pthread_create(&t, 0, w, 0);
+  y = 0;
+  if (flag) { x = 1; } else { y = 2; }
+  return y;
+}
+"#;
+
+    /// The same increment in an atomic section (`__VERIFIER_atomic_*`) in both threads.
+    pub const ATOMIC_SECTION: &str = r#"
+int g;
+void __VERIFIER_atomic_inc(void) { g = g + 1; }
+void *w(void *a) { __VERIFIER_atomic_inc(); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  __VERIFIER_atomic_inc();
+  return 0;
+}
+"#;
+}
+
+/// Parses `prelude` (as `pthread.h`) and `src` (as `test.c`, so locations are lines of
+/// `src`) and runs the pipeline's passes up to and including the one named `last`
+/// (`ladr_seq::pipeline::PASSES`), with 2 rounds and unwinding `unwind`.
+pub fn passes(
+    prelude: &str,
+    src: &str,
+    unwind: u32,
+    last: &str,
+) -> Result<(Program, SourceMap), String> {
+    let full = format!("# 1 \"pthread.h\"\n{prelude}\n# 1 \"test.c\"\n{src}");
+    let (_, unit, map) =
+        ladr_c::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
+    let opts = Options {
+        rounds: 2,
+        unwind,
+        max_unwind: 100,
+    };
+    let mut p = Program::new(unit);
+    let mut ran = false;
+    for (name, pass, _) in ladr_seq::pipeline::PASSES {
+        p = pass(p, &opts).map_err(|e| e.to_string())?;
+        if *name == last {
+            ran = true;
+            break;
+        }
+    }
+    assert!(ran, "no pass named {last}");
+    Ok((p, map))
+}
+
+/// Each slot's items (`Program::code`), one per line: a visible statement after its label
+/// number (`A` marks an atomic one), a plain statement or declaration after a blank gutter,
+/// a goto target with its colon. Statements over several lines keep the gutter.
+pub fn show_code(p: &Program) -> String {
+    let mut out = String::new();
+    for (k, c) in p.code.iter().enumerate() {
+        let routine = p.slots.get(k).map_or("?", |s| s.routine.as_str());
+        out.push_str(&format!(
+            "// slot {k} ({routine}): {} visible statements\n",
+            c.size
+        ));
+        for it in &c.items {
+            let (gutter, text) = match it {
+                Item::Visible {
+                    label,
+                    stmt,
+                    atomic,
+                } => (
+                    format!("{label:>3}{} | ", if *atomic { "A" } else { " " }),
+                    ladr_c::print::statement_to_string(&stmt.node),
+                ),
+                Item::Plain(stmt) => (
+                    "     | ".to_string(),
+                    ladr_c::print::statement_to_string(&stmt.node),
+                ),
+                Item::Decl(d) => (
+                    "     | ".to_string(),
+                    ladr_c::print::declaration_to_string(&d.node),
+                ),
+                Item::Label(name, _) => {
+                    out.push_str(&format!("{name}:\n"));
+                    continue;
+                }
+            };
+            for (i, line) in text.lines().enumerate() {
+                if i == 0 {
+                    out.push_str(&gutter);
+                } else {
+                    out.push_str("     | ");
+                }
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The instrumented accesses (`Program::sites`, from id 1): slot, label, kind, lvalue and
+/// its place in the source.
+pub fn show_sites(p: &Program, map: &SourceMap) -> String {
+    let mut out = String::from("// sites: id slot label access lvalue at\n");
+    for (i, s) in p.sites.iter().enumerate() {
+        assert_eq!(s.id as usize, i, "Program::sites is indexed by site id");
+        if i == 0 {
+            continue;
+        }
+        let loc = map.lookup(s.span.start);
+        out.push_str(&format!(
+            "// {:>2} {:>4} {:>5} {}{} `{}` {}:{}:{}\n",
+            s.id,
+            s.slot,
+            s.label,
+            if s.write { "write" } else { "read" },
+            if s.atomic { " (atomic)" } else { "" },
+            s.expr,
+            loc.file,
+            loc.line,
+            loc.column
+        ));
+    }
+    out
+}
+
+/// The printed unit of `p` (gcc-checked as a whole), without the declarations of `prelude`
+/// and of the pthread model, which are the same in every test: a file-scope declaration or
+/// function printed exactly as one of theirs is left out.
+pub fn printed_without_model(prelude: &str, p: &Program) -> Result<String, String> {
+    let text = ladr_c::print::print_unit(&p.unit).text;
+    gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
+    let (_, pre, _) =
+        ladr_c::frontend::parse_text(prelude, "prelude.h").map_err(|e| e.to_string())?;
+    let one = |ext: &lang_c::span::Node<lang_c::ast::ExternalDeclaration>| {
+        ladr_c::print::print_unit(&lang_c::ast::TranslationUnit(vec![ext.clone()])).text
+    };
+    let noise: std::collections::HashSet<String> = pre
+        .0
+        .iter()
+        .chain(ladr_seq::passes::threads::model_unit().0.iter())
+        .map(one)
+        .collect();
+    let mut shown = p.unit.clone();
+    shown.0.retain(|ext| !noise.contains(&one(ext)));
+    Ok(ladr_c::print::print_unit(&shown).text)
 }

@@ -4,7 +4,7 @@
 
 use super::{AccessInfo, Outcome, Thread};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
-use codespan_reporting::term::termcolor::WriteColor;
+use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use ladr_c::diag::SourceFiles;
 use ladr_c::frontend::source_map::Loc;
 use ladr_c::frontend::Parsed;
@@ -73,6 +73,13 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
             let _ = writeln!(out, "{}", summary(o));
         }
     }
+}
+
+/// The report of `o` as [`write`] gives it without colour (what `ladr --color never` prints).
+pub fn to_string(o: &Outcome, parsed: &Parsed, verbose: bool) -> String {
+    let mut out = NoColor::new(Vec::new());
+    write(&mut out, o, parsed, verbose);
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
 }
 
 /// One line: the verdict in words.

@@ -1,39 +1,18 @@
-//! The SARIF log (`--format sarif`) and the GraphML violation witness
-//! (`report::witness::graphml`) of real races found by CBMC in `tests/e2e` programs: the
-//! fields SARIF 2.1.0 and GitHub code scanning require, the locations against `--format json`
-//! of the same program and against the known racing lines, the stability of the fingerprint,
+//! The SARIF log and the GraphML violation witness (`report::witness::graphml`) of real
+//! races found by CBMC in `tests/e2e` programs (each checked once, [`checked`]): the fields
+//! SARIF 2.1.0 and GitHub code scanning require, the locations against the JSON report of
+//! the same outcome and against the known racing lines, the stability of the fingerprint,
 //! and a well-formed witness whose path ends in the second access. Needs CBMC
 //! (scripts/install-cbmc).
 
-use ladr_report::{witness, Outcome};
+use crate::checked::{self, checked, e2e};
+use ladr_ir::program::Options;
+use ladr_report::{sarif, witness, Outcome};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn manifest() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Runs `ladr FILE --format FORMAT` in `dir` (the temp dir is kept out of any enclosing git
-/// repository); the exit code and the parsed stdout.
-fn ladr_json(dir: &Path, file: &str, format: &str) -> (i32, Value) {
-    let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
-        .current_dir(dir)
-        .arg(file)
-        .args(["--format", format])
-        .env("GIT_CEILING_DIRECTORIES", dir.parent().unwrap_or(dir))
-        .output()
-        .expect("run ladr");
-    let text = String::from_utf8_lossy(&out.stdout);
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| {
-        panic!(
-            "{file} --format {format}: not JSON ({e}):\n{text}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (out.status.code().unwrap_or(-1), v)
-}
+use std::time::Duration;
 
 fn s<'a>(v: &'a Value, ptr: &str) -> &'a str {
     v.pointer(ptr)
@@ -78,7 +57,7 @@ fn check_physical(pl: &Value, bases: &Value) {
 
 /// Every field the SARIF 2.1.0 schema and GitHub code scanning require, checked explicitly.
 /// Returns the one run.
-fn check_sarif(log: &Value) -> &Value {
+pub fn check_sarif(log: &Value) -> &Value {
     assert_eq!(s(log, "/version"), "2.1.0");
     assert!(s(log, "/$schema").starts_with("https://"));
     let runs = log["runs"].as_array().expect("runs");
@@ -141,15 +120,13 @@ fn check_sarif(log: &Value) -> &Value {
     run
 }
 
-/// `--format sarif` and `--format json` of the same racy program: the SARIF locations are
+/// The SARIF log and the JSON report of the same racy program: the SARIF locations are
 /// the JSON's accesses (second as the location, first as the related one) and the known lines.
 fn sarif_matches_json(file: &str, first_line: u64, second_line: u64) -> Value {
-    let dir = manifest();
+    let c = checked(file);
     let path = format!("tests/e2e/{file}");
-    let (code, json) = ladr_json(&dir, &path, "json");
-    assert_eq!(code, 1, "{json:#}");
-    let (code, log) = ladr_json(&dir, &path, "sarif");
-    assert_eq!(code, 1, "{log:#}");
+    assert_eq!(c.outcome.verdict, "race", "{}", c.json);
+    let (json, log) = (&c.json_value, c.sarif.clone());
     let run = check_sarif(&log);
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 1);
@@ -246,11 +223,19 @@ fn sarif_global_racy() {
 #[test]
 fn sarif_condvar_racy() {
     let log = sarif_matches_json("condvar_racy.c", 19, 11);
-    // Same program, same race, same fingerprint.
-    let (_, again) = ladr_json(&manifest(), "tests/e2e/condvar_racy.c", "sarif");
+    // Same program, same race, same fingerprint: `ladr --format sarif` checks it again.
+    let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["tests/e2e/condvar_racy.c", "--format", "sarif"])
+        .output()
+        .expect("run ladr");
+    assert_eq!(out.status.code(), Some(1));
+    let again: Value = serde_json::from_slice(&out.stdout).expect("SARIF on stdout");
+    check_sarif(&again);
+    assert_eq!(again, log, "the command line prints the library's log");
     assert_eq!(fingerprint(&log), fingerprint(&again));
-    let (_, other) = ladr_json(&manifest(), "tests/e2e/global_racy.c", "sarif");
-    assert_ne!(fingerprint(&log), fingerprint(&other));
+    let other = &checked("global_racy.c").sarif;
+    assert_ne!(fingerprint(&log), fingerprint(other));
     let msg = s(&log, "/runs/0/results/0/message/text");
     assert!(
         msg.contains("producer") && msg.contains("consumer"),
@@ -258,17 +243,18 @@ fn sarif_condvar_racy() {
     );
 }
 
-/// A blank line at the top moves every line by one but keeps the fingerprint.
+/// A blank line at the top moves every line by one but keeps the fingerprint (the moved
+/// copy is checked again, under the same name in a directory of its own).
 #[test]
 fn sarif_fingerprint_survives_moved_lines() {
-    let src = std::fs::read_to_string(manifest().join("tests/e2e/global_racy.c")).unwrap();
-    let a = tempfile::tempdir().unwrap();
+    let file = "global_racy.c";
+    let src = std::fs::read_to_string(e2e(file)).unwrap();
     let b = tempfile::tempdir().unwrap();
-    std::fs::write(a.path().join("prog.c"), &src).unwrap();
-    std::fs::write(b.path().join("prog.c"), format!("\n{src}")).unwrap();
-    let (ca, la) = ladr_json(a.path(), "prog.c", "sarif");
-    let (cb, lb) = ladr_json(b.path(), "prog.c", "sarif");
-    assert_eq!((ca, cb), (1, 1));
+    std::fs::write(b.path().join(file), format!("\n{src}")).unwrap();
+    let moved = checked::check(&b.path().join(file), &Options::default(), None);
+    assert_eq!(moved.outcome.verdict, "race");
+    let la = sarif::sarif(&checked(file).outcome, Path::new("tests/e2e"));
+    let lb = sarif::sarif(&moved.outcome, b.path());
     check_sarif(&la);
     check_sarif(&lb);
     let line = |log: &Value, p: &str| {
@@ -287,7 +273,7 @@ fn sarif_fingerprint_survives_moved_lines() {
                 log,
                 "/runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri"
             ),
-            "prog.c"
+            file
         );
     }
     assert_eq!(fingerprint(&la), fingerprint(&lb));
@@ -295,14 +281,29 @@ fn sarif_fingerprint_survives_moved_lines() {
 
 #[test]
 fn sarif_no_race_and_unknown() {
-    let (code, log) = ladr_json(&manifest(), "tests/e2e/condvar_free.c", "sarif");
-    assert_eq!(code, 0);
-    let run = check_sarif(&log);
+    let c = checked("condvar_free.c");
+    assert_eq!(c.outcome.verdict, "no-race");
+    let run = check_sarif(&c.sarif);
     assert_eq!(run["results"].as_array().unwrap().len(), 0);
     assert_eq!(run["invocations"][0]["executionSuccessful"], true);
 
+    // No verdict: CBMC stopped at once.
+    let unknown = checked::check(
+        &e2e("condvar_racy.c"),
+        &Options::default(),
+        Some(Duration::from_millis(1)),
+    );
+    assert_eq!(unknown.outcome.verdict, "unknown");
+    let run = check_sarif(&unknown.sarif);
+    assert_eq!(run["results"].as_array().unwrap().len(), 0);
+    let inv = &run["invocations"][0];
+    assert_eq!(inv["executionSuccessful"], false);
+    assert_eq!(s(inv, "/toolExecutionNotifications/0/level"), "error");
+    assert!(!s(inv, "/toolExecutionNotifications/0/message/text").is_empty());
+
+    // And on the command line: exit status 3 and the same log on stdout.
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
-        .current_dir(manifest())
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "tests/e2e/condvar_racy.c",
             "--format",
@@ -324,28 +325,6 @@ fn sarif_no_race_and_unknown() {
 
 // ---------------------------------------------------------------------------------------
 // The witness.
-
-/// The outcome of checking `tests/e2e/FILE` with the library, as `ladr FILE` computes it.
-fn outcome(file: &str) -> (Outcome, PathBuf) {
-    let path = manifest().join("tests/e2e").join(file);
-    let parsed = ladr_c::frontend::load(
-        &path,
-        &ladr_c::frontend::Options {
-            cpp_args: vec![],
-            preprocessed: false,
-        },
-    )
-    .expect("parse");
-    let opts = ladr_ir::program::Options {
-        rounds: 2,
-        unwind: 2,
-        max_unwind: 100,
-    };
-    let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
-    let copts = ladr_cbmc::Options::new(cbmc);
-    let report = ladr_check::check(&parsed, &opts, &copts, None).expect("check");
-    (ladr_report::outcome(&report, &parsed, &opts, 0.0), path)
-}
 
 /// An XML element of the tiny checker below.
 #[derive(Debug, Default)]
@@ -617,9 +596,10 @@ fn check_witness(xml: &str, o: &Outcome, path: &Path) -> El {
 
 #[test]
 fn witness_condvar_racy() {
-    let (o, path) = outcome("condvar_racy.c");
-    let xml = witness::graphml(&o, &path, "64bit");
-    let p = check_witness(&xml, &o, &path);
+    let c = checked("condvar_racy.c");
+    let (o, path) = (&c.outcome, &c.path);
+    let xml = witness::graphml(o, path, "64bit");
+    let p = check_witness(&xml, o, path);
     let edges: Vec<&HashMap<String, String>> = p.children.iter().map(|e| &e.attrs).collect();
     let get = |e: &HashMap<String, String>, k: &str| e.get(k).cloned();
     // main creates producer (slot 1) at line 24 and consumer (slot 2) at line 25.
@@ -657,18 +637,20 @@ fn witness_condvar_racy() {
 
 #[test]
 fn witness_global_racy_and_loop_created_threads() {
-    let (o, path) = outcome("global_racy.c");
-    let xml = witness::graphml(&o, &path, "32bit");
+    let c = checked("global_racy.c");
+    let (o, path) = (&c.outcome, &c.path);
+    let xml = witness::graphml(o, path, "32bit");
     let p = parse_xml(&xml);
     let g = &p.all("graph")[0];
     assert_eq!(g.data("architecture"), Some("32bit"));
-    let xml64 = witness::graphml(&o, &path, "64bit");
-    check_witness(&xml64, &o, &path);
+    let xml64 = witness::graphml(o, path, "64bit");
+    check_witness(&xml64, o, path);
 
     // Two threads created by one pthread_create line in a loop: one createThread edge each.
-    let (o, path) = outcome("loop_create_racy.c");
-    let xml = witness::graphml(&o, &path, "64bit");
-    let p = check_witness(&xml, &o, &path);
+    let c = checked("loop_create_racy.c");
+    let (o, path) = (&c.outcome, &c.path);
+    let xml = witness::graphml(o, path, "64bit");
+    let p = check_witness(&xml, o, path);
     let creates: Vec<(String, String)> = p
         .children
         .iter()
@@ -696,9 +678,10 @@ fn witness_global_racy_and_loop_created_threads() {
 
 #[test]
 fn witness_without_race_is_trivial_correctness_witness() {
-    let (o, path) = outcome("condvar_free.c");
+    let c = checked("condvar_free.c");
+    let (o, path) = (&c.outcome, &c.path);
     assert!(o.race.is_none());
-    let root = parse_xml(&witness::graphml(&o, &path, "64bit"));
+    let root = parse_xml(&witness::graphml(o, path, "64bit"));
     let g = &root.all("graph")[0];
     assert_eq!(g.data("witness-type"), Some("correctness_witness"));
     assert_eq!(g.all("node").len(), 1);

@@ -1,26 +1,30 @@
-//! End-to-end: the `ladr` binary with CBMC on racy programs and their race-free twins
-//! (tests/e2e/*.c). A racy program must be reported with the racing pair of lines; a
-//! race-free twin must get "no race". Needs CBMC (scripts/install-cbmc); fails without it.
+//! End-to-end: racy programs and their race-free twins (tests/e2e/*.c) checked with CBMC.
+//! A racy program must be reported with the racing pair of lines, in the terminal report,
+//! the JSON and the SARIF log; a race-free twin must get "no race". Each program is checked
+//! once, through the library as `ladr` does (`checked`), and every format is rendered from
+//! that outcome; a few runs of the `ladr` binary cover the command line (exit status,
+//! formats on stdout, SV-COMP mode). Needs CBMC (scripts/install-cbmc); fails without it.
 
+mod checked;
+mod report_formats;
+
+use checked::checked;
 use std::path::Path;
 use std::process::Command;
 
-fn ladr(file: &str, extra: &[&str]) -> (i32, String) {
-    // Run in tests/e2e with a relative name, so reports (and snapshots) do not depend on
-    // where the repository is.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e");
+/// Runs the `ladr` binary in the package root (so reports name `tests/e2e/FILE`, as the
+/// library-checked ones do): exit status, stdout, stderr.
+fn ladr(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
-        .current_dir(&dir)
-        .arg(file)
-        .args(extra)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
         .output()
         .expect("run ladr");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code().unwrap_or(-1), text)
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// Asserts a race between the two given lines (in either order).
@@ -31,12 +35,15 @@ fn racy(file: &str, lines: (u32, u32)) {
 /// Asserts a race between one of the given pairs of lines (when several pairs of one
 /// program race and CBMC may report any of them).
 fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
-    let (code, out) = ladr(file, &[]);
-    assert_eq!(code, 1, "{file}: expected a race, got:\n{out}");
+    let chk = checked(file);
+    let out = &chk.text;
+    assert_eq!(
+        chk.outcome.verdict, "race",
+        "{file}: expected a race, got:\n{out}"
+    );
     // The same pair in the JSON report.
-    let (code, json) = ladr(file, &["--format", "json"]);
-    assert_eq!(code, 1, "{file}: {json}");
-    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON output");
+    let json = &chk.json;
+    let v = &chk.json_value;
     assert_eq!(v["verdict"], "race");
     let acc = v["race"]["accesses"].as_array().expect("two accesses");
     assert_eq!(acc.len(), 2);
@@ -51,8 +58,8 @@ fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
         })
         .unwrap_or_else(|| panic!("{file}: expected one of {pairs:?} in {json}"));
     // Both lines are labelled in the diagnostic's source excerpt.
-    let a = format!("\n{:>w$} │", lines.0, w = gutter(&out));
-    let b = format!("\n{:>w$} │", lines.1, w = gutter(&out));
+    let a = format!("\n{:>w$} │", lines.0, w = gutter(out));
+    let b = format!("\n{:>w$} │", lines.1, w = gutter(out));
     assert!(
         out.contains(&a) && out.contains(&b) && out.contains("error[data-race]"),
         "{file}: expected lines {lines:?} in:\n{out}"
@@ -97,9 +104,9 @@ fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
         }
     }
     // And in SARIF: the second access is the result's location, the first its related one.
-    let (code, sarif) = ladr(file, &["--format", "sarif"]);
-    assert_eq!(code, 1, "{file}: {sarif}");
-    let s: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF output");
+    let s = &chk.sarif;
+    report_formats::check_sarif(s);
+    let sarif = serde_json::to_string_pretty(s).unwrap();
     assert_eq!(s["version"], "2.1.0");
     let result = &s["runs"][0]["results"][0];
     assert_eq!(result["ruleId"], "data-race", "{sarif}");
@@ -135,24 +142,32 @@ fn gutter(out: &str) -> usize {
 }
 
 fn free(file: &str) {
-    let (code, out) = ladr(file, &[]);
-    assert_eq!(code, 0, "{file}: expected no race, got:\n{out}");
+    let c = checked(file);
+    let out = &c.text;
+    assert_eq!(
+        c.outcome.verdict, "no-race",
+        "{file}: expected no race, got:\n{out}"
+    );
     assert!(out.contains("no race found"), "{out}");
-    let (code, json) = ladr(file, &["--format", "json"]);
-    assert_eq!(code, 0, "{json}");
-    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON output");
-    assert_eq!(v["verdict"], "no-race");
+    let v = &c.json_value;
+    assert_eq!(v["verdict"], "no-race", "{}", c.json);
     assert!(v.get("race").is_none());
+    let run = report_formats::check_sarif(&c.sarif);
+    assert_eq!(run["results"].as_array().unwrap().len(), 0);
+    assert_eq!(run["invocations"][0]["executionSuccessful"], true);
 }
 
-/// The terminal report without colour, for snapshots.
+/// The terminal report without colour, for snapshots; `ladr FILE --color never` prints the
+/// same report as the library renders.
 #[test]
 fn terminal_report_snapshot() {
-    let (code, out) = ladr("condvar_racy.c", &["--color", "never"]);
-    assert_eq!(code, 1);
+    let c = checked("condvar_racy.c");
+    let (code, out, err) = ladr(&["tests/e2e/condvar_racy.c", "--color", "never"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(err, "");
+    assert_eq!(out, c.text);
     insta::assert_snapshot!(out);
-    let (_, out) = ladr("global_racy.c", &["--color", "never"]);
-    insta::assert_snapshot!("global_racy", out);
+    insta::assert_snapshot!("global_racy", checked("global_racy.c").text);
 }
 
 #[test]
@@ -162,17 +177,15 @@ fn svcomp_mode_ends_with_the_result_line() {
     std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
     let prp = prp.to_str().unwrap();
     let w = dir.path().join("w.graphml");
-    let (code, out) = ladr(
-        "global_racy.c",
-        &[
-            "--svcomp",
-            "--property-file",
-            prp,
-            "--witness",
-            w.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(code, 1, "{out}");
+    let (code, out, err) = ladr(&[
+        "tests/e2e/global_racy.c",
+        "--svcomp",
+        "--property-file",
+        prp,
+        "--witness",
+        w.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
     let xml = std::fs::read_to_string(&w).expect("witness written");
     assert!(
         xml.contains("violation_witness") && xml.contains("<data key=\"violation\">true</data>"),
@@ -182,7 +195,8 @@ fn svcomp_mode_ends_with_the_result_line() {
         out.trim_end().lines().last(),
         Some("SV-COMP result: false(no-data-race)")
     );
-    let (_, out) = ladr("mutex_free.c", &["--svcomp", "--property-file", prp]);
+    let (code, out, err) = ladr(&["tests/e2e/mutex_free.c", "--svcomp", "--property-file", prp]);
+    assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.trim_end().lines().last(), Some("SV-COMP result: true"));
     let other = dir.path().join("unreach-call.prp");
     std::fs::write(
@@ -190,12 +204,18 @@ fn svcomp_mode_ends_with_the_result_line() {
         "CHECK( init(main()), LTL(G ! call(reach_error())) )\n",
     )
     .unwrap();
-    let (code, out) = ladr(
-        "mutex_free.c",
-        &["--svcomp", "--property-file", other.to_str().unwrap()],
+    let (code, out, err) = ladr(&[
+        "tests/e2e/mutex_free.c",
+        "--svcomp",
+        "--property-file",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("not the no-data-race property"), "{err}");
+    assert_eq!(
+        out.trim_end().lines().last(),
+        Some("SV-COMP result: unknown")
     );
-    assert_eq!(code, 2, "{out}");
-    assert!(out.contains("not the no-data-race property"), "{out}");
 }
 
 #[test]
@@ -301,16 +321,28 @@ fn c11_atomic_functions() {
 #[test]
 fn race_after_two_loop_iterations() {
     racy("loop_twice_racy.c", (9, 13));
-    let (code, out) = ladr("loop_twice_racy.c", &["--unwind", "1"]);
-    assert_eq!(code, 0, "{out}");
+    // The command line with smaller bounds: exit status 0 and the text report on stdout.
+    let (code, out, err) = ladr(&["tests/e2e/loop_twice_racy.c", "--unwind", "1"]);
+    assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("the bounds cut the program: loop"), "{out}");
 }
 
 #[test]
 fn race_that_needs_two_rounds() {
     racy("two_rounds_racy.c", (8, 19));
-    let (code, out) = ladr("two_rounds_racy.c", &["--rounds", "1"]);
-    assert_eq!(code, 0, "{out}");
+    // The command line with one round, in JSON on stdout.
+    let (code, out, err) = ladr(&[
+        "tests/e2e/two_rounds_racy.c",
+        "--rounds",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "no-race", "{out}");
+    assert_eq!(v["bounds"]["rounds"], 1, "{out}");
+    assert!(v.get("race").is_none(), "{out}");
 }
 
 #[test]

@@ -1,0 +1,35 @@
+//! Snapshot tests of `lazy`: the sequential program given to CBMC for the minimal fixtures
+//! of `common::fixtures`, checked by gcc as a whole; the snapshots leave out the prelude
+//! (`common::PTHREAD_PRELUDE`) and the pthread model, which never change.
+
+mod common;
+
+use common::fixtures::*;
+
+/// The whole pipeline; the printed program without prelude and model.
+fn check(src: &str) -> String {
+    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "lazy")
+        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
+    common::printed_without_model(common::PTHREAD_PRELUDE, &p)
+        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"))
+}
+
+#[test]
+fn two_threads_write_a_global() {
+    insta::assert_snapshot!(check(TWO_WRITERS));
+}
+
+#[test]
+fn mutex_protected_access() {
+    insta::assert_snapshot!(check(MUTEX));
+}
+
+#[test]
+fn if_with_a_shared_condition() {
+    insta::assert_snapshot!(check(SHARED_IF));
+}
+
+#[test]
+fn atomic_section() {
+    insta::assert_snapshot!(check(ATOMIC_SECTION));
+}

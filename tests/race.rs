@@ -1,0 +1,34 @@
+//! Snapshot tests of `race` (after the passes up to `visible`): the instrumented items of
+//! each slot and the table of instrumented accesses (`Program::sites`), on the minimal
+//! fixtures of `common::fixtures`.
+
+mod common;
+
+use common::fixtures::*;
+
+/// The passes up to `race`; each slot's instrumented items, then the sites.
+fn check(src: &str) -> String {
+    let (p, map) = common::passes(common::PTHREAD_PRELUDE, src, 2, "race")
+        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
+    format!("{}{}", common::show_code(&p), common::show_sites(&p, &map))
+}
+
+#[test]
+fn two_threads_write_a_global() {
+    insta::assert_snapshot!(check(TWO_WRITERS));
+}
+
+#[test]
+fn mutex_protected_access() {
+    insta::assert_snapshot!(check(MUTEX));
+}
+
+#[test]
+fn if_with_a_shared_condition() {
+    insta::assert_snapshot!(check(SHARED_IF));
+}
+
+#[test]
+fn atomic_section() {
+    insta::assert_snapshot!(check(ATOMIC_SECTION));
+}
