@@ -248,17 +248,17 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let file = if cli.svcomp {
         let input = match svcomp::input(file) {
             Ok(i) => i,
-            Err(e) => return fail(err_out, &e, None),
+            Err(e) => return fail(cli, &file, err_out, &e, None),
         };
         let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
             let e = Error::new(
                 ErrorKind::Usage,
                 "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
             );
-            return fail(err_out, &e, None);
+            return fail(cli, &file, err_out, &e, None);
         };
         if let Err(e) = svcomp::check_property(&property) {
-            return fail(err_out, &e, None);
+            return fail(cli, &file, err_out, &e, None);
         }
         if !cli.ilp32 && !cli.lp64 {
             ilp32 = input.data_model == Some(svcomp::DataModel::ILP32);
@@ -276,7 +276,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let t0 = std::time::Instant::now();
     let parsed = match frontend::load(&file, &fe) {
         Ok(p) => p,
-        Err(e) => return fail(err_out, &e, None),
+        Err(e) => return fail(cli, &file, err_out, &e, None),
     };
     let parse_time = t0.elapsed().as_secs_f64();
     let opts = Options {
@@ -294,14 +294,14 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
                 print!("{}", print_unit(&p.unit).text);
                 Done::Emitted
             }
-            Err(e) => fail(err_out, &e, Some(&parsed)),
+            Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
         };
     }
     let cbmc = match ladr_cbmc::locate(cli.cbmc.as_deref()) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Done::Unknown;
+            let e = Error::new(ErrorKind::Backend, e.to_string());
+            return fail(cli, &file, err_out, &e, Some(&parsed));
         }
     };
     let mut copts = ladr_cbmc::Options::new(cbmc);
@@ -323,7 +323,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     );
     let (report, opts) = match checked {
         Ok(r) => r,
-        Err(e) => return fail(err_out, &e, Some(&parsed)),
+        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
     let outcome = report::outcome(&report, &parsed, &opts, parse_time);
     match cli.format {
@@ -369,8 +369,33 @@ fn color_choice(c: Color, stdout: bool) -> ColorChoice {
     }
 }
 
-fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> Done {
-    render(out, e, parsed.map(|p| &p.map));
+/// Reports an error that ended the check before a verdict: the diagnostic on stderr, and
+/// with `--format json|sarif` a valid document on stdout as well (so `ladr … --format
+/// sarif > ladr.sarif` never uploads an empty file).
+fn fail(
+    cli: &Cli,
+    input: &std::path::Path,
+    out: &mut StandardStream,
+    e: &Error,
+    parsed: Option<&frontend::Parsed>,
+) -> Done {
+    let map = parsed.map(|p| &p.map);
+    render(out, e, map);
+    if cli.format != Format::Text {
+        let opts = Options {
+            rounds: cli.rounds,
+            unwind: cli.unwind,
+            max_unwind: cli.max_unwind,
+        };
+        let o = report::error_outcome(&input.display().to_string(), e, map, &opts);
+        match cli.format {
+            Format::Json => println!("{}", report::json(&o)),
+            _ => {
+                let log = report::sarif::sarif(&o, &report::sarif::root(input));
+                println!("{}", report::sarif::to_string(&log));
+            }
+        }
+    }
     match e.kind {
         ErrorKind::Backend => Done::Unknown,
         _ => Done::Refused,

@@ -18,7 +18,9 @@ pub mod sarif;
 pub mod text;
 pub mod witness;
 
+use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::frontend::source_map::Loc;
+use ladr_c::frontend::source_map::SourceMap;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::Step;
@@ -35,17 +37,32 @@ pub const SCHEMA_VERSION: u32 = 1;
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
     pub schema: u32,
-    /// `race`, `no-race` or `unknown`.
+    /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
+    /// ladr cannot check, or a usage error found after the command line was read).
     pub verdict: &'static str,
-    /// Why there is no verdict (only for `unknown`).
+    /// Why there is no verdict (for `unknown` and `error`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For `error`: the diagnostic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ErrorInfo>,
     pub input: String,
     pub bounds: Bounds,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<Race>,
     pub stats: Stats,
     pub tool: Tool,
+}
+
+/// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
+#[derive(Clone, Debug, Serialize)]
+pub struct ErrorInfo {
+    /// `usage`, `syntax`, `unsupported` or `backend`.
+    pub kind: &'static str,
+    pub message: String,
+    /// Where, when the diagnostic has a place in the user's source.
+    pub location: Option<Position>,
+    pub notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -158,6 +175,50 @@ pub fn json(o: &Outcome) -> String {
     serde_json::to_string_pretty(o).expect("an Outcome always serialises")
 }
 
+/// The outcome of a check that ended with an error before a verdict: `error` for input
+/// ladr cannot check and usage errors (exit 2), `unknown` for a back-end failure (exit 3).
+/// `map` locates the error's span (the error's own map, for syntax errors, comes first).
+pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Options) -> Outcome {
+    let backend = e.kind == ErrorKind::Backend;
+    let location = map
+        .or(e.source.as_deref())
+        .and_then(|m| e.loc(m))
+        .map(|l| position(&l));
+    Outcome {
+        schema: SCHEMA_VERSION,
+        verdict: if backend { "unknown" } else { "error" },
+        reason: Some(e.message.clone()),
+        error: Some(ErrorInfo {
+            kind: match e.kind {
+                ErrorKind::Usage => "usage",
+                ErrorKind::Syntax => "syntax",
+                ErrorKind::Unsupported => "unsupported",
+                ErrorKind::Backend => "backend",
+            },
+            message: e.message.clone(),
+            location,
+            notes: e.notes.clone(),
+        }),
+        input: input.to_string(),
+        bounds: Bounds {
+            rounds: opts.rounds,
+            unwind: opts.unwind,
+            cut: false,
+            cuts: vec![],
+        },
+        race: None,
+        stats: Stats {
+            translate_s: 0.0,
+            cbmc_s: 0.0,
+            slots: 0,
+            visible_statements: 0,
+            formula_variables: None,
+            formula_clauses: None,
+        },
+        tool: TOOL,
+    }
+}
+
 /// Builds the outcome of a check.
 pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
     let mut cuts: Vec<&'static str> = report.cuts.iter().map(|c| cut_name(*c)).collect();
@@ -185,6 +246,7 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
         schema: SCHEMA_VERSION,
         verdict,
         reason,
+        error: None,
         input: parsed.path.display().to_string(),
         bounds: Bounds {
             rounds: opts.rounds,

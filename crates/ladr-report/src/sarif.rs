@@ -68,9 +68,12 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
         results.push(race_result(race, &mut ctx));
     }
     let mut invocation = Map::new();
-    invocation.insert("executionSuccessful".into(), json!(o.verdict != "unknown"));
+    invocation.insert(
+        "executionSuccessful".into(),
+        json!(!matches!(o.verdict, "unknown" | "error")),
+    );
     let note = match o.verdict {
-        "unknown" => Some((
+        "unknown" | "error" => Some((
             "error",
             o.reason.as_deref().unwrap_or("no verdict").to_string(),
         )),
@@ -78,14 +81,27 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
         _ => None,
     };
     if let Some((level, text)) = note {
-        invocation.insert(
-            "toolExecutionNotifications".into(),
-            json!([{
-                "level": level,
-                "message": { "text": text },
-                "descriptor": { "id": o.verdict },
-            }]),
-        );
+        let mut n = json!({
+            "level": level,
+            "message": { "text": text },
+            "descriptor": { "id": o.verdict },
+        });
+        // The diagnostic's place in the source, and its notes.
+        if let Some(e) = &o.error {
+            if let Some(p) = &e.location {
+                n["locations"] = json!([{
+                    "physicalLocation": {
+                        "artifactLocation": ctx.artifact(&p.file),
+                        "region": { "startLine": p.line, "startColumn": p.column },
+                    },
+                }]);
+            }
+            n["descriptor"]["id"] = json!(e.kind);
+            if !e.notes.is_empty() {
+                n["message"]["text"] = json!(format!("{text} ({})", e.notes.join("; ")));
+            }
+        }
+        invocation.insert("toolExecutionNotifications".into(), json!([n]));
     }
     json!({
         "$schema": SCHEMA,
