@@ -248,17 +248,17 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let file = if cli.svcomp {
         let input = match svcomp::input(file) {
             Ok(i) => i,
-            Err(e) => return fail(cli, &file, err_out, &e, None),
+            Err(e) => return fail(cli, file, err_out, &e, None),
         };
         let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
             let e = Error::new(
                 ErrorKind::Usage,
                 "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
             );
-            return fail(cli, &file, err_out, &e, None);
+            return fail(cli, file, err_out, &e, None);
         };
         if let Err(e) = svcomp::check_property(&property) {
-            return fail(cli, &file, err_out, &e, None);
+            return fail(cli, file, err_out, &e, None);
         }
         if !cli.ilp32 && !cli.lp64 {
             ilp32 = input.data_model == Some(svcomp::DataModel::ILP32);
