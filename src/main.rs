@@ -208,8 +208,24 @@ enum Cmd {
     Eval(EvalArgs),
 }
 
+/// On SIGINT or SIGTERM: kill CBMC's process group, remove the temporary directory, and
+/// exit with 128 + the signal's number (130, 143), as a shell reports a killed command.
+fn exit_cleanly_on_signals() {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+        return;
+    };
+    std::thread::spawn(move || {
+        if let Some(sig) = signals.forever().next() {
+            ladr_cbmc::process::abandon();
+            std::process::exit(128 + sig);
+        }
+    });
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    exit_cleanly_on_signals();
     let file = match (&cli.command, &cli.file) {
         (Some(Cmd::Eval(args)), _) => return ladr_eval::main(&args.clone().into()),
         (None, Some(file)) => file.clone(),

@@ -306,6 +306,8 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
         cbmc: opts.cbmc.clone(),
         source,
     })?;
+    // Killed with its group if ladr is interrupted.
+    let _group = process::track_group(child.id());
     // Read both pipes on threads: CBMC's JSON can be larger than a pipe buffer, and
     // reading one pipe while CBMC blocks on the other would deadlock.
     let out = process::reader(child.stdout.take());

@@ -1,9 +1,80 @@
-//! The two pieces of child-process handling that CBMC runs and `ladr eval`'s task runs
-//! share: reading a pipe to its end on its own thread, and killing processes.
+//! Child-process handling that CBMC runs and `ladr eval`'s task runs share: reading a
+//! pipe to its end on its own thread, killing processes, and the registry of what must not
+//! outlive ladr (CBMC's process groups, temporary directories), which [`abandon`] cleans
+//! up when ladr is interrupted.
 
 use std::io::Read;
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::thread;
+
+/// What is alive now: process groups to kill and paths to remove on interruption.
+struct Live {
+    groups: Vec<u32>,
+    paths: Vec<PathBuf>,
+}
+
+static LIVE: Mutex<Live> = Mutex::new(Live {
+    groups: Vec::new(),
+    paths: Vec::new(),
+});
+
+/// Set by [`abandon`]: a group registered afterwards is killed at once.
+static ABANDONED: AtomicBool = AtomicBool::new(false);
+
+fn live() -> std::sync::MutexGuard<'static, Live> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Keeps process group `pgid` registered until dropped.
+pub struct GroupGuard(u32);
+
+/// Registers the process group led by `pgid` (a child started with `process_group(0)`).
+pub fn track_group(pgid: u32) -> GroupGuard {
+    live().groups.push(pgid);
+    if ABANDONED.load(Ordering::SeqCst) {
+        kill(&[format!("-{pgid}")]);
+    }
+    GroupGuard(pgid)
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        live().groups.retain(|g| *g != self.0);
+    }
+}
+
+/// Keeps a path registered for removal until dropped (the owner removes it normally).
+pub struct PathGuard(PathBuf);
+
+/// Registers `path` (a temporary directory) for removal if ladr is interrupted.
+pub fn track_path(path: PathBuf) -> PathGuard {
+    live().paths.push(path.clone());
+    PathGuard(path)
+}
+
+impl Drop for PathGuard {
+    fn drop(&mut self) {
+        live().paths.retain(|p| *p != self.0);
+    }
+}
+
+/// Kills every registered process group and removes every registered path: called once,
+/// when ladr is interrupted (SIGINT, SIGTERM), just before it exits.
+pub fn abandon() {
+    ABANDONED.store(true, Ordering::SeqCst);
+    let (groups, paths) = {
+        let l = live();
+        (l.groups.clone(), l.paths.clone())
+    };
+    let targets: Vec<String> = groups.iter().map(|g| format!("-{g}")).collect();
+    kill(&targets);
+    for p in paths {
+        let _ = std::fs::remove_dir_all(p);
+    }
+}
 
 /// Reads `pipe` to its end on a thread of its own (a child's output can be larger than a
 /// pipe buffer, and reading one pipe while the child blocks on the other would deadlock).

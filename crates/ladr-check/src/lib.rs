@@ -108,6 +108,8 @@ pub fn run_cbmc(
                 format!("cannot create a temporary directory: {e}"),
             )
         })?;
+    // Removed if ladr is interrupted (the TempDir removes it otherwise).
+    let _tracked = cbmc::process::track_path(dir.path().to_path_buf());
     let seq = dir.path().join(SEQ_FILE);
     std::fs::write(&seq, &t.printed.text).map_err(|e| {
         Error::new(
