@@ -6,7 +6,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr_c::diag::{render, Error, ErrorKind};
 use ladr_c::frontend;
 use ladr_c::print::print_unit;
-use ladr_check::{check_deepening, Verdict};
+use ladr_check::{check_deepening_with, Phase, Verdict};
 use ladr_ir::program::Options;
 use ladr_report as report;
 use ladr_seq::pipeline::{translate, Stage};
@@ -123,84 +123,115 @@ enum Color {
 ///
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
-/// (timeout, CBMC failure).
+/// (time limit, CBMC failure), 130/143 interrupted (SIGINT/SIGTERM).
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
-#[derive(Parser, Debug)]
+#[derive(Parser, Debug, Clone)]
 #[command(name = "ladr", version, about, long_about)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+#[command(allow_negative_numbers = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
     /// The C file to check (`.i` = already preprocessed; anything else goes through `gcc -E`).
-    #[arg(required = true)]
-    file: Option<PathBuf>,
-    /// Round-robin rounds K: each thread runs at most K contexts.
-    #[arg(long, default_value_t = 2)]
+    #[arg(required = true, value_name = "FILE")]
+    file: Vec<PathBuf>,
+
+    /// Round-robin rounds K: each thread runs at most K contexts (1–100).
+    #[arg(long, default_value_t = 2, value_name = "K", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
     rounds: u32,
-    /// Loop unwinding and recursion depth U.
-    #[arg(long, default_value_t = 2)]
+    /// Loop unwinding and recursion depth U (0–1000).
+    #[arg(long, default_value_t = 2, value_name = "U", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
     unwind: u32,
-    /// Loops with a constant bound up to this many iterations are unwound completely.
-    #[arg(long, default_value_t = 100)]
+    /// Loops with a constant bound up to N iterations are unwound completely (0–1000).
+    #[arg(long, default_value_t = 100, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(0..=1000))]
     max_unwind: u32,
+    /// Time limit for the whole check, in seconds (translation and CBMC); 0: none. The
+    /// answer is then "unknown", or with --deepen the answer of the deepest finished bounds.
+    #[arg(long, default_value = "300", value_name = "SECONDS", help_heading = "Bounds",
+          value_parser = parse_seconds)]
+    timeout: f64,
+    /// After "no race", check again with larger bounds while the time limit leaves time
+    /// (from 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On in SV-COMP
+    /// mode. The answer is the first race found, or "no race" for the deepest bounds that
+    /// finished.
+    #[arg(long, help_heading = "Bounds")]
+    deepen: bool,
+    /// How many times --deepen may grow the bounds (0–100).
+    #[arg(long, default_value_t = 6, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(0..=100))]
+    deepen_steps: u32,
+
     /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).
-    #[arg(long = "32", conflicts_with = "lp64")]
+    #[arg(long = "32", conflicts_with = "lp64", help_heading = "Input")]
     ilp32: bool,
     /// Check with 64-bit long and pointers (LP64, the default).
-    #[arg(long = "64")]
+    #[arg(long = "64", help_heading = "Input")]
     lp64: bool,
-    /// Print the program after a stage instead of checking it.
-    #[arg(long, value_enum)]
-    emit: Option<Emit>,
-    /// The CBMC binary (default: $LADR_CBMC, then `cbmc` on PATH, then the copy installed
-    /// by scripts/install-cbmc).
-    #[arg(long)]
-    cbmc: Option<PathBuf>,
-    /// Time limit in seconds for the whole check: CBMC is stopped when it is reached
-    /// (verdict: unknown, or with --deepen the answer of the deepest finished bounds).
-    #[arg(long)]
-    timeout: Option<f64>,
-    /// Keep the sequential program and CBMC's output in this directory.
-    #[arg(long)]
-    keep_files: Option<PathBuf>,
     /// Preprocessor include directory (for `.c` input).
-    #[arg(short = 'I', value_name = "DIR")]
+    #[arg(short = 'I', value_name = "DIR", help_heading = "Input")]
     include: Vec<String>,
     /// Preprocessor macro definition NAME[=VALUE] (for `.c` input).
-    #[arg(short = 'D', value_name = "MACRO")]
+    #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Input")]
     define: Vec<String>,
-    /// When to use colour in diagnostics.
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    color: Color,
-    /// Output format of the verdict.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
+
+    /// Output format of the answer: also for errors, a document in this format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT",
+          help_heading = "Output")]
     format: Format,
     /// Show every step of every context of the interleaving.
-    #[arg(short, long)]
-    verbose: bool,
+    #[arg(long, help_heading = "Output")]
+    steps: bool,
+    /// No progress line on the terminal.
+    #[arg(short, long, help_heading = "Output")]
+    quiet: bool,
+    /// When to use colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN",
+          help_heading = "Output")]
+    color: Color,
+    /// Write a GraphML violation witness of a race to FILE (default in SV-COMP mode:
+    /// `witness.graphml`).
+    #[arg(long, value_name = "FILE", help_heading = "Output")]
+    witness: Option<PathBuf>,
+
     /// SV-COMP mode: FILE may be a task `.yml`; the last output line is `SV-COMP result:
     /// true`, `false(no-data-race)` or `unknown`.
-    #[arg(long)]
+    #[arg(long, help_heading = "SV-COMP")]
     svcomp: bool,
     /// The SV-COMP property file (only no-data-race is supported).
-    #[arg(long, value_name = "PRP")]
+    #[arg(long, value_name = "PRP", help_heading = "SV-COMP")]
     property_file: Option<PathBuf>,
-    /// After "no race", check again with larger bounds while --timeout leaves time (from
-    /// 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On in SV-COMP mode. The answer is the
-    /// first race found, or "no race" for the deepest bounds that finished.
-    #[arg(long, requires = "timeout")]
-    deepen: bool,
-    /// How many times --deepen may grow the bounds.
-    #[arg(long, default_value_t = 6, value_name = "N")]
-    deepen_steps: u32,
-    /// Write a GraphML violation witness of a race here (default in SV-COMP mode:
-    /// `witness.graphml`).
-    #[arg(long, value_name = "FILE")]
-    witness: Option<PathBuf>,
+
+    /// The CBMC binary (default: $LADR_CBMC, then `cbmc` on PATH, then next to the ladr
+    /// binary, then the copy installed by scripts/install-cbmc).
+    #[arg(long, value_name = "PATH", help_heading = "Debugging")]
+    cbmc: Option<PathBuf>,
+    /// Print the program after a stage instead of checking it.
+    #[arg(long, value_enum, value_name = "STAGE", help_heading = "Debugging")]
+    emit: Option<Emit>,
+    /// Keep the sequential program and CBMC's output in DIR (created if missing).
+    #[arg(long, value_name = "DIR", help_heading = "Debugging")]
+    keep_files: Option<PathBuf>,
 }
 
-#[derive(Subcommand, Debug)]
+/// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds"))?;
+    if !v.is_finite() || !(0.0..=31_536_000.0).contains(&v) {
+        return Err(format!(
+            "{s} is not a time limit: give seconds from 0 (no limit) to 31536000"
+        ));
+    }
+    Ok(v)
+}
+
+#[derive(Subcommand, Debug, Clone)]
 enum Cmd {
     /// Run ladr on every SV-COMP no-data-race task under DIR and score the answers.
     ///
@@ -223,18 +254,76 @@ fn exit_cleanly_on_signals() {
     });
 }
 
+/// The check runs on a thread with this much stack: deeply nested programs (a 10 000-term
+/// expression, thousands of unwound statements) recurse deeply in the passes and printer.
+const STACK: usize = 256 << 20;
+
+/// How long after the time limit the watchdog gives up on a check still translating.
+const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     exit_cleanly_on_signals();
-    let file = match (&cli.command, &cli.file) {
-        (Some(Cmd::Eval(args)), _) => return ladr_eval::main(&args.clone().into()),
-        (None, Some(file)) => file.clone(),
-        (None, None) => unreachable!("clap requires FILE without a subcommand"),
+    if let Some(Cmd::Eval(args)) = &cli.command {
+        return ladr_eval::main(&args.clone().into());
+    }
+    let file = match cli.file.as_slice() {
+        [file] => file.clone(),
+        [] => unreachable!("clap requires FILE without a subcommand"),
+        [first, ..] => {
+            let e = Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "ladr checks one C file (the one with `main`), got {}; several translation \
+                     units are not supported yet: give the file with `main`, which may \
+                     `#include` the others",
+                    cli.file.len()
+                ),
+            );
+            let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+            return finish(&cli, fail(&cli, first, &mut err_out, &e, None));
+        }
     };
-    let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
-    let code = run(&cli, &file, &mut err_out);
+    // The check runs on a thread of its own, with a large stack, while this thread keeps
+    // the time limit: CBMC is stopped at the limit by the check itself, and the watchdog
+    // ends a check that overruns it anywhere else (translation of huge bounds).
+    let (tx, rx) = std::sync::mpsc::channel();
+    let worker = {
+        let (cli, file) = (cli.clone(), file.clone());
+        std::thread::Builder::new()
+            .name("check".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+                let _ = tx.send(run(&cli, &file, &mut err_out));
+            })
+    };
+    if let Err(e) = worker {
+        eprintln!("error: cannot start the check: {e}");
+        return ExitCode::from(Done::Unknown as u8);
+    }
+    let code = match time_limit(&cli) {
+        None => rx.recv().unwrap_or(Done::Unknown),
+        Some(limit) => match rx.recv_timeout(limit + WATCHDOG_GRACE) {
+            Ok(code) => code,
+            Err(_) => {
+                ladr_cbmc::process::abandon();
+                let e = Error::new(
+                    ErrorKind::Backend,
+                    format!("the time limit of {} s was reached", cli.timeout),
+                );
+                let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+                fail(&cli, &file, &mut err_out, &e, None)
+            }
+        },
+    };
+    finish(&cli, code)
+}
+
+/// The SV-COMP result line (last line of the output, whatever happened before) and the
+/// exit status.
+fn finish(cli: &Cli, code: Done) -> ExitCode {
     if cli.svcomp {
-        // The verdict line is the last line of the output, whatever happened before.
         let verdict = match code {
             Done::Race => "race",
             Done::NoRace => "no-race",
@@ -320,32 +409,53 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             return fail(cli, &file, err_out, &e, Some(&parsed));
         }
     };
+    if let Some(dir) = &cli.keep_files {
+        if let Err(e) = ladr_check::prepare_keep_dir(dir) {
+            return fail(cli, &file, err_out, &e, Some(&parsed));
+        }
+    }
     let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.ilp32 = ilp32;
-    copts.timeout = cli.timeout.map(Duration::from_secs_f64);
+    copts.timeout = time_limit(cli);
     let steps = if cli.deepen || cli.svcomp {
         cli.deepen_steps
     } else {
         0
     };
-    let deadline = cli.timeout.map(|t| t0 + Duration::from_secs_f64(t));
-    let checked = check_deepening(
+    let deadline = time_limit(cli).map(|t| t0 + t);
+    // A progress line on the terminal (indicatif draws nothing when stderr is not one).
+    let bar = progress_line(cli);
+    let checked = check_deepening_with(
         &parsed,
         &opts,
         &copts,
         cli.keep_files.as_deref(),
         deadline,
         steps,
+        &mut |phase, b| {
+            let what = match phase {
+                Phase::Translating => "translating",
+                Phase::Cbmc => "CBMC is checking",
+            };
+            bar.set_message(format!(
+                "{}: {what} ({} rounds, {} unwindings)",
+                file.display(),
+                b.rounds,
+                b.unwind
+            ));
+        },
     );
+    bar.finish_and_clear();
     let (report, opts) = match checked {
         Ok(r) => r,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
-    let outcome = report::outcome(&report, &parsed, &opts, parse_time);
+    let mut outcome = report::outcome(&report, &parsed, &opts, parse_time);
+    outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     match cli.format {
         Format::Text => {
             let mut out = StandardStream::stdout(color_choice(cli.color, true));
-            report::text::write(&mut out, &outcome, &parsed, cli.verbose);
+            report::text::write(&mut out, &outcome, &parsed, cli.steps);
         }
         Format::Json => println!("{}", report::json(&outcome)),
         Format::Sarif => {
@@ -369,6 +479,25 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         Verdict::NoRace => Done::NoRace,
         Verdict::Unknown { .. } => Done::Unknown,
     }
+}
+
+/// The progress line: a spinner with the phase, the bounds and the time spent (hidden with
+/// --quiet, in SV-COMP mode, and when stderr is not a terminal).
+fn progress_line(cli: &Cli) -> indicatif::ProgressBar {
+    if cli.quiet || cli.svcomp {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(200));
+    bar
+}
+
+/// The time limit, if any (`--timeout 0`: none).
+fn time_limit(cli: &Cli) -> Option<Duration> {
+    (cli.timeout > 0.0).then(|| Duration::from_secs_f64(cli.timeout))
 }
 
 /// Colour for stdout (`stdout = true`) or stderr.
@@ -403,7 +532,8 @@ fn fail(
             unwind: cli.unwind,
             max_unwind: cli.max_unwind,
         };
-        let o = report::error_outcome(&input.display().to_string(), e, map, &opts);
+        let mut o = report::error_outcome(&input.display().to_string(), e, map, &opts);
+        o.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
         match cli.format {
             Format::Json => println!("{}", report::json(&o)),
             _ => {

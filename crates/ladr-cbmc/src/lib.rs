@@ -133,6 +133,9 @@ pub struct Options {
     pub ilp32: bool,
     /// Kill CBMC after this long; the verdict is then [`Verdict::Unknown`].
     pub timeout: Option<Duration>,
+    /// Kill CBMC at this instant at the latest (the end of the caller's time limit, which
+    /// also covers the work done before CBMC starts).
+    pub deadline: Option<Instant>,
     /// Appended to the command line as they are (e.g. `--unwind 2`).
     pub extra_args: Vec<String>,
 }
@@ -144,6 +147,7 @@ impl Options {
             cbmc,
             ilp32: false,
             timeout: None,
+            deadline: None,
             extra_args: Vec::new(),
         }
     }
@@ -313,7 +317,11 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
     let out = process::reader(child.stdout.take());
     let err = process::reader(child.stderr.take());
 
-    let (status, timed_out) = wait_with_timeout(&mut child, opts.timeout.map(|t| start + t))?;
+    let deadline = match (opts.timeout.map(|t| start + t), opts.deadline) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let (status, timed_out) = wait_with_timeout(&mut child, deadline)?;
     let wall = start.elapsed();
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();

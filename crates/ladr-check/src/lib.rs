@@ -122,12 +122,48 @@ pub fn run_cbmc(
     let outcome = cbmc::run_with_retries(cbmc_opts, &seq, uf)
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     if let Some(k) = keep {
-        let _ = std::fs::create_dir_all(k);
-        let _ = std::fs::write(k.join(SEQ_FILE), &t.printed.text);
-        let _ = std::fs::write(k.join("cbmc.json"), &outcome.stdout);
-        let _ = std::fs::write(k.join("cbmc.stderr"), &outcome.stderr);
+        keep_files(k, &t.printed.text, &outcome)?;
     }
     Ok(outcome)
+}
+
+/// Checks that `--keep-files DIR` can be used: creates it and writes a probe file there, so
+/// a bad place is a usage error before the check rather than files silently not kept.
+pub fn prepare_keep_dir(dir: &Path) -> Result<()> {
+    let bad = |e: std::io::Error| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("--keep-files: cannot write into `{}`: {e}", dir.display()),
+        )
+    };
+    std::fs::create_dir_all(dir).map_err(bad)?;
+    let probe = dir.join(".ladr-probe");
+    std::fs::write(&probe, b"").map_err(bad)?;
+    std::fs::remove_file(&probe).map_err(bad)
+}
+
+/// Writes the sequential program and CBMC's output into `dir` (`--keep-files`).
+fn keep_files(dir: &Path, seq: &str, outcome: &cbmc::Outcome) -> Result<()> {
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|e| {
+            Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "--keep-files: cannot write {}: {e}",
+                    dir.join(name).display()
+                ),
+            )
+        })
+    };
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("--keep-files: cannot create `{}`: {e}", dir.display()),
+        )
+    })?;
+    write(SEQ_FILE, seq)?;
+    write("cbmc.json", &outcome.stdout)?;
+    write("cbmc.stderr", &outcome.stderr)
 }
 
 /// Translates `parsed` and checks it with CBMC.
@@ -256,6 +292,36 @@ pub fn check_deepening(
     deadline: Option<Instant>,
     steps: u32,
 ) -> Result<(Report, Options)> {
+    check_deepening_with(
+        parsed,
+        opts,
+        cbmc_opts,
+        keep,
+        deadline,
+        steps,
+        &mut |_, _| {},
+    )
+}
+
+/// What a check is doing, for a progress display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Running the passes and the printer.
+    Translating,
+    /// CBMC is checking the sequential program.
+    Cbmc,
+}
+
+/// [`check_deepening`], telling `progress` each phase with the bounds it works at.
+pub fn check_deepening_with(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<(Report, Options)> {
     let mut bounds = opts.clone();
     let mut best: Option<(Report, Options)> = None;
     for step in 0..=steps {
@@ -265,10 +331,19 @@ pub fn check_deepening(
             if left.is_zero() && best.is_some() {
                 break;
             }
-            // The first check always runs (and times out at once if nothing is left).
+            // The first check always runs (and times out at once if nothing is left); CBMC
+            // is stopped at the deadline, however long translation took.
             c.timeout = Some(left.max(Duration::from_millis(1)));
+            c.deadline = Some(d);
         }
-        let report = match check(parsed, &bounds, &c, keep) {
+        let checked = (|| {
+            progress(Phase::Translating, &bounds);
+            let t = translate_seq(parsed, &bounds)?;
+            progress(Phase::Cbmc, &bounds);
+            let outcome = run_cbmc(&t, &c, keep)?;
+            Ok(read_outcome(parsed, t, outcome))
+        })();
+        let report = match checked {
             Ok(r) => r,
             // A deeper program can hit a limit the first one did not (more slots than
             // the model has rows): keep the answer already found.

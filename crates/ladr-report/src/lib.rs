@@ -48,6 +48,8 @@ pub struct Outcome {
     pub error: Option<ErrorInfo>,
     pub input: String,
     pub bounds: Bounds,
+    /// The time limit of the whole check in seconds (null: none).
+    pub time_limit_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<Race>,
     pub stats: Stats,
@@ -200,6 +202,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             notes: e.notes.clone(),
         }),
         input: input.to_string(),
+        time_limit_s: None,
         bounds: Bounds {
             rounds: opts.rounds,
             unwind: opts.unwind,
@@ -248,6 +251,7 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
         reason,
         error: None,
         input: parsed.path.display().to_string(),
+        time_limit_s: None,
         bounds: Bounds {
             rounds: opts.rounds,
             unwind: opts.unwind,

@@ -112,7 +112,16 @@ pub fn summary(o: &Outcome) -> String {
             };
             format!("no race found within {}{cut}", bounds_text(o))
         }
-        (None, _) => format!("unknown: {}", o.reason.as_deref().unwrap_or("no verdict")),
+        (None, _) => {
+            let limit = match o.time_limit_s {
+                Some(t) => format!(" (time limit {t} s)"),
+                None => String::new(),
+            };
+            format!(
+                "unknown: {}{limit}",
+                o.reason.as_deref().unwrap_or("no verdict")
+            )
+        }
     }
 }
 
