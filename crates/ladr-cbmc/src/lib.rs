@@ -45,8 +45,22 @@ pub mod process;
 /// Environment variable naming the CBMC binary to use.
 pub const ENV_VAR: &str = "LADR_CBMC";
 
-/// The launcher `scripts/install-cbmc` writes into the source tree.
-pub const INSTALLED_LAUNCHER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.tools/bin/cbmc");
+/// Environment variable naming ladr's user-level directory (where `scripts/install-cbmc`
+/// puts CBMC): `$LADR_HOME`, else `$XDG_DATA_HOME/ladr`, else `~/.local/share/ladr`.
+pub const HOME_VAR: &str = "LADR_HOME";
+
+/// The launcher `scripts/install-cbmc` writes: `bin/cbmc` in ladr's user-level directory.
+pub fn installed_launcher() -> Option<PathBuf> {
+    let env = |v: &str| {
+        std::env::var_os(v)
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+    };
+    let home = env(HOME_VAR)
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("ladr")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/ladr")))?;
+    Some(home.join("bin/cbmc"))
+}
 
 // ---------------------------------------------------------------------------------------
 // Locating CBMC
@@ -69,7 +83,7 @@ impl fmt::Display for NotFound {
         writeln!(f, "To install it, do one of:")?;
         writeln!(
             f,
-            "  - run `scripts/install-cbmc` in the ladr source tree (installs into .tools/)"
+            "  - run `scripts/install-cbmc` from the ladr source tree (installs into ~/.local/share/ladr)"
         )?;
         writeln!(f, "  - put cbmc >= 6.6 on PATH")?;
         write!(
@@ -82,7 +96,9 @@ impl fmt::Display for NotFound {
 impl std::error::Error for NotFound {}
 
 /// Finds the CBMC binary: `explicit` (from `--cbmc`) if given, else `$LADR_CBMC`, else
-/// `cbmc` on `PATH`, else the launcher installed by `scripts/install-cbmc`.
+/// `cbmc` on `PATH`, else `cbmc` next to the running executable, else the launcher
+/// `scripts/install-cbmc` installed in ladr's user-level directory ([`installed_launcher`]).
+/// Nothing depends on where the source tree was when ladr was built.
 ///
 /// An explicit path or `$LADR_CBMC` that does not name an existing program is an error,
 /// not a reason to fall back: the user asked for that binary. The version is not checked
@@ -112,11 +128,22 @@ pub fn locate(explicit: Option<&Path>) -> Result<PathBuf, NotFound> {
         Ok(p) => return Ok(p),
         Err(_) => tried.push("`cbmc` on PATH: not found".to_string()),
     }
-    let launcher = Path::new(INSTALLED_LAUNCHER);
-    if launcher.is_file() {
-        return Ok(launcher.to_path_buf());
+    // Next to the ladr binary (an installation that ships CBMC beside ladr).
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| Some(e.parent()?.to_path_buf()))
+    {
+        let beside = dir.join("cbmc");
+        if beside.is_file() {
+            return Ok(beside);
+        }
+        tried.push(format!("{}: not there", beside.display()));
     }
-    tried.push(format!("{}: not installed", launcher.display()));
+    match installed_launcher() {
+        Some(l) if l.is_file() => return Ok(l),
+        Some(l) => tried.push(format!("{}: not installed", l.display())),
+        None => tried.push(format!("${HOME_VAR}, $XDG_DATA_HOME and $HOME: not set")),
+    }
     Err(NotFound { tried })
 }
 
