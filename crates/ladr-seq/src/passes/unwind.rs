@@ -27,9 +27,10 @@
 //! backward goto, no call of a function with a body.
 
 use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
+use crate::passes::normalise::havoced_var;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::names::Names;
+use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
@@ -796,28 +797,64 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
 /// Removes statements that cannot run because an earlier statement of their block never
 /// completes (`__CPROVER_assume(0)` — a certain cut —, `goto`, `return`, or a block or
 /// `if` all of whose ways end so). A statement containing a label is kept (a goto may
-/// reach it) and makes the rest live again; declarations are kept. Returns true if `s`
+/// reach it) and makes the rest live again; a dead declaration is kept, with its N4 havoc,
+/// only when a label follows it in its block (otherwise no code can use it). Returns true
+/// if `s`
 /// never completes. This keeps `pthread_create` calls behind a certain cut from becoming
 /// thread slots.
 fn prune(s: &mut Node<Statement>) -> bool {
     match &mut s.node {
         Statement::Compound(items) => {
+            let labelled: Vec<bool> = items
+                .iter()
+                .map(|it| matches!(&it.node, BlockItem::Statement(st) if has_label(st)))
+                .collect();
+            // Declarations after the block's last label: dead ones go with their havoc (N4).
+            let last_label = labelled.iter().rposition(|l| *l);
             let mut dead = false;
-            items.retain_mut(|it| match &mut it.node {
-                BlockItem::Statement(st) => {
-                    let labelled = has_label(st);
-                    if dead && !labelled {
-                        return false;
+            // Dead declarations kept (a label follows) keep N4: the havoc, or the assignment
+            // that stood for it, of each becomes (stays) `__CPROVER_havoc_object(&x);`.
+            let mut kept: HashSet<String> = HashSet::new();
+            let mut k = 0;
+            items.retain_mut(|it| {
+                let at = k;
+                k += 1;
+                match &mut it.node {
+                    BlockItem::Statement(st) => {
+                        if dead && !labelled[at] {
+                            let Some(x) = defined_by(st).filter(|x| kept.contains(*x)) else {
+                                return false;
+                            };
+                            let x = x.to_string();
+                            let sp = st.span;
+                            *st = expr_stmt(call(abi::HAVOC, vec![addr(ident(&x, sp), sp)], sp));
+                            kept.remove(&x);
+                            return true;
+                        }
+                        if labelled[at] {
+                            dead = false;
+                        }
+                        if prune(st) {
+                            dead = true;
+                        }
+                        true
                     }
-                    if labelled {
-                        dead = false;
+                    BlockItem::Declaration(d) if dead => {
+                        if last_label.is_none_or(|l| l < at) {
+                            return false;
+                        }
+                        kept.extend(
+                            d.node
+                                .declarators
+                                .iter()
+                                .filter_map(|id| declarator_name(&id.node.declarator.node))
+                                .filter(|x| !names::is_temporary(x))
+                                .map(String::from),
+                        );
+                        true
                     }
-                    if prune(st) {
-                        dead = true;
-                    }
-                    true
+                    _ => !(dead && last_label.is_none_or(|l| l < at)),
                 }
-                _ => true,
             });
             dead
         }
@@ -837,6 +874,20 @@ fn prune(s: &mut Node<Statement>) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// The variable `s` gives its first value to by N4: `__CPROVER_havoc_object(&x);` or
+/// `x = e;`.
+fn defined_by(s: &Node<Statement>) -> Option<&str> {
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            ident_name(&b.node.lhs)
+        }
+        e => havoced_var(e),
     }
 }
 
