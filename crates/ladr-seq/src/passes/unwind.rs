@@ -23,8 +23,9 @@
 //!   it. Other shapes are an Unsupported error naming the goto.
 //!
 //! Needs the normal form (N1: only `while`; N2: side-effect-free conditions) and `inline`
-//! having removed calls and static locals. Guarantees [`check_bounded`]: no loops, no
-//! backward goto, no call of a function with a body.
+//! having removed calls and static locals. Guarantees (checked by
+//! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
+//! with a body.
 
 use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
 use crate::passes::normalise::havoced_var;
@@ -315,12 +316,12 @@ impl Unwinder<'_> {
             ),
             and(
                 eq(
-                    call("__CPROVER_POINTER_OFFSET", vec![addr(at(i), span)], span),
+                    call(abi::POINTER_OFFSET, vec![addr(at(i), span)], span),
                     int(0, span),
                     span,
                 ),
                 eq(
-                    call("__CPROVER_OBJECT_SIZE", vec![addr(at(i), span)], span),
+                    call(abi::OBJECT_SIZE, vec![addr(at(i), span)], span),
                     len.clone(),
                     span,
                 ),
@@ -938,76 +939,4 @@ fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
     };
     b.stmt(&mut s.clone());
     b.found
-}
-
-/// Checks the bounded-program guarantees on a whole unit: no loops, no backward goto, no
-/// call of a function with a body.
-pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> {
-    let defined: HashSet<String> = unit
-        .0
-        .iter()
-        .filter_map(|e| match &e.node {
-            ExternalDeclaration::FunctionDefinition(f) => function_name(&f.node).map(String::from),
-            _ => None,
-        })
-        .collect();
-    struct C<'a> {
-        defined: &'a HashSet<String>,
-        err: Option<String>,
-    }
-    impl VisitMut for C<'_> {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
-            if matches!(
-                s.node,
-                Statement::While(_) | Statement::DoWhile(_) | Statement::For(_)
-            ) && self.err.is_none()
-            {
-                self.err = Some(format!("loop left at offset {}", s.span.start));
-            }
-            walk_stmt(self, s)
-        }
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
-                return;
-            }
-            if let Expression::Call(c) = &e.node {
-                if let Some(n) = callee_name(&c.node) {
-                    if self.defined.contains(n)
-                        && !crate::passes::inline::kept_call(n)
-                        && self.err.is_none()
-                    {
-                        self.err = Some(format!("call of defined function `{n}` left"));
-                    }
-                }
-            }
-            walk_expr(self, e)
-        }
-        // Calls under `sizeof` / `__typeof__` are not evaluated.
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
-            for id in &mut d.node.declarators {
-                if let Some(i) = &mut id.node.initializer {
-                    ladr_c::syntax::walk::walk_initializer(self, i);
-                }
-            }
-        }
-    }
-    let mut c = C {
-        defined: &defined,
-        err: None,
-    };
-    for ext in &unit.0 {
-        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-            let name = function_name(&f.node).unwrap_or("?");
-            let mut body = f.node.statement.clone();
-            c.stmt(&mut body);
-            if let Some(e) = c.err.take() {
-                return Err(format!("{name}: {e}"));
-            }
-            if let Some((_, l)) = backward_goto(&f.node.statement) {
-                return Err(format!("{name}: backward goto {l} left"));
-            }
-        }
-    }
-    Ok(())
 }
