@@ -123,7 +123,7 @@ enum Color {
 ///
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
-/// (timeout, CBMC failure).
+/// (timeout, CBMC failure, internal error).
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug)]
@@ -198,6 +198,10 @@ struct Cli {
     /// `witness.graphml`).
     #[arg(long, value_name = "FILE")]
     witness: Option<PathBuf>,
+    /// Check the invariants between passes (as debug builds always do); a violation is an
+    /// internal error naming the pass. For developers.
+    #[arg(long, hide = true)]
+    check_ir: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -283,6 +287,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         rounds: cli.rounds,
         unwind: cli.unwind,
         max_unwind: cli.max_unwind,
+        check_ir: cli.check_ir,
     };
     if let Some(stage) = cli.emit.map(Emit::stage) {
         if stage == Stage::Parsed {
@@ -372,7 +377,7 @@ fn color_choice(c: Color, stdout: bool) -> ColorChoice {
 fn fail(out: &mut StandardStream, e: &Error, parsed: Option<&frontend::Parsed>) -> Done {
     render(out, e, parsed.map(|p| &p.map));
     match e.kind {
-        ErrorKind::Backend => Done::Unknown,
+        ErrorKind::Backend | ErrorKind::Internal => Done::Unknown,
         _ => Done::Refused,
     }
 }

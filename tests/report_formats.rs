@@ -340,6 +340,7 @@ fn outcome(file: &str) -> (Outcome, PathBuf) {
         rounds: 2,
         unwind: 2,
         max_unwind: 100,
+        ..Default::default()
     };
     let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
     let copts = ladr_cbmc::Options::new(cbmc);
