@@ -4,6 +4,7 @@
 //! Translation only, no CBMC.
 
 use ladr_c::diag::ErrorKind;
+use ladr_ir::abi;
 use ladr_ir::program::{Options, Program};
 use ladr_seq::invariants::{self, Invariant};
 use ladr_seq::pipeline::{translate, Stage, PASSES};
@@ -134,9 +135,9 @@ fn survey_every_invariant_after_every_pass() {
             for v in &vs {
                 per.entry(v.invariant).or_insert(v);
                 let class: String = v.message.split('`').next().unwrap_or("").to_string();
-                let fun = if v.function.starts_with("__ladr_thread") {
+                let fun = if abi::is_slot_function(&v.function) {
                     "slot"
-                } else if v.function.starts_with("__ladr") {
+                } else if abi::is_model_function(&v.function) {
                     "model"
                 } else {
                     "user"
