@@ -123,7 +123,7 @@ enum Color {
 ///
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
-/// (time limit, CBMC failure), 130/143 interrupted (SIGINT/SIGTERM).
+/// (time limit, CBMC failure, internal error), 130/143 interrupted (SIGINT/SIGTERM).
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug, Clone)]
@@ -215,6 +215,10 @@ struct Cli {
     /// Keep the sequential program and CBMC's output in DIR (created if missing).
     #[arg(long, value_name = "DIR", help_heading = "Debugging")]
     keep_files: Option<PathBuf>,
+    /// Check the invariants between passes (as debug builds always do); a violation is an
+    /// internal error naming the pass. For developers.
+    #[arg(long, hide = true)]
+    check_ir: bool,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -384,11 +388,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };
     let parse_time = t0.elapsed().as_secs_f64();
-    let opts = Options {
-        rounds: cli.rounds,
-        unwind: cli.unwind,
-        max_unwind: cli.max_unwind,
-    };
+    let opts = options(cli);
     if let Some(stage) = cli.emit.map(Emit::stage) {
         if stage == Stage::Parsed {
             print!("{}", print_unit(&parsed.unit).text);
@@ -495,6 +495,16 @@ fn progress_line(cli: &Cli) -> indicatif::ProgressBar {
     bar
 }
 
+/// The translation's options from the command line.
+fn options(cli: &Cli) -> Options {
+    Options {
+        rounds: cli.rounds,
+        unwind: cli.unwind,
+        max_unwind: cli.max_unwind,
+        check_ir: cli.check_ir,
+    }
+}
+
 /// The time limit, if any (`--timeout 0`: none).
 fn time_limit(cli: &Cli) -> Option<Duration> {
     (cli.timeout > 0.0).then(|| Duration::from_secs_f64(cli.timeout))
@@ -527,12 +537,7 @@ fn fail(
     let map = parsed.map(|p| &p.map);
     render(out, e, map);
     if cli.format != Format::Text {
-        let opts = Options {
-            rounds: cli.rounds,
-            unwind: cli.unwind,
-            max_unwind: cli.max_unwind,
-        };
-        let mut o = report::error_outcome(&input.display().to_string(), e, map, &opts);
+        let mut o = report::error_outcome(&input.display().to_string(), e, map, &options(cli));
         o.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
         match cli.format {
             Format::Json => println!("{}", report::json(&o)),
@@ -543,7 +548,7 @@ fn fail(
         }
     }
     match e.kind {
-        ErrorKind::Backend => Done::Unknown,
+        ErrorKind::Backend | ErrorKind::Internal => Done::Unknown,
         _ => Done::Refused,
     }
 }

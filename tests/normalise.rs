@@ -4,7 +4,8 @@ mod common;
 
 use ladr_c::frontend;
 use ladr_ir::program::{Options, Program};
-use ladr_seq::passes::normalise::{self, check_normal_form};
+use ladr_seq::invariants::check_normal_form;
+use ladr_seq::passes::normalise;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -15,7 +16,7 @@ const PRELUDE: &str = "void __CPROVER_assume(int);\nvoid __CPROVER_havoc_object(
 fn normalise_text(src: &str) -> Result<String, String> {
     let (_, unit, _) = frontend::parse_text(src, "test.c").map_err(|e| e.to_string())?;
     let p = normalise::run(Program::new(unit), &Options::default()).map_err(|e| e.to_string())?;
-    check_normal_form(&p.unit)?;
+    check_normal_form(&p.unit).map_err(|v| v.to_string())?;
     Ok(ladr_c::print::print_unit(&p.unit).text)
 }
 
@@ -471,7 +472,7 @@ fn corpus_input(path: &std::path::Path) -> Option<Option<Failure>> {
     let group = match r {
         Err(_) => Some(("panic".to_string(), String::new())),
         Ok(Err(e)) => Some((e.message.clone(), String::new())),
-        Ok(Ok(p)) => match check_normal_form(&p.unit) {
+        Ok(Ok(p)) => match check_normal_form(&p.unit).map_err(|v| v.to_string()) {
             Err(e) => Some((
                 format!(
                     "normal form: {}",

@@ -38,12 +38,13 @@ pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program
         rounds: 2,
         unwind,
         max_unwind,
+        ..Default::default()
     };
     let p = Program::new(unit);
     let p = ladr_seq::passes::normalise::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr_seq::passes::inline::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr_seq::passes::unwind::run(p, &opts).map_err(|e| e.to_string())?;
-    ladr_seq::passes::unwind::check_bounded(&p.unit)?;
+    ladr_seq::invariants::check_bounded(&p.unit).map_err(|v| v.to_string())?;
     let text = ladr_c::print::print_unit(&p.unit).text;
     gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
     Ok((text, p))
@@ -95,6 +96,7 @@ pub fn threads(prelude: &str, src: &str, unwind: u32) -> Result<(String, Program
         rounds: 2,
         unwind,
         max_unwind: 100,
+        ..Default::default()
     };
     let mut p = Program::new(unit);
     for pass in [
@@ -237,6 +239,7 @@ pub fn passes(
         rounds: 2,
         unwind,
         max_unwind: 100,
+        ..Default::default()
     };
     let mut p = Program::new(unit);
     let mut ran = false;

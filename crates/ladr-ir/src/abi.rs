@@ -150,6 +150,11 @@ pub const ASSERT: &str = "__CPROVER_assert";
 pub const HAVOC: &str = "__CPROVER_havoc_object";
 pub const R_OK: &str = "__CPROVER_r_ok";
 pub const W_OK: &str = "__CPROVER_w_ok";
+pub const POINTER_OFFSET: &str = "__CPROVER_POINTER_OFFSET";
+pub const OBJECT_SIZE: &str = "__CPROVER_OBJECT_SIZE";
+/// Builtins that only inspect pointers: a call of one is no side effect for the normal form
+/// (N2, N3), so `unwind`'s fill-loop guard may test them in an `if` condition.
+pub const PURE_BUILTINS: [&str; 4] = [R_OK, W_OK, POINTER_OFFSET, OBJECT_SIZE];
 pub const GET_FIELD: &str = "__CPROVER_get_field";
 pub const SET_FIELD: &str = "__CPROVER_set_field";
 pub const FIELD_DECL_GLOBAL: &str = "__CPROVER_field_decl_global";

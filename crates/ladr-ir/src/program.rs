@@ -16,6 +16,9 @@ pub struct Options {
     pub unwind: u32,
     /// Loops with a constant bound up to this many iterations are unwound completely.
     pub max_unwind: u32,
+    /// Check the invariants between passes (`ladr_seq::invariants`), as debug builds always
+    /// do (`--check-ir`).
+    pub check_ir: bool,
 }
 
 impl Default for Options {
@@ -24,6 +27,7 @@ impl Default for Options {
             rounds: 2,
             unwind: 2,
             max_unwind: 100,
+            check_ir: false,
         }
     }
 }

@@ -59,7 +59,7 @@ pub struct Outcome {
 /// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
 #[derive(Clone, Debug, Serialize)]
 pub struct ErrorInfo {
-    /// `usage`, `syntax`, `unsupported` or `backend`.
+    /// `usage`, `syntax`, `unsupported`, `backend` or `internal`.
     pub kind: &'static str,
     pub message: String,
     /// Where, when the diagnostic has a place in the user's source.
@@ -181,7 +181,7 @@ pub fn json(o: &Outcome) -> String {
 /// ladr cannot check and usage errors (exit 2), `unknown` for a back-end failure (exit 3).
 /// `map` locates the error's span (the error's own map, for syntax errors, comes first).
 pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Options) -> Outcome {
-    let backend = e.kind == ErrorKind::Backend;
+    let backend = matches!(e.kind, ErrorKind::Backend | ErrorKind::Internal);
     let location = map
         .or(e.source.as_deref())
         .and_then(|m| e.loc(m))
@@ -196,6 +196,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
                 ErrorKind::Syntax => "syntax",
                 ErrorKind::Unsupported => "unsupported",
                 ErrorKind::Backend => "backend",
+                ErrorKind::Internal => "internal",
             },
             message: e.message.clone(),
             location,

@@ -1,11 +1,12 @@
 //! The sequentialization: the program that flows between the passes ([`program`]), the
-//! passes themselves ([`passes`], one module each), their order ([`pipeline`]), the pthread
-//! model ([`model`]) and the sharing analysis ([`analysis`]).
+//! passes themselves ([`passes`], one module each), their order ([`pipeline`]), the checks of
+//! the invariants between them ([`invariants`]) and the pthread model ([`model`]).
 //!
 //! Architecture invariant: everything here is pure. No files, no processes, no clocks, no
 //! serde, no command line: a pass is a function from program to program. The crate does
 //! not know CBMC is the back end beyond the `__CPROVER_*` builtins the program uses.
 
+pub mod invariants;
 pub mod model;
 pub mod passes;
 pub mod pipeline;

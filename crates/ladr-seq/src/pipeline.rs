@@ -3,7 +3,7 @@
 //! parse → normalise → inline → unwind → threads → visible → race → lazy. The reasons for
 //! the order are in `passes/mod.rs`. Translation is pure: no files, no processes.
 
-use crate::passes;
+use crate::{invariants, passes};
 use ladr_c::diag::Result;
 use ladr_ir::program::{Options, Program};
 use lang_c::ast::TranslationUnit;
@@ -37,6 +37,10 @@ pub const PASSES: &[(&str, Pass, Stage)] = &[
 ];
 
 /// Runs the passes up to and including `upto`; `after_pass` sees each intermediate program.
+///
+/// In debug builds and with `opts.check_ir`, the invariants that hold after each pass
+/// ([`invariants::HOLDS_AFTER`]) are checked after it; a violation is an internal error
+/// naming the pass.
 pub fn translate(
     unit: TranslationUnit,
     opts: &Options,
@@ -49,6 +53,9 @@ pub fn translate(
             break;
         }
         p = pass(p, opts)?;
+        if cfg!(debug_assertions) || opts.check_ir {
+            invariants::after_pass(name, &p)?;
+        }
         after_pass(name, &p);
     }
     Ok(p)

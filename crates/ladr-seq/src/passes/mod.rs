@@ -9,7 +9,7 @@
 //!    produced by unwinding a loop) becomes its own slot with its own copy of the routine.
 //! 5. `visible`, `lazy`, `race` build the sequential program from the slots.
 //!
-//! # Normal form (established by `normalise`, kept by every later pass)
+//! # Normal form (established by `normalise`)
 //! * N1 no `switch`, `for`, `do`, `break`, `continue`; loops are `while (c) S`.
 //! * N2 conditions of `if`/`while` and `return` values have no side effects.
 //! * N3 an expression statement has at most one side effect, at its top:
@@ -26,6 +26,39 @@
 //!   `__VERIFIER_atomic_begin();` and last `__VERIFIER_atomic_end();`.
 //! * N6 SV-COMP error functions are `__CPROVER_assume(0);` / `__CPROVER_assume(e);`,
 //!   `__VERIFIER_assume(e)` is `__CPROVER_assume(e)`.
+//!
+//! A call of a pure CBMC builtin (`abi::PURE_BUILTINS`: `__CPROVER_r_ok`, `__CPROVER_w_ok`,
+//! `__CPROVER_POINTER_OFFSET`, `__CPROVER_OBJECT_SIZE`) is no side effect for N2/N3
+//! (`unwind`'s fill-loop guard tests them in an `if`).
+//!
+//! # Bounded program (established by `unwind`)
+//! * Loop: no `while`, `do`, `for`.
+//! * BackwardGoto: no `goto` to a label earlier in the function's text.
+//! * CallOfDefinedFunction: no call of a function with a body, except `main` and the names
+//!   `inline` keeps (`inline::kept_call`), the model's functions and (from `lazy`'s driver)
+//!   the slot functions.
+//!
+//! # What holds after which pass
+//! Checked by [`crate::invariants`] (table `HOLDS_AFTER`) after every pass in debug builds
+//! and with `--check-ir`. The code checked is every function body of the unit except the
+//! pthread model's functions (`abi::is_model_function`: hand-written C in `model/pthread.c`
+//! with initialised locals, nondet calls in conditions and the constant-bound `for` loops
+//! of `__ladr_main_args`, which no pass rewrites, flattens or instruments), and after
+//! `visible` each slot's items in `Program::code`.
+//!
+//! | after     | N1 N4 N5 N6 | N2 N3  | Loop BackwardGoto | CallOfDefinedFunction |
+//! |-----------|-------------|--------|-------------------|-----------------------|
+//! | normalise | yes         | yes    | no                | no                    |
+//! | inline    | yes         | yes    | no                | yes                   |
+//! | unwind    | yes         | yes    | yes               | yes                   |
+//! | threads   | yes         | yes    | yes               | yes                   |
+//! | visible   | yes         | yes    | yes               | yes                   |
+//! | race      | yes         | **no** | yes               | yes                   |
+//! | lazy      | yes         | **no** | yes               | yes                   |
+//!
+//! `race` puts its flag code — assignments of `__ladr_*` flags and
+//! `__CPROVER_set_field`/`__CPROVER_get_field` calls in comma and `&&` expressions — into
+//! visible statements and their conditions, so N2 and N3 stop holding there by design.
 
 pub mod inline;
 pub mod lazy;

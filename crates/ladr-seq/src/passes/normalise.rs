@@ -45,8 +45,9 @@
 //! inside a `__typeof__` as executed (nor inline them).
 //!
 //! Needs: a parsed unit (nothing from earlier passes).
-//! Guarantees: N1–N6 (checked by [`check_normal_form`]). Temporaries `__ladr_t*` are the one
-//! exception to N4's havoc rule: they are always assigned before they are read.
+//! Guarantees: N1–N6 (checked by [`crate::invariants::check_normal_form`]). Temporaries
+//! `__ladr_t*` are the one exception to N4's havoc rule: they are always assigned before
+//! they are read.
 //! Limits (reported as unsupported, never dropped): non-constant array initialisers that
 //! rely on brace elision are taken element by element at the top level only; side effects
 //! inside compound literals, `_Generic` or `offsetof`.
@@ -54,6 +55,7 @@
 //! References: CIL (Necula et al., CC 2002) for the core; LaDR paper §3 (bounded programs),
 //! DESIGN.md §3 (SV-COMP environment).
 
+use crate::invariants::Invariant;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::{self, Names};
@@ -67,7 +69,7 @@ use lang_c::span::{Node, Span};
 use std::collections::HashSet;
 
 /// Functions that end the execution: `__CPROVER_assume(0)` in race mode.
-const ERROR_FUNCTIONS: &[&str] = &[
+pub(crate) const ERROR_FUNCTIONS: &[&str] = &[
     "reach_error",
     abi::VERIFIER_ERROR,
     "abort",
@@ -107,13 +109,11 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
             DropOverwrittenHavocs.stmt(&mut f.node.statement);
-            if let Err(e) = check_stmt(&f.node.statement.node, false) {
-                if e.starts_with("N5") {
-                    return Err(Error::unsupported(
-                        span,
-                        "`__VERIFIER_atomic_end` that does not close a section of the same block",
-                    ));
-                }
+            if !crate::invariants::check_body(&f.node.statement, &[Invariant::N5]).is_empty() {
+                return Err(Error::unsupported(
+                    span,
+                    "`__VERIFIER_atomic_end` that does not close a section of the same block",
+                ));
             }
         }
     }
@@ -299,13 +299,13 @@ fn stmt_item(s: Node<Statement>) -> Node<BlockItem> {
     item(s)
 }
 
-fn is_typedef(d: &Declaration) -> bool {
+pub(crate) fn is_typedef(d: &Declaration) -> bool {
     d.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
     })
 }
 
-fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
+pub(crate) fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
     d.specifiers
         .iter()
         .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
@@ -1385,7 +1385,7 @@ fn array_dims(d: &Declarator) -> usize {
         .count()
 }
 
-fn is_array_declarator(d: &Declarator) -> bool {
+pub(crate) fn is_array_declarator(d: &Declarator) -> bool {
     matches!(d.kind.node, DeclaratorKind::Identifier(_))
         && matches!(
             d.derived.first().map(|x| &x.node),
@@ -1453,7 +1453,7 @@ fn strip_type_bodies(specs: &mut [Node<DeclarationSpecifier>]) {
 }
 
 /// The name of the function an expression statement calls with no arguments, if any.
-fn called(it: &Node<BlockItem>) -> Option<&str> {
+pub(crate) fn called(it: &Node<BlockItem>) -> Option<&str> {
     if let BlockItem::Statement(s) = &it.node {
         if let Statement::Expression(Some(e)) = &s.node {
             if let Expression::Call(c) = &e.node {
@@ -1609,228 +1609,6 @@ fn rewrite_exits(
     }
 }
 
-// -------------------------------------------------------------------- checker
-
-/// Checks the normal form N1–N6 of [`crate::passes`] on every function body; the message
-/// names the first violation. Other passes' tests reuse it.
-pub fn check_normal_form(unit: &TranslationUnit) -> std::result::Result<(), String> {
-    for ext in &unit.0 {
-        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-            let fname = function_name(&f.node).unwrap_or("?").to_string();
-            check_stmt(&f.node.statement.node, false).map_err(|e| format!("in `{fname}`: {e}"))?;
-        }
-    }
-    Ok(())
-}
-
-fn show_e(e: &Expression) -> String {
-    ladr_c::print::expr_to_string(e)
-}
-
-fn pure(e: &Expression, what: &str) -> std::result::Result<(), String> {
-    if has_side_effect(e) {
-        return Err(format!("N2/N3: side effect in {what}: `{}`", show_e(e)));
-    }
-    if let Some(n) = calls_forbidden(e) {
-        return Err(format!("N6: call of `{n}` remains"));
-    }
-    Ok(())
-}
-
-fn calls_forbidden(e: &Expression) -> Option<String> {
-    if let Expression::Call(c) = e {
-        if let Some(n) = callee_name(&c.node) {
-            if ERROR_FUNCTIONS.contains(&n) || n == abi::VERIFIER_ASSUME {
-                return Some(n.to_string());
-            }
-        }
-    }
-    None
-}
-
-fn check_expr_stmt(e: &Expression) -> std::result::Result<(), String> {
-    if let Some(n) = calls_forbidden(e) {
-        return Err(format!("N6: call of `{n}` remains"));
-    }
-    match e {
-        Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-            pure(&b.node.lhs.node, "an assigned lvalue")?;
-            match &b.node.rhs.node {
-                Expression::Call(c) if b.node.operator.node == BinaryOperator::Assign => {
-                    check_call(&c.node)
-                }
-                r => pure(r, "an assigned value"),
-            }
-        }
-        Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
-            pure(&u.node.operand.node, "an incremented lvalue")
-        }
-        Expression::Call(c) => check_call(&c.node),
-        e => pure(e, "an expression statement"),
-    }
-}
-
-fn check_call(c: &CallExpression) -> std::result::Result<(), String> {
-    if let Some(n) = callee_name(c) {
-        if ERROR_FUNCTIONS.contains(&n) || n == abi::VERIFIER_ASSUME {
-            return Err(format!("N6: call of `{n}` remains"));
-        }
-    }
-    pure(&c.callee.node, "a callee")?;
-    for a in &c.arguments {
-        pure(&a.node, "a call argument")?;
-    }
-    Ok(())
-}
-
-fn check_block(items: &[Node<BlockItem>], in_atomic: bool) -> std::result::Result<(), String> {
-    for (k, it) in items.iter().enumerate() {
-        match &it.node {
-            BlockItem::Declaration(d) => {
-                let d = &d.node;
-                if is_typedef(d)
-                    || has_storage(d, StorageClassSpecifier::Extern)
-                    || has_storage(d, StorageClassSpecifier::Static)
-                    || has_storage(d, StorageClassSpecifier::ThreadLocal)
-                {
-                    continue;
-                }
-                for id in &d.declarators {
-                    let dd = &id.node.declarator.node;
-                    if matches!(
-                        dd.derived.first().map(|x| &x.node),
-                        Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
-                    ) && !matches!(dd.kind.node, DeclaratorKind::Declarator(_))
-                    {
-                        continue;
-                    }
-                    let Some(name) = declarator_name(dd) else {
-                        continue;
-                    };
-                    match &id.node.initializer {
-                        Some(i) => {
-                            let ok = is_array_declarator(dd)
-                                && match &i.node {
-                                    Initializer::Expression(e) => !has_side_effect(&e.node),
-                                    Initializer::List(_) => !init_has_effect(&i.node),
-                                };
-                            if !ok {
-                                return Err(format!("N4: local `{name}` has an initialiser"));
-                            }
-                        }
-                        None if names::is_temporary(name) => {}
-                        None => {
-                            // havoc, or the assignment that replaced its initialiser
-                            let havoced = items[k + 1..].iter().any(|n| defines(n, name));
-                            if !havoced {
-                                return Err(format!(
-                                    "N4: uninitialised local `{name}` is not followed by {}",
-                                    abi::HAVOC
-                                ));
-                            }
-                        }
-                    }
-                }
-            }
-            BlockItem::StaticAssert(_) => {}
-            BlockItem::Statement(s) => {
-                let is_begin = called(it) == Some(abi::ATOMIC_BEGIN);
-                let is_end = called(it) == Some(abi::ATOMIC_END);
-                if is_begin && !(in_atomic && k == 0) {
-                    return Err("N5: `__VERIFIER_atomic_begin` does not start a block".into());
-                }
-                if is_end && !(in_atomic && k + 1 == items.len()) {
-                    return Err("N5: `__VERIFIER_atomic_end` does not end a block".into());
-                }
-                if !is_begin && !is_end {
-                    check_stmt(&s.node, false)?;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// `__CPROVER_havoc_object(&name);` or `name = …;`.
-fn defines(it: &Node<BlockItem>, name: &str) -> bool {
-    let BlockItem::Statement(s) = &it.node else {
-        return false;
-    };
-    // a declaration moved in front of an atomic section is assigned inside it
-    if let Statement::Compound(items) = &s.node {
-        return items.iter().any(|i| defines(i, name));
-    }
-    let Statement::Expression(Some(e)) = &s.node else {
-        return false;
-    };
-    match &e.node {
-        Expression::Call(_) => havoced_var(&e.node) == Some(name),
-        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
-            matches!(&b.node.lhs.node, Expression::Identifier(i) if i.node.name == name)
-        }
-        _ => false,
-    }
-}
-
-fn init_has_effect(i: &Initializer) -> bool {
-    match i {
-        Initializer::Expression(e) => has_side_effect(&e.node),
-        Initializer::List(l) => l
-            .iter()
-            .any(|it| init_has_effect(&it.node.initializer.node)),
-    }
-}
-
-fn check_stmt(s: &Statement, _nested: bool) -> std::result::Result<(), String> {
-    match s {
-        Statement::Compound(items) => {
-            let atomic = items.first().and_then(called) == Some(abi::ATOMIC_BEGIN)
-                && items.last().and_then(called) == Some(abi::ATOMIC_END);
-            check_block(items, atomic)
-        }
-        Statement::Labeled(l) => match &l.node.label.node {
-            Label::Identifier(_) => check_stmt(&l.node.statement.node, false),
-            _ => Err("N1: `case`/`default` label remains".into()),
-        },
-        Statement::Expression(None) => Ok(()),
-        Statement::Expression(Some(e)) => {
-            if matches!(
-                called_name(&e.node),
-                Some(abi::ATOMIC_BEGIN | abi::ATOMIC_END)
-            ) {
-                return Err("N5: atomic section marker outside a block".into());
-            }
-            check_expr_stmt(&e.node)
-        }
-        Statement::If(i) => {
-            pure(&i.node.condition.node, "an `if` condition")?;
-            check_stmt(&i.node.then_statement.node, false)?;
-            match &i.node.else_statement {
-                Some(e) => check_stmt(&e.node, false),
-                None => Ok(()),
-            }
-        }
-        Statement::While(w) => {
-            pure(&w.node.expression.node, "a `while` condition")?;
-            check_stmt(&w.node.statement.node, false)
-        }
-        Statement::Switch(_) => Err("N1: `switch` remains".into()),
-        Statement::DoWhile(_) => Err("N1: `do` remains".into()),
-        Statement::For(_) => Err("N1: `for` remains".into()),
-        Statement::Break => Err("N1: `break` remains".into()),
-        Statement::Continue => Err("N1: `continue` remains".into()),
-        Statement::Return(Some(e)) => pure(&e.node, "a `return` value"),
-        Statement::Goto(_) | Statement::Return(None) | Statement::Asm(_) => Ok(()),
-    }
-}
-
-fn called_name(e: &Expression) -> Option<&str> {
-    match e {
-        Expression::Call(c) => callee_name(&c.node),
-        _ => None,
-    }
-}
-
 /// The integer literal 0 (any base, any suffix), possibly cast: a null pointer constant.
 pub(crate) fn is_zero(e: &Expression) -> bool {
     match e {
@@ -1849,7 +1627,7 @@ mod tests {
     fn norm(src: &str) -> TranslationUnit {
         let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").unwrap();
         let p = run(Program::new(unit), &Options::default()).unwrap();
-        check_normal_form(&p.unit).unwrap();
+        crate::invariants::check_normal_form(&p.unit).unwrap();
         p.unit
     }
 
@@ -1867,6 +1645,6 @@ mod tests {
         let (_, unit, _) =
             ladr_c::frontend::parse_text("void f(int x){ switch(x){ case 1: break; } }", "t.c")
                 .unwrap();
-        assert!(check_normal_form(&unit).is_err());
+        assert!(crate::invariants::check_normal_form(&unit).is_err());
     }
 }

@@ -23,13 +23,15 @@
 //!   it. Other shapes are an Unsupported error naming the goto.
 //!
 //! Needs the normal form (N1: only `while`; N2: side-effect-free conditions) and `inline`
-//! having removed calls and static locals. Guarantees [`check_bounded`]: no loops, no
-//! backward goto, no call of a function with a body.
+//! having removed calls and static locals. Guarantees (checked by
+//! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
+//! with a body.
 
 use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
+use crate::passes::normalise::havoced_var;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::names::Names;
+use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
@@ -314,12 +316,12 @@ impl Unwinder<'_> {
             ),
             and(
                 eq(
-                    call("__CPROVER_POINTER_OFFSET", vec![addr(at(i), span)], span),
+                    call(abi::POINTER_OFFSET, vec![addr(at(i), span)], span),
                     int(0, span),
                     span,
                 ),
                 eq(
-                    call("__CPROVER_OBJECT_SIZE", vec![addr(at(i), span)], span),
+                    call(abi::OBJECT_SIZE, vec![addr(at(i), span)], span),
                     len.clone(),
                     span,
                 ),
@@ -796,28 +798,64 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
 /// Removes statements that cannot run because an earlier statement of their block never
 /// completes (`__CPROVER_assume(0)` — a certain cut —, `goto`, `return`, or a block or
 /// `if` all of whose ways end so). A statement containing a label is kept (a goto may
-/// reach it) and makes the rest live again; declarations are kept. Returns true if `s`
+/// reach it) and makes the rest live again; a dead declaration is kept, with its N4 havoc,
+/// only when a label follows it in its block (otherwise no code can use it). Returns true
+/// if `s`
 /// never completes. This keeps `pthread_create` calls behind a certain cut from becoming
 /// thread slots.
 fn prune(s: &mut Node<Statement>) -> bool {
     match &mut s.node {
         Statement::Compound(items) => {
+            let labelled: Vec<bool> = items
+                .iter()
+                .map(|it| matches!(&it.node, BlockItem::Statement(st) if has_label(st)))
+                .collect();
+            // Declarations after the block's last label: dead ones go with their havoc (N4).
+            let last_label = labelled.iter().rposition(|l| *l);
             let mut dead = false;
-            items.retain_mut(|it| match &mut it.node {
-                BlockItem::Statement(st) => {
-                    let labelled = has_label(st);
-                    if dead && !labelled {
-                        return false;
+            // Dead declarations kept (a label follows) keep N4: the havoc, or the assignment
+            // that stood for it, of each becomes (stays) `__CPROVER_havoc_object(&x);`.
+            let mut kept: HashSet<String> = HashSet::new();
+            let mut k = 0;
+            items.retain_mut(|it| {
+                let at = k;
+                k += 1;
+                match &mut it.node {
+                    BlockItem::Statement(st) => {
+                        if dead && !labelled[at] {
+                            let Some(x) = defined_by(st).filter(|x| kept.contains(*x)) else {
+                                return false;
+                            };
+                            let x = x.to_string();
+                            let sp = st.span;
+                            *st = expr_stmt(call(abi::HAVOC, vec![addr(ident(&x, sp), sp)], sp));
+                            kept.remove(&x);
+                            return true;
+                        }
+                        if labelled[at] {
+                            dead = false;
+                        }
+                        if prune(st) {
+                            dead = true;
+                        }
+                        true
                     }
-                    if labelled {
-                        dead = false;
+                    BlockItem::Declaration(d) if dead => {
+                        if last_label.is_none_or(|l| l < at) {
+                            return false;
+                        }
+                        kept.extend(
+                            d.node
+                                .declarators
+                                .iter()
+                                .filter_map(|id| declarator_name(&id.node.declarator.node))
+                                .filter(|x| !names::is_temporary(x))
+                                .map(String::from),
+                        );
+                        true
                     }
-                    if prune(st) {
-                        dead = true;
-                    }
-                    true
+                    _ => !(dead && last_label.is_none_or(|l| l < at)),
                 }
-                _ => true,
             });
             dead
         }
@@ -837,6 +875,20 @@ fn prune(s: &mut Node<Statement>) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// The variable `s` gives its first value to by N4: `__CPROVER_havoc_object(&x);` or
+/// `x = e;`.
+fn defined_by(s: &Node<Statement>) -> Option<&str> {
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            ident_name(&b.node.lhs)
+        }
+        e => havoced_var(e),
     }
 }
 
@@ -887,76 +939,4 @@ fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
     };
     b.stmt(&mut s.clone());
     b.found
-}
-
-/// Checks the bounded-program guarantees on a whole unit: no loops, no backward goto, no
-/// call of a function with a body.
-pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> {
-    let defined: HashSet<String> = unit
-        .0
-        .iter()
-        .filter_map(|e| match &e.node {
-            ExternalDeclaration::FunctionDefinition(f) => function_name(&f.node).map(String::from),
-            _ => None,
-        })
-        .collect();
-    struct C<'a> {
-        defined: &'a HashSet<String>,
-        err: Option<String>,
-    }
-    impl VisitMut for C<'_> {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
-            if matches!(
-                s.node,
-                Statement::While(_) | Statement::DoWhile(_) | Statement::For(_)
-            ) && self.err.is_none()
-            {
-                self.err = Some(format!("loop left at offset {}", s.span.start));
-            }
-            walk_stmt(self, s)
-        }
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
-                return;
-            }
-            if let Expression::Call(c) = &e.node {
-                if let Some(n) = callee_name(&c.node) {
-                    if self.defined.contains(n)
-                        && !crate::passes::inline::kept_call(n)
-                        && self.err.is_none()
-                    {
-                        self.err = Some(format!("call of defined function `{n}` left"));
-                    }
-                }
-            }
-            walk_expr(self, e)
-        }
-        // Calls under `sizeof` / `__typeof__` are not evaluated.
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
-            for id in &mut d.node.declarators {
-                if let Some(i) = &mut id.node.initializer {
-                    ladr_c::syntax::walk::walk_initializer(self, i);
-                }
-            }
-        }
-    }
-    let mut c = C {
-        defined: &defined,
-        err: None,
-    };
-    for ext in &unit.0 {
-        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-            let name = function_name(&f.node).unwrap_or("?");
-            let mut body = f.node.statement.clone();
-            c.stmt(&mut body);
-            if let Some(e) = c.err.take() {
-                return Err(format!("{name}: {e}"));
-            }
-            if let Some((_, l)) = backward_goto(&f.node.statement) {
-                return Err(format!("{name}: backward goto {l} left"));
-            }
-        }
-    }
-    Ok(())
 }
