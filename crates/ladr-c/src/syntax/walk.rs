@@ -36,7 +36,9 @@
 //! ```
 //!
 //! The walk functions are named after the node (`visit_mut::stmt(v, s)`: the hook, then the
-//! children if it answers `Descend`); `*_children` walks the children only.
+//! children if it answers `Descend`); `*_children` walks the children only
+//! (`expr_children` and `stmt_children` take the bare `Expression` / `Statement`, so a query
+//! on an unspanned node needs no copy).
 //! [`VisitMut`] is the former always-descending mutable walker, kept while some passes
 //! still use it.
 
@@ -432,7 +434,7 @@ macro_rules! walker {
         /// Walks a statement: its hook, then (if it answers `Descend`) its children.
         pub fn stmt<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Node<Statement>) -> Result<(), V::Error> {
             if v.stmt(s)? == Walk::Descend {
-                stmt_children(v, s)?;
+                stmt_children(v, & $($m)? s.node)?;
             }
             Ok(())
         }
@@ -577,8 +579,8 @@ macro_rules! walker {
         }
 
         /// The children of a statement.
-        pub fn stmt_children<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Node<Statement>) -> Result<(), V::Error> {
-            match & $($m)? s.node {
+        pub fn stmt_children<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Statement) -> Result<(), V::Error> {
+            match s {
                 Statement::Labeled(l) => {
                     match & $($m)? l.node.label.node {
                         Label::Identifier(i) => v.label(& $($m)? i.node)?,

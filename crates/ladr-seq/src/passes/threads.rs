@@ -51,8 +51,8 @@
 
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::rename::Renamer;
 use ladr_c::syntax::walk::{self, VisitMut};
 use ladr_ir::abi::{self, end_label, slot_function};
 use ladr_ir::program::{Cut, CutKind, Options, Program, Slot};
@@ -246,7 +246,11 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
     let params = parameters(f);
     let names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
     let mut body = f.statement.clone();
-    let mut r = Renamer::new(&mut p.names, &names);
+    let mut r = Copier::new(&mut p.names, Rename::All);
+    r.labels_on_demand = true;
+    for n in &names {
+        r.param(n);
+    }
     r.body(&mut body);
     let renamed: Vec<(String, String)> = names
         .iter()
@@ -956,7 +960,8 @@ impl SlotCtx<'_> {
                     ));
                 };
                 let mut body = def.statement.clone();
-                let mut r = Renamer::new(&mut self.p.names, &[]);
+                let mut r = Copier::new(&mut self.p.names, Rename::All);
+                r.labels_on_demand = true;
                 r.body(&mut body);
                 let end = self.p.names.label("once_end");
                 let mut rr = OnceReturns { end: end.clone() };

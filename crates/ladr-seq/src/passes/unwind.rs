@@ -26,9 +26,9 @@
 //! having removed calls and static locals. Guarantees [`check_bounded`]: no loops, no
 //! backward goto, no call of a function with a body.
 
-use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use ladr_ir::abi;
@@ -475,7 +475,7 @@ impl Unwinder<'_> {
             }
         }
         let as_stmt = block(stmts, span);
-        let inner_labels = crate::passes::inline::labels_defined(&as_stmt.node);
+        let inner_labels = labels_defined(&as_stmt.node);
         let starts: Vec<String> = (0..self.unwind)
             .map(|k| {
                 if k == 0 {
