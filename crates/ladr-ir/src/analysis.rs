@@ -332,7 +332,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             span: &'ast lang_c::span::Span,
         ) {
             if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
-                if let Some(n) = ladr_c::syntax::build::int_literal(&e.node) {
+                if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
                     self.0 = self.0.max(n);
                 }
             }

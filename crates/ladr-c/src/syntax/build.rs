@@ -489,25 +489,6 @@ pub fn ident_name(e: &Node<Expression>) -> Option<&str> {
     }
 }
 
-/// The value of an integer literal (decimal, octal, hexadecimal, binary; suffixes ignored).
-pub fn int_literal(e: &Expression) -> Option<u64> {
-    match e {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(i) => {
-                let radix = match i.base {
-                    IntegerBase::Decimal => 10,
-                    IntegerBase::Octal => 8,
-                    IntegerBase::Hexadecimal => 16,
-                    IntegerBase::Binary => 2,
-                };
-                u64::from_str_radix(&i.number, radix).ok()
-            }
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
 /// Storage classes among declaration specifiers.
 pub fn storage_of(specs: &[Node<DeclarationSpecifier>]) -> Vec<StorageClassSpecifier> {
     specs

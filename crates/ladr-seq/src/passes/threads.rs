@@ -51,6 +51,7 @@
 
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::{self, VisitMut};
@@ -627,24 +628,10 @@ fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
     }
 }
 
-/// Integer constant expressions built from literals, enumeration constants, sizeof and
-/// arithmetic.
+/// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are
+/// `enumerators`.
 fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
-    let c = |e: &Node<Expression>| is_constant(&e.node, enumerators);
-    match e {
-        Expression::Constant(_)
-        | Expression::SizeOfTy(_)
-        | Expression::SizeOfVal(_)
-        | Expression::AlignOf(_) => true,
-        Expression::BinaryOperator(b) => c(&b.node.lhs) && c(&b.node.rhs),
-        Expression::UnaryOperator(u) => c(&u.node.operand),
-        Expression::Cast(x) => c(&x.node.expression),
-        Expression::Conditional(x) => {
-            c(&x.node.condition) && c(&x.node.then_expression) && c(&x.node.else_expression)
-        }
-        Expression::Identifier(i) => enumerators.contains(&i.node.name),
-        _ => false,
-    }
+    constant::is_constant(e, &constant::Env::enumerators(enumerators))
 }
 
 /// Every enumeration constant declared in the program (at file scope or in a function).
@@ -814,7 +801,7 @@ impl SlotCtx<'_> {
                 let value = index(ident(abi::RETVAL, cspan), tid.clone(), cspan);
                 let mut v = vec![with_lv(model("pthread_join", vec![tid]))];
                 match out.node {
-                    e if crate::passes::normalise::is_zero(&e) => {}
+                    e if constant::is_null_pointer_constant(&e) => {}
                     Expression::UnaryOperator(u)
                         if u.node.operator.node == UnaryOperator::Address =>
                     {
@@ -894,7 +881,7 @@ impl SlotCtx<'_> {
                     ));
                 }
                 let destructor = arg(1)?;
-                if !crate::passes::normalise::is_zero(&destructor.node) {
+                if !constant::is_null_pointer_constant(&destructor.node) {
                     return Err(Error::unsupported(
                         destructor.span,
                         "a pthread_key_create destructor",
@@ -1337,7 +1324,7 @@ mod tests {
             else {
                 panic!()
             };
-            crate::passes::normalise::is_zero(&e.node)
+            constant::is_null_pointer_constant(&e.node)
         };
         assert!(parse("0"));
         assert!(parse("((void *)0)"));

@@ -28,6 +28,7 @@
 
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
@@ -617,34 +618,10 @@ fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
     Some(items)
 }
 
-/// An integer constant expression: literals (decimal, hex, octal, binary), unary `-`/`+`,
-/// `+ - * / % << >>` and casts to integer types (as macros such as `#define N (21-1)`
-/// leave them). `None` when it is not one or it overflows.
+/// The value of an integer constant expression, with `env`'s locals known
+/// ([`ladr_c::syntax::constant`]); `None` when it is not one or its value is not computed.
 fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Option<i128> {
-    match &e.node {
-        Expression::Constant(_) => int_literal(&e.node).map(i128::from),
-        Expression::UnaryOperator(u) => match u.node.operator.node {
-            UnaryOperator::Minus => constant(&u.node.operand, env).map(|v| -v),
-            UnaryOperator::Plus => constant(&u.node.operand, env),
-            _ => None,
-        },
-        Expression::BinaryOperator(b) => {
-            let (l, r) = (constant(&b.node.lhs, env)?, constant(&b.node.rhs, env)?);
-            match b.node.operator.node {
-                BinaryOperator::Plus => l.checked_add(r),
-                BinaryOperator::Minus => l.checked_sub(r),
-                BinaryOperator::Multiply => l.checked_mul(r),
-                BinaryOperator::Divide => l.checked_div(r),
-                BinaryOperator::Modulo => l.checked_rem(r),
-                BinaryOperator::ShiftLeft if (0..64).contains(&r) => l.checked_shl(r as u32),
-                BinaryOperator::ShiftRight if (0..64).contains(&r) => l.checked_shr(r as u32),
-                _ => None,
-            }
-        }
-        Expression::Cast(c) => constant(&c.node.expression, env),
-        Expression::Identifier(i) => env.get(&i.node.name).copied(),
-        _ => None,
-    }
+    constant::value(&e.node, &constant::Env::values(env))
 }
 
 /// The step of `i++`, `i--`, `i += k`, `i -= k`, `i = i + k`, `i = i - k`.
