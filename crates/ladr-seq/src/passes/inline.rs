@@ -999,42 +999,39 @@ fn result_declaration(
 
 /// Error if a call of an inlinable function is left anywhere (e.g. not in normal form).
 fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
+    use ladr_c::syntax::walk::visit::{self, Visitor};
+    use ladr_c::syntax::walk::Walk;
     struct C<'a> {
         info: &'a FnInfo,
-        err: Option<Error>,
     }
-    impl VisitMut for C<'_> {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
-                return;
-            }
+    impl Visitor for C<'_> {
+        type Error = Error;
+        // Calls under `sizeof` / `__typeof__` are not evaluated.
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk> {
             if let Expression::Call(c) = &e.node {
                 if let Some(n) = peel_deref(&c.node.callee) {
-                    if self.info.inlinable(n) && self.err.is_none() {
-                        self.err = Some(Error::unsupported(
+                    if self.info.inlinable(n) {
+                        return Err(Error::unsupported(
                             e.span,
                             format!("call of `{n}` inside an expression (not in normal form)"),
                         ));
                     }
                 }
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
-        // Calls under `sizeof` / `__typeof__` are not evaluated.
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
-            for id in &mut d.node.declarators {
-                if let Some(i) = &mut id.node.initializer {
-                    ladr_c::syntax::walk::walk_initializer(self, i);
+        fn type_name(&mut self, _t: &Node<TypeName>) -> Result<Walk> {
+            Ok(Walk::Skip)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk> {
+            for id in &d.node.declarators {
+                if let Some(i) = &id.node.initializer {
+                    visit::initializer(self, i)?;
                 }
             }
+            Ok(Walk::Skip)
         }
     }
-    let mut c = C { info, err: None };
-    let mut copy = unit.clone();
-    ladr_c::syntax::walk::walk_unit(&mut c, &mut copy);
-    match c.err {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    visit::unit(&mut C { info }, unit)
 }

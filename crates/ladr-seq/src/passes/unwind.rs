@@ -877,59 +877,52 @@ pub fn check_bounded(unit: &TranslationUnit) -> std::result::Result<(), String> 
             _ => None,
         })
         .collect();
+    use ladr_c::syntax::walk::visit::{self, Visitor};
+    use ladr_c::syntax::walk::Walk;
+    type Found<T> = std::result::Result<T, String>;
     struct C<'a> {
         defined: &'a HashSet<String>,
-        err: Option<String>,
     }
-    impl VisitMut for C<'_> {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
+    impl Visitor for C<'_> {
+        type Error = String;
+        // Calls under `sizeof` / `__typeof__` are not evaluated.
+        const UNEVALUATED: bool = false;
+        fn stmt(&mut self, s: &Node<Statement>) -> Found<Walk> {
             if matches!(
                 s.node,
                 Statement::While(_) | Statement::DoWhile(_) | Statement::For(_)
-            ) && self.err.is_none()
-            {
-                self.err = Some(format!("loop left at offset {}", s.span.start));
+            ) {
+                return Err(format!("loop left at offset {}", s.span.start));
             }
-            walk_stmt(self, s)
+            Ok(Walk::Descend)
         }
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
-                return;
-            }
+        fn expr(&mut self, e: &Node<Expression>) -> Found<Walk> {
             if let Expression::Call(c) = &e.node {
                 if let Some(n) = callee_name(&c.node) {
-                    if self.defined.contains(n)
-                        && !crate::passes::inline::kept_call(n)
-                        && self.err.is_none()
-                    {
-                        self.err = Some(format!("call of defined function `{n}` left"));
+                    if self.defined.contains(n) && !crate::passes::inline::kept_call(n) {
+                        return Err(format!("call of defined function `{n}` left"));
                     }
                 }
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
-        // Calls under `sizeof` / `__typeof__` are not evaluated.
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
-            for id in &mut d.node.declarators {
-                if let Some(i) = &mut id.node.initializer {
-                    ladr_c::syntax::walk::walk_initializer(self, i);
+        fn type_name(&mut self, _t: &Node<TypeName>) -> Found<Walk> {
+            Ok(Walk::Skip)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Found<Walk> {
+            for id in &d.node.declarators {
+                if let Some(i) = &id.node.initializer {
+                    visit::initializer(self, i)?;
                 }
             }
+            Ok(Walk::Skip)
         }
     }
-    let mut c = C {
-        defined: &defined,
-        err: None,
-    };
+    let mut c = C { defined: &defined };
     for ext in &unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
             let name = function_name(&f.node).unwrap_or("?");
-            let mut body = f.node.statement.clone();
-            c.stmt(&mut body);
-            if let Some(e) = c.err.take() {
-                return Err(format!("{name}: {e}"));
-            }
+            visit::stmt(&mut c, &f.node.statement).map_err(|e| format!("{name}: {e}"))?;
             if let Some((_, l)) = backward_goto(&f.node.statement) {
                 return Err(format!("{name}: backward goto {l} left"));
             }
