@@ -677,14 +677,10 @@ macro_rules! walker {
 
         pub fn type_specifier<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
             match & $($m)? t.node {
-                TypeSpecifier::TypeOf(to) => {
-                    if V::UNEVALUATED {
-                        match & $($m)? to.node {
-                            TypeOf::Expression(e) => expr(v, e)?,
-                            TypeOf::Type(tn) => type_name(v, tn)?,
-                        }
-                    }
-                }
+                TypeSpecifier::TypeOf(to) if V::UNEVALUATED => match & $($m)? to.node {
+                    TypeOf::Expression(e) => expr(v, e)?,
+                    TypeOf::Type(tn) => type_name(v, tn)?,
+                },
                 TypeSpecifier::Atomic(tn) => type_name(v, tn)?,
                 TypeSpecifier::Struct(st) => {
                     if let Some(decls) = & $($m)? st.node.declarations {
