@@ -332,7 +332,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             span: &'ast lang_c::span::Span,
         ) {
             if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
-                if let Some(n) = ladr_c::syntax::build::int_literal(&e.node) {
+                if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
                     self.0 = self.0.max(n);
                 }
             }
@@ -349,14 +349,17 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
 /// `__CPROVER_havoc_object(&x)`) counts as a write.
 pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>> {
     use ladr_c::syntax::build::ident_name;
-    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, walk_expr, VisitMut};
+    use ladr_c::syntax::walk::visit::{self, Visitor};
+    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
+    use std::convert::Infallible;
     #[derive(Default)]
     struct C {
         writes: HashMap<String, usize>,
         values: HashMap<String, Node<Expression>>,
     }
-    impl VisitMut for C {
-        fn expr(&mut self, e: &mut Node<Expression>) {
+    impl Visitor for C {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
             let target = match &e.node {
                 Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
                     let n = ident_name(&b.node.lhs);
@@ -376,12 +379,11 @@ pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>
             if let Some(n) = target {
                 *self.writes.entry(n.to_string()).or_default() += 1;
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
     }
     let mut c = C::default();
-    let mut copy = body.clone();
-    c.stmt(&mut copy);
+    let Ok(()) = visit::stmt(&mut c, body);
     let writes = c.writes;
     c.values
         .into_iter()

@@ -489,21 +489,45 @@ pub fn ident_name(e: &Node<Expression>) -> Option<&str> {
     }
 }
 
-/// The value of an integer literal (decimal, octal, hexadecimal, binary; suffixes ignored).
-pub fn int_literal(e: &Expression) -> Option<u64> {
-    match e {
-        Expression::Constant(c) => match &c.node {
-            Constant::Integer(i) => {
-                let radix = match i.base {
-                    IntegerBase::Decimal => 10,
-                    IntegerBase::Octal => 8,
-                    IntegerBase::Hexadecimal => 16,
-                    IntegerBase::Binary => 2,
-                };
-                u64::from_str_radix(&i.number, radix).ok()
-            }
+/// Storage classes among declaration specifiers.
+pub fn storage_of(specs: &[Node<DeclarationSpecifier>]) -> Vec<StorageClassSpecifier> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
             _ => None,
-        },
-        _ => None,
+        })
+        .collect()
+}
+
+/// The innermost declarator (the one holding the identifier).
+pub fn innermost_mut(d: &mut Declarator) -> &mut Declarator {
+    match d.kind.node {
+        DeclaratorKind::Declarator(ref mut inner) => innermost_mut(&mut inner.node),
+        _ => d,
     }
+}
+
+pub fn innermost(d: &Declarator) -> &Declarator {
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) => innermost(&inner.node),
+        _ => d,
+    }
+}
+
+/// The first derived part after the pointers of the innermost declarator: what the declared
+/// name is, at the outermost type level.
+pub fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
+    innermost(d)
+        .derived
+        .iter()
+        .map(|x| &x.node)
+        .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
+}
+
+pub fn is_function_declarator(d: &Declarator) -> bool {
+    matches!(
+        first_suffix(d),
+        Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+    )
 }

@@ -1,11 +1,51 @@
-//! A mutable walker over the lang-c AST (lang-c's own `visit` module is read-only).
+//! One walker over the lang-c AST, read-only ([`visit::Visitor`]) and mutable
+//! ([`visit_mut::VisitorMut`]), both generated from one definition so they walk the same
+//! children in the same order.
 //!
-//! Implement [`VisitMut`], override the hooks you need, and call the matching `walk_*`
-//! function from an override to descend into children. The default of every hook descends.
+//! A visitor overrides the hooks it needs (`expr`, `stmt`, `block_item`, `declaration`,
+//! `declarator`, `type_name`, `label`); every hook answers:
+//!
+//! * [`Walk::Descend`]: the walker goes on into the node's children;
+//! * [`Walk::Skip`]: it does not (the hook may have walked them itself with the
+//!   `*_children` functions, e.g. to act after them, or to open and close a scope);
+//! * replace: a mutable hook assigns the new node to `*e` and answers `Descend` to have the
+//!   replacement walked or `Skip` to leave it as it is;
+//! * an error (`Err(e)`, of the visitor's `Error` type): the walk stops and the walk
+//!   function returns it.
+//!
+//! A mutable visitor may queue block items to insert before the block item being walked
+//! ([`Queue`], returned by [`visit_mut::VisitorMut::queue`]); the walker inserts them when it
+//! has walked that item. Operands that C does not evaluate (`sizeof`, `_Alignof`,
+//! `__typeof__`) are known here only: a visitor sets `const UNEVALUATED: bool = false` and
+//! the walker does not enter them.
+//!
+//! ```ignore
+//! // Renames `x` to `y` everywhere but in unevaluated operands.
+//! struct R;
+//! impl VisitorMut for R {
+//!     type Error = std::convert::Infallible;
+//!     const UNEVALUATED: bool = false;
+//!     fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Self::Error> {
+//!         if let Expression::Identifier(i) = &mut e.node {
+//!             if i.node.name == "x" { i.node.name = "y".into(); }
+//!         }
+//!         Ok(Walk::Descend)
+//!     }
+//! }
+//! let Ok(()) = visit_mut::stmt(&mut R, &mut body);
+//! ```
+//!
+//! The walk functions are named after the node (`visit_mut::stmt(v, s)`: the hook, then the
+//! children if it answers `Descend`); `*_children` walks the children only
+//! (`expr_children` and `stmt_children` take the bare `Expression` / `Statement`, so a query
+//! on an unspanned node needs no copy).
+//! [`VisitMut`] is the former always-descending mutable walker, kept while some passes
+//! still use it.
 
 use lang_c::ast::*;
 use lang_c::span::Node;
 
+/// The former mutable walker (always descends; errors are not propagated).
 pub trait VisitMut {
     fn expr(&mut self, e: &mut Node<Expression>) {
         walk_expr(self, e)
@@ -306,29 +346,530 @@ pub fn walk_unit<V: VisitMut + ?Sized>(v: &mut V, unit: &mut TranslationUnit) {
     }
 }
 
+// ---------------------------------------------------------------------------------------
+// The walker: one definition, generated twice (read-only and mutable) by `walker!`.
+// ---------------------------------------------------------------------------------------
+
+/// A hook's answer: walk the node's children, or not. A hook replaces a node by assigning
+/// to it (mutable walk) and then answers [`Walk::Descend`] to walk the replacement or
+/// [`Walk::Skip`] to leave it as it is (CIL's ChangeDoChildrenPost / ChangeTo).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Walk {
+    Descend,
+    Skip,
+}
+
+/// Statements a mutable visitor asks to insert before the block item being walked. The
+/// walker inserts them when it has walked that item (they are not walked themselves). A
+/// visitor that inserts owns one queue and returns it from [`VisitorMut::queue`].
+#[derive(Default, Debug)]
+pub struct Queue {
+    before: Vec<Node<BlockItem>>,
+}
+
+impl Queue {
+    /// Inserts `item` before the block item now being walked (after earlier insertions).
+    pub fn insert_before(&mut self, item: Node<BlockItem>) {
+        self.before.push(item);
+    }
+    /// Inserts a statement before the block item now being walked.
+    pub fn insert_stmt_before(&mut self, s: Node<Statement>) {
+        let span = s.span;
+        self.before.push(Node::new(BlockItem::Statement(s), span));
+    }
+    /// Statements queued outside any block (the walk started below one); the caller
+    /// decides where they go.
+    pub fn take(&mut self) -> Vec<Node<BlockItem>> {
+        std::mem::take(&mut self.before)
+    }
+}
+
+macro_rules! walker {
+    ($(#[$doc:meta])* trait $Trait:ident, [$($m:tt)?], $items:ident) => {
+        $(#[$doc])*
+        pub trait $Trait {
+            /// Why a hook stops the walk (`std::convert::Infallible` if it never does).
+            type Error;
+            /// Whether the walk enters operands that are not evaluated: of `sizeof`,
+            /// `_Alignof` and `__typeof__` (and the type names of `sizeof`/`_Alignof`).
+            /// Visitors that look for evaluations, accesses or effects set it to `false`.
+            const UNEVALUATED: bool = true;
+            fn expr(&mut self, _e: & $($m)? Node<Expression>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            fn stmt(&mut self, _s: & $($m)? Node<Statement>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            /// An item of a `{ … }` block (a declaration or a statement).
+            fn block_item(&mut self, _i: & $($m)? Node<BlockItem>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            fn declaration(&mut self, _d: & $($m)? Node<Declaration>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            fn declarator(&mut self, _d: & $($m)? Node<Declarator>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            fn type_name(&mut self, _t: & $($m)? Node<TypeName>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            /// Labels of labeled statements and goto targets.
+            fn label(&mut self, _l: & $($m)? Identifier) -> Result<(), Self::Error> {
+                Ok(())
+            }
+            /// The visitor's insert-before queue, if it inserts statements.
+            fn queue(&mut self) -> Option<&mut Queue> {
+                None
+            }
+        }
+
+        /// Walks an expression: its hook, then (if it answers `Descend`) its children.
+        pub fn expr<V: $Trait + ?Sized>(v: &mut V, e: & $($m)? Node<Expression>) -> Result<(), V::Error> {
+            if v.expr(e)? == Walk::Descend {
+                expr_children(v, & $($m)? e.node)?;
+            }
+            Ok(())
+        }
+
+        /// Walks a statement: its hook, then (if it answers `Descend`) its children.
+        pub fn stmt<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Node<Statement>) -> Result<(), V::Error> {
+            if v.stmt(s)? == Walk::Descend {
+                stmt_children(v, & $($m)? s.node)?;
+            }
+            Ok(())
+        }
+
+        pub fn block_item<V: $Trait + ?Sized>(v: &mut V, i: & $($m)? Node<BlockItem>) -> Result<(), V::Error> {
+            if v.block_item(i)? == Walk::Descend {
+                match & $($m)? i.node {
+                    BlockItem::Declaration(d) => declaration(v, d)?,
+                    BlockItem::StaticAssert(_) => {}
+                    BlockItem::Statement(s) => stmt(v, s)?,
+                }
+            }
+            Ok(())
+        }
+
+        pub fn declaration<V: $Trait + ?Sized>(v: &mut V, d: & $($m)? Node<Declaration>) -> Result<(), V::Error> {
+            if v.declaration(d)? == Walk::Descend {
+                declaration_children(v, d)?;
+            }
+            Ok(())
+        }
+
+        pub fn declarator<V: $Trait + ?Sized>(v: &mut V, d: & $($m)? Node<Declarator>) -> Result<(), V::Error> {
+            if v.declarator(d)? == Walk::Descend {
+                declarator_children(v, d)?;
+            }
+            Ok(())
+        }
+
+        pub fn type_name<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeName>) -> Result<(), V::Error> {
+            if v.type_name(t)? == Walk::Descend {
+                type_name_children(v, t)?;
+            }
+            Ok(())
+        }
+
+        /// The children of an expression (for a hook that walks them itself, e.g. to act
+        /// after them, and then answers `Skip`).
+        pub fn expr_children<V: $Trait + ?Sized>(v: &mut V, e: & $($m)? Expression) -> Result<(), V::Error> {
+            match e {
+                Expression::Identifier(_) | Expression::Constant(_) | Expression::StringLiteral(_) => {}
+                Expression::GenericSelection(g) => {
+                    expr(v, & $($m)? g.node.expression)?;
+                    for a in & $($m)? g.node.associations {
+                        match & $($m)? a.node {
+                            GenericAssociation::Type(t) => {
+                                type_name(v, & $($m)? t.node.type_name)?;
+                                expr(v, & $($m)? t.node.expression)?;
+                            }
+                            GenericAssociation::Default(d) => expr(v, d)?,
+                        }
+                    }
+                }
+                Expression::Member(m) => expr(v, & $($m)? m.node.expression)?,
+                Expression::Call(c) => {
+                    expr(v, & $($m)? c.node.callee)?;
+                    for a in & $($m)? c.node.arguments {
+                        expr(v, a)?;
+                    }
+                }
+                Expression::CompoundLiteral(c) => {
+                    type_name(v, & $($m)? c.node.type_name)?;
+                    for i in & $($m)? c.node.initializer_list {
+                        init_item(v, i)?;
+                    }
+                }
+                Expression::SizeOfTy(s) => {
+                    if V::UNEVALUATED {
+                        type_name(v, & $($m)? s.node.0)?;
+                    }
+                }
+                Expression::SizeOfVal(s) => {
+                    if V::UNEVALUATED {
+                        expr(v, & $($m)? s.node.0)?;
+                    }
+                }
+                Expression::AlignOf(a) => {
+                    if V::UNEVALUATED {
+                        type_name(v, & $($m)? a.node.0)?;
+                    }
+                }
+                Expression::UnaryOperator(u) => expr(v, & $($m)? u.node.operand)?,
+                Expression::Cast(c) => {
+                    type_name(v, & $($m)? c.node.type_name)?;
+                    expr(v, & $($m)? c.node.expression)?;
+                }
+                Expression::BinaryOperator(b) => {
+                    expr(v, & $($m)? b.node.lhs)?;
+                    expr(v, & $($m)? b.node.rhs)?;
+                }
+                Expression::Conditional(c) => {
+                    expr(v, & $($m)? c.node.condition)?;
+                    expr(v, & $($m)? c.node.then_expression)?;
+                    expr(v, & $($m)? c.node.else_expression)?;
+                }
+                Expression::Comma(es) => {
+                    for x in & $($m)? **es {
+                        expr(v, x)?;
+                    }
+                }
+                Expression::OffsetOf(o) => {
+                    type_name(v, & $($m)? o.node.type_name)?;
+                    for mb in & $($m)? o.node.designator.node.members {
+                        if let OffsetMember::Index(i) = & $($m)? mb.node {
+                            expr(v, i)?;
+                        }
+                    }
+                }
+                Expression::VaArg(va) => {
+                    expr(v, & $($m)? va.node.va_list)?;
+                    type_name(v, & $($m)? va.node.type_name)?;
+                }
+                Expression::Statement(s) => stmt(v, s)?,
+            }
+            Ok(())
+        }
+
+        pub fn init_item<V: $Trait + ?Sized>(v: &mut V, i: & $($m)? Node<InitializerListItem>) -> Result<(), V::Error> {
+            for d in & $($m)? i.node.designation {
+                match & $($m)? d.node {
+                    Designator::Index(e) => expr(v, e)?,
+                    Designator::Member(_) => {}
+                    Designator::Range(r) => {
+                        expr(v, & $($m)? r.node.from)?;
+                        expr(v, & $($m)? r.node.to)?;
+                    }
+                }
+            }
+            initializer(v, & $($m)? i.node.initializer)
+        }
+
+        pub fn initializer<V: $Trait + ?Sized>(v: &mut V, i: & $($m)? Node<Initializer>) -> Result<(), V::Error> {
+            match & $($m)? i.node {
+                Initializer::Expression(e) => expr(v, e),
+                Initializer::List(items) => {
+                    for it in items {
+                        init_item(v, it)?;
+                    }
+                    Ok(())
+                }
+            }
+        }
+
+        /// The children of a statement.
+        pub fn stmt_children<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Statement) -> Result<(), V::Error> {
+            match s {
+                Statement::Labeled(l) => {
+                    match & $($m)? l.node.label.node {
+                        Label::Identifier(i) => v.label(& $($m)? i.node)?,
+                        Label::Case(e) => expr(v, e)?,
+                        Label::CaseRange(r) => {
+                            expr(v, & $($m)? r.node.low)?;
+                            expr(v, & $($m)? r.node.high)?;
+                        }
+                        Label::Default => {}
+                    }
+                    stmt(v, & $($m)? l.node.statement)?;
+                }
+                Statement::Compound(items) => $items(v, items)?,
+                Statement::Expression(e) => {
+                    if let Some(e) = e {
+                        expr(v, e)?;
+                    }
+                }
+                Statement::If(i) => {
+                    expr(v, & $($m)? i.node.condition)?;
+                    stmt(v, & $($m)? i.node.then_statement)?;
+                    if let Some(e) = & $($m)? i.node.else_statement {
+                        stmt(v, e)?;
+                    }
+                }
+                Statement::Switch(sw) => {
+                    expr(v, & $($m)? sw.node.expression)?;
+                    stmt(v, & $($m)? sw.node.statement)?;
+                }
+                Statement::While(w) => {
+                    expr(v, & $($m)? w.node.expression)?;
+                    stmt(v, & $($m)? w.node.statement)?;
+                }
+                Statement::DoWhile(d) => {
+                    stmt(v, & $($m)? d.node.statement)?;
+                    expr(v, & $($m)? d.node.expression)?;
+                }
+                Statement::For(f) => {
+                    match & $($m)? f.node.initializer.node {
+                        ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
+                        ForInitializer::Expression(e) => expr(v, e)?,
+                        ForInitializer::Declaration(d) => declaration(v, d)?,
+                    }
+                    if let Some(c) = & $($m)? f.node.condition {
+                        expr(v, c)?;
+                    }
+                    if let Some(c) = & $($m)? f.node.step {
+                        expr(v, c)?;
+                    }
+                    stmt(v, & $($m)? f.node.statement)?;
+                }
+                Statement::Goto(l) => v.label(& $($m)? l.node)?,
+                Statement::Continue | Statement::Break => {}
+                Statement::Return(e) => {
+                    if let Some(e) = e {
+                        expr(v, e)?;
+                    }
+                }
+                Statement::Asm(a) => {
+                    if let AsmStatement::GnuExtended(g) = & $($m)? a.node {
+                        for o in & $($m)? g.outputs {
+                            expr(v, & $($m)? o.node.variable_name)?;
+                        }
+                        for o in & $($m)? g.inputs {
+                            expr(v, & $($m)? o.node.variable_name)?;
+                        }
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        /// The children of a declaration: specifiers, then each declarator and its
+        /// initialiser.
+        pub fn declaration_children<V: $Trait + ?Sized>(v: &mut V, d: & $($m)? Node<Declaration>) -> Result<(), V::Error> {
+            for s in & $($m)? d.node.specifiers {
+                decl_specifier(v, s)?;
+            }
+            for id in & $($m)? d.node.declarators {
+                declarator(v, & $($m)? id.node.declarator)?;
+                if let Some(i) = & $($m)? id.node.initializer {
+                    initializer(v, i)?;
+                }
+            }
+            Ok(())
+        }
+
+        pub fn decl_specifier<V: $Trait + ?Sized>(v: &mut V, s: & $($m)? Node<DeclarationSpecifier>) -> Result<(), V::Error> {
+            if let DeclarationSpecifier::TypeSpecifier(t) = & $($m)? s.node {
+                type_specifier(v, t)?;
+            }
+            Ok(())
+        }
+
+        pub fn type_specifier<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
+            match & $($m)? t.node {
+                TypeSpecifier::TypeOf(to) if V::UNEVALUATED => match & $($m)? to.node {
+                    TypeOf::Expression(e) => expr(v, e)?,
+                    TypeOf::Type(tn) => type_name(v, tn)?,
+                },
+                TypeSpecifier::Atomic(tn) => type_name(v, tn)?,
+                TypeSpecifier::Struct(st) => {
+                    if let Some(decls) = & $($m)? st.node.declarations {
+                        for d in decls {
+                            if let StructDeclaration::Field(f) = & $($m)? d.node {
+                                for s in & $($m)? f.node.specifiers {
+                                    if let SpecifierQualifier::TypeSpecifier(t) = & $($m)? s.node {
+                                        type_specifier(v, t)?;
+                                    }
+                                }
+                                for sd in & $($m)? f.node.declarators {
+                                    if let Some(d) = & $($m)? sd.node.declarator {
+                                        declarator(v, d)?;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                TypeSpecifier::Enum(en) => {
+                    for e in & $($m)? en.node.enumerators {
+                        if let Some(x) = & $($m)? e.node.expression {
+                            expr(v, x)?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+
+        /// The children of a declarator: array sizes, parameters, nested declarators.
+        pub fn declarator_children<V: $Trait + ?Sized>(v: &mut V, d: & $($m)? Node<Declarator>) -> Result<(), V::Error> {
+            if let DeclaratorKind::Declarator(inner) = & $($m)? d.node.kind.node {
+                declarator(v, inner)?;
+            }
+            for dd in & $($m)? d.node.derived {
+                match & $($m)? dd.node {
+                    DerivedDeclarator::Array(a) => match & $($m)? a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => expr(v, e)?,
+                        _ => {}
+                    },
+                    DerivedDeclarator::Function(f) => {
+                        for p in & $($m)? f.node.parameters {
+                            for s in & $($m)? p.node.specifiers {
+                                decl_specifier(v, s)?;
+                            }
+                            if let Some(d) = & $($m)? p.node.declarator {
+                                declarator(v, d)?;
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+
+        pub fn type_name_children<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeName>) -> Result<(), V::Error> {
+            for s in & $($m)? t.node.specifiers {
+                if let SpecifierQualifier::TypeSpecifier(ts) = & $($m)? s.node {
+                    type_specifier(v, ts)?;
+                }
+            }
+            if let Some(d) = & $($m)? t.node.declarator {
+                declarator(v, d)?;
+            }
+            Ok(())
+        }
+
+        /// A function definition: declarator, K&R declarations, body.
+        pub fn function<V: $Trait + ?Sized>(v: &mut V, f: & $($m)? Node<FunctionDefinition>) -> Result<(), V::Error> {
+            declarator(v, & $($m)? f.node.declarator)?;
+            for d in & $($m)? f.node.declarations {
+                declaration(v, d)?;
+            }
+            stmt(v, & $($m)? f.node.statement)
+        }
+
+        /// Every function definition and global declaration of a unit.
+        pub fn unit<V: $Trait + ?Sized>(v: &mut V, unit: & $($m)? TranslationUnit) -> Result<(), V::Error> {
+            for ext in & $($m)? unit.0 {
+                match & $($m)? ext.node {
+                    ExternalDeclaration::Declaration(d) => declaration(v, d)?,
+                    ExternalDeclaration::StaticAssert(_) => {}
+                    ExternalDeclaration::FunctionDefinition(f) => function(v, f)?,
+                }
+            }
+            Ok(())
+        }
+    };
+}
+
+/// The read-only walker.
+pub mod visit {
+    use super::{Queue, Walk};
+    use lang_c::ast::*;
+    use lang_c::span::Node;
+
+    walker!(
+        /// A read-only visitor (queries: no clone of the tree is needed). Its
+        /// [`Visitor::queue`] is never used.
+        trait Visitor,
+        [],
+        block_items
+    );
+
+    /// The items of a block, in order.
+    pub fn block_items<V: Visitor + ?Sized>(
+        v: &mut V,
+        items: &Vec<Node<BlockItem>>,
+    ) -> Result<(), V::Error> {
+        for it in items {
+            block_item(v, it)?;
+        }
+        Ok(())
+    }
+}
+
+/// The mutable walker.
+pub mod visit_mut {
+    use super::{Queue, Walk};
+    use lang_c::ast::*;
+    use lang_c::span::Node;
+
+    walker!(
+        /// A mutable visitor.
+        trait VisitorMut,
+        [mut],
+        block_items
+    );
+
+    /// The items of a block, in order, with the items the visitor queues while walking
+    /// one inserted before it.
+    pub fn block_items<V: VisitorMut + ?Sized>(
+        v: &mut V,
+        items: &mut Vec<Node<BlockItem>>,
+    ) -> Result<(), V::Error> {
+        // Items queued by an enclosing block item wait until this block is left.
+        let outer = v.queue().map(|q| q.take()).unwrap_or_default();
+        let mut rest = std::mem::take(items).into_iter();
+        let mut result = Ok(());
+        for mut it in rest.by_ref() {
+            result = block_item(v, &mut it);
+            if let Some(q) = v.queue() {
+                items.append(&mut q.take());
+            }
+            items.push(it);
+            if result.is_err() {
+                break;
+            }
+        }
+        items.extend(rest);
+        if let Some(q) = v.queue() {
+            q.before = outer;
+        }
+        result
+    }
+}
+
 /// True if `e` (or any subexpression outside `sizeof`) has a side effect: assignment,
 /// increment/decrement, call, or statement expression.
 pub fn has_side_effect(e: &Expression) -> bool {
-    struct Finder(bool);
-    impl VisitMut for Finder {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            match &e.node {
-                Expression::Call(_) | Expression::Statement(_) => self.0 = true,
-                Expression::SizeOfVal(_) | Expression::SizeOfTy(_) | Expression::AlignOf(_) => {}
-                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-                    self.0 = true
-                }
-                Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => self.0 = true,
-                _ => walk_expr(self, e),
+    struct Finder;
+    impl Finder {
+        fn effect(e: &Expression) -> bool {
+            match e {
+                Expression::Call(_) | Expression::Statement(_) => true,
+                Expression::BinaryOperator(b) => is_assign_op(&b.node.operator.node),
+                Expression::UnaryOperator(u) => is_inc_dec(&u.node.operator.node),
+                _ => false,
             }
         }
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
     }
-    let mut f = Finder(false);
-    // The finder does not modify; it needs `&mut` only because the walker is mutable.
-    let mut copy = Node::new(e.clone(), lang_c::span::Span::none());
-    f.expr(&mut copy);
-    f.0
+    impl visit::Visitor for Finder {
+        /// Found one.
+        type Error = ();
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, ()> {
+            if Finder::effect(&e.node) {
+                return Err(());
+            }
+            Ok(Walk::Descend)
+        }
+        fn type_name(&mut self, _t: &Node<TypeName>) -> Result<Walk, ()> {
+            Ok(Walk::Skip)
+        }
+    }
+    Finder::effect(e) || visit::expr_children(&mut Finder, e).is_err()
 }
 
 /// `++` or `--`, prefix or postfix.
@@ -360,20 +901,16 @@ pub fn is_assign_op(op: &BinaryOperator) -> bool {
 
 /// True if the statement names one of `names` as an identifier expression.
 pub fn mentions(s: &Node<Statement>, names: &[&str]) -> bool {
-    struct Finder<'a>(&'a [&'a str], bool);
-    impl VisitMut for Finder<'_> {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if let Expression::Identifier(i) = &e.node {
-                if self.0.contains(&i.node.name.as_str()) {
-                    self.1 = true;
-                }
+    struct Finder<'a>(&'a [&'a str]);
+    impl visit::Visitor for Finder<'_> {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, ()> {
+            match &e.node {
+                Expression::Identifier(i) if self.0.contains(&i.node.name.as_str()) => Err(()),
+                _ => Ok(Walk::Descend),
             }
-            walk_expr(self, e)
         }
     }
-    let mut f = Finder(names, false);
-    // Like `has_side_effect`: the walker is mutable, the finder only reads.
-    let mut copy = s.clone();
-    f.stmt(&mut copy);
-    f.1
+    visit::stmt(&mut Finder(names), s).is_err()
 }

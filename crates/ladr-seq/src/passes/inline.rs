@@ -35,8 +35,9 @@
 use crate::passes::normalise::is_atomic_section;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::walk::{walk_block_item, walk_declaration, walk_expr, walk_stmt, VisitMut};
+use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
@@ -105,238 +106,6 @@ fn definitions_last(unit: &mut TranslationUnit) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Copier: renames locals (scoped), labels and returns in a copy of code. Shared with unwind.
-// ---------------------------------------------------------------------------------------
-
-/// Which local declarations a [`Copier`] renames.
-pub(crate) enum Rename {
-    /// Every automatic local (statics keep their name).
-    All,
-    /// Statics (hoisted out) and locals whose name is in the set.
-    StaticsAnd(HashSet<String>),
-}
-
-/// What becomes of `goto L` for one label L.
-pub(crate) enum GotoTo {
-    Label(String),
-    /// `__CPROVER_assume(0);` with a loop cut.
-    Cut,
-}
-
-/// Rewrites a piece of code into a fresh copy: scoped renaming of locals, renaming of labels,
-/// optional rewriting of `return` and of the gotos to one label.
-pub(crate) struct Copier<'a> {
-    pub names: &'a mut Names,
-    pub rename: Rename,
-    pub scopes: Vec<HashMap<String, String>>,
-    /// Label definitions and gotos renamed.
-    pub labels: HashMap<String, String>,
-    /// Overrides for gotos only (checked before `labels`).
-    pub gotos: HashMap<String, GotoTo>,
-    /// `return` → `result = e; goto end;`.
-    pub returns: Option<(Option<String>, String)>,
-    pub used_end: bool,
-    /// Statics taken out of the code (with `Rename::StaticsAnd`).
-    pub hoisted: Vec<Node<Declaration>>,
-    pub cuts: Vec<Span>,
-}
-
-impl<'a> Copier<'a> {
-    pub fn new(names: &'a mut Names, rename: Rename) -> Copier<'a> {
-        Copier {
-            names,
-            rename,
-            scopes: vec![HashMap::new()],
-            labels: HashMap::new(),
-            gotos: HashMap::new(),
-            returns: None,
-            used_end: false,
-            hoisted: vec![],
-            cuts: vec![],
-        }
-    }
-
-    /// Gives every label defined in `s` a fresh name.
-    pub fn fresh_labels(&mut self, s: &Statement) {
-        for l in labels_defined(s) {
-            let n = self.names.label("L");
-            self.labels.insert(l, n);
-        }
-    }
-
-    fn lookup(&self, name: &str) -> Option<&String> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
-    }
-
-    /// Visits a block list in a new scope; hoisted declarations are removed from it.
-    pub fn items(&mut self, items: &mut Vec<Node<BlockItem>>) {
-        self.scopes.push(HashMap::new());
-        let old = std::mem::take(items);
-        for mut it in old {
-            let before = self.hoisted.len();
-            walk_block_item(self, &mut it);
-            if self.hoisted.len() > before && matches!(it.node, BlockItem::Declaration(_)) {
-                continue;
-            }
-            items.push(it);
-        }
-        self.scopes.pop();
-    }
-}
-
-impl VisitMut for Copier<'_> {
-    fn expr(&mut self, e: &mut Node<Expression>) {
-        if let Expression::Identifier(i) = &mut e.node {
-            if let Some(n) = self.lookup(&i.node.name) {
-                i.node.name = n.clone();
-            }
-            return;
-        }
-        walk_expr(self, e)
-    }
-
-    fn stmt(&mut self, s: &mut Node<Statement>) {
-        match &mut s.node {
-            Statement::Compound(items) => self.items(items),
-            Statement::Goto(l) => match self.gotos.get(&l.node.name) {
-                Some(GotoTo::Label(t)) => l.node.name = t.clone(),
-                Some(GotoTo::Cut) => {
-                    self.cuts.push(s.span);
-                    *s = assume(int(0, s.span), s.span);
-                }
-                None => {
-                    if let Some(t) = self.labels.get(&l.node.name) {
-                        l.node.name = t.clone();
-                    }
-                }
-            },
-            Statement::Return(e) if self.returns.is_some() => {
-                let span = s.span;
-                let (res, end) = self.returns.clone().unwrap_or_default();
-                let mut stmts = vec![];
-                if let Some(mut e) = e.take() {
-                    self.expr(&mut e);
-                    match res {
-                        Some(r) => stmts.push(expr_stmt(assign(ident(&r, span), *e, span))),
-                        None => stmts.push(expr_stmt(*e)),
-                    }
-                }
-                stmts.push(goto(&end, span));
-                self.used_end = true;
-                *s = block_of(stmts, span);
-            }
-            _ => walk_stmt(self, s),
-        }
-    }
-
-    fn label(&mut self, l: &mut Identifier) {
-        if let Some(t) = self.labels.get(&l.name) {
-            l.name = t.clone();
-        }
-    }
-
-    fn declaration(&mut self, d: &mut Node<Declaration>) {
-        let storage = storage_of(&d.node.specifiers);
-        let is_static = storage.contains(&StorageClassSpecifier::Static);
-        if storage.contains(&StorageClassSpecifier::Typedef)
-            || storage.contains(&StorageClassSpecifier::Extern)
-        {
-            walk_declaration(self, d);
-            return;
-        }
-        // Specifiers and initialisers see the names visible before the declarators.
-        walk_declaration(self, d);
-        let mut renamed = false;
-        for id in &mut d.node.declarators {
-            let decl = &mut id.node.declarator.node;
-            if is_function_declarator(decl) {
-                continue;
-            }
-            let Some(name) = declarator_name_mut(decl) else {
-                continue;
-            };
-            let rename = match &self.rename {
-                Rename::All => !is_static,
-                Rename::StaticsAnd(set) => is_static || set.contains(&name.name),
-            };
-            if rename {
-                let n = self.names.local(&name.name);
-                if let Some(top) = self.scopes.last_mut() {
-                    top.insert(name.name.clone(), n.clone());
-                }
-                name.name = n;
-                renamed |= is_static;
-            }
-        }
-        if renamed && matches!(self.rename, Rename::StaticsAnd(_)) {
-            self.hoisted.push(d.clone());
-        }
-    }
-}
-
-/// Storage classes among declaration specifiers.
-pub(crate) fn storage_of(specs: &[Node<DeclarationSpecifier>]) -> Vec<StorageClassSpecifier> {
-    specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::StorageClass(c) => Some(c.node.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The innermost declarator (the one holding the identifier).
-fn innermost_mut(d: &mut Declarator) -> &mut Declarator {
-    match d.kind.node {
-        DeclaratorKind::Declarator(ref mut inner) => innermost_mut(&mut inner.node),
-        _ => d,
-    }
-}
-
-fn innermost(d: &Declarator) -> &Declarator {
-    match &d.kind.node {
-        DeclaratorKind::Declarator(inner) => innermost(&inner.node),
-        _ => d,
-    }
-}
-
-/// The first derived part after the pointers of the innermost declarator: what the declared
-/// name is, at the outermost type level.
-fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
-    innermost(d)
-        .derived
-        .iter()
-        .map(|x| &x.node)
-        .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
-}
-
-fn is_function_declarator(d: &Declarator) -> bool {
-    matches!(
-        first_suffix(d),
-        Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
-    )
-}
-
-/// Labels defined anywhere in `s`.
-pub(crate) fn labels_defined(s: &Statement) -> Vec<String> {
-    struct L(Vec<String>);
-    impl VisitMut for L {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
-            if let Statement::Labeled(l) = &s.node {
-                if let Label::Identifier(i) = &l.node.label.node {
-                    self.0.push(i.node.name.clone());
-                }
-            }
-            walk_stmt(self, s)
-        }
-        fn expr(&mut self, _e: &mut Node<Expression>) {}
-    }
-    let mut l = L(vec![]);
-    l.stmt(&mut Node::new(s.clone(), Span::none()));
-    l.0
-}
-
-// ---------------------------------------------------------------------------------------
 // Pre-pass: hoist static locals, rename locals that shadow file-scope names.
 // ---------------------------------------------------------------------------------------
 
@@ -355,9 +124,7 @@ fn hoist_and_hygiene(p: &mut Program) {
                         if let Some(decl) = &mut pd.node.declarator {
                             if let Some(n) = declarator_name_mut(&mut decl.node) {
                                 if globals.contains(&n.name) {
-                                    let new = c.names.local(&n.name);
-                                    c.scopes[0].insert(n.name.clone(), new.clone());
-                                    n.name = new;
+                                    n.name = c.param(&n.name.clone());
                                 }
                             }
                         }
@@ -888,8 +655,7 @@ impl Inliner<'_> {
             let Some(pname) = declarator_name(&pdecl.node) else {
                 continue;
             };
-            let new = c.names.local(pname);
-            c.scopes[0].insert(pname.to_string(), new.clone());
+            let new = c.param(pname);
             items.push(decl_item(param_declaration(&p.node, &new, p.span)));
             items.push(item(expr_stmt(assign(
                 ident(&new, a.span),
@@ -911,19 +677,12 @@ impl Inliner<'_> {
         c.returns = Some((result.clone(), end.clone()));
         c.fresh_labels(&def.node.statement.node);
         let mut body = def.node.statement.clone();
-        c.scopes.push(HashMap::new());
+        // The body's block shares the scope of the parameters (as in C).
+        c.body(&mut body);
         let mut body_items = vec![];
-        match &mut body.node {
-            Statement::Compound(b) => {
-                // The body's block shares the scope of the parameters (as in C).
-                let mut inner = std::mem::take(b);
-                c.items(&mut inner);
-                body_items.extend(inner);
-            }
-            _ => {
-                c.stmt(&mut body);
-                body_items.push(item(body));
-            }
+        match body.node {
+            Statement::Compound(b) => body_items.extend(b),
+            _ => body_items.push(item(body)),
         }
         if c.used_end {
             body_items.push(item(labeled(&end, empty_stmt(span), span)));
@@ -1240,42 +999,39 @@ fn result_declaration(
 
 /// Error if a call of an inlinable function is left anywhere (e.g. not in normal form).
 fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
+    use ladr_c::syntax::walk::visit::{self, Visitor};
+    use ladr_c::syntax::walk::Walk;
     struct C<'a> {
         info: &'a FnInfo,
-        err: Option<Error>,
     }
-    impl VisitMut for C<'_> {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if matches!(e.node, Expression::SizeOfVal(_) | Expression::SizeOfTy(_)) {
-                return;
-            }
+    impl Visitor for C<'_> {
+        type Error = Error;
+        // Calls under `sizeof` / `__typeof__` are not evaluated.
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk> {
             if let Expression::Call(c) = &e.node {
                 if let Some(n) = peel_deref(&c.node.callee) {
-                    if self.info.inlinable(n) && self.err.is_none() {
-                        self.err = Some(Error::unsupported(
+                    if self.info.inlinable(n) {
+                        return Err(Error::unsupported(
                             e.span,
                             format!("call of `{n}` inside an expression (not in normal form)"),
                         ));
                     }
                 }
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
-        // Calls under `sizeof` / `__typeof__` are not evaluated.
-        fn type_name(&mut self, _t: &mut Node<TypeName>) {}
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
-            for id in &mut d.node.declarators {
-                if let Some(i) = &mut id.node.initializer {
-                    ladr_c::syntax::walk::walk_initializer(self, i);
+        fn type_name(&mut self, _t: &Node<TypeName>) -> Result<Walk> {
+            Ok(Walk::Skip)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk> {
+            for id in &d.node.declarators {
+                if let Some(i) = &id.node.initializer {
+                    visit::initializer(self, i)?;
                 }
             }
+            Ok(Walk::Skip)
         }
     }
-    let mut c = C { info, err: None };
-    let mut copy = unit.clone();
-    ladr_c::syntax::walk::walk_unit(&mut c, &mut copy);
-    match c.err {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    visit::unit(&mut C { info }, unit)
 }

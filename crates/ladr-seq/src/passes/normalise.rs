@@ -58,6 +58,7 @@
 use crate::invariants::Invariant;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::{
     has_side_effect, is_assign_op, is_inc_dec, mentions, walk_declarator, walk_stmt, VisitMut,
@@ -511,7 +512,7 @@ impl Norm<'_> {
         }
         let cond = cond.unwrap_or_else(|| int(1, span));
         // `do S while (0)` (the macro idiom) runs S once: no loop, nothing to unwind.
-        if is_do && is_zero(&cond.node) {
+        if is_do && constant::is_null_pointer_constant(&cond.node) {
             out.push(stmt_item(block(inner, span)));
             if brk_used {
                 out.push(stmt_item(labeled(&brk, empty_stmt(span), span)));
@@ -798,7 +799,7 @@ impl Norm<'_> {
                     match &d.node {
                         Designator::Index(e) => {
                             if n == 0 {
-                                k = int_literal(&e.node);
+                                k = constant::int_literal(&e.node);
                             }
                             path = index(path, e.clone(), ispan);
                         }
@@ -917,46 +918,19 @@ impl Norm<'_> {
 
     fn init_is_constant(&self, i: &Initializer) -> bool {
         match i {
-            Initializer::Expression(e) => self.is_constant(&e.node, false),
+            Initializer::Expression(e) => self.is_constant(&e.node),
             Initializer::List(items) => items
                 .iter()
                 .all(|it| self.init_is_constant(&it.node.initializer.node)),
         }
     }
 
-    /// A conservative test for a constant expression: no side effects and no value of an
-    /// object (identifiers only for global objects under `&`, or for functions / enum
-    /// constants — names that are neither global objects nor locals here).
-    fn is_constant(&self, e: &Expression, under_addr: bool) -> bool {
-        match e {
-            Expression::Constant(_) | Expression::StringLiteral(_) => true,
-            Expression::SizeOfTy(_) | Expression::AlignOf(_) | Expression::SizeOfVal(_) => true,
-            Expression::Identifier(i) => {
-                let n = i.node.name.as_str();
-                // objects only under `&` (and only globals); functions and enum constants
-                !self.locals.contains(n) && (under_addr || !self.globals.contains(n))
-            }
-            Expression::Cast(c) => self.is_constant(&c.node.expression.node, under_addr),
-            Expression::UnaryOperator(u) => {
-                let a = u.node.operator.node == UnaryOperator::Address;
-                let op = &u.node.operator.node;
-                !is_inc_dec(op)
-                    && *op != UnaryOperator::Indirection
-                    && self.is_constant(&u.node.operand.node, a || under_addr)
-            }
-            Expression::BinaryOperator(b) => {
-                !is_assign_op(&b.node.operator.node)
-                    && self.is_constant(&b.node.lhs.node, under_addr)
-                    && self.is_constant(&b.node.rhs.node, under_addr)
-            }
-            Expression::Conditional(c) => {
-                self.is_constant(&c.node.condition.node, false)
-                    && self.is_constant(&c.node.then_expression.node, under_addr)
-                    && self.is_constant(&c.node.else_expression.node, under_addr)
-            }
-            Expression::Member(m) => under_addr && self.is_constant(&m.node.expression.node, true),
-            _ => false,
-        }
+    /// A constant an initialiser may hold ([`constant::is_initializer_constant`]): locals
+    /// here and global objects are the names that are not constants.
+    fn is_constant(&self, e: &Expression) -> bool {
+        constant::is_initializer_constant(e, &|n| self.locals.contains(n), &|n| {
+            self.globals.contains(n)
+        })
     }
 
     // ---------------------------------------------------------------- expressions
@@ -1606,17 +1580,6 @@ fn rewrite_exits(
         Statement::While(w) => rewrite_exits(&mut w.node.statement, flag, done, exits),
         Statement::Labeled(l) => rewrite_exits(&mut l.node.statement, flag, done, exits),
         _ => {}
-    }
-}
-
-/// The integer literal 0 (any base, any suffix), possibly cast: a null pointer constant.
-pub(crate) fn is_zero(e: &Expression) -> bool {
-    match e {
-        Expression::Constant(c) => {
-            matches!(&c.node, Constant::Integer(i) if i.number.chars().all(|d| d == '0'))
-        }
-        Expression::Cast(c) => is_zero(&c.node.expression.node),
-        _ => false,
     }
 }
 

@@ -33,7 +33,8 @@ use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut, Walk};
 use ladr_ir::abi::{self, C1_READ, C1_WRITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
 use ladr_ir::analysis::Vars;
 use ladr_ir::program::{Item, Options, Program, Site};
@@ -67,12 +68,8 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                     label: *label,
                     atomic: *atomic,
                     sites: &mut sites,
-                    err: None,
                 };
-                rw.stmt(stmt);
-                if let Some(e) = rw.err {
-                    return Err(e);
-                }
+                visit_mut::stmt(&mut rw, stmt)?;
                 if sites.len() > before {
                     let span = stmt.span;
                     let phase = phase_flags(slot, *label, span);
@@ -135,33 +132,30 @@ struct Rewriter<'a> {
     label: u32,
     atomic: bool,
     sites: &'a mut Vec<Site>,
-    err: Option<Error>,
 }
 
-impl VisitMut for Rewriter<'_> {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+impl VisitorMut for Rewriter<'_> {
+    type Error = Error;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
         match &mut s.node {
-            Statement::Expression(Some(e)) => {
-                let old = std::mem::replace(&mut **e, int(0, Span::none()));
-                **e = self.acc(old);
-            }
+            Statement::Expression(Some(e)) => self.acc_top(e)?,
             Statement::If(i) => {
-                let old = std::mem::replace(&mut *i.node.condition, int(0, Span::none()));
-                *i.node.condition = self.acc(old);
-                self.stmt(&mut i.node.then_statement);
+                self.acc_top(&mut i.node.condition)?;
+                visit_mut::stmt(self, &mut i.node.then_statement)?;
                 if let Some(e) = &mut i.node.else_statement {
-                    self.stmt(e);
+                    visit_mut::stmt(self, e)?;
                 }
             }
-            Statement::Compound(_) | Statement::Labeled(_) => walk::walk_stmt(self, s),
+            Statement::Compound(_) | Statement::Labeled(_) => return Ok(Walk::Descend),
             Statement::Goto(_) | Statement::Expression(None) | Statement::Asm(_) => {}
             _ => {
-                self.err.get_or_insert(Error::unsupported(
+                return Err(Error::unsupported(
                     s.span,
                     "this statement in a visible statement (internal: not in normal form)",
                 ));
             }
         }
+        Ok(Walk::Skip)
     }
 }
 
@@ -383,16 +377,22 @@ impl Rewriter<'_> {
         self.flags(lv, a, true, atomic)
     }
 
+    /// ACC of a whole expression of a visible statement.
+    fn acc_top(&mut self, e: &mut Node<Expression>) -> Result<()> {
+        if walk_has_statement_expr(e) {
+            return Err(Error::unsupported(
+                e.span,
+                "a statement expression in a statement that accesses shared memory",
+            ));
+        }
+        let old = std::mem::replace(e, int(0, Span::none()));
+        *e = self.acc(old);
+        Ok(())
+    }
+
     /// ACC: the value of `e` is used.
     fn acc(&mut self, e: Node<Expression>) -> Node<Expression> {
         let span = e.span;
-        if walk_has_statement_expr(&e) {
-            self.err.get_or_insert(Error::unsupported(
-                span,
-                "a statement expression in a statement that accesses shared memory",
-            ));
-            return e;
-        }
         match e.node {
             Expression::Identifier(_) | Expression::Member(_) => self.read(e),
             Expression::UnaryOperator(ref u) => match u.node.operator.node {

@@ -51,14 +51,18 @@
 
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
+use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::rename::Renamer;
-use ladr_c::syntax::walk::{self, VisitMut};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
 use ladr_ir::program::{Cut, CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::convert::Infallible;
 
 /// At most this many slots; deeper or wider thread creation is cut. The model's per-slot
 /// tables (`model/pthread.c`) have this many rows.
@@ -155,12 +159,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                         && is_constant(&rhs.node, &HashSet::new())
                 })
                 .collect(),
-            err: None,
         };
-        ctx.stmt(&mut body);
-        if let Some(e) = ctx.err {
-            return Err(e);
-        }
+        visit_mut::stmt(&mut ctx, &mut body)?;
         let new = std::mem::take(&mut ctx.new);
         for (nk, routine) in new {
             let def = &defs[&routine];
@@ -246,7 +246,11 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
     let params = parameters(f);
     let names: Vec<String> = params.iter().map(|(n, _)| n.clone()).collect();
     let mut body = f.statement.clone();
-    let mut r = Renamer::new(&mut p.names, &names);
+    let mut r = Copier::new(&mut p.names, Rename::All);
+    r.labels_on_demand = true;
+    for n in &names {
+        r.param(n);
+    }
     r.body(&mut body);
     let renamed: Vec<(String, String)> = names
         .iter()
@@ -298,8 +302,7 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
             ))));
         }
     }
-    let mut returns = ReturnRewriter { slot: k };
-    returns.stmt(&mut body);
+    let Ok(()) = visit_mut::stmt(&mut ReturnRewriter { slot: k }, &mut body);
     items.push(item(body));
     let end = end_label(k);
     if k == 0 {
@@ -329,7 +332,7 @@ fn main_arguments(
         items.push(item(expr_stmt(assign(ident(name, span), value, span))));
     }
     let names: Vec<&str> = params.iter().map(|(_, n)| n.as_str()).collect();
-    if walk::mentions(body, &names) {
+    if ladr_c::syntax::walk::mentions(body, &names) {
         p.cuts.push(Cut {
             kind: CutKind::Arguments,
             span,
@@ -407,8 +410,9 @@ struct ReturnRewriter {
     slot: usize,
 }
 
-impl VisitMut for ReturnRewriter {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+impl VisitorMut for ReturnRewriter {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
         if let Statement::Return(e) = &mut s.node {
             let span = s.span;
             let mut stmts = vec![];
@@ -424,11 +428,13 @@ impl VisitMut for ReturnRewriter {
             };
             stmts.push(goto(&target, span));
             *s = block_of(stmts, span);
-            return;
+            return Ok(Walk::Skip);
         }
-        walk::walk_stmt(self, s)
+        Ok(Walk::Descend)
     }
-    fn expr(&mut self, _e: &mut Node<Expression>) {}
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
 }
 
 /// Moves every declaration of a slot body to `statics`, made `static` (values must survive
@@ -442,110 +448,90 @@ fn make_locals_static(
         out: &'a mut Vec<Node<Declaration>>,
         enumerators: &'a HashSet<String>,
         autos: Vec<String>,
-        err: Option<Error>,
     }
-    impl VisitMut for Hoist<'_> {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
-            if let Statement::Compound(items) = &mut s.node {
-                let mut kept = vec![];
-                for mut it in std::mem::take(items) {
-                    match &mut it.node {
-                        BlockItem::Declaration(d) => {
-                            if is_typedef_or_extern(&d.node) {
-                                // Types and extern declarations stay where they are.
-                                kept.push(it);
-                                continue;
-                            }
-                            if type_has_statement_expression(&d.node) {
-                                // `__typeof__(({ ... }))` (a temporary of a statement
-                                // expression) is only valid inside a function: made static
-                                // where it is.
-                                match make_static(d, self.enumerators) {
-                                    Ok(_) => self.autos.extend(
-                                        d.node.declarators.iter().filter_map(|id| {
-                                            declarator_name(&id.node.declarator.node)
-                                                .map(str::to_string)
-                                        }),
-                                    ),
-                                    Err(e) => {
-                                        self.err.get_or_insert(e);
-                                    }
-                                }
-                                kept.push(it);
-                                continue;
-                            }
-                            match make_static(d, self.enumerators) {
-                                Ok(false) => {
-                                    self.autos
-                                        .extend(d.node.declarators.iter().filter_map(|id| {
-                                            declarator_name(&id.node.declarator.node)
-                                                .map(str::to_string)
-                                        }))
-                                }
-                                Ok(true) => {
-                                    // One object for all slots: `inline` hoists every static
-                                    // local to file scope before any body is copied.
-                                    self.err.get_or_insert(Error::unsupported(
-                                        d.span,
-                                        "a static local left in a thread body (ladr bug: \
-                                         `inline` hoists them)",
-                                    ));
-                                }
-                                Err(e) => {
-                                    self.err.get_or_insert(e);
-                                }
-                            }
-                            self.out.push(d.clone());
-                        }
-                        _ => {
-                            walk::walk_block_item(self, &mut it);
-                            kept.push(it);
-                        }
-                    }
-                }
-                *items = kept;
-                return;
-            }
-            walk::walk_stmt(self, s)
+    impl Hoist<'_> {
+        fn autos_of(&mut self, d: &Node<Declaration>) {
+            self.autos.extend(
+                d.node
+                    .declarators
+                    .iter()
+                    .filter_map(|id| declarator_name(&id.node.declarator.node).map(str::to_string)),
+            );
         }
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if let Expression::Statement(_) = e.node {
-                // Statement expressions keep their own declarations.
-                return;
+    }
+    impl VisitorMut for Hoist<'_> {
+        type Error = Error;
+        fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+            let Statement::Compound(items) = &mut s.node else {
+                return Ok(Walk::Descend);
+            };
+            let mut kept = vec![];
+            for mut it in std::mem::take(items) {
+                let BlockItem::Declaration(d) = &mut it.node else {
+                    visit_mut::block_item(self, &mut it)?;
+                    kept.push(it);
+                    continue;
+                };
+                if is_typedef_or_extern(&d.node) {
+                    // Types and extern declarations stay where they are.
+                    kept.push(it);
+                    continue;
+                }
+                let was_static = make_static(d, self.enumerators)?;
+                if type_has_statement_expression(&d.node) {
+                    // `__typeof__(({ ... }))` (a temporary of a statement expression) is
+                    // only valid inside a function: made static where it is.
+                    self.autos_of(d);
+                    kept.push(it);
+                    continue;
+                }
+                if was_static {
+                    // One object for all slots: `inline` hoists every static local to
+                    // file scope before any body is copied.
+                    return Err(Error::unsupported(
+                        d.span,
+                        "a static local left in a thread body (ladr bug: `inline` hoists them)",
+                    ));
+                }
+                self.autos_of(d);
+                self.out.push(d.clone());
             }
-            walk::walk_expr(self, e)
+            *items = kept;
+            Ok(Walk::Skip)
+        }
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk> {
+            // Statement expressions keep their own declarations.
+            Ok(match e.node {
+                Expression::Statement(_) => Walk::Skip,
+                _ => Walk::Descend,
+            })
         }
     }
     let mut h = Hoist {
         out: statics,
         enumerators,
         autos: vec![],
-        err: None,
     };
-    h.stmt(body);
-    match h.err {
-        Some(e) => Err(e),
-        None => Ok(h.autos),
-    }
+    visit_mut::stmt(&mut h, body)?;
+    Ok(h.autos)
 }
 
 /// True if a declaration's specifiers contain a GNU statement expression (in `__typeof__`).
 fn type_has_statement_expression(d: &Declaration) -> bool {
-    struct Finder(bool);
-    impl<'ast> lang_c::visit::Visit<'ast> for Finder {
-        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-            if let Expression::Statement(_) = e {
-                self.0 = true;
-            } else {
-                lang_c::visit::visit_expression(self, e, span)
+    struct Finder;
+    impl Visitor for Finder {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match e.node {
+                Expression::Statement(_) => Err(()),
+                _ => Ok(Walk::Descend),
             }
         }
     }
-    let mut f = Finder(false);
-    for s in &d.specifiers {
-        lang_c::visit::visit_declaration_specifier(&mut f, &s.node, &s.span);
-    }
-    f.0
+    d.specifiers
+        .iter()
+        .any(|s| visit::decl_specifier(&mut Finder, s).is_err())
 }
 
 /// `name(...)`: declares a function (not a pointer to one).
@@ -623,24 +609,10 @@ fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
     }
 }
 
-/// Integer constant expressions built from literals, enumeration constants, sizeof and
-/// arithmetic.
+/// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are
+/// `enumerators`.
 fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
-    let c = |e: &Node<Expression>| is_constant(&e.node, enumerators);
-    match e {
-        Expression::Constant(_)
-        | Expression::SizeOfTy(_)
-        | Expression::SizeOfVal(_)
-        | Expression::AlignOf(_) => true,
-        Expression::BinaryOperator(b) => c(&b.node.lhs) && c(&b.node.rhs),
-        Expression::UnaryOperator(u) => c(&u.node.operand),
-        Expression::Cast(x) => c(&x.node.expression),
-        Expression::Conditional(x) => {
-            c(&x.node.condition) && c(&x.node.then_expression) && c(&x.node.else_expression)
-        }
-        Expression::Identifier(i) => enumerators.contains(&i.node.name),
-        _ => false,
-    }
+    constant::is_constant(e, &constant::Env::enumerators(enumerators))
 }
 
 /// Every enumeration constant declared in the program (at file scope or in a function).
@@ -683,7 +655,6 @@ struct SlotCtx<'a> {
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
     constants: HashMap<String, Node<Expression>>,
-    err: Option<Error>,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
@@ -810,7 +781,7 @@ impl SlotCtx<'_> {
                 let value = index(ident(abi::RETVAL, cspan), tid.clone(), cspan);
                 let mut v = vec![with_lv(model("pthread_join", vec![tid]))];
                 match out.node {
-                    e if crate::passes::normalise::is_zero(&e) => {}
+                    e if constant::is_null_pointer_constant(&e) => {}
                     Expression::UnaryOperator(u)
                         if u.node.operator.node == UnaryOperator::Address =>
                     {
@@ -890,7 +861,7 @@ impl SlotCtx<'_> {
                     ));
                 }
                 let destructor = arg(1)?;
-                if !crate::passes::normalise::is_zero(&destructor.node) {
+                if !constant::is_null_pointer_constant(&destructor.node) {
                     return Err(Error::unsupported(
                         destructor.span,
                         "a pthread_key_create destructor",
@@ -956,12 +927,12 @@ impl SlotCtx<'_> {
                     ));
                 };
                 let mut body = def.statement.clone();
-                let mut r = Renamer::new(&mut self.p.names, &[]);
+                let mut r = Copier::new(&mut self.p.names, Rename::All);
+                r.labels_on_demand = true;
                 r.body(&mut body);
                 let end = self.p.names.label("once_end");
-                let mut rr = OnceReturns { end: end.clone() };
-                rr.stmt(&mut body);
-                self.stmt(&mut body);
+                let Ok(()) = visit_mut::stmt(&mut OnceReturns { end: end.clone() }, &mut body);
+                visit_mut::stmt(self, &mut body)?;
                 let t = self.p.names.temp();
                 let tspan = cspan;
                 vec![block(
@@ -1022,68 +993,66 @@ struct OnceReturns {
     end: String,
 }
 
-impl VisitMut for OnceReturns {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+impl VisitorMut for OnceReturns {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
         if let Statement::Return(_) = s.node {
             *s = goto(&self.end, s.span);
-            return;
+            return Ok(Walk::Skip);
         }
-        walk::walk_stmt(self, s)
+        Ok(Walk::Descend)
     }
-    fn expr(&mut self, _e: &mut Node<Expression>) {}
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
 }
 
-impl VisitMut for SlotCtx<'_> {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
-        if self.err.is_some() {
-            return;
-        }
-        match self.rewrite(s) {
-            Ok(Some(mut stmts)) => {
+impl VisitorMut for SlotCtx<'_> {
+    type Error = Error;
+    // Operands of `sizeof`, `_Alignof` and `__typeof__` are not evaluated: a pthread call
+    // there (`__typeof__(pthread_self()) t;`, a temporary of `normalise`) stays as it is.
+    const UNEVALUATED: bool = false;
+
+    fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        match self.rewrite(s)? {
+            Some(mut stmts) => {
                 let span = s.span;
                 *s = if stmts.len() == 1 {
                     stmts.pop().unwrap()
                 } else {
                     block_of(stmts, span)
                 };
+                Ok(Walk::Skip)
             }
-            Ok(None) => walk::walk_stmt(self, s),
-            Err(e) => self.err = Some(e),
+            None => Ok(Walk::Descend),
         }
     }
 
-    // Operands of `sizeof`, `_Alignof` and `__typeof__` are not evaluated: a pthread call
-    // there (`__typeof__(pthread_self()) t;`, a temporary of `normalise`) stays as it is.
-    fn declaration(&mut self, d: &mut Node<Declaration>) {
+    // Only declarators and initialisers: the specifiers' expressions are not evaluated
+    // here (`__typeof__`) or are constants (enumerators, bit-field widths).
+    fn declaration(&mut self, d: &mut Node<Declaration>) -> Result<Walk> {
         for id in &mut d.node.declarators {
-            self.declarator(&mut id.node.declarator);
+            visit_mut::declarator(self, &mut id.node.declarator)?;
             if let Some(i) = &mut id.node.initializer {
-                walk::walk_initializer(self, i);
+                visit_mut::initializer(self, i)?;
             }
         }
+        Ok(Walk::Skip)
     }
 
-    fn type_name(&mut self, _t: &mut Node<TypeName>) {}
+    fn type_name(&mut self, _t: &mut Node<TypeName>) -> Result<Walk> {
+        Ok(Walk::Skip)
+    }
 
-    fn expr(&mut self, e: &mut Node<Expression>) {
-        if self.err.is_some() {
-            return;
-        }
-        if matches!(
-            e.node,
-            Expression::SizeOfVal(_) | Expression::SizeOfTy(_) | Expression::AlignOf(_)
-        ) {
-            return;
-        }
+    fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk> {
         if let Expression::Call(c) = &mut e.node {
             if let Some(n) = callee_name(&c.node).map(str::to_string) {
                 let n = n.as_str();
                 if n.starts_with("pthread_") || n.starts_with("sem_") {
-                    self.err = Some(Error::unsupported(
+                    return Err(Error::unsupported(
                         c.span,
                         format!("a call of `{n}` inside an expression"),
                     ));
-                    return;
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.
@@ -1112,7 +1081,7 @@ impl VisitMut for SlotCtx<'_> {
                 }
             }
         }
-        walk::walk_expr(self, e)
+        Ok(Walk::Descend)
     }
 }
 
@@ -1188,17 +1157,20 @@ impl ThreadStorage {
                     .clone()
             }
         }
-        impl VisitMut for R<'_> {
-            fn expr(&mut self, e: &mut Node<Expression>) {
+        impl VisitorMut for R<'_> {
+            type Error = Infallible;
+            fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
                 if let Expression::Identifier(i) = &mut e.node {
                     if self.ts.vars.contains(&i.node.name) {
                         i.node.name = self.copy(&i.node.name);
                     }
-                    return;
                 }
-                walk::walk_expr(self, e)
+                Ok(Walk::Descend)
             }
-            fn declaration(&mut self, d: &mut Node<Declaration>) {
+            fn declaration(
+                &mut self,
+                d: &mut Node<Declaration>,
+            ) -> std::result::Result<Walk, Infallible> {
                 if has_storage(&d.node, StorageClassSpecifier::Extern) {
                     let mut any = false;
                     for id in &mut d.node.declarators {
@@ -1214,18 +1186,18 @@ impl ThreadStorage {
                         drop_thread_storage(&mut d.node);
                     }
                 }
-                walk::walk_declaration(self, d)
+                Ok(Walk::Descend)
             }
         }
         if self.vars.is_empty() {
             return;
         }
-        R {
+        let mut r = R {
             ts: self,
             names,
             slot,
-        }
-        .stmt(body);
+        };
+        let Ok(()) = visit_mut::stmt(&mut r, body);
     }
 
     /// Every instance: the user's objects (slot 0) and the slots' copies.
@@ -1332,7 +1304,7 @@ mod tests {
             else {
                 panic!()
             };
-            crate::passes::normalise::is_zero(&e.node)
+            constant::is_null_pointer_constant(&e.node)
         };
         assert!(parse("0"));
         assert!(parse("((void *)0)"));

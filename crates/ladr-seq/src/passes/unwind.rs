@@ -27,10 +27,11 @@
 //! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
 //! with a body.
 
-use crate::passes::inline::{storage_of, Copier, GotoTo, Rename};
 use crate::passes::normalise::havoced_var;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
+use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
 use ladr_ir::abi;
@@ -477,7 +478,7 @@ impl Unwinder<'_> {
             }
         }
         let as_stmt = block(stmts, span);
-        let inner_labels = crate::passes::inline::labels_defined(&as_stmt.node);
+        let inner_labels = labels_defined(&as_stmt.node);
         let starts: Vec<String> = (0..self.unwind)
             .map(|k| {
                 if k == 0 {
@@ -619,34 +620,10 @@ fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
     Some(items)
 }
 
-/// An integer constant expression: literals (decimal, hex, octal, binary), unary `-`/`+`,
-/// `+ - * / % << >>` and casts to integer types (as macros such as `#define N (21-1)`
-/// leave them). `None` when it is not one or it overflows.
+/// The value of an integer constant expression, with `env`'s locals known
+/// ([`ladr_c::syntax::constant`]); `None` when it is not one or its value is not computed.
 fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Option<i128> {
-    match &e.node {
-        Expression::Constant(_) => int_literal(&e.node).map(i128::from),
-        Expression::UnaryOperator(u) => match u.node.operator.node {
-            UnaryOperator::Minus => constant(&u.node.operand, env).map(|v| -v),
-            UnaryOperator::Plus => constant(&u.node.operand, env),
-            _ => None,
-        },
-        Expression::BinaryOperator(b) => {
-            let (l, r) = (constant(&b.node.lhs, env)?, constant(&b.node.rhs, env)?);
-            match b.node.operator.node {
-                BinaryOperator::Plus => l.checked_add(r),
-                BinaryOperator::Minus => l.checked_sub(r),
-                BinaryOperator::Multiply => l.checked_mul(r),
-                BinaryOperator::Divide => l.checked_div(r),
-                BinaryOperator::Modulo => l.checked_rem(r),
-                BinaryOperator::ShiftLeft if (0..64).contains(&r) => l.checked_shl(r as u32),
-                BinaryOperator::ShiftRight if (0..64).contains(&r) => l.checked_shr(r as u32),
-                _ => None,
-            }
-        }
-        Expression::Cast(c) => constant(&c.node.expression, env),
-        Expression::Identifier(i) => env.get(&i.node.name).copied(),
-        _ => None,
-    }
+    constant::value(&e.node, &constant::Env::values(env))
 }
 
 /// The step of `i++`, `i--`, `i += k`, `i -= k`, `i = i + k`, `i = i - k`.
