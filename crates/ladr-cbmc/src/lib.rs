@@ -683,9 +683,36 @@ impl<'de> Deserialize<'de> for Num {
 /// CBMC's printed form of a trace value: its `data` string; structs and arrays (which
 /// have `members`/`elements` instead) rendered from their parts; otherwise its `name`
 /// (e.g. `unknown`).
+/// A pointer value as C: CBMC writes a pointer to a whole object as the object's name
+/// (`x`), so it becomes `&x`; `NULL` (also as `((int *)NULL)`) and already-formed
+/// expressions (`&a[1]`, `x + 4`) stay as they are.
+fn render_pointer(data: &str) -> String {
+    if data.contains("NULL") {
+        return "NULL".into();
+    }
+    let object = data
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && data
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_$!@#".contains(c));
+    if object && !data.starts_with("INVALID") {
+        format!("&{data}")
+    } else {
+        data.to_string()
+    }
+}
+
 fn render_value(v: &serde_json::Value) -> String {
-    if let Some(data) = v.get("data").and_then(|d| d.as_str()) {
-        return data.to_string();
+    let pointer = v.get("name").and_then(|n| n.as_str()) == Some("pointer");
+    match v.get("data") {
+        Some(serde_json::Value::String(data)) if pointer => return render_pointer(data),
+        Some(serde_json::Value::String(data)) => return data.clone(),
+        // Booleans (and numbers) come as JSON values, not strings.
+        Some(serde_json::Value::Bool(b)) => return b.to_string(),
+        Some(serde_json::Value::Number(n)) => return n.to_string(),
+        _ => {}
     }
     let parts = |key: &str, label: &dyn Fn(&serde_json::Value) -> String| {
         v.get(key).and_then(|m| m.as_array()).map(|items| {
@@ -815,6 +842,22 @@ mod tests {
         assert_eq!(render_value(&v), "{ .a=0, .b=1 }");
         let v: serde_json::Value = serde_json::from_str(r#"{"name":"unknown"}"#).unwrap();
         assert_eq!(render_value(&v), "unknown");
+    }
+
+    #[test]
+    fn pointer_and_boolean_values_are_c() {
+        let v = |s: &str| render_value(&serde_json::from_str(s).unwrap());
+        assert_eq!(v(r#"{"data":"x","name":"pointer"}"#), "&x");
+        assert_eq!(
+            v(r#"{"data":"__ladr_3_a","name":"pointer"}"#),
+            "&__ladr_3_a"
+        );
+        assert_eq!(
+            v(r#"{"data":"((signed int *)NULL)","name":"pointer"}"#),
+            "NULL"
+        );
+        assert_eq!(v(r#"{"data":"&a[1l]","name":"pointer"}"#), "&a[1l]");
+        assert_eq!(v(r#"{"binary":"1","data":true,"name":"boolean"}"#), "true");
     }
 
     #[test]

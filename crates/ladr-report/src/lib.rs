@@ -223,17 +223,41 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
     }
 }
 
+/// The race happens at the second access: C2, the last context, is shown up to that
+/// access, not as far as CBMC's trace ran it on (the values of C2's variables are read
+/// before, from the whole context).
+fn end_at_access(interleaving: &mut [Context], second: &AccessInfo) {
+    let Some(c2) = interleaving.last_mut() else {
+        return;
+    };
+    if c2.thread.slot != second.thread.slot {
+        return;
+    }
+    let at = |p: &Position| p.file == second.file && p.line == second.line;
+    if let Some(i) = c2.lines.iter().position(at) {
+        c2.lines.truncate(i + 1);
+    }
+    if let Some(i) = c2.steps.iter().position(|s| at(&s.pos)) {
+        let end = c2.steps[i..]
+            .iter()
+            .position(|s| !at(&s.pos))
+            .map_or(c2.steps.len(), |n| i + n);
+        c2.steps.truncate(end);
+    }
+}
+
 /// Builds the outcome of a check.
 pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
     let mut cuts: Vec<&'static str> = report.cuts.iter().map(|c| cut_name(*c)).collect();
     cuts.dedup();
     let (verdict, reason, race) = match &report.verdict {
         Verdict::Race { first, second } => {
-            let interleaving = interleaving(report, parsed);
+            let mut interleaving = interleaving(report, parsed);
             let accesses = [
                 access_info(first, report, parsed, &interleaving, true),
                 access_info(second, report, parsed, &interleaving, false),
             ];
+            end_at_access(&mut interleaving, &accesses[1]);
             (
                 "race",
                 None,
@@ -352,11 +376,61 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
                 .flatten()
         });
         // Whole arrays and structs say nothing about which element raced.
-        if let Some(value) = v.filter(|v| !v.starts_with('{')) {
+        if let Some(value) = v.filter(|v| !v.starts_with('{') && v != "unknown") {
             out.push(Value {
                 name: id.to_string(),
-                value,
+                value: user_text(&value),
             });
+        }
+    }
+    out
+}
+
+/// Is `lhs` (as CBMC names an assigned lvalue) one of the user's variables? Not ladr's own
+/// (model, scheduler, flags), not its temporaries (`__ladr_t7`), not CBMC's (`tmp_if_expr`,
+/// `return_value_f`, `x$1`).
+fn is_user_variable(lhs: &str) -> bool {
+    let base = lhs
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or(lhs);
+    !names::is_internal(base)
+        && !names::is_temporary(base)
+        && !lhs.contains('$')
+        && !base.starts_with("tmp_if_expr")
+        && !base.starts_with("return_value_")
+}
+
+/// A C text from CBMC (an lvalue or a value) in the user's names: renamed locals get their
+/// own names back (`__ladr_3_pool` → `pool`) and CBMC's instance suffixes (`x!0@1`) go.
+fn user_text(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_alphabetic() || c == '_' {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            out.push_str(names::original_name(&rest[..end]));
+            rest = &rest[end..];
+            // `!0@1#2`: CBMC's level-1/2 renaming of the symbol just written.
+            while let Some(r) = rest.strip_prefix(['!', '@', '#']) {
+                let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+                if digits == 0 {
+                    break;
+                }
+                rest = &r[digits..];
+            }
+        } else if c.is_ascii_digit() {
+            // A number (`1l`, `0x10`): copied whole, so its suffix is not a name.
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
         }
     }
     out
@@ -455,16 +529,21 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             };
             let loc = parsed.map.lookup(span.start);
             let pos = position(&loc);
+            // A step runs its line (also an assignment of a temporary of the user's
+            // expression); only the user's own variables and calls are shown as steps.
             let what = match s.kind.as_str() {
                 "assignment" => match (&s.lhs, &s.value) {
-                    // CBMC's own temporaries (`tmp_if_expr$2`) are not the user's.
-                    (Some(l), Some(v)) if !names::is_internal(l) && !l.contains('$') => {
-                        format!("{} = {v}", names::original_name(l))
-                    }
+                    (Some(l), Some(_)) if names::is_internal(l) || l.contains('$') => continue,
+                    (Some(l), Some(v)) if is_user_variable(l) => Some(match v.as_str() {
+                        // CBMC could not show the value (a pointer into an array, …).
+                        "unknown" => format!("{} assigned", user_text(l)),
+                        v => format!("{} = {}", user_text(l), user_text(v)),
+                    }),
+                    (Some(_), Some(_)) => None,
                     _ => continue,
                 },
                 "function-call" => match s.callee.as_deref() {
-                    Some(c) => format!("call {}", abi::modelled_function(c)),
+                    Some(c) => Some(format!("call {}", abi::modelled_function(c))),
                     None => continue,
                 },
                 _ => continue,
@@ -475,7 +554,9 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
                     ..pos.clone()
                 });
             }
-            steps.push(StepInfo { pos, what });
+            if let Some(what) = what {
+                steps.push(StepInfo { pos, what });
+            }
         }
         if lines.is_empty() {
             continue;
@@ -506,7 +587,22 @@ fn user_span(report: &Report, s: &Step) -> Option<Span> {
 
 #[cfg(test)]
 mod tests {
-    use super::identifiers;
+    use super::{identifiers, is_user_variable, user_text};
+
+    #[test]
+    fn user_text_uses_the_user_names() {
+        assert_eq!(user_text("&__ladr_219_pool"), "&pool");
+        assert_eq!(user_text("__ladr_3_a[1l]"), "a[1l]");
+        assert_eq!(user_text("x!0@1 + 4"), "x + 4");
+        assert_eq!(user_text("NULL"), "NULL");
+        assert!(is_user_variable("count"));
+        assert!(is_user_variable("__ladr_12_count"));
+        assert!(!is_user_variable("__ladr_t19"));
+        assert!(!is_user_variable("tmp_if_expr"));
+        assert!(!is_user_variable("tmp_if_expr$1"));
+        assert!(!is_user_variable("__ladr_pc[1l]"));
+        assert!(!is_user_variable("return_value___ladr_pthread_mutex_lock"));
+    }
 
     #[test]
     fn identifiers_skip_member_names() {

@@ -151,7 +151,17 @@ fn interleaving_text(o: &Outcome, verbose: bool) -> String {
     };
     let mut s = String::from("interleaving:");
     for c in &race.interleaving {
-        let lines: Vec<String> = c.lines.iter().map(|p| p.line.to_string()).collect();
+        // Lines of the checked file are numbers; lines of other files (a header, another
+        // source) say which file they are in.
+        let home = &o.input;
+        let lines: Vec<String> = c
+            .lines
+            .iter()
+            .map(|p| match &p.file == home {
+                true => p.line.to_string(),
+                false => format!("{}:{}", p.file, p.line),
+            })
+            .collect();
         s.push_str(&format!(
             "\n  {}. round {}, {}: line{} {}",
             c.index,
