@@ -306,20 +306,30 @@ fn main() -> ExitCode {
         eprintln!("error: cannot start the check: {e}");
         return ExitCode::from(Done::Unknown as u8);
     }
-    let code = match time_limit(&cli) {
-        None => rx.recv().unwrap_or(Done::Unknown),
-        Some(limit) => match rx.recv_timeout(limit + WATCHDOG_GRACE) {
-            Ok(code) => code,
-            Err(_) => {
-                ladr_cbmc::process::abandon();
-                let e = Error::new(
-                    ErrorKind::Backend,
-                    format!("the time limit of {} s was reached", cli.timeout),
-                );
-                let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
-                fail(&cli, &file, &mut err_out, &e, None)
-            }
-        },
+    use std::sync::mpsc::RecvTimeoutError;
+    let answer = match time_limit(&cli) {
+        None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        Some(limit) => rx.recv_timeout(limit + WATCHDOG_GRACE),
+    };
+    let code = match answer {
+        Ok(code) => code,
+        // The check's thread ended without an answer: it panicked (the message is
+        // on stderr); CBMC and the temporary directory must not outlive it.
+        Err(RecvTimeoutError::Disconnected) => {
+            ladr_cbmc::process::abandon();
+            let e = Error::new(ErrorKind::Internal, "internal error: the check failed");
+            let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+            fail(&cli, &file, &mut err_out, &e, None)
+        }
+        Err(RecvTimeoutError::Timeout) => {
+            ladr_cbmc::process::abandon();
+            let e = Error::new(
+                ErrorKind::Backend,
+                format!("the time limit of {} s was reached", cli.timeout),
+            );
+            let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+            fail(&cli, &file, &mut err_out, &e, None)
+        }
     };
     finish(&cli, code)
 }
@@ -333,7 +343,7 @@ fn finish(cli: &Cli, code: Done) -> ExitCode {
             Done::NoRace => "no-race",
             _ => "unknown",
         };
-        println!("{}", svcomp::result_line(verdict));
+        emit(&format!("{}\n", svcomp::result_line(verdict)));
     }
     ExitCode::from(match code {
         Done::Emitted => 0,
@@ -391,12 +401,12 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let opts = options(cli);
     if let Some(stage) = cli.emit.map(Emit::stage) {
         if stage == Stage::Parsed {
-            print!("{}", print_unit(&parsed.unit).text);
+            emit(&print_unit(&parsed.unit).text);
             return Done::Emitted;
         }
         return match translate(parsed.unit.clone(), &opts, stage, |_, _| {}) {
             Ok(p) => {
-                print!("{}", print_unit(&p.unit).text);
+                emit(&print_unit(&p.unit).text);
                 Done::Emitted
             }
             Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
@@ -457,10 +467,10 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             let mut out = StandardStream::stdout(color_choice(cli.color, true));
             report::text::write(&mut out, &outcome, &parsed, cli.steps);
         }
-        Format::Json => println!("{}", report::json(&outcome)),
+        Format::Json => emit(&format!("{}\n", report::json(&outcome))),
         Format::Sarif => {
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
-            println!("{}", report::sarif::to_string(&log));
+            emit(&format!("{}\n", report::sarif::to_string(&log)));
         }
     }
     let witness = cli
@@ -505,6 +515,13 @@ fn options(cli: &Cli) -> Options {
     }
 }
 
+/// Writes to stdout; a closed stdout (`ladr … | head`) is not an error worth a panic.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 /// The time limit, if any (`--timeout 0`: none).
 fn time_limit(cli: &Cli) -> Option<Duration> {
     (cli.timeout > 0.0).then(|| Duration::from_secs_f64(cli.timeout))
@@ -540,10 +557,10 @@ fn fail(
         let mut o = report::error_outcome(&input.display().to_string(), e, map, &options(cli));
         o.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
         match cli.format {
-            Format::Json => println!("{}", report::json(&o)),
+            Format::Json => emit(&format!("{}\n", report::json(&o))),
             _ => {
                 let log = report::sarif::sarif(&o, &report::sarif::root(input));
-                println!("{}", report::sarif::to_string(&log));
+                emit(&format!("{}\n", report::sarif::to_string(&log)));
             }
         }
     }

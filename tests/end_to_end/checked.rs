@@ -20,6 +20,8 @@ pub struct Checked {
     pub outcome: Outcome,
     /// The terminal report without colour (`ladr FILE --color never`).
     pub text: String,
+    /// The same with every step of every context (`--steps`).
+    pub steps_text: String,
     /// `--format json`, as printed and parsed.
     pub json: String,
     pub json_value: Value,
@@ -68,6 +70,7 @@ pub fn check(path: &Path, opts: &Options, timeout: Option<Duration>) -> Checked 
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let outcome = ladr_report::outcome(&report, &parsed, &opts, parse_time);
     let text = ladr_report::text::to_string(&outcome, &parsed, false);
+    let steps_text = ladr_report::text::to_string(&outcome, &parsed, true);
     let json = ladr_report::json(&outcome);
     let json_value = serde_json::from_str(&json).expect("the JSON report parses");
     let sarif = sarif::sarif(&outcome, &sarif::root(path));
@@ -78,6 +81,7 @@ pub fn check(path: &Path, opts: &Options, timeout: Option<Duration>) -> Checked 
         path: path.to_path_buf(),
         outcome,
         text,
+        steps_text,
         json,
         json_value,
         sarif,

@@ -6,6 +6,7 @@
 //! formats on stdout, SV-COMP mode). Needs CBMC (scripts/install-cbmc); fails without it.
 
 mod checked;
+mod cli;
 mod report_formats;
 
 use checked::checked;
@@ -37,6 +38,21 @@ fn racy(file: &str, lines: (u32, u32)) {
 fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
     let chk = checked(file);
     let out = &chk.text;
+    // Only the user's names: no ladr or CBMC internals, also among the steps.
+    for internal in [
+        "__ladr",
+        "tmp_if_expr",
+        "return_value",
+        "$",
+        "!0@",
+        "__CPROVER",
+    ] {
+        assert!(
+            !chk.steps_text.contains(internal) && !chk.json.contains(internal),
+            "{file}: `{internal}` in the report:\n{}",
+            chk.steps_text
+        );
+    }
     assert_eq!(
         chk.outcome.verdict, "race",
         "{file}: expected a race, got:\n{out}"
@@ -168,6 +184,8 @@ fn terminal_report_snapshot() {
     assert_eq!(out, c.text);
     insta::assert_snapshot!(out);
     insta::assert_snapshot!("global_racy", checked("global_racy.c").text);
+    insta::assert_snapshot!("condvar_racy_steps", c.steps_text);
+    insta::assert_snapshot!("heap_arg_racy_steps", checked("heap_arg_racy.c").steps_text);
 }
 
 #[test]

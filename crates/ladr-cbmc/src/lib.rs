@@ -165,6 +165,10 @@ pub struct Options {
     pub deadline: Option<Instant>,
     /// Appended to the command line as they are (e.g. `--unwind 2`).
     pub extra_args: Vec<String>,
+    /// CBMC's `TMPDIR`: it writes temporary files (its library's preprocessing), which
+    /// stay behind when it is killed; in the caller's own temporary directory they go with
+    /// it.
+    pub temp_dir: Option<PathBuf>,
 }
 
 impl Options {
@@ -176,6 +180,7 @@ impl Options {
             timeout: None,
             deadline: None,
             extra_args: Vec::new(),
+            temp_dir: None,
         }
     }
 }
@@ -332,6 +337,9 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
         .stderr(Stdio::piped())
         // Own process group, so a timeout kills anything CBMC started too.
         .process_group(0);
+    if let Some(dir) = &opts.temp_dir {
+        cmd.env("TMPDIR", dir);
+    }
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|source| Error::Spawn {
         cbmc: opts.cbmc.clone(),

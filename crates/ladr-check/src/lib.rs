@@ -119,7 +119,9 @@ pub fn run_cbmc(
     })?;
     // Large arrays (`pthread_t ids[10000]`): uninterpreted functions keep the formula small.
     let uf = ladr_ir::analysis::largest_array(&t.program.unit) >= LARGE_ARRAY;
-    let outcome = cbmc::run_with_retries(cbmc_opts, &seq, uf)
+    let mut cbmc_opts = cbmc_opts.clone();
+    cbmc_opts.temp_dir = Some(dir.path().to_path_buf());
+    let outcome = cbmc::run_with_retries(&cbmc_opts, &seq, uf)
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     if let Some(k) = keep {
         keep_files(k, &t.printed.text, &outcome)?;

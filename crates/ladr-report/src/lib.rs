@@ -411,8 +411,22 @@ fn user_text(text: &str) -> String {
             let end = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            out.push_str(names::original_name(&rest[..end]));
+            let word = &rest[..end];
             rest = &rest[end..];
+            match word {
+                // CBMC's heap objects: `dynamic_object$0`.
+                "dynamic_object" if rest.starts_with('$') => {
+                    let digits = rest[1..]
+                        .find(|c: char| !c.is_ascii_digit())
+                        .map_or(rest.len(), |n| n + 1);
+                    out.push_str(&format!("(heap object {})", &rest[1..digits]));
+                    rest = &rest[digits..];
+                }
+                "dynamic_object" => out.push_str("(heap object)"),
+                w if w == abi::ARGV => out.push_str("(the command-line arguments)"),
+                w if names::is_internal(w) => out.push_str("(an object of ladr's model)"),
+                w => out.push_str(names::original_name(w)),
+            }
             // `!0@1#2`: CBMC's level-1/2 renaming of the symbol just written.
             while let Some(r) = rest.strip_prefix(['!', '@', '#']) {
                 let digits = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
@@ -508,18 +522,19 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
     for (k, round, start, end) in context_ranges(&report.trace, slots) {
         let mut lines: Vec<Position> = vec![];
         let mut steps = vec![];
-        // After a call of the model, its parameter bindings: not the user's assignments.
-        let mut in_model_call = false;
+        // After a call, the bindings of the callee's parameters: not the user's assignments
+        // (the user's own functions are inlined, so every call left is one of the model, of
+        // CBMC's library (`malloc`) or of an external function).
+        let mut in_call = false;
         for s in &report.trace[start + 1..end] {
             if s.kind != "assignment" {
-                in_model_call = false;
+                in_call = false;
             }
-            if s.hidden || s.is_internal() || in_model_call {
+            if s.hidden || s.is_internal() || in_call {
                 continue;
             }
-            if s.kind == "function-call" && s.callee.as_deref().is_some_and(abi::is_model_function)
-            {
-                in_model_call = true;
+            if s.kind == "function-call" {
+                in_call = true;
             }
             // Only lines of the sequential program that came from the user's source are the
             // user's code: steps inside the model, in generated code or in CBMC's own
@@ -595,6 +610,9 @@ mod tests {
         assert_eq!(user_text("__ladr_3_a[1l]"), "a[1l]");
         assert_eq!(user_text("x!0@1 + 4"), "x + 4");
         assert_eq!(user_text("NULL"), "NULL");
+        assert_eq!(user_text("&dynamic_object$0"), "&(heap object 0)");
+        assert_eq!(user_text("dynamic_object.a"), "(heap object).a");
+        assert_eq!(user_text("&__ladr_argv"), "&(the command-line arguments)");
         assert!(is_user_variable("count"));
         assert!(is_user_variable("__ladr_12_count"));
         assert!(!is_user_variable("__ladr_t19"));

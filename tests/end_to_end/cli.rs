@@ -1,0 +1,374 @@
+//! The command line on bad and unusual input, run as a user would: every case asserts the
+//! exit status and the message, that nothing panicked or aborted, that no temporary
+//! directory and no process (CBMC) is left behind, and that `--format json|sarif` printed a
+//! valid document on stdout whatever happened.
+
+use super::report_formats::check_sarif;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A run of the `ladr` binary with its own temporary directory (`TMPDIR`) and working
+/// directory, both fresh.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+struct Sandbox {
+    dir: tempfile::TempDir,
+    tmp: PathBuf,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        let tmp = dir.path().join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        Sandbox { dir, tmp }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.path(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_ladr"));
+        c.current_dir(self.dir.path())
+            .env("TMPDIR", &self.tmp)
+            .args(args)
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Runs ladr and checks what every run must satisfy.
+    fn run(&self, args: &[&str]) -> Run {
+        let out = self.command(args).output().expect("run ladr");
+        let run = Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        };
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            [0, 1, 2, 3].contains(&run.code),
+            "{args:?}: exit {} (killed or aborted?)\n{all}",
+            run.code
+        );
+        for bad in ["panicked", "overflowed its stack", "RUST_BACKTRACE"] {
+            assert!(!all.contains(bad), "{args:?}: {bad}\n{all}");
+        }
+        self.nothing_left(args);
+        if let Some(i) = args.iter().position(|a| *a == "--format") {
+            document(args[i + 1], &run.stdout, args);
+        }
+        run
+    }
+
+    /// No temporary directory and no process of this run is left.
+    fn nothing_left(&self, what: &[&str]) {
+        let left: Vec<_> = std::fs::read_dir(&self.tmp).unwrap().flatten().collect();
+        assert!(left.is_empty(), "{what:?}: left in TMPDIR: {left:?}");
+        let mine = self.tmp.to_string_lossy().into_owned();
+        let alive = processes_mentioning(&mine);
+        assert!(alive.is_empty(), "{what:?}: still running: {alive:?}");
+    }
+}
+
+/// Command lines of running processes that mention `text` (CBMC is given `TMPDIR/…/seq.i`).
+fn processes_mentioning(text: &str) -> Vec<String> {
+    let mut out = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(text) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+/// The document on stdout is valid in the format asked for.
+fn document(format: &str, stdout: &str, args: &[&str]) {
+    if format == "text" {
+        return;
+    }
+    let v: Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: stdout is not {format}: {e}\n{stdout}"));
+    match format {
+        "json" => {
+            assert_eq!(v["schema"], 1, "{v}");
+            let verdict = v["verdict"].as_str().expect("verdict");
+            assert!(
+                ["race", "no-race", "unknown", "error"].contains(&verdict),
+                "{v}"
+            );
+            assert!(
+                v["input"].is_string() && v["bounds"]["rounds"].is_u64(),
+                "{v}"
+            );
+            assert!(v["tool"]["name"] == "ladr", "{v}");
+            if verdict == "error" {
+                assert!(v["reason"].is_string() && v["error"]["message"].is_string());
+                assert!(["usage", "syntax", "unsupported"]
+                    .contains(&v["error"]["kind"].as_str().unwrap()));
+            }
+        }
+        "sarif" => {
+            check_sarif(&v);
+        }
+        f => panic!("unknown format {f}"),
+    }
+}
+
+const RACY: &str = "#include <pthread.h>
+int x;
+void *w(void *a) { x = 1; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  x = 2;
+  return 0;
+}
+";
+
+#[test]
+fn bad_values_are_usage_errors_with_a_helpful_message() {
+    let s = Sandbox::new();
+    let f = s.write("racy.c", RACY);
+    let f = f.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--rounds", "0"], "0 is not in 1..=100"),
+        (vec!["--rounds", "4294967295"], "is not in 1..=100"),
+        (vec!["--rounds", "-1"], "-1 is not in 1..=100"),
+        (vec!["--unwind", "10000"], "is not in 0..=1000"),
+        (vec!["--timeout", "-5"], "is not a time limit"),
+        (vec!["--timeout", "inf"], "is not a time limit"),
+        (vec!["--timeout", "NaN"], "is not a time limit"),
+        (vec!["--timeout", "1e300"], "is not a time limit"),
+        (vec!["--timeout", "soon"], "is not a number of seconds"),
+    ] {
+        let mut all = vec![f];
+        all.extend(&args);
+        let r = s.run(&all);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(!r.stderr.contains("-- -1"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn help_is_grouped_with_placeholders() {
+    let s = Sandbox::new();
+    let r = s.run(&["--help"]);
+    assert_eq!(r.code, 0);
+    for want in [
+        "Bounds:",
+        "Input:",
+        "Output:",
+        "--rounds <K>",
+        "--unwind <U>",
+        "--max-unwind <N>",
+        "--timeout <SECONDS>",
+        "--keep-files <DIR>",
+        "--witness <FILE>",
+        "--cbmc <PATH>",
+        "--steps",
+        "--quiet",
+        "130/143",
+    ] {
+        assert!(
+            r.stdout.contains(want),
+            "`{want}` missing from --help:\n{}",
+            r.stdout
+        );
+    }
+    for gone in ["<TIMEOUT>", "<KEEP_FILES>", "<MAX_UNWIND>", "--check-ir"] {
+        assert!(!r.stdout.contains(gone), "`{gone}` in --help");
+    }
+}
+
+#[test]
+fn any_file_name_is_c_and_cpp_is_refused() {
+    let s = Sandbox::new();
+    s.write("prog.txt", RACY);
+    s.write("noext", RACY);
+    for name in ["prog.txt", "noext"] {
+        let r = s.run(&[name, "--quiet"]);
+        assert_eq!(r.code, 1, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(r.stdout.contains("data race on `x`"), "{}", r.stdout);
+    }
+    s.write("a.cpp", "int main() { return 0; }\n");
+    let r = s.run(&["a.cpp"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("C++ is not supported"), "{}", r.stderr);
+    s.write(
+        "ns.c",
+        "namespace n { int x; }\nint main(void) { return 0; }\n",
+    );
+    let r = s.run(&["ns.c", "--format", "json"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("C++ is not supported"), "{}", r.stderr);
+    assert!(r.stderr.contains("ns.c:1:1"), "{}", r.stderr);
+}
+
+#[test]
+fn syntax_errors_show_the_line_and_every_expected_token() {
+    let s = Sandbox::new();
+    s.write(
+        "semi.c",
+        "int x;\nvoid f(void) {\n  x = 1\n  x = 2;\n}\nint main(void) { f(); return 0; }\n",
+    );
+    for format in ["text", "json", "sarif"] {
+        let r = s.run(&["semi.c", "--format", format]);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(r.stderr.contains("syntax error at `x`"), "{}", r.stderr);
+        // The source line, with the place marked.
+        assert!(r.stderr.contains("4 │   x = 2;"), "{}", r.stderr);
+        assert!(
+            r.stderr.contains("`;`"),
+            "the fix is among the expected: {}",
+            r.stderr
+        );
+        if format == "json" {
+            let v: Value = serde_json::from_str(&r.stdout).unwrap();
+            assert_eq!(v["error"]["kind"], "syntax");
+            assert_eq!(v["error"]["location"]["line"], 4);
+        }
+        if format == "sarif" {
+            let v: Value = serde_json::from_str(&r.stdout).unwrap();
+            let inv = &v["runs"][0]["invocations"][0];
+            assert_eq!(inv["executionSuccessful"], false);
+            let n = &inv["toolExecutionNotifications"][0];
+            assert_eq!(
+                n["locations"][0]["physicalLocation"]["region"]["startLine"],
+                4
+            );
+        }
+    }
+}
+
+#[test]
+fn every_outcome_is_a_document_in_the_format_asked() {
+    let s = Sandbox::new();
+    s.write("racy.c", RACY);
+    s.write(
+        "unsupported.c",
+        "#include <pthread.h>\nint x;\nvoid *w(void *a) { pthread_cancel(0); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }\n",
+    );
+    for format in ["json", "sarif"] {
+        assert_eq!(s.run(&["racy.c", "--format", format]).code, 1);
+        // Input ladr cannot handle, a missing file, two files, a bad --keep-files place,
+        // an unknown CBMC: all exit 2 (3 for CBMC) with a document on stdout.
+        assert_eq!(s.run(&["unsupported.c", "--format", format]).code, 2);
+        assert_eq!(s.run(&["missing.c", "--format", format]).code, 2);
+        let r = s.run(&["racy.c", "racy.c", "--format", format]);
+        assert_eq!(r.code, 2);
+        assert!(r.stderr.contains("ladr checks one C file"), "{}", r.stderr);
+        let r = s.run(&["racy.c", "--keep-files", "/proc/ladr", "--format", format]);
+        assert_eq!(r.code, 2);
+        assert!(
+            r.stderr.contains("--keep-files: cannot write"),
+            "{}",
+            r.stderr
+        );
+        let r = s.run(&["racy.c", "--cbmc", "/nonexistent/cbmc", "--format", format]);
+        assert_eq!(r.code, 3, "{}", r.stderr);
+    }
+}
+
+#[test]
+fn keep_files_keeps_the_program_and_cbmc_output() {
+    let s = Sandbox::new();
+    s.write("racy.c", RACY);
+    let r = s.run(&["racy.c", "--keep-files", "kept/here"]);
+    assert_eq!(r.code, 1);
+    for f in ["seq.i", "cbmc.json", "cbmc.stderr"] {
+        assert!(s.path("kept/here").join(f).is_file(), "{f} not kept");
+    }
+}
+
+#[test]
+fn deep_programs_do_not_overflow_the_stack() {
+    let s = Sandbox::new();
+    let terms = vec!["x"; 10_000].join(" + ");
+    s.write(
+        "deep.c",
+        &format!("int x, y;\nint main(void) {{ y = {terms}; return 0; }}\n"),
+    );
+    let r = s.run(&["deep.c", "--emit", "seq"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.contains("y = "), "{}", r.stdout);
+}
+
+#[test]
+fn the_time_limit_covers_the_whole_check() {
+    let s = Sandbox::new();
+    s.write(
+        "fill.c",
+        "#include <pthread.h>\nint a[20000]; int n;\n\
+         void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
+         int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n",
+    );
+    let t0 = Instant::now();
+    let r = s.run(&[
+        "fill.c",
+        "--unwind",
+        "1000",
+        "--timeout",
+        "3",
+        "--format",
+        "json",
+    ]);
+    let took = t0.elapsed();
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["time_limit_s"], 3.0);
+    // The limit, plus the time to stop CBMC and start the process (generous for CI).
+    assert!(took < Duration::from_secs(10), "took {took:?}");
+}
+
+#[test]
+fn sigint_and_sigterm_stop_cbmc_and_remove_the_temporary_directory() {
+    let s = Sandbox::new();
+    s.write(
+        "fill.c",
+        "#include <pthread.h>\nint a[20000]; int n;\n\
+         void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
+         int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n",
+    );
+    for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
+        let mut child = s
+            .command(&["fill.c", "--unwind", "1000", "--timeout", "120"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        // Wait until CBMC runs on the sequential program in TMPDIR.
+        let mine = s.tmp.to_string_lossy().into_owned();
+        let t0 = Instant::now();
+        while processes_mentioning(&format!("{mine}/")).is_empty() {
+            assert!(t0.elapsed() < Duration::from_secs(60), "CBMC never started");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let status = Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let got = child.wait().unwrap();
+        assert_eq!(got.code(), Some(code), "{signal}");
+        s.nothing_left(&[signal]);
+    }
+}
