@@ -443,3 +443,23 @@ fn join_stores_the_exit_value_in_the_joining_thread() {
     racy("join_store_racy.c", (4, 9));
     free("join_store_free.c");
 }
+
+/// A task run through a function pointer by a start routine whose own address is taken:
+/// the pointer's candidate `worker` is not followed into itself, a cut named for what it is
+/// (`function-pointer`), not `recursion` in a program without recursion.
+#[test]
+fn function_pointer_to_a_task() {
+    racy("fn_pointer_task_racy.c", (4, 4));
+    free("fn_pointer_task_free.c");
+    let c = checked("fn_pointer_task_free.c");
+    assert_eq!(
+        c.json_value["bounds"]["cuts"],
+        serde_json::json!(["function-pointer"])
+    );
+    assert!(
+        c.text
+            .contains("the bounds cut the program: function-pointer"),
+        "{}",
+        c.text
+    );
+}

@@ -39,8 +39,14 @@ pub enum CutKind {
     Loop,
     /// Recursion deeper than the unwind bound.
     Recursion,
+    /// A call through a function pointer whose candidate target is a function already
+    /// running on the call stack (a start routine whose address is taken, say): that
+    /// target is not followed beyond the unwind bound, though the program need not recurse.
+    FunctionPointer,
     /// Thread creation nested deeper than the bound.
     ThreadNesting,
+    /// More threads than the model has slots (`MAX_SLOTS`).
+    ThreadCount,
     /// A heap object whose size is not a constant is at most 128 bytes
     /// (`model/pthread.c`, `__ladr_malloc`): larger requests are not explored.
     HeapSize,

@@ -74,7 +74,8 @@ pub struct Bounds {
     /// The program has loops, recursion or thread creation cut at the bounds, so "no race"
     /// holds only for executions within them.
     pub cut: bool,
-    /// Which kinds of cut the program has (`loop`, `recursion`, `thread-nesting`).
+    /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
+    /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
     pub cuts: Vec<&'static str>,
 }
 
@@ -300,7 +301,9 @@ fn cut_name(c: CutKind) -> &'static str {
     match c {
         CutKind::Loop => "loop",
         CutKind::Recursion => "recursion",
+        CutKind::FunctionPointer => "function-pointer",
         CutKind::ThreadNesting => "thread-nesting",
+        CutKind::ThreadCount => "thread-count",
         CutKind::HeapSize => "heap-size",
         CutKind::Arguments => "arguments",
     }

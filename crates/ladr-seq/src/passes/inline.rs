@@ -535,7 +535,16 @@ impl Inliner<'_> {
         }
         let mut branches = vec![];
         for f in &cands {
-            let b = if self.info.inlinable(f) {
+            let b = if stack.iter().filter(|g| *g == f).count() >= self.unwind {
+                // The pointer may reach a function already running (a start routine whose
+                // address is taken): a cut of its own kind, not "recursion", since the
+                // program need not recurse.
+                self.cuts.push(Cut {
+                    kind: CutKind::FunctionPointer,
+                    span,
+                });
+                assume(int(0, span), span)
+            } else if self.info.inlinable(f) {
                 self.direct(f, &c.arguments, dest.as_ref(), span, stack, atomic)?
             } else {
                 let call = call(f, c.arguments.clone(), span);

@@ -754,7 +754,11 @@ impl SlotCtx<'_> {
                 let same = self.chain.iter().filter(|r| **r == routine).count() as u32;
                 if self.slots.len() >= MAX_SLOTS || same > self.unwind {
                     self.p.cuts.push(Cut {
-                        kind: CutKind::ThreadNesting,
+                        kind: if same > self.unwind {
+                            CutKind::ThreadNesting
+                        } else {
+                            CutKind::ThreadCount
+                        },
                         span: cspan,
                     });
                     vec![assume(int(0, span), span)]
