@@ -3,7 +3,7 @@
 //! children in the same order.
 //!
 //! A visitor overrides the hooks it needs (`expr`, `stmt`, `block_item`, `declaration`,
-//! `declarator`, `type_name`, `label`); every hook answers:
+//! `declarator`, `type_name`, `type_specifier`, `label`); every hook answers:
 //!
 //! * [`Walk::Descend`]: the walker goes on into the node's children;
 //! * [`Walk::Skip`]: it does not (the hook may have walked them itself with the
@@ -413,6 +413,11 @@ macro_rules! walker {
             fn type_name(&mut self, _t: & $($m)? Node<TypeName>) -> Result<Walk, Self::Error> {
                 Ok(Walk::Descend)
             }
+            /// A type specifier (of a declaration, a parameter, a type name or a struct
+            /// field): `struct { … }`, `enum { … }`, `__typeof__(…)`, `int`, ….
+            fn type_specifier(&mut self, _t: & $($m)? Node<TypeSpecifier>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
             /// Labels of labeled statements and goto targets.
             fn label(&mut self, _l: & $($m)? Identifier) -> Result<(), Self::Error> {
                 Ok(())
@@ -676,6 +681,16 @@ macro_rules! walker {
         }
 
         pub fn type_specifier<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
+            if v.type_specifier(t)? == Walk::Descend {
+                type_specifier_children(v, t)?;
+            }
+            Ok(())
+        }
+
+        /// The children of a type specifier: the fields of a struct, the values of an
+        /// enum's constants, the operand of `__typeof__` (if `UNEVALUATED`), the type of
+        /// `_Atomic(…)`.
+        pub fn type_specifier_children<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
             match & $($m)? t.node {
                 TypeSpecifier::TypeOf(to) if V::UNEVALUATED => match & $($m)? to.node {
                     TypeOf::Expression(e) => expr(v, e)?,
