@@ -15,9 +15,12 @@
 //!
 //! A mutable visitor may queue block items to insert before the block item being walked
 //! ([`Queue`], returned by [`visit_mut::VisitorMut::queue`]); the walker inserts them when it
-//! has walked that item. Operands that C does not evaluate (`sizeof`, `_Alignof`,
-//! `__typeof__`) are known here only: a visitor sets `const UNEVALUATED: bool = false` and
-//! the walker does not enter them.
+//! has walked that item. No pass needs it yet (where one adds code before a statement, it
+//! replaces the statement by a block `{ …; s }`, which also works for an `if` branch); the
+//! tests below pin its behaviour.
+//!
+//! Operands that C does not evaluate (`sizeof`, `_Alignof`, `__typeof__`) are known here
+//! only: a visitor sets `const UNEVALUATED: bool = false` and the walker does not enter them.
 //!
 //! ```ignore
 //! // Renames `x` to `y` everywhere but in unevaluated operands.
@@ -628,4 +631,114 @@ pub fn mentions(s: &Node<Statement>, names: &[&str]) -> bool {
         }
     }
     visit::stmt(&mut Finder(names), s).is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visit_mut::{self, VisitorMut};
+    use super::*;
+    use crate::print::statement_to_string;
+    use crate::syntax::build::{call, expr_stmt, ident};
+    use lang_c::span::Span;
+
+    /// Queues `mark();` before the block item in which it meets `x`; stops at `stop`;
+    /// counts the `mark`s it is shown (queued items must not be walked).
+    #[derive(Default)]
+    struct Mark {
+        queue: Queue,
+        marks_seen: usize,
+    }
+
+    impl VisitorMut for Mark {
+        type Error = ();
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, ()> {
+            if let Expression::Identifier(i) = &e.node {
+                match i.node.name.as_str() {
+                    "x" => self
+                        .queue
+                        .insert_stmt_before(expr_stmt(call("mark", vec![], e.span))),
+                    "mark" => self.marks_seen += 1,
+                    "stop" => return Err(()),
+                    _ => {}
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn queue(&mut self) -> Option<&mut Queue> {
+            Some(&mut self.queue)
+        }
+    }
+
+    /// The body of `void f(void) { … }`.
+    fn body(src: &str) -> Node<Statement> {
+        let (_, unit, _) =
+            crate::frontend::parse_text(&format!("int x, y, stop; void f(void) {src}"), "t.c")
+                .expect("parses");
+        let ExternalDeclaration::FunctionDefinition(f) = &unit.0[1].node else {
+            panic!("a function")
+        };
+        f.node.statement.clone()
+    }
+
+    fn flat(s: &Statement) -> String {
+        statement_to_string(s)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn run(src: &str) -> (Result<(), ()>, String, Mark) {
+        let mut s = body(src);
+        let mut m = Mark::default();
+        let r = visit_mut::stmt(&mut m, &mut s);
+        (r, flat(&s.node), m)
+    }
+
+    #[test]
+    fn queued_items_go_before_the_innermost_block_item() {
+        let (r, out, m) = run("{ x; { y; y = x + 1; } if (x) y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(
+            out,
+            "{ mark(); x; { y; mark(); y = x + 1; } mark(); if (x) y; }"
+        );
+        assert_eq!(m.marks_seen, 0, "queued items are not walked");
+        assert!(m.queue.before.is_empty());
+    }
+
+    #[test]
+    fn an_enclosing_items_queue_waits_for_its_block() {
+        // `x` in the condition queues for the `if`, not for the block of its branch.
+        let (r, out, _) = run("{ if (x) { y; x; } y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(out, "{ mark(); if (x) { y; mark(); x; } y; }");
+    }
+
+    #[test]
+    fn several_insertions_keep_their_order_and_a_declaration_gets_them_too() {
+        let (r, out, _) = run("{ int a = x + x; y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(out, "{ mark(); mark(); int a = x + x; y; }");
+    }
+
+    #[test]
+    fn an_error_stops_the_walk_and_keeps_every_item() {
+        let (r, out, _) = run("{ x; { y; stop; x; } x; }");
+        assert_eq!(r, Err(()));
+        // Walked: the first `x` and the inner block up to `stop`; nothing after it.
+        assert_eq!(out, "{ mark(); x; { y; stop; x; } x; }");
+    }
+
+    #[test]
+    fn items_queued_outside_any_block_are_left_to_the_caller() {
+        let mut s = expr_stmt(ident("x", Span::none()));
+        let mut m = Mark::default();
+        assert_eq!(visit_mut::stmt(&mut m, &mut s), Ok(()));
+        let left = m.queue.take();
+        assert_eq!(left.len(), 1);
+        let BlockItem::Statement(st) = &left[0].node else {
+            panic!("a statement")
+        };
+        assert_eq!(flat(&st.node), "mark();");
+    }
 }
