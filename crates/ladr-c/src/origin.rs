@@ -14,9 +14,11 @@
 //! ```
 
 use crate::diag::Result;
-use crate::syntax::walk::{self, VisitMut};
+use crate::syntax::walk::visit_mut::{self, VisitorMut};
+use crate::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::convert::Infallible;
 
 /// The first offset of embedded (built-in) C text; far above any user file.
 pub const BUILTIN_BASE: usize = 1 << 40;
@@ -67,7 +69,7 @@ pub fn builtin_unit(text: &str, name: &str) -> Result<TranslationUnit> {
             f.span = Shift::span(f.span);
         }
     }
-    walk::walk_unit(&mut shift, &mut unit);
+    let Ok(()) = visit_mut::unit(&mut shift, &mut unit);
     Ok(unit)
 }
 
@@ -85,26 +87,27 @@ impl Shift {
     }
 }
 
-impl VisitMut for Shift {
-    fn expr(&mut self, e: &mut Node<Expression>) {
+impl VisitorMut for Shift {
+    type Error = Infallible;
+    fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
         e.span = Shift::span(e.span);
-        walk::walk_expr(self, e)
+        Ok(Walk::Descend)
     }
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
         s.span = Shift::span(s.span);
-        walk::walk_stmt(self, s)
+        Ok(Walk::Descend)
     }
-    fn declaration(&mut self, d: &mut Node<Declaration>) {
+    fn declaration(&mut self, d: &mut Node<Declaration>) -> std::result::Result<Walk, Infallible> {
         d.span = Shift::span(d.span);
-        walk::walk_declaration(self, d)
+        Ok(Walk::Descend)
     }
-    fn declarator(&mut self, d: &mut Node<Declarator>) {
+    fn declarator(&mut self, d: &mut Node<Declarator>) -> std::result::Result<Walk, Infallible> {
         d.span = Shift::span(d.span);
-        walk::walk_declarator(self, d)
+        Ok(Walk::Descend)
     }
-    fn type_name(&mut self, t: &mut Node<TypeName>) {
+    fn type_name(&mut self, t: &mut Node<TypeName>) -> std::result::Result<Walk, Infallible> {
         t.span = Shift::span(t.span);
-        walk::walk_type_name(self, t)
+        Ok(Walk::Descend)
     }
 }
 

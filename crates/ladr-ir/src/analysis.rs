@@ -12,10 +12,12 @@
 
 use ladr_c::syntax::build::declarator_name;
 use ladr_c::syntax::names;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use lang_c::visit::{self, Visit};
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
@@ -37,7 +39,7 @@ impl Vars {
     /// `thread_locals`: the automatic locals the `threads` pass made static.
     pub fn new(unit: &TranslationUnit, thread_locals: &HashSet<String>) -> Vars {
         let mut c = Collector::default();
-        c.visit_translation_unit(unit);
+        c.unit(unit);
         let mut private = HashSet::new();
         for l in thread_locals {
             if !c.address_taken.contains(l) && c.scalar.contains(l) {
@@ -206,80 +208,130 @@ impl Collector {
     }
 }
 
-impl<'ast> Visit<'ast> for Collector {
-    fn visit_declaration(&mut self, d: &'ast Declaration, span: &'ast lang_c::span::Span) {
-        let is_typedef = d.specifiers.iter().any(|s| {
+impl Collector {
+    /// Every declaration, parameter, struct field and `&` of the unit; a function
+    /// definition's name is a function's.
+    fn unit(&mut self, unit: &TranslationUnit) {
+        for ext in &unit.0 {
+            let Ok(()) = match &ext.node {
+                ExternalDeclaration::Declaration(d) => visit::declaration(self, d),
+                ExternalDeclaration::StaticAssert(_) => Ok(()),
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    if let Some(n) = declarator_name(&f.node.declarator.node) {
+                        self.functions.insert(n.to_string());
+                    }
+                    function_with_specifiers(self, f)
+                }
+            };
+        }
+    }
+}
+
+impl Visitor for Collector {
+    type Error = Infallible;
+
+    fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
+        let is_typedef = d.node.specifiers.iter().any(|s| {
             matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == StorageClassSpecifier::Typedef)
         });
-        for id in &d.declarators {
-            self.declare(&d.specifiers, &id.node.declarator.node, is_typedef);
+        for id in &d.node.declarators {
+            self.declare(&d.node.specifiers, &id.node.declarator.node, is_typedef);
         }
-        visit::visit_declaration(self, d, span);
+        Ok(Walk::Descend)
     }
 
-    fn visit_function_definition(
-        &mut self,
-        f: &'ast FunctionDefinition,
-        span: &'ast lang_c::span::Span,
-    ) {
-        if let Some(n) = declarator_name(&f.declarator.node) {
-            self.functions.insert(n.to_string());
+    /// The walker's order, with each parameter declared before its own specifiers and
+    /// declarator are walked (a later declaration of a name wins).
+    fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+        if let DeclaratorKind::Declarator(inner) = &d.node.kind.node {
+            visit::declarator(self, inner)?;
         }
-        visit::visit_function_definition(self, f, span);
-    }
-
-    fn visit_parameter_declaration(
-        &mut self,
-        p: &'ast ParameterDeclaration,
-        span: &'ast lang_c::span::Span,
-    ) {
-        if let Some(d) = &p.declarator {
-            self.declare(&p.specifiers, &d.node, false);
-        }
-        visit::visit_parameter_declaration(self, p, span);
-    }
-
-    fn visit_struct_declarator(
-        &mut self,
-        sd: &'ast StructDeclarator,
-        span: &'ast lang_c::span::Span,
-    ) {
-        if let Some(d) = &sd.declarator {
-            if let Some(n) = declarator_name(&d.node) {
-                let depth = trailing_arrays(&d.node);
-                if depth > 0 {
-                    let e = self.array_fields.entry(n.to_string()).or_insert(0);
-                    *e = (*e).max(depth);
+        for dd in &d.node.derived {
+            match &dd.node {
+                DerivedDeclarator::Array(a) => match &a.node.size {
+                    ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                        visit::expr(self, e)?
+                    }
+                    _ => {}
+                },
+                DerivedDeclarator::Function(f) => {
+                    for p in &f.node.parameters {
+                        if let Some(d) = &p.node.declarator {
+                            self.declare(&p.node.specifiers, &d.node, false);
+                        }
+                        for s in &p.node.specifiers {
+                            visit::decl_specifier(self, s)?;
+                        }
+                        if let Some(d) = &p.node.declarator {
+                            visit::declarator(self, d)?;
+                        }
+                    }
                 }
-                if sd.bit_width.is_some() {
-                    self.bit_fields.insert(n.to_string());
+                _ => {}
+            }
+        }
+        Ok(Walk::Skip)
+    }
+
+    fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+        if let TypeSpecifier::Struct(st) = &t.node {
+            for f in st.node.declarations.iter().flatten() {
+                let StructDeclaration::Field(f) = &f.node else {
+                    continue;
+                };
+                for sd in &f.node.declarators {
+                    let Some(d) = &sd.node.declarator else {
+                        continue;
+                    };
+                    let Some(n) = declarator_name(&d.node) else {
+                        continue;
+                    };
+                    let depth = trailing_arrays(&d.node);
+                    if depth > 0 {
+                        let e = self.array_fields.entry(n.to_string()).or_insert(0);
+                        *e = (*e).max(depth);
+                    }
+                    if sd.node.bit_width.is_some() {
+                        self.bit_fields.insert(n.to_string());
+                    }
                 }
             }
         }
-        visit::visit_struct_declarator(self, sd, span);
+        Ok(Walk::Descend)
     }
 
-    fn visit_call_expression(&mut self, c: &'ast CallExpression, span: &'ast lang_c::span::Span) {
-        // N4's havoc of an uninitialised local (`__CPROVER_havoc_object(&x)`) gives `x` an
-        // arbitrary value; it does not let `x`'s address escape.
-        if ladr_c::syntax::build::callee_name(c) == Some(crate::abi::HAVOC) {
-            return;
-        }
-        visit::visit_call_expression(self, c, span);
-    }
-
-    fn visit_unary_operator_expression(
-        &mut self,
-        u: &'ast UnaryOperatorExpression,
-        span: &'ast lang_c::span::Span,
-    ) {
-        if u.operator.node == UnaryOperator::Address {
-            if let Some(base) = lvalue_base(&u.operand.node) {
-                self.address_taken.insert(base.to_string());
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        match &e.node {
+            // N4's havoc of an uninitialised local (`__CPROVER_havoc_object(&x)`) gives `x`
+            // an arbitrary value; it does not let `x`'s address escape.
+            Expression::Call(c)
+                if ladr_c::syntax::build::callee_name(&c.node) == Some(crate::abi::HAVOC) =>
+            {
+                Ok(Walk::Skip)
             }
+            Expression::UnaryOperator(u) => {
+                if u.node.operator.node == UnaryOperator::Address {
+                    if let Some(base) = lvalue_base(&u.node.operand.node) {
+                        self.address_taken.insert(base.to_string());
+                    }
+                }
+                Ok(Walk::Descend)
+            }
+            _ => Ok(Walk::Descend),
         }
-        visit::visit_unary_operator_expression(self, u, span);
     }
+}
+
+/// A function definition with its specifiers (a `struct { … }` or `enum { … }` defined in
+/// its return type).
+fn function_with_specifiers<V: Visitor + ?Sized>(
+    v: &mut V,
+    f: &Node<FunctionDefinition>,
+) -> Result<(), V::Error> {
+    for s in &f.node.specifiers {
+        visit::decl_specifier(v, s)?;
+    }
+    visit::function(v, f)
 }
 
 /// Is `e` a cast to a pointer type, or a statement expression whose value is one?
@@ -325,22 +377,31 @@ pub fn lvalue_base(e: &Expression) -> Option<&str> {
 /// The largest constant element count of any array declared in `unit` (0 if none).
 pub fn largest_array(unit: &TranslationUnit) -> u64 {
     struct A(u64);
-    impl<'ast> Visit<'ast> for A {
-        fn visit_array_declarator(
-            &mut self,
-            a: &'ast ArrayDeclarator,
-            span: &'ast lang_c::span::Span,
-        ) {
-            if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) = &a.size {
-                if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
-                    self.0 = self.0.max(n);
+    impl Visitor for A {
+        type Error = Infallible;
+        fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+            for dd in &d.node.derived {
+                if let DerivedDeclarator::Array(a) = &dd.node {
+                    if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
+                        &a.node.size
+                    {
+                        if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
+                            self.0 = self.0.max(n);
+                        }
+                    }
                 }
             }
-            visit::visit_array_declarator(self, a, span)
+            Ok(Walk::Descend)
         }
     }
     let mut a = A(0);
-    a.visit_translation_unit(unit);
+    for ext in &unit.0 {
+        let Ok(()) = match &ext.node {
+            ExternalDeclaration::Declaration(d) => visit::declaration(&mut a, d),
+            ExternalDeclaration::StaticAssert(_) => Ok(()),
+            ExternalDeclaration::FunctionDefinition(f) => function_with_specifiers(&mut a, f),
+        };
+    }
     a.0
 }
 
@@ -349,9 +410,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
 /// `__CPROVER_havoc_object(&x)`) counts as a write.
 pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>> {
     use ladr_c::syntax::build::ident_name;
-    use ladr_c::syntax::walk::visit::{self, Visitor};
-    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
-    use std::convert::Infallible;
+    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
     #[derive(Default)]
     struct C {
         writes: HashMap<String, usize>,

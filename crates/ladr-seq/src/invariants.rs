@@ -17,13 +17,15 @@ use crate::passes::normalise::{
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
 use ladr_ir::abi::{self, is_model_function, is_slot_function, slot_function};
 use ladr_ir::program::{Item, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use lang_c::visit::{self, Visit};
 use std::collections::HashSet;
+use std::convert::Infallible;
 
 /// One checked invariant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -280,29 +282,29 @@ impl Checker<'_> {
             return;
         }
         struct Calls<'a>(&'a HashSet<String>, Vec<(String, Span)>);
-        impl<'ast> Visit<'ast> for Calls<'_> {
-            fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-                match e {
-                    Expression::SizeOfVal(_) | Expression::SizeOfTy(_) => return,
-                    Expression::Call(c) => {
-                        if let Some(n) = callee_name(&c.node) {
-                            if self.0.contains(n)
-                                && !kept_call(n)
-                                && !is_model_function(n)
-                                && !is_slot_function(n)
-                            {
-                                self.1.push((n.to_string(), *span));
-                            }
+        impl Visitor for Calls<'_> {
+            type Error = Infallible;
+            const UNEVALUATED: bool = false;
+            fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+                if let Expression::Call(c) = &e.node {
+                    if let Some(n) = callee_name(&c.node) {
+                        if self.0.contains(n)
+                            && !kept_call(n)
+                            && !is_model_function(n)
+                            && !is_slot_function(n)
+                        {
+                            self.1.push((n.to_string(), e.span));
                         }
                     }
-                    _ => {}
                 }
-                visit::visit_expression(self, e, span)
+                Ok(Walk::Descend)
             }
-            fn visit_type_name(&mut self, _t: &'ast TypeName, _span: &'ast Span) {}
+            fn type_name(&mut self, _t: &Node<TypeName>) -> Result<Walk, Infallible> {
+                Ok(Walk::Skip)
+            }
         }
         let mut v = Calls(&self.defined, vec![]);
-        v.visit_expression(&e.node, &e.span);
+        let Ok(()) = visit::expr(&mut v, e);
         for (n, span) in v.1 {
             self.report(
                 CallOfDefinedFunction,
@@ -314,7 +316,7 @@ impl Checker<'_> {
 
     /// A condition or return value: N2, N6.
     fn pure(&mut self, e: &Node<Expression>, inv: Invariant, what: &str) {
-        if effect(&e.node) {
+        if effect(e) {
             self.report(
                 inv,
                 e.span,
@@ -364,7 +366,7 @@ impl Checker<'_> {
     /// The callee and the arguments of a top-level call (N3).
     fn call(&mut self, c: &CallExpression) {
         for e in std::iter::once(&*c.callee).chain(c.arguments.iter()) {
-            if effect(&e.node) {
+            if effect(e) {
                 let what = if std::ptr::eq(e, &*c.callee) {
                     "a callee"
                 } else {
@@ -578,7 +580,7 @@ fn defines(it: &Node<BlockItem>, name: &str) -> bool {
 
 fn init_has_effect(i: &Initializer) -> bool {
     match i {
-        Initializer::Expression(e) => effect(&e.node),
+        Initializer::Expression(e) => effect(e),
         Initializer::List(l) => l
             .iter()
             .any(|it| init_has_effect(&it.node.initializer.node)),
@@ -588,32 +590,33 @@ fn init_has_effect(i: &Initializer) -> bool {
 /// A side effect for the normal form: an assignment, increment, statement expression or
 /// call, except a call of one of the pure builtins (`abi::PURE_BUILTINS`); not under
 /// `sizeof`/`_Alignof`.
-fn effect(e: &Expression) -> bool {
-    struct Finder(bool);
-    impl<'ast> Visit<'ast> for Finder {
-        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-            match e {
+fn effect(e: &Node<Expression>) -> bool {
+    struct Finder;
+    impl Visitor for Finder {
+        /// Found one.
+        type Error = ();
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, ()> {
+            match &e.node {
                 Expression::Call(c)
                     if callee_name(&c.node).is_some_and(|n| abi::PURE_BUILTINS.contains(&n)) =>
                 {
                     for a in &c.node.arguments {
-                        self.visit_expression(&a.node, &a.span);
+                        visit::expr(self, a)?;
                     }
+                    Ok(Walk::Skip)
                 }
-                Expression::Call(_) | Expression::Statement(_) => self.0 = true,
-                Expression::SizeOfVal(_) | Expression::SizeOfTy(_) | Expression::AlignOf(_) => {}
-                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-                    self.0 = true
-                }
-                Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => self.0 = true,
-                _ => visit::visit_expression(self, e, span),
+                Expression::Call(_) | Expression::Statement(_) => Err(()),
+                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => Err(()),
+                Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => Err(()),
+                _ => Ok(Walk::Descend),
             }
         }
-        fn visit_type_name(&mut self, _t: &'ast TypeName, _span: &'ast Span) {}
+        fn type_name(&mut self, _t: &Node<TypeName>) -> Result<Walk, ()> {
+            Ok(Walk::Skip)
+        }
     }
-    let mut f = Finder(false);
-    f.visit_expression(e, &Span::none());
-    f.0
+    visit::expr(&mut Finder, e).is_err()
 }
 
 #[cfg(test)]

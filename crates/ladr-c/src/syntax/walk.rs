@@ -3,7 +3,7 @@
 //! children in the same order.
 //!
 //! A visitor overrides the hooks it needs (`expr`, `stmt`, `block_item`, `declaration`,
-//! `declarator`, `type_name`, `label`); every hook answers:
+//! `declarator`, `type_name`, `type_specifier`, `label`); every hook answers:
 //!
 //! * [`Walk::Descend`]: the walker goes on into the node's children;
 //! * [`Walk::Skip`]: it does not (the hook may have walked them itself with the
@@ -15,9 +15,12 @@
 //!
 //! A mutable visitor may queue block items to insert before the block item being walked
 //! ([`Queue`], returned by [`visit_mut::VisitorMut::queue`]); the walker inserts them when it
-//! has walked that item. Operands that C does not evaluate (`sizeof`, `_Alignof`,
-//! `__typeof__`) are known here only: a visitor sets `const UNEVALUATED: bool = false` and
-//! the walker does not enter them.
+//! has walked that item. No pass needs it yet (where one adds code before a statement, it
+//! replaces the statement by a block `{ …; s }`, which also works for an `if` branch); the
+//! tests below pin its behaviour.
+//!
+//! Operands that C does not evaluate (`sizeof`, `_Alignof`, `__typeof__`) are known here
+//! only: a visitor sets `const UNEVALUATED: bool = false` and the walker does not enter them.
 //!
 //! ```ignore
 //! // Renames `x` to `y` everywhere but in unevaluated operands.
@@ -39,312 +42,12 @@
 //! children if it answers `Descend`); `*_children` walks the children only
 //! (`expr_children` and `stmt_children` take the bare `Expression` / `Statement`, so a query
 //! on an unspanned node needs no copy).
-//! [`VisitMut`] is the former always-descending mutable walker, kept while some passes
-//! still use it.
+//!
+//! This is the only walker of the crates: lang-c's own `visit::Visit` is not used (it has
+//! no answers, no errors and no mutable form).
 
 use lang_c::ast::*;
 use lang_c::span::Node;
-
-/// The former mutable walker (always descends; errors are not propagated).
-pub trait VisitMut {
-    fn expr(&mut self, e: &mut Node<Expression>) {
-        walk_expr(self, e)
-    }
-    fn stmt(&mut self, s: &mut Node<Statement>) {
-        walk_stmt(self, s)
-    }
-    fn declaration(&mut self, d: &mut Node<Declaration>) {
-        walk_declaration(self, d)
-    }
-    fn declarator(&mut self, d: &mut Node<Declarator>) {
-        walk_declarator(self, d)
-    }
-    fn type_name(&mut self, t: &mut Node<TypeName>) {
-        walk_type_name(self, t)
-    }
-    /// Labels of labeled statements and goto targets.
-    fn label(&mut self, _l: &mut Identifier) {}
-}
-
-pub fn walk_expr<V: VisitMut + ?Sized>(v: &mut V, e: &mut Node<Expression>) {
-    match &mut e.node {
-        Expression::Identifier(_) | Expression::Constant(_) | Expression::StringLiteral(_) => {}
-        Expression::GenericSelection(g) => {
-            v.expr(&mut g.node.expression);
-            for a in &mut g.node.associations {
-                match &mut a.node {
-                    GenericAssociation::Type(t) => {
-                        v.type_name(&mut t.node.type_name);
-                        v.expr(&mut t.node.expression);
-                    }
-                    GenericAssociation::Default(d) => v.expr(d),
-                }
-            }
-        }
-        Expression::Member(m) => v.expr(&mut m.node.expression),
-        Expression::Call(c) => {
-            v.expr(&mut c.node.callee);
-            for a in &mut c.node.arguments {
-                v.expr(a);
-            }
-        }
-        Expression::CompoundLiteral(c) => {
-            v.type_name(&mut c.node.type_name);
-            for i in &mut c.node.initializer_list {
-                walk_init_item(v, i);
-            }
-        }
-        Expression::SizeOfTy(s) => v.type_name(&mut s.node.0),
-        Expression::SizeOfVal(s) => v.expr(&mut s.node.0),
-        Expression::AlignOf(a) => v.type_name(&mut a.node.0),
-        Expression::UnaryOperator(u) => v.expr(&mut u.node.operand),
-        Expression::Cast(c) => {
-            v.type_name(&mut c.node.type_name);
-            v.expr(&mut c.node.expression);
-        }
-        Expression::BinaryOperator(b) => {
-            v.expr(&mut b.node.lhs);
-            v.expr(&mut b.node.rhs);
-        }
-        Expression::Conditional(c) => {
-            v.expr(&mut c.node.condition);
-            v.expr(&mut c.node.then_expression);
-            v.expr(&mut c.node.else_expression);
-        }
-        Expression::Comma(es) => {
-            for x in es.iter_mut() {
-                v.expr(x);
-            }
-        }
-        Expression::OffsetOf(o) => {
-            v.type_name(&mut o.node.type_name);
-            for m in &mut o.node.designator.node.members {
-                if let OffsetMember::Index(i) = &mut m.node {
-                    v.expr(i);
-                }
-            }
-        }
-        Expression::VaArg(va) => {
-            v.expr(&mut va.node.va_list);
-            v.type_name(&mut va.node.type_name);
-        }
-        Expression::Statement(s) => v.stmt(s),
-    }
-}
-
-pub fn walk_init_item<V: VisitMut + ?Sized>(v: &mut V, i: &mut Node<InitializerListItem>) {
-    for d in &mut i.node.designation {
-        match &mut d.node {
-            Designator::Index(e) => v.expr(e),
-            Designator::Member(_) => {}
-            Designator::Range(r) => {
-                v.expr(&mut r.node.from);
-                v.expr(&mut r.node.to);
-            }
-        }
-    }
-    walk_initializer(v, &mut i.node.initializer);
-}
-
-pub fn walk_initializer<V: VisitMut + ?Sized>(v: &mut V, i: &mut Node<Initializer>) {
-    match &mut i.node {
-        Initializer::Expression(e) => v.expr(e),
-        Initializer::List(items) => {
-            for it in items {
-                walk_init_item(v, it);
-            }
-        }
-    }
-}
-
-pub fn walk_stmt<V: VisitMut + ?Sized>(v: &mut V, s: &mut Node<Statement>) {
-    match &mut s.node {
-        Statement::Labeled(l) => {
-            match &mut l.node.label.node {
-                Label::Identifier(i) => v.label(&mut i.node),
-                Label::Case(e) => v.expr(e),
-                Label::CaseRange(r) => {
-                    v.expr(&mut r.node.low);
-                    v.expr(&mut r.node.high);
-                }
-                Label::Default => {}
-            }
-            v.stmt(&mut l.node.statement);
-        }
-        Statement::Compound(items) => {
-            for it in items {
-                walk_block_item(v, it);
-            }
-        }
-        Statement::Expression(e) => {
-            if let Some(e) = e {
-                v.expr(e);
-            }
-        }
-        Statement::If(i) => {
-            v.expr(&mut i.node.condition);
-            v.stmt(&mut i.node.then_statement);
-            if let Some(e) = &mut i.node.else_statement {
-                v.stmt(e);
-            }
-        }
-        Statement::Switch(sw) => {
-            v.expr(&mut sw.node.expression);
-            v.stmt(&mut sw.node.statement);
-        }
-        Statement::While(w) => {
-            v.expr(&mut w.node.expression);
-            v.stmt(&mut w.node.statement);
-        }
-        Statement::DoWhile(d) => {
-            v.stmt(&mut d.node.statement);
-            v.expr(&mut d.node.expression);
-        }
-        Statement::For(f) => {
-            match &mut f.node.initializer.node {
-                ForInitializer::Empty | ForInitializer::StaticAssert(_) => {}
-                ForInitializer::Expression(e) => v.expr(e),
-                ForInitializer::Declaration(d) => v.declaration(d),
-            }
-            if let Some(c) = &mut f.node.condition {
-                v.expr(c);
-            }
-            if let Some(c) = &mut f.node.step {
-                v.expr(c);
-            }
-            v.stmt(&mut f.node.statement);
-        }
-        Statement::Goto(l) => v.label(&mut l.node),
-        Statement::Continue | Statement::Break => {}
-        Statement::Return(e) => {
-            if let Some(e) = e {
-                v.expr(e);
-            }
-        }
-        Statement::Asm(a) => {
-            if let AsmStatement::GnuExtended(g) = &mut a.node {
-                for o in g.outputs.iter_mut().chain(g.inputs.iter_mut()) {
-                    v.expr(&mut o.node.variable_name);
-                }
-            }
-        }
-    }
-}
-
-pub fn walk_block_item<V: VisitMut + ?Sized>(v: &mut V, it: &mut Node<BlockItem>) {
-    match &mut it.node {
-        BlockItem::Declaration(d) => v.declaration(d),
-        BlockItem::StaticAssert(_) => {}
-        BlockItem::Statement(s) => v.stmt(s),
-    }
-}
-
-pub fn walk_declaration<V: VisitMut + ?Sized>(v: &mut V, d: &mut Node<Declaration>) {
-    for s in &mut d.node.specifiers {
-        walk_decl_specifier(v, s);
-    }
-    for id in &mut d.node.declarators {
-        v.declarator(&mut id.node.declarator);
-        if let Some(i) = &mut id.node.initializer {
-            walk_initializer(v, i);
-        }
-    }
-}
-
-fn walk_decl_specifier<V: VisitMut + ?Sized>(v: &mut V, s: &mut Node<DeclarationSpecifier>) {
-    if let DeclarationSpecifier::TypeSpecifier(t) = &mut s.node {
-        walk_type_specifier(v, t);
-    }
-}
-
-pub fn walk_type_specifier<V: VisitMut + ?Sized>(v: &mut V, t: &mut Node<TypeSpecifier>) {
-    match &mut t.node {
-        TypeSpecifier::TypeOf(to) => match &mut to.node {
-            TypeOf::Expression(e) => v.expr(e),
-            TypeOf::Type(tn) => v.type_name(tn),
-        },
-        TypeSpecifier::Atomic(tn) => v.type_name(tn),
-        TypeSpecifier::Struct(st) => {
-            if let Some(decls) = &mut st.node.declarations {
-                for d in decls {
-                    if let StructDeclaration::Field(f) = &mut d.node {
-                        for s in &mut f.node.specifiers {
-                            if let SpecifierQualifier::TypeSpecifier(t) = &mut s.node {
-                                walk_type_specifier(v, t);
-                            }
-                        }
-                        for sd in &mut f.node.declarators {
-                            if let Some(d) = &mut sd.node.declarator {
-                                v.declarator(d);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        TypeSpecifier::Enum(en) => {
-            for e in &mut en.node.enumerators {
-                if let Some(x) = &mut e.node.expression {
-                    v.expr(x);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
-pub fn walk_declarator<V: VisitMut + ?Sized>(v: &mut V, d: &mut Node<Declarator>) {
-    if let DeclaratorKind::Declarator(inner) = &mut d.node.kind.node {
-        v.declarator(inner);
-    }
-    for dd in &mut d.node.derived {
-        match &mut dd.node {
-            DerivedDeclarator::Array(a) => match &mut a.node.size {
-                ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => v.expr(e),
-                _ => {}
-            },
-            DerivedDeclarator::Function(f) => {
-                for p in &mut f.node.parameters {
-                    for s in &mut p.node.specifiers {
-                        walk_decl_specifier(v, s);
-                    }
-                    if let Some(d) = &mut p.node.declarator {
-                        v.declarator(d);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-pub fn walk_type_name<V: VisitMut + ?Sized>(v: &mut V, t: &mut Node<TypeName>) {
-    for s in &mut t.node.specifiers {
-        if let SpecifierQualifier::TypeSpecifier(ts) = &mut s.node {
-            walk_type_specifier(v, ts);
-        }
-    }
-    if let Some(d) = &mut t.node.declarator {
-        v.declarator(d);
-    }
-}
-
-/// Walks every function body and global declaration of a unit.
-pub fn walk_unit<V: VisitMut + ?Sized>(v: &mut V, unit: &mut TranslationUnit) {
-    for ext in &mut unit.0 {
-        match &mut ext.node {
-            ExternalDeclaration::Declaration(d) => v.declaration(d),
-            ExternalDeclaration::StaticAssert(_) => {}
-            ExternalDeclaration::FunctionDefinition(f) => {
-                v.declarator(&mut f.node.declarator);
-                for d in &mut f.node.declarations {
-                    v.declaration(d);
-                }
-                v.stmt(&mut f.node.statement);
-            }
-        }
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // The walker: one definition, generated twice (read-only and mutable) by `walker!`.
@@ -411,6 +114,11 @@ macro_rules! walker {
                 Ok(Walk::Descend)
             }
             fn type_name(&mut self, _t: & $($m)? Node<TypeName>) -> Result<Walk, Self::Error> {
+                Ok(Walk::Descend)
+            }
+            /// A type specifier (of a declaration, a parameter, a type name or a struct
+            /// field): `struct { … }`, `enum { … }`, `__typeof__(…)`, `int`, ….
+            fn type_specifier(&mut self, _t: & $($m)? Node<TypeSpecifier>) -> Result<Walk, Self::Error> {
                 Ok(Walk::Descend)
             }
             /// Labels of labeled statements and goto targets.
@@ -676,6 +384,16 @@ macro_rules! walker {
         }
 
         pub fn type_specifier<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
+            if v.type_specifier(t)? == Walk::Descend {
+                type_specifier_children(v, t)?;
+            }
+            Ok(())
+        }
+
+        /// The children of a type specifier: the fields of a struct, the values of an
+        /// enum's constants, the operand of `__typeof__` (if `UNEVALUATED`), the type of
+        /// `_Atomic(…)`.
+        pub fn type_specifier_children<V: $Trait + ?Sized>(v: &mut V, t: & $($m)? Node<TypeSpecifier>) -> Result<(), V::Error> {
             match & $($m)? t.node {
                 TypeSpecifier::TypeOf(to) if V::UNEVALUATED => match & $($m)? to.node {
                     TypeOf::Expression(e) => expr(v, e)?,
@@ -913,4 +631,114 @@ pub fn mentions(s: &Node<Statement>, names: &[&str]) -> bool {
         }
     }
     visit::stmt(&mut Finder(names), s).is_err()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visit_mut::{self, VisitorMut};
+    use super::*;
+    use crate::print::statement_to_string;
+    use crate::syntax::build::{call, expr_stmt, ident};
+    use lang_c::span::Span;
+
+    /// Queues `mark();` before the block item in which it meets `x`; stops at `stop`;
+    /// counts the `mark`s it is shown (queued items must not be walked).
+    #[derive(Default)]
+    struct Mark {
+        queue: Queue,
+        marks_seen: usize,
+    }
+
+    impl VisitorMut for Mark {
+        type Error = ();
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, ()> {
+            if let Expression::Identifier(i) = &e.node {
+                match i.node.name.as_str() {
+                    "x" => self
+                        .queue
+                        .insert_stmt_before(expr_stmt(call("mark", vec![], e.span))),
+                    "mark" => self.marks_seen += 1,
+                    "stop" => return Err(()),
+                    _ => {}
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn queue(&mut self) -> Option<&mut Queue> {
+            Some(&mut self.queue)
+        }
+    }
+
+    /// The body of `void f(void) { … }`.
+    fn body(src: &str) -> Node<Statement> {
+        let (_, unit, _) =
+            crate::frontend::parse_text(&format!("int x, y, stop; void f(void) {src}"), "t.c")
+                .expect("parses");
+        let ExternalDeclaration::FunctionDefinition(f) = &unit.0[1].node else {
+            panic!("a function")
+        };
+        f.node.statement.clone()
+    }
+
+    fn flat(s: &Statement) -> String {
+        statement_to_string(s)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn run(src: &str) -> (Result<(), ()>, String, Mark) {
+        let mut s = body(src);
+        let mut m = Mark::default();
+        let r = visit_mut::stmt(&mut m, &mut s);
+        (r, flat(&s.node), m)
+    }
+
+    #[test]
+    fn queued_items_go_before_the_innermost_block_item() {
+        let (r, out, m) = run("{ x; { y; y = x + 1; } if (x) y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(
+            out,
+            "{ mark(); x; { y; mark(); y = x + 1; } mark(); if (x) y; }"
+        );
+        assert_eq!(m.marks_seen, 0, "queued items are not walked");
+        assert!(m.queue.before.is_empty());
+    }
+
+    #[test]
+    fn an_enclosing_items_queue_waits_for_its_block() {
+        // `x` in the condition queues for the `if`, not for the block of its branch.
+        let (r, out, _) = run("{ if (x) { y; x; } y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(out, "{ mark(); if (x) { y; mark(); x; } y; }");
+    }
+
+    #[test]
+    fn several_insertions_keep_their_order_and_a_declaration_gets_them_too() {
+        let (r, out, _) = run("{ int a = x + x; y; }");
+        assert_eq!(r, Ok(()));
+        assert_eq!(out, "{ mark(); mark(); int a = x + x; y; }");
+    }
+
+    #[test]
+    fn an_error_stops_the_walk_and_keeps_every_item() {
+        let (r, out, _) = run("{ x; { y; stop; x; } x; }");
+        assert_eq!(r, Err(()));
+        // Walked: the first `x` and the inner block up to `stop`; nothing after it.
+        assert_eq!(out, "{ mark(); x; { y; stop; x; } x; }");
+    }
+
+    #[test]
+    fn items_queued_outside_any_block_are_left_to_the_caller() {
+        let mut s = expr_stmt(ident("x", Span::none()));
+        let mut m = Mark::default();
+        assert_eq!(visit_mut::stmt(&mut m, &mut s), Ok(()));
+        let left = m.queue.take();
+        assert_eq!(left.len(), 1);
+        let BlockItem::Statement(st) = &left[0].node else {
+            panic!("a statement")
+        };
+        assert_eq!(flat(&st.node), "mark();");
+    }
 }

@@ -37,12 +37,14 @@ use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     hoist_and_hygiene(&mut p);
@@ -252,23 +254,27 @@ impl FnInfo {
             fns: &'a HashMap<String, (usize, bool)>,
             out: Vec<String>,
         }
-        impl VisitMut for Taken<'_> {
-            fn expr(&mut self, e: &mut Node<Expression>) {
-                match &mut e.node {
+        impl Visitor for Taken<'_> {
+            type Error = Infallible;
+            fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+                match &e.node {
                     Expression::Identifier(i) => {
                         if self.fns.contains_key(&i.node.name) && !self.out.contains(&i.node.name) {
                             self.out.push(i.node.name.clone());
                         }
+                        Ok(Walk::Skip)
                     }
                     Expression::Call(c) => {
+                        // A called function's name is not taken.
                         if peel_deref(&c.node.callee).is_none() {
-                            self.expr(&mut c.node.callee);
+                            visit::expr(self, &c.node.callee)?;
                         }
-                        for a in &mut c.node.arguments {
-                            self.expr(a);
+                        for a in &c.node.arguments {
+                            visit::expr(self, a)?;
                         }
+                        Ok(Walk::Skip)
                     }
-                    _ => walk_expr(self, e),
+                    _ => Ok(Walk::Descend),
                 }
             }
         }
@@ -276,12 +282,15 @@ impl FnInfo {
             fns: &arity,
             out: vec![],
         };
-        let mut copy = unit.clone();
-        ladr_c::syntax::walk::walk_unit(&mut t, &mut copy);
+        let Ok(()) = visit::unit(&mut t, unit);
         let taken = t.out;
         struct Vars(HashSet<String>);
-        impl VisitMut for Vars {
-            fn declarator(&mut self, d: &mut Node<Declarator>) {
+        impl Visitor for Vars {
+            type Error = Infallible;
+            fn declarator(
+                &mut self,
+                d: &Node<Declarator>,
+            ) -> std::result::Result<Walk, Infallible> {
                 if !is_function_declarator(&d.node) {
                     if let Some(n) = declarator_name(&d.node) {
                         self.0.insert(n.to_string());
@@ -297,11 +306,11 @@ impl FnInfo {
                         }
                     }
                 }
-                ladr_c::syntax::walk::walk_declarator(self, d)
+                Ok(Walk::Descend)
             }
         }
         let mut v = Vars(HashSet::new());
-        ladr_c::syntax::walk::walk_unit(&mut v, &mut copy);
+        let Ok(()) = visit::unit(&mut v, unit);
         FnInfo {
             defs,
             arity,
@@ -748,35 +757,38 @@ fn prototype(f: &FunctionDefinition) -> Node<Declaration> {
 /// Number of statements in `s` (all levels).
 fn statement_count(s: &Node<Statement>) -> usize {
     struct C(usize);
-    impl VisitMut for C {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
+    impl Visitor for C {
+        type Error = Infallible;
+        fn stmt(&mut self, _s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
             self.0 += 1;
-            walk_stmt(self, s)
+            Ok(Walk::Descend)
         }
-        fn expr(&mut self, _e: &mut Node<Expression>) {}
+        // Statements inside expressions (`({ … })`) are not counted.
+        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            Ok(Walk::Skip)
+        }
     }
     let mut c = C(0);
-    let mut s = s.clone();
-    c.stmt(&mut s);
+    let Ok(()) = visit::stmt(&mut c, s);
     c.0
 }
 
 /// True if a function body uses its variable arguments (`va_start` and friends).
 fn mentions_va(body: &Node<Statement>) -> bool {
     struct V(bool);
-    impl VisitMut for V {
-        fn expr(&mut self, e: &mut Node<Expression>) {
+    impl Visitor for V {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
             match &e.node {
                 Expression::Identifier(i) if i.node.name.contains("va_") => self.0 = true,
                 Expression::VaArg(_) => self.0 = true,
                 _ => {}
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
     }
     let mut v = V(false);
-    let mut b = body.clone();
-    v.stmt(&mut b);
+    let Ok(()) = visit::stmt(&mut v, body);
     v.0
 }
 
@@ -1008,8 +1020,6 @@ fn result_declaration(
 
 /// Error if a call of an inlinable function is left anywhere (e.g. not in normal form).
 fn check_no_defined_calls(unit: &TranslationUnit, info: &FnInfo) -> Result<()> {
-    use ladr_c::syntax::walk::visit::{self, Visitor};
-    use ladr_c::syntax::walk::Walk;
     struct C<'a> {
         info: &'a FnInfo,
     }

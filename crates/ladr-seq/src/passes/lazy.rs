@@ -25,12 +25,14 @@
 
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::walk::{self, VisitMut};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, slot_function, visible_label, CONTEXT, DRD};
 use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashMap;
+use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let n = p.slots.len();
@@ -242,12 +244,12 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
                 );
                 out.push(item(labeled(&visible_label(slot, *label), guard, span)));
                 let mut s = stmt.clone();
-                jumps.stmt(&mut s);
+                let Ok(()) = visit_mut::stmt(&mut jumps, &mut s);
                 out.push(item(s));
             }
             Item::Plain(s) => {
                 let mut s = s.clone();
-                jumps.stmt(&mut s);
+                let Ok(()) = visit_mut::stmt(&mut jumps, &mut s);
                 out.push(item(s));
             }
             Item::Label(l, span) => out.push(item(labeled(l, empty_stmt(*span), *span))),
@@ -270,8 +272,9 @@ struct Jumps<'a> {
     next_at: &'a HashMap<String, u32>,
 }
 
-impl VisitMut for Jumps<'_> {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+impl VisitorMut for Jumps<'_> {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
         if let Statement::Goto(l) = &s.node {
             if let Some(&b) = self.next_at.get(&l.node.name) {
                 if b > self.from + 1 {
@@ -287,11 +290,13 @@ impl VisitMut for Jumps<'_> {
                     *s = block_of(vec![adjust, g], span);
                 }
             }
-            return;
+            return Ok(Walk::Skip);
         }
-        walk::walk_stmt(self, s)
+        Ok(Walk::Descend)
     }
-    fn expr(&mut self, _e: &mut Node<Expression>) {}
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
 }
 
 /// The round-robin driver with the LaDR phase flags.

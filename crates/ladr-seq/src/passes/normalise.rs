@@ -60,14 +60,15 @@ use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
 use ladr_c::syntax::names::{self, Names};
-use ladr_c::syntax::walk::{
-    has_side_effect, is_assign_op, is_inc_dec, mentions, walk_declarator, walk_stmt, VisitMut,
-};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec, mentions, Walk};
 use ladr_ir::abi;
 use ladr_ir::program::{Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
+use std::convert::Infallible;
 
 /// Functions that end the execution: `__CPROVER_assume(0)` in race mode.
 pub(crate) const ERROR_FUNCTIONS: &[&str] = &[
@@ -95,7 +96,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
-            let locals = local_names(&mut f.node);
+            let locals = local_names(&f.node);
             let mut n = Norm {
                 names: &mut p.names,
                 locals,
@@ -109,7 +110,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let span = body.span;
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
-            DropOverwrittenHavocs.stmt(&mut f.node.statement);
+            let Ok(()) = visit_mut::stmt(&mut DropOverwrittenHavocs, &mut f.node.statement);
             if !crate::invariants::check_body(&f.node.statement, &[Invariant::N5]).is_empty() {
                 return Err(Error::unsupported(
                     span,
@@ -129,8 +130,9 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
 /// anywhere makes every later access through it expensive.
 struct DropOverwrittenHavocs;
 
-impl VisitMut for DropOverwrittenHavocs {
-    fn stmt(&mut self, s: &mut Node<Statement>) {
+impl VisitorMut for DropOverwrittenHavocs {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
         if let Statement::Compound(items) = &mut s.node {
             let mut k = 0;
             while k < items.len() {
@@ -142,9 +144,11 @@ impl VisitMut for DropOverwrittenHavocs {
                 }
             }
         }
-        walk_stmt(self, s)
+        Ok(Walk::Descend)
     }
-    fn expr(&mut self, _e: &mut Node<Expression>) {}
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
 }
 
 /// `x` for N4's `__CPROVER_havoc_object(&x)`.
@@ -230,19 +234,20 @@ fn global_objects(unit: &TranslationUnit) -> HashSet<String> {
 }
 
 /// Every name a function declares (parameters and locals, at any depth).
-fn local_names(f: &mut FunctionDefinition) -> HashSet<String> {
+fn local_names(f: &FunctionDefinition) -> HashSet<String> {
     struct Collect(HashSet<String>);
-    impl VisitMut for Collect {
-        fn declarator(&mut self, d: &mut Node<Declarator>) {
+    impl Visitor for Collect {
+        type Error = Infallible;
+        fn declarator(&mut self, d: &Node<Declarator>) -> std::result::Result<Walk, Infallible> {
             if let Some(n) = declarator_name(&d.node) {
                 self.0.insert(n.to_string());
             }
-            walk_declarator(self, d)
+            Ok(Walk::Descend)
         }
     }
     let mut c = Collect(HashSet::new());
-    c.declarator(&mut f.declarator);
-    c.stmt(&mut f.statement);
+    let Ok(()) = visit::declarator(&mut c, &f.declarator);
+    let Ok(()) = visit::stmt(&mut c, &f.statement);
     c.0
 }
 

@@ -33,8 +33,9 @@ use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
-use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, VisitMut, Walk};
+use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
 use ladr_ir::abi::{self, C1_READ, C1_WRITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
 use ladr_ir::analysis::Vars;
 use ladr_ir::program::{Item, Options, Program, Site};
@@ -625,32 +626,31 @@ impl Rewriter<'_> {
 /// The lvalue as the user wrote it: generated local names mapped back.
 fn user_text(e: &Node<Expression>) -> String {
     struct Unname;
-    impl VisitMut for Unname {
-        fn expr(&mut self, e: &mut Node<Expression>) {
+    impl VisitorMut for Unname {
+        type Error = std::convert::Infallible;
+        fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Self::Error> {
             if let Expression::Identifier(i) = &mut e.node {
                 i.node.name = ladr_c::syntax::names::original_name(&i.node.name).to_string();
             }
-            walk::walk_expr(self, e)
+            Ok(Walk::Descend)
         }
     }
     let mut e = e.clone();
-    Unname.expr(&mut e);
+    let Ok(()) = visit_mut::expr(&mut Unname, &mut e);
     expr_to_string(&e.node)
 }
 
 fn walk_has_statement_expr(e: &Node<Expression>) -> bool {
-    struct F(bool);
-    impl VisitMut for F {
-        fn expr(&mut self, e: &mut Node<Expression>) {
-            if let Expression::Statement(_) = e.node {
-                self.0 = true;
-                return;
+    struct F;
+    impl Visitor for F {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match e.node {
+                Expression::Statement(_) => Err(()),
+                _ => Ok(Walk::Descend),
             }
-            walk::walk_expr(self, e)
         }
     }
-    let mut f = F(false);
-    let mut e = e.clone();
-    f.expr(&mut e);
-    f.0
+    visit::expr(&mut F, e).is_err()
 }

@@ -620,21 +620,43 @@ fn enumerators(
     others: &[Node<ExternalDeclaration>],
     defs: &HashMap<String, FunctionDefinition>,
 ) -> HashSet<String> {
-    use lang_c::visit::Visit;
     #[derive(Default)]
     struct E(HashSet<String>);
-    impl<'ast> Visit<'ast> for E {
-        fn visit_enumerator(&mut self, e: &'ast Enumerator, span: &'ast Span) {
-            self.0.insert(e.identifier.node.name.clone());
-            lang_c::visit::visit_enumerator(self, e, span)
+    impl Visitor for E {
+        type Error = Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            if let TypeSpecifier::Enum(en) = &t.node {
+                for e in &en.node.enumerators {
+                    self.0.insert(e.node.identifier.node.name.clone());
+                }
+            }
+            Ok(Walk::Descend)
         }
+    }
+    // A function's specifiers too: an enum may be defined in its return type.
+    fn function(v: &mut E, f: &FunctionDefinition) -> std::result::Result<(), Infallible> {
+        for s in &f.specifiers {
+            visit::decl_specifier(v, s)?;
+        }
+        visit::declarator(v, &f.declarator)?;
+        for d in &f.declarations {
+            visit::declaration(v, d)?;
+        }
+        visit::stmt(v, &f.statement)
     }
     let mut v = E::default();
     for ext in others {
-        v.visit_external_declaration(&ext.node, &ext.span);
+        let Ok(()) = match &ext.node {
+            ExternalDeclaration::Declaration(d) => visit::declaration(&mut v, d),
+            ExternalDeclaration::StaticAssert(_) => Ok(()),
+            ExternalDeclaration::FunctionDefinition(f) => function(&mut v, &f.node),
+        };
     }
     for f in defs.values() {
-        v.visit_function_definition(f, &Span::none());
+        let Ok(()) = function(&mut v, f);
     }
     v.0
 }

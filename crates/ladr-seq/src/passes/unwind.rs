@@ -33,12 +33,14 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::{self, Names};
-use ladr_c::syntax::walk::{walk_expr, walk_stmt, VisitMut};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     for ext in &mut p.unit.0 {
@@ -568,18 +570,20 @@ fn front_labels(s: &Statement) -> Vec<String> {
 /// Gotos anywhere in an item (their target labels).
 fn gotos_in(it: &Node<BlockItem>) -> Vec<String> {
     struct G(Vec<String>);
-    impl VisitMut for G {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
+    impl Visitor for G {
+        type Error = Infallible;
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
             if let Statement::Goto(l) = &s.node {
                 self.0.push(l.node.name.clone());
             }
-            walk_stmt(self, s)
+            Ok(Walk::Descend)
         }
-        fn expr(&mut self, _e: &mut Node<Expression>) {}
+        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            Ok(Walk::Skip)
+        }
     }
     let mut g = G(vec![]);
-    let mut copy = it.clone();
-    ladr_c::syntax::walk::walk_block_item(&mut g, &mut copy);
+    let Ok(()) = visit::block_item(&mut g, it);
     g.0
 }
 
@@ -665,8 +669,9 @@ fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
 /// True if `it` assigns or increments the variable `v` (or declares a variable of that name).
 fn writes(it: &Node<BlockItem>, v: &str) -> bool {
     struct W<'a>(&'a str, bool);
-    impl VisitMut for W<'_> {
-        fn expr(&mut self, e: &mut Node<Expression>) {
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
             match &e.node {
                 Expression::BinaryOperator(b)
                     if ladr_c::syntax::walk::is_assign_op(&b.node.operator.node)
@@ -688,18 +693,17 @@ fn writes(it: &Node<BlockItem>, v: &str) -> bool {
                 }
                 _ => {}
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
-        fn declarator(&mut self, d: &mut Node<Declarator>) {
+        fn declarator(&mut self, d: &Node<Declarator>) -> std::result::Result<Walk, Infallible> {
             if declarator_name(&d.node) == Some(self.0) {
                 self.1 = true;
             }
-            ladr_c::syntax::walk::walk_declarator(self, d)
+            Ok(Walk::Descend)
         }
     }
     let mut w = W(v, false);
-    let mut copy = it.clone();
-    ladr_c::syntax::walk::walk_block_item(&mut w, &mut copy);
+    let Ok(()) = visit::block_item(&mut w, it);
     w.1
 }
 
@@ -721,8 +725,9 @@ fn constant_locals(
 /// Locals/parameters of a function, and the names whose address is taken in it.
 fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>) {
     struct L(HashSet<String>, HashSet<String>);
-    impl VisitMut for L {
-        fn declaration(&mut self, d: &mut Node<Declaration>) {
+    impl Visitor for L {
+        type Error = Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
             let st = storage_of(&d.node.specifiers);
             if !st.contains(&StorageClassSpecifier::Static)
                 && !st.contains(&StorageClassSpecifier::Extern)
@@ -733,13 +738,13 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
                     }
                 }
             }
-            ladr_c::syntax::walk::walk_declaration(self, d)
+            Ok(Walk::Descend)
         }
-        fn expr(&mut self, e: &mut Node<Expression>) {
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
             // N4's havoc of an uninitialised local is not an escape of its address.
             if let Expression::Call(c) = &e.node {
                 if callee_name(&c.node) == Some(abi::HAVOC) {
-                    return;
+                    return Ok(Walk::Skip);
                 }
             }
             if let Expression::UnaryOperator(u) = &e.node {
@@ -749,12 +754,11 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
                     }
                 }
             }
-            walk_expr(self, e)
+            Ok(Walk::Descend)
         }
     }
     let mut l = L(HashSet::new(), HashSet::new());
-    let mut copy = f.clone();
-    for d in &copy.declarator.node.derived {
+    for d in &f.declarator.node.derived {
         if let DerivedDeclarator::Function(fd) = &d.node {
             for p in &fd.node.parameters {
                 if let Some(n) = p
@@ -768,7 +772,7 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
             }
         }
     }
-    l.stmt(&mut copy.statement);
+    let Ok(()) = visit::stmt(&mut l, &f.statement);
     (l.0, l.1)
 }
 
@@ -871,49 +875,48 @@ fn defined_by(s: &Node<Statement>) -> Option<&str> {
 
 /// Does `s` contain a labeled statement (a possible goto target)?
 fn has_label(s: &Node<Statement>) -> bool {
-    struct L(bool);
-    impl VisitMut for L {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
-            if let Statement::Labeled(_) = s.node {
-                self.0 = true;
-                return;
+    struct L;
+    impl Visitor for L {
+        /// Found one.
+        type Error = ();
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
+            match s.node {
+                Statement::Labeled(_) => Err(()),
+                _ => Ok(Walk::Descend),
             }
-            walk_stmt(self, s)
         }
-        fn expr(&mut self, _e: &mut Node<Expression>) {}
+        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            Ok(Walk::Skip)
+        }
     }
-    let mut l = L(false);
-    let mut c = s.clone();
-    l.stmt(&mut c);
-    l.0
+    visit::stmt(&mut L, s).is_err()
 }
 
 /// The first backward goto of a statement in textual order: (span, label).
 fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
     struct B {
         seen: HashSet<String>,
-        found: Option<(Span, String)>,
     }
-    impl VisitMut for B {
-        fn stmt(&mut self, s: &mut Node<Statement>) {
+    impl Visitor for B {
+        /// The goto found.
+        type Error = (Span, String);
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, (Span, String)> {
             match &s.node {
                 Statement::Labeled(l) => {
                     if let Label::Identifier(i) = &l.node.label.node {
                         self.seen.insert(i.node.name.clone());
                     }
                 }
-                Statement::Goto(l) if self.seen.contains(&l.node.name) && self.found.is_none() => {
-                    self.found = Some((s.span, l.node.name.clone()));
+                Statement::Goto(l) if self.seen.contains(&l.node.name) => {
+                    return Err((s.span, l.node.name.clone()));
                 }
                 _ => {}
             }
-            walk_stmt(self, s)
+            Ok(Walk::Descend)
         }
     }
     let mut b = B {
         seen: HashSet::new(),
-        found: None,
     };
-    b.stmt(&mut s.clone());
-    b.found
+    visit::stmt(&mut b, s).err()
 }

@@ -24,12 +24,13 @@ use crate::passes::normalise::{havoced_var, is_atomic_section};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
 use ladr_ir::analysis::Vars;
 use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
-use lang_c::span::{Node, Span};
-use lang_c::visit::{self, Visit};
+use lang_c::span::Node;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let vars = Vars::new(&p.unit, &p.thread_locals);
@@ -194,12 +195,7 @@ impl Flattener<'_> {
     }
 
     fn is_visible_stmt(&self, s: &Node<Statement>) -> bool {
-        let mut f = Finder {
-            vars: self.vars,
-            found: false,
-        };
-        f.visit_statement(&s.node, &s.span);
-        f.found
+        visit::stmt(&mut Finder { vars: self.vars }, s).is_err()
     }
 }
 
@@ -261,59 +257,56 @@ pub fn is_model_call(name: &str) -> bool {
     abi::is_model_pthread_function(name)
 }
 
-/// Finds anything that makes a statement visible.
+/// Finds anything that makes a statement visible (the walk stops at the first).
 struct Finder<'a> {
     vars: &'a Vars,
-    found: bool,
 }
 
-impl<'ast> Visit<'ast> for Finder<'_> {
-    fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-        if self.found {
-            return;
-        }
-        match e {
-            Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => self.found = true,
+impl Visitor for Finder<'_> {
+    /// Found one.
+    type Error = ();
+    // What `sizeof`, `_Alignof` and `__typeof__` name is not accessed.
+    const UNEVALUATED: bool = false;
+
+    fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+        match &e.node {
+            Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => Err(()),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
-                self.found = true
+                Err(())
             }
-            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
-                self.found = true
-            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => Err(()),
             Expression::BinaryOperator(b)
                 if b.node.operator.node == BinaryOperator::Index
                     && self.vars.array_depth(&b.node.lhs.node) == 0 =>
             {
-                self.found = true
+                Err(())
             }
             Expression::Call(c) => {
                 match callee_name(&c.node) {
                     // Assumptions block like a lock: a context must be able to end before
                     // one (e.g. the `assume(0)` where `main` returns).
                     Some(n) if is_model_call(n) || n == abi::ATOMIC_BEGIN || n == abi::ASSUME => {
-                        self.found = true
+                        Err(())
                     }
                     // Library calls that read or write through their arguments.
-                    Some(n) if crate::model::library::effects(n).is_some() => self.found = true,
+                    Some(n) if crate::model::library::effects(n).is_some() => Err(()),
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
-                    _ if havoced_var(e).is_some_and(|n| self.vars.is_thread_local(n)) => {}
+                    _ if havoced_var(&e.node).is_some_and(|n| self.vars.is_thread_local(n)) => {
+                        Ok(Walk::Skip)
+                    }
                     // Calls of unknown functions: their arguments are what matters.
-                    _ => visit::visit_expression(self, e, span),
+                    _ => Ok(Walk::Descend),
                 }
             }
-            Expression::SizeOfTy(_) | Expression::SizeOfVal(_) | Expression::AlignOf(_) => {}
-            _ => visit::visit_expression(self, e, span),
+            _ => Ok(Walk::Descend),
         }
     }
 
-    fn visit_statement(&mut self, s: &'ast Statement, span: &'ast Span) {
-        if let Statement::Compound(items) = s {
-            if is_atomic_section(items) {
-                self.found = true;
-                return;
-            }
+    fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
+        match &s.node {
+            Statement::Compound(items) if is_atomic_section(items) => Err(()),
+            _ => Ok(Walk::Descend),
         }
-        visit::visit_statement(self, s, span)
     }
 }
