@@ -4,7 +4,6 @@
 
 mod common;
 
-use common::fixtures::*;
 
 /// The whole pipeline; the printed program without prelude and model.
 fn check(src: &str) -> String {
@@ -14,22 +13,4 @@ fn check(src: &str) -> String {
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"))
 }
 
-#[test]
-fn two_threads_write_a_global() {
-    insta::assert_snapshot!(check(TWO_WRITERS));
-}
-
-#[test]
-fn mutex_protected_access() {
-    insta::assert_snapshot!(check(MUTEX));
-}
-
-#[test]
-fn if_with_a_shared_condition() {
-    insta::assert_snapshot!(check(SHARED_IF));
-}
-
-#[test]
-fn atomic_section() {
-    insta::assert_snapshot!(check(ATOMIC_SECTION));
-}
+crate::fixture_snapshots!(check);

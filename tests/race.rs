@@ -4,7 +4,6 @@
 
 mod common;
 
-use common::fixtures::*;
 
 /// The passes up to `race`; each slot's instrumented items, then the sites.
 fn check(src: &str) -> String {
@@ -13,22 +12,4 @@ fn check(src: &str) -> String {
     format!("{}{}", common::show_code(&p), common::show_sites(&p, &map))
 }
 
-#[test]
-fn two_threads_write_a_global() {
-    insta::assert_snapshot!(check(TWO_WRITERS));
-}
-
-#[test]
-fn mutex_protected_access() {
-    insta::assert_snapshot!(check(MUTEX));
-}
-
-#[test]
-fn if_with_a_shared_condition() {
-    insta::assert_snapshot!(check(SHARED_IF));
-}
-
-#[test]
-fn atomic_section() {
-    insta::assert_snapshot!(check(ATOMIC_SECTION));
-}
+crate::fixture_snapshots!(check);

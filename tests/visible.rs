@@ -3,7 +3,6 @@
 
 mod common;
 
-use common::fixtures::*;
 
 /// The passes up to `visible`; each slot's items.
 fn check(src: &str) -> String {
@@ -24,22 +23,4 @@ fn check(src: &str) -> String {
     common::show_code(&p)
 }
 
-#[test]
-fn two_threads_write_a_global() {
-    insta::assert_snapshot!(check(TWO_WRITERS));
-}
-
-#[test]
-fn mutex_protected_access() {
-    insta::assert_snapshot!(check(MUTEX));
-}
-
-#[test]
-fn if_with_a_shared_condition() {
-    insta::assert_snapshot!(check(SHARED_IF));
-}
-
-#[test]
-fn atomic_section() {
-    insta::assert_snapshot!(check(ATOMIC_SECTION));
-}
+crate::fixture_snapshots!(check);

@@ -349,3 +349,30 @@ pub fn printed_without_model(prelude: &str, p: &Program) -> Result<String, Strin
     shown.0.retain(|ext| !noise.contains(&one(ext)));
     Ok(ladr_c::print::print_unit(&shown).text)
 }
+
+/// One snapshot test of `$check` per fixture of [`fixtures`] (the snapshot is named after
+/// the test, as `insta` does).
+#[macro_export]
+macro_rules! fixture_snapshots {
+    ($check:ident) => {
+        #[test]
+        fn two_threads_write_a_global() {
+            insta::assert_snapshot!($check(common::fixtures::TWO_WRITERS));
+        }
+
+        #[test]
+        fn mutex_protected_access() {
+            insta::assert_snapshot!($check(common::fixtures::MUTEX));
+        }
+
+        #[test]
+        fn if_with_a_shared_condition() {
+            insta::assert_snapshot!($check(common::fixtures::SHARED_IF));
+        }
+
+        #[test]
+        fn atomic_section() {
+            insta::assert_snapshot!($check(common::fixtures::ATOMIC_SECTION));
+        }
+    };
+}
