@@ -4,7 +4,6 @@
 
 mod common;
 
-
 /// The whole pipeline; the printed program without prelude and model.
 fn check(src: &str) -> String {
     let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "lazy")

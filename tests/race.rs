@@ -4,7 +4,6 @@
 
 mod common;
 
-
 /// The passes up to `race`; each slot's instrumented items, then the sites.
 fn check(src: &str) -> String {
     let (p, map) = common::passes(common::PTHREAD_PRELUDE, src, 2, "race")

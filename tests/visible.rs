@@ -3,7 +3,6 @@
 
 mod common;
 
-
 /// The passes up to `visible`; each slot's items.
 fn check(src: &str) -> String {
     let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "visible")

@@ -10,10 +10,7 @@
 //! The code checked is every function definition of the unit and, after `visible`, every
 //! slot's items in `Program::code` (as the body of its slot function, labels included).
 
-use crate::passes::inline::kept_call;
-use crate::passes::normalise::{
-    called, has_storage, havoced_var, is_array_declarator, is_typedef, ERROR_FUNCTIONS,
-};
+use crate::normal_form::{called, havoced_var, kept_call, ERROR_FUNCTIONS};
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;

@@ -8,5 +8,6 @@
 
 pub mod invariants;
 pub mod model;
+pub mod normal_form;
 pub mod passes;
 pub mod pipeline;

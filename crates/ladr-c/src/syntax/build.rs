@@ -531,3 +531,26 @@ pub fn is_function_declarator(d: &Declarator) -> bool {
         Some(DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
     )
 }
+
+/// A `typedef` declaration.
+pub fn is_typedef(d: &Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
+    })
+}
+
+/// A declaration with storage class `k` (`static`, `extern`, `_Thread_local`, …).
+pub fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
+    d.specifiers
+        .iter()
+        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
+}
+
+/// `x[…]…`: a declarator whose outermost derivation is an array.
+pub fn is_array_declarator(d: &Declarator) -> bool {
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(
+            d.derived.first().map(|x| &x.node),
+            Some(DerivedDeclarator::Array(_))
+        )
+}

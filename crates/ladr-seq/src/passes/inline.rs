@@ -32,7 +32,7 @@
 //! Guarantees: no call of a function with a body remains in any function body.
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
-use crate::passes::normalise::is_atomic_section;
+use crate::normal_form::{is_atomic_section, kept_call};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{Copier, Rename};
@@ -324,22 +324,6 @@ impl FnInfo {
     fn inlinable(&self, name: &str) -> bool {
         self.defs.contains_key(name) && !kept_call(name)
     }
-}
-
-/// Functions whose calls stay even when the program defines them: `main` (a root), the
-/// pthread API and the builtins the later passes or CBMC model (`__CPROVER_*`,
-/// `__VERIFIER_nondet_*`, `__VERIFIER_assume`, `__VERIFIER_error`, atomic begin/end).
-/// Other `__VERIFIER_*` functions with a body (`__VERIFIER_assert`, `__VERIFIER_atomic_*`)
-/// are user code and are inlined.
-pub fn kept_call(name: &str) -> bool {
-    name == "main"
-        || name.starts_with("pthread_")
-        || name.starts_with(abi::CPROVER_PREFIX)
-        || name.starts_with(abi::NONDET_PREFIX)
-        || matches!(
-            name,
-            abi::VERIFIER_ASSUME | abi::VERIFIER_ERROR | abi::ATOMIC_BEGIN | abi::ATOMIC_END
-        )
 }
 
 /// True if a function the program defines runs as one atomic section when called:

@@ -56,6 +56,7 @@
 //! DESIGN.md §3 (SV-COMP environment).
 
 use crate::invariants::Invariant;
+use crate::normal_form::{called, havoced_var, ERROR_FUNCTIONS};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
@@ -69,28 +70,6 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::HashSet;
 use std::convert::Infallible;
-
-/// Functions that end the execution: `__CPROVER_assume(0)` in race mode.
-pub(crate) const ERROR_FUNCTIONS: &[&str] = &[
-    "reach_error",
-    abi::VERIFIER_ERROR,
-    "abort",
-    "exit",
-    "_exit",
-    "_Exit",
-    "__assert_fail",
-    "__assert_perror_fail",
-    "__assert",
-    "__builtin_trap",
-    "__builtin_unreachable",
-];
-
-/// `{ __VERIFIER_atomic_begin(); ... __VERIFIER_atomic_end(); }`: an atomic section (N5).
-pub fn is_atomic_section(items: &[Node<BlockItem>]) -> bool {
-    items.len() >= 2
-        && called(&items[0]) == Some(abi::ATOMIC_BEGIN)
-        && called(&items[items.len() - 1]) == Some(abi::ATOMIC_END)
-}
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
@@ -148,25 +127,6 @@ impl VisitorMut for DropOverwrittenHavocs {
     }
     fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
         Ok(Walk::Skip)
-    }
-}
-
-/// `x` for N4's `__CPROVER_havoc_object(&x)`.
-pub fn havoced_var(e: &Expression) -> Option<&str> {
-    let Expression::Call(c) = e else {
-        return None;
-    };
-    match c.node.arguments.as_slice() {
-        [a] if callee_name(&c.node) == Some(abi::HAVOC) => match &a.node {
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                match &u.node.operand.node {
-                    Expression::Identifier(i) => Some(&i.node.name),
-                    _ => None,
-                }
-            }
-            _ => None,
-        },
-        _ => None,
     }
 }
 
@@ -303,18 +263,6 @@ fn as_stmt(mut items: Items, span: Span) -> Node<Statement> {
 
 fn stmt_item(s: Node<Statement>) -> Node<BlockItem> {
     item(s)
-}
-
-pub(crate) fn is_typedef(d: &Declaration) -> bool {
-    d.specifiers.iter().any(|s| {
-        matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Typedef)
-    })
-}
-
-pub(crate) fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
-    d.specifiers
-        .iter()
-        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
 }
 
 fn void_type(span: Span) -> Node<TypeName> {
@@ -1364,14 +1312,6 @@ fn array_dims(d: &Declarator) -> usize {
         .count()
 }
 
-pub(crate) fn is_array_declarator(d: &Declarator) -> bool {
-    matches!(d.kind.node, DeclaratorKind::Identifier(_))
-        && matches!(
-            d.derived.first().map(|x| &x.node),
-            Some(DerivedDeclarator::Array(_))
-        )
-}
-
 /// Drops a top-level `const` so that the variable can be assigned.
 fn strip_top_const(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarator) {
     let is_const = |q: &TypeQualifier| *q == TypeQualifier::Const;
@@ -1429,18 +1369,6 @@ fn strip_type_bodies(specs: &mut [Node<DeclarationSpecifier>]) {
             }
         }
     }
-}
-
-/// The name of the function an expression statement calls with no arguments, if any.
-pub(crate) fn called(it: &Node<BlockItem>) -> Option<&str> {
-    if let BlockItem::Statement(s) = &it.node {
-        if let Statement::Expression(Some(e)) = &s.node {
-            if let Expression::Call(c) = &e.node {
-                return callee_name(&c.node);
-            }
-        }
-    }
-    None
 }
 
 /// True for `return …;` and `goto …;`.

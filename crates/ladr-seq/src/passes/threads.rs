@@ -1130,12 +1130,6 @@ fn is_thread_storage(d: &Declaration) -> bool {
     })
 }
 
-fn has_storage(d: &Declaration, class: StorageClassSpecifier) -> bool {
-    d.specifiers
-        .iter()
-        .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(sc) if sc.node == class))
-}
-
 fn drop_thread_storage(d: &mut Declaration) {
     d.specifiers.retain(|s| {
         !matches!(&s.node, DeclarationSpecifier::StorageClass(sc)

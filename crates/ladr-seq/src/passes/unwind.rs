@@ -27,7 +27,7 @@
 //! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
 //! with a body.
 
-use crate::passes::normalise::havoced_var;
+use crate::normal_form::havoced_var;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;

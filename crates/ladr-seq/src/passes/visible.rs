@@ -20,7 +20,7 @@
 //! Guarantees: `Program::code[k]` holds slot k's items; the slot functions are removed from
 //! the unit (`lazy` writes them again).
 
-use crate::passes::normalise::{havoced_var, is_atomic_section};
+use crate::normal_form::{havoced_var, is_atomic_section};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
