@@ -3,6 +3,8 @@
 //! checks every invariant after every pass to show which ones hold where.
 //! Translation only, no CBMC.
 
+mod common;
+
 use ladr_c::diag::ErrorKind;
 use ladr_ir::abi;
 use ladr_ir::program::{Options, Program};
@@ -31,14 +33,8 @@ fn e2e_programs() -> Vec<PathBuf> {
 
 /// The distinct input files of the SV-COMP corpus, or `None` (loudly) when it is absent.
 fn corpus() -> Option<Vec<PathBuf>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp");
-    let Ok(index) = std::fs::read_to_string(root.join("index.tsv")) else {
-        eprintln!(
-            "\n*** skipped: SV-COMP corpus {} not found ***\n",
-            root.join("index.tsv").display()
-        );
-        return None;
-    };
+    let root = common::svcomp_root()?;
+    let index = std::fs::read_to_string(root.join("index.tsv")).expect("index.tsv");
     let mut inputs: Vec<PathBuf> = index
         .lines()
         .skip(1)

@@ -378,3 +378,24 @@ fn sigint_and_sigterm_stop_cbmc_and_remove_the_temporary_directory() {
         s.nothing_left(&[signal]);
     }
 }
+
+/// Constructs ladr cannot check yet are located "unsupported" errors, never "no race".
+#[test]
+fn signal_handlers_setjmp_and_openmp_are_located_errors() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unsupported");
+    let s = Sandbox::new();
+    for (file, line, says) in [
+        ("openmp.c", 4, "OpenMP"),
+        ("signal_handler.c", 10, "a signal handler"),
+        ("setjmp.c", 8, "`setjmp`/`longjmp`"),
+    ] {
+        let path = root.join(file);
+        let r = s.run(&[path.to_str().unwrap(), "--format", "json"]);
+        assert_eq!(r.code, 2, "{file}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["verdict"], "error");
+        assert_eq!(v["error"]["kind"], "unsupported");
+        assert_eq!(v["error"]["location"]["line"], line, "{file}: {v}");
+        assert!(r.stderr.contains(says), "{file}: {}", r.stderr);
+    }
+}

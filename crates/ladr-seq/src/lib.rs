@@ -11,3 +11,4 @@ pub mod model;
 pub mod normal_form;
 pub mod passes;
 pub mod pipeline;
+pub mod unsupported;

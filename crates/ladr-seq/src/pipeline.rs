@@ -47,6 +47,7 @@ pub fn translate(
     upto: Stage,
     mut after_pass: impl FnMut(&str, &Program),
 ) -> Result<Program> {
+    crate::unsupported::check(&unit)?;
     let mut p = Program::new(unit);
     for (name, pass, stage) in PASSES {
         if *stage > upto {

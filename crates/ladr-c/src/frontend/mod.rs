@@ -90,6 +90,15 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
     let config = Config::with_gcc();
     match parse_preprocessed(&config, text) {
         Ok(parse) => {
+            if let Some(at) = openmp_pragma(&parse.source) {
+                let mut e = Error::unsupported(
+                    Span::span(at, at + "#pragma omp".len()),
+                    "OpenMP (`#pragma omp`): its threads are not modelled, so its races would \
+                     be missed",
+                );
+                e.source = Some(Arc::new(map));
+                return Err(e);
+            }
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             Ok((parse.source, unit, map))
@@ -201,6 +210,23 @@ fn first_token(rest: &str) -> String {
         Some(op) => op.to_string(),
         None => first.to_string(),
     }
+}
+
+/// The offset of the first `#pragma omp` line (lang-c skips pragmas, so they are looked for
+/// in the text).
+fn openmp_pragma(text: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix('#') {
+            let mut words = rest.split_whitespace();
+            if words.next() == Some("pragma") && words.next() == Some("omp") {
+                return Some(at + (line.len() - t.len()));
+            }
+        }
+        at += line.len();
+    }
+    None
 }
 
 /// Keywords of C++ that cannot start a C construct: a syntax error at one of them in a C++
