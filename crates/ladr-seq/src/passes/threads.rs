@@ -46,9 +46,14 @@
 //!   treating it as a no-op could hide races (code after a join that only cancellation lets
 //!   return), and "may stop at any visible point" would need the cleanup handlers too.
 //!   Hence `pthread_testcancel` has no effect.
+//! * Each slot has its own `errno`: `__errno_location()` (glibc's `errno` is
+//!   `(*__errno_location ())`) becomes `__ladr___errno_location(k)` (`model/libc.c`); C
+//!   library functions CBMC does not model (`ffs`, …) become calls of `model/libc.c`; other
+//!   functions without a body whose results are used are `Program::assumptions`.
 //! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
+use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
@@ -58,7 +63,7 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
-use ladr_ir::program::{Cut, CutKind, Options, Program, Slot};
+use ladr_ir::program::{Assumption, Cut, CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -72,8 +77,12 @@ pub const MAX_SLOTS: usize = 64;
 /// model's `__ladr_specific` table); more is an unsupported-construct error.
 pub const MAX_KEYS: usize = 16;
 
-/// The pthread model's C source.
-pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
+/// The model's C source: the pthread model and the C library functions CBMC does not model
+/// (`model/libc.c`, [`crate::model::library::libc_model`]).
+pub const MODEL_SOURCE: &str = concat!(
+    include_str!("../model/pthread.c"),
+    include_str!("../model/libc.c")
+);
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
@@ -115,6 +124,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             }
         }
     }
+    let returns_value = returns_value(&others);
     let mut tls = ThreadStorage::new(&others);
     let enumerators = enumerators(&others, &defs);
     let main = defs
@@ -159,6 +169,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                         && is_constant(&rhs.node, &HashSet::new())
                 })
                 .collect(),
+            returns_value: &returns_value,
+            discarded: None,
         };
         visit_mut::stmt(&mut ctx, &mut body)?;
         let new = std::mem::take(&mut ctx.new);
@@ -192,6 +204,35 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     p.unit.0 = unit;
     p.slots = slots;
     Ok(p)
+}
+
+/// Whether each function declared at file scope returns a value (its type is not `void`).
+fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, bool> {
+    let mut out = HashMap::new();
+    for ext in decls {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let void = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+        });
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            if !is_function_declarator(dd) {
+                continue;
+            }
+            let Some(name) = declarator_name(dd) else {
+                continue;
+            };
+            // `void *f(void)` returns a pointer.
+            let pointer = dd
+                .derived
+                .iter()
+                .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+            out.insert(name.to_string(), !void || pointer);
+        }
+    }
+    out
 }
 
 /// The prototype of a function definition (its address may still be used).
@@ -677,6 +718,11 @@ struct SlotCtx<'a> {
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
     constants: HashMap<String, Node<Expression>>,
+    /// Whether each function declared at file scope returns a value (not `void`); a callee
+    /// not listed (a function pointer variable) invents no assumption here.
+    returns_value: &'a HashMap<String, bool>,
+    /// The span of the call whose statement discards its result (`f(x);`).
+    discarded: Option<Span>,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
@@ -1040,6 +1086,10 @@ impl VisitorMut for SlotCtx<'_> {
     const UNEVALUATED: bool = false;
 
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        // A call whose result is discarded invents nothing the program uses.
+        if let Some((None, _, cspan)) = top_call(&s.node) {
+            self.discarded = Some(cspan);
+        }
         match self.rewrite(s)? {
             Some(mut stmts) => {
                 let span = s.span;
@@ -1079,6 +1129,27 @@ impl VisitorMut for SlotCtx<'_> {
                         c.span,
                         format!("a call of `{n}` inside an expression"),
                     ));
+                }
+                // Each thread's own errno; C library functions ladr models.
+                if n == library::ERRNO_LOCATION {
+                    *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
+                    c.node.arguments.push(int(self.slot as u64, c.span));
+                    return Ok(Walk::Descend);
+                }
+                if library::libc_model(n) {
+                    *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
+                    return Ok(Walk::Descend);
+                }
+                if self.discarded != Some(c.span)
+                    && !self.defs.contains_key(n)
+                    && self.returns_value.get(n).copied().unwrap_or(false)
+                    && library::invents_result(n)
+                    && !self.p.assumptions.iter().any(|a| a.function == n)
+                {
+                    self.p.assumptions.push(Assumption {
+                        function: n.to_string(),
+                        span: c.span,
+                    });
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.
