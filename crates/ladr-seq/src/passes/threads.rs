@@ -84,6 +84,11 @@ pub const MODEL_SOURCE: &str = concat!(
     include_str!("../model/libc.c")
 );
 
+/// The length of the pthread model's part of [`MODEL_SOURCE`]: the rest, `model/libc.c`,
+/// is added only to programs that use it (so it changes nothing for the others, CBMC's
+/// choice of counterexample included).
+const PTHREAD_SOURCE_LEN: usize = include_str!("../model/pthread.c").len();
+
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
     ladr_c::origin::builtin_unit(MODEL_SOURCE, "<ladr pthread model>")
@@ -152,6 +157,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut statics: Vec<Node<Declaration>> = vec![];
 
     let mut key_sites = 0;
+    let mut libc_used = false;
     while let Some((k, mut body, chain)) = queue.pop_front() {
         let mut ctx = SlotCtx {
             slot: k,
@@ -171,8 +177,10 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 .collect(),
             returns_value: &returns_value,
             discarded: None,
+            libc_used: false,
         };
         visit_mut::stmt(&mut ctx, &mut body)?;
+        libc_used |= ctx.libc_used;
         let new = std::mem::take(&mut ctx.new);
         for (nk, routine) in new {
             let def = &defs[&routine];
@@ -191,7 +199,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
     p.thread_locals.extend(tls.instances());
     let mut unit = tls.declare_copies(others);
-    unit.extend(model_unit().0);
+    let mut model = model_unit();
+    if !libc_used {
+        let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
+        model.0.retain(|ext| ext.span.start < end);
+    }
+    unit.extend(model.0);
     unit.extend(
         statics
             .into_iter()
@@ -723,6 +736,8 @@ struct SlotCtx<'a> {
     returns_value: &'a HashMap<String, bool>,
     /// The span of the call whose statement discards its result (`f(x);`).
     discarded: Option<Span>,
+    /// A call was turned into one of `model/libc.c`.
+    libc_used: bool,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
@@ -1134,10 +1149,12 @@ impl VisitorMut for SlotCtx<'_> {
                 if n == library::ERRNO_LOCATION {
                     *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
                     c.node.arguments.push(int(self.slot as u64, c.span));
+                    self.libc_used = true;
                     return Ok(Walk::Descend);
                 }
                 if library::libc_model(n) {
                     *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
+                    self.libc_used = true;
                     return Ok(Walk::Descend);
                 }
                 if self.discarded != Some(c.span)
@@ -1382,7 +1399,12 @@ mod tests {
     #[test]
     fn model_tables_match_the_bounds() {
         assert!(MODEL_SOURCE.contains(&format!("{}[{MAX_SLOTS}][{MAX_KEYS}];", abi::SPECIFIC)));
-        model_unit();
+        let m = model_unit();
+        let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
+        assert!(
+            m.0.iter().any(|e| e.span.start >= end),
+            "libc.c's declarations come last"
+        );
     }
 
     #[test]
