@@ -336,6 +336,72 @@ fn c11_atomic_functions() {
     free("c11_atomic_free.c");
 }
 
+/// Every access of an `_Atomic` object is atomic (`hits++`, `(*p)++` through an
+/// `atomic_int *`, gcc's `<stdatomic.h>` macros with `__auto_type`); a plain access of one
+/// (through an `int *`) still races with an atomic one, which is shown as the object.
+#[test]
+fn c11_atomic_objects() {
+    racy("stdatomic_racy.c", (5, 11));
+    let c = checked("stdatomic_racy.c");
+    let exprs: Vec<&str> = c.json_value["race"]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["expr"].as_str().unwrap())
+        .collect();
+    assert!(exprs.contains(&"counter"), "{}", c.json);
+    let atomic = c.json_value["race"]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["atomic"] == true)
+        .count();
+    assert_eq!(atomic, 1, "{}", c.json);
+    free("stdatomic_free.c");
+}
+
+/// `__atomic_*` builtins through a pointer variable (not `&x`) are atomic accesses of what
+/// it points to.
+#[test]
+fn atomic_builtins_through_pointers() {
+    racy("atomic_pointer_racy.c", (5, 9));
+    free("atomic_pointer_free.c");
+}
+
+/// Every thread has its own errno (glibc's `(*__errno_location ())`), and reads back what
+/// it set.
+#[test]
+fn errno_is_per_thread() {
+    racy("errno_racy.c", (10, 10));
+    free("errno_free.c");
+}
+
+/// `ffs` computes its result (CBMC has no model of it; `abs` is CBMC's own); a function
+/// without a body whose result is used is an assumption of the verdict, in every format.
+#[test]
+fn library_results_and_assumptions() {
+    racy("ffs_racy.c", (11, 11));
+    free("ffs_free.c");
+    let c = checked("ffs_free.c");
+    let want = "the result of `measure` (no body) is any value of its type";
+    assert_eq!(
+        c.json_value["assumptions"],
+        serde_json::json!([want]),
+        "{}",
+        c.json
+    );
+    assert!(c.text.contains(want), "{}", c.text);
+    assert_eq!(
+        c.sarif["runs"][0]["properties"]["assumptions"],
+        serde_json::json!([want])
+    );
+    // No assumption where every result is computed.
+    assert!(checked("ffs_racy.c")
+        .json_value
+        .get("assumptions")
+        .is_none());
+}
+
 #[test]
 fn race_after_two_loop_iterations() {
     racy("loop_twice_racy.c", (9, 13));

@@ -33,7 +33,15 @@ pub struct Vars {
     array_fields: HashMap<String, usize>,
     /// Struct members that are bit-fields.
     pub bit_fields: HashSet<String>,
+    /// Which levels of the types of variables, typedefs and struct members are `_Atomic`.
+    atomic: Atomics,
 }
+
+/// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object
+/// itself, `[1]` what it points to (or its elements), and so on. `_Atomic int *p` is
+/// `[false, true]`, `atomic_int a[2]` is `[true, true]` (an array level takes its
+/// elements' qualifier), `int *_Atomic q` is `[true, false]`. Missing levels are plain.
+pub type Shape = Vec<bool>;
 
 impl Vars {
     /// `thread_locals`: the automatic locals the `threads` pass made static.
@@ -53,7 +61,16 @@ impl Vars {
             thread_locals: thread_locals.clone(),
             array_fields: c.array_fields,
             bit_fields: c.bit_fields,
+            atomic: c.atomic,
         }
+    }
+
+    /// Is lvalue `e` an `_Atomic` object (declared `_Atomic T`, `_Atomic(T)`, through a
+    /// typedef such as `atomic_int`, or reached through a pointer to one)? Every access of
+    /// such an object is atomic (C11 5.1.2.4), `++`, `--` and compound assignments
+    /// included (atomic read-modify-writes).
+    pub fn is_atomic(&self, e: &Expression) -> bool {
+        self.atomic.expr(e).first().copied().unwrap_or(false)
     }
 
     /// True for the automatic locals of slot bodies (private or not).
@@ -103,6 +120,174 @@ struct Collector {
     bit_fields: HashSet<String>,
     /// typedef name → (array depth, scalar)
     typedefs: HashMap<String, (usize, bool)>,
+    atomic: Atomics,
+    /// Struct member names seen so far.
+    fields_seen: HashSet<String>,
+}
+
+/// `_Atomic` shapes of variables, typedefs and struct members (only those with an atomic
+/// level). Struct members go by name: of members of the same name in different structs, a
+/// level is atomic only if it is in all of them (a doubt never makes an access atomic).
+#[derive(Clone, Debug, Default)]
+struct Atomics {
+    vars: HashMap<String, Shape>,
+    typedefs: HashMap<String, Shape>,
+    fields: HashMap<String, Shape>,
+}
+
+impl Atomics {
+    /// The shape of a base type: its specifiers and qualifiers.
+    fn base<'a>(&self, specs: impl Iterator<Item = (Option<&'a TypeSpecifier>, bool)>) -> Shape {
+        let mut shape = vec![];
+        let mut atomic = false;
+        for (t, q) in specs {
+            atomic |= q;
+            match t {
+                Some(TypeSpecifier::Atomic(tn)) => {
+                    atomic = true;
+                    shape = self.type_name(&tn.node);
+                }
+                Some(TypeSpecifier::TypedefName(n)) => {
+                    shape = self.typedefs.get(&n.node.name).cloned().unwrap_or_default()
+                }
+                Some(TypeSpecifier::TypeOf(to)) => {
+                    shape = match &to.node {
+                        TypeOf::Expression(e) => self.expr(&e.node),
+                        TypeOf::Type(tn) => self.type_name(&tn.node),
+                    }
+                }
+                _ => {}
+            }
+        }
+        if atomic {
+            match shape.first_mut() {
+                Some(f) => *f = true,
+                None => shape.push(true),
+            }
+        }
+        shape
+    }
+
+    fn decl_specs(&self, specs: &[Node<DeclarationSpecifier>]) -> Shape {
+        self.base(specs.iter().map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => (Some(&t.node), false),
+            DeclarationSpecifier::TypeQualifier(q) => (None, q.node == TypeQualifier::Atomic),
+            _ => (None, false),
+        }))
+    }
+
+    fn spec_quals(&self, specs: &[Node<SpecifierQualifier>]) -> Shape {
+        self.base(specs.iter().map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => (Some(&t.node), false),
+            SpecifierQualifier::TypeQualifier(q) => (None, q.node == TypeQualifier::Atomic),
+            _ => (None, false),
+        }))
+    }
+
+    fn type_name(&self, tn: &TypeName) -> Shape {
+        let base = self.spec_quals(&tn.specifiers);
+        match &tn.declarator {
+            Some(d) => declarator_shape(&d.node, base),
+            None => base,
+        }
+    }
+}
+
+/// The shape of the object `d` declares, given its base type's shape: each derived
+/// declarator wraps the type (in lang-c's order, innermost first), then an enclosing
+/// declarator `(…)` wraps the result.
+fn declarator_shape(d: &Declarator, base: Shape) -> Shape {
+    let mut shape = base;
+    for dd in &d.derived {
+        let level = match &dd.node {
+            DerivedDeclarator::Pointer(qs) => qs.iter().any(|q| {
+                matches!(&q.node, PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Atomic)
+            }),
+            DerivedDeclarator::Array(_) => shape.first().copied().unwrap_or(false),
+            _ => false,
+        };
+        shape.insert(0, level);
+    }
+    match &d.kind.node {
+        DeclaratorKind::Declarator(inner) => declarator_shape(&inner.node, shape),
+        _ => shape,
+    }
+}
+
+impl Atomics {
+    /// The shape of the type of `e` (empty when unknown or plain).
+    fn expr(&self, e: &Expression) -> Shape {
+        let shape = |e: &Node<Expression>| self.expr(&e.node);
+        let inner = |s: Shape| s.get(1..).map(<[bool]>::to_vec).unwrap_or_default();
+        match e {
+            Expression::Identifier(i) => self.vars.get(&i.node.name).cloned().unwrap_or_default(),
+            Expression::Member(m) => self
+                .fields
+                .get(&m.node.identifier.node.name)
+                .cloned()
+                .unwrap_or_default(),
+            Expression::UnaryOperator(u) => match u.node.operator.node {
+                UnaryOperator::Indirection => inner(shape(&u.node.operand)),
+                UnaryOperator::Address => {
+                    let mut s = shape(&u.node.operand);
+                    if s.contains(&true) {
+                        s.insert(0, false);
+                    }
+                    s
+                }
+                _ => shape(&u.node.operand),
+            },
+            Expression::BinaryOperator(b) => match b.node.operator.node {
+                BinaryOperator::Index => {
+                    let l = shape(&b.node.lhs);
+                    inner(if l.is_empty() { shape(&b.node.rhs) } else { l })
+                }
+                BinaryOperator::Plus | BinaryOperator::Minus => {
+                    let l = shape(&b.node.lhs);
+                    if l.is_empty() {
+                        shape(&b.node.rhs)
+                    } else {
+                        l
+                    }
+                }
+                ref op if ladr_c::syntax::walk::is_assign_op(op) => shape(&b.node.lhs),
+                _ => vec![],
+            },
+            Expression::Cast(c) => self.type_name(&c.node.type_name.node),
+            Expression::Conditional(c) => shape(&c.node.then_expression),
+            Expression::Comma(es) => es.last().map(shape).unwrap_or_default(),
+            _ => vec![],
+        }
+    }
+
+    /// Records the shape of a declared variable or typedef.
+    fn declare(&mut self, name: &str, shape: Shape, is_typedef: bool) {
+        let map = if is_typedef {
+            &mut self.typedefs
+        } else {
+            &mut self.vars
+        };
+        if shape.contains(&true) {
+            map.insert(name.to_string(), shape);
+        } else {
+            map.remove(name);
+        }
+    }
+
+    /// Records the shape of a struct member (meeting an earlier member of the same name).
+    fn field(&mut self, name: &str, shape: Shape, first: bool) {
+        let merged = match self.fields.get(name) {
+            Some(old) if !first => old.iter().zip(&shape).map(|(a, b)| *a && *b).collect(),
+            Some(_) => shape,
+            None if first => shape,
+            None => vec![],
+        };
+        if merged.contains(&true) {
+            self.fields.insert(name.to_string(), merged);
+        } else {
+            self.fields.remove(name);
+        }
+    }
 }
 
 fn trailing_arrays(d: &Declarator) -> usize {
@@ -186,6 +371,8 @@ impl Collector {
             self.functions.insert(name.to_string());
             return;
         }
+        let shape = declarator_shape(d, self.atomic.decl_specs(specs));
+        self.atomic.declare(name, shape, is_typedef);
         let (base_depth, base_scalar) = self.base_type(specs);
         let own = trailing_arrays(d);
         let pointer = has_pointer(d);
@@ -286,6 +473,10 @@ impl Visitor for Collector {
                     let Some(n) = declarator_name(&d.node) else {
                         continue;
                     };
+                    let shape =
+                        declarator_shape(&d.node, self.atomic.spec_quals(&f.node.specifiers));
+                    let first = self.fields_seen.insert(n.to_string());
+                    self.atomic.field(n, shape, first);
                     let depth = trailing_arrays(&d.node);
                     if depth > 0 {
                         let e = self.array_fields.entry(n.to_string()).or_insert(0);

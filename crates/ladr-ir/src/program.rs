@@ -64,6 +64,15 @@ pub struct Cut {
     pub span: Span,
 }
 
+/// A function without a body whose result the program uses: CBMC gives it any value of its
+/// type (recorded by `threads`, reported as an assumption of the verdict).
+#[derive(Clone, Debug)]
+pub struct Assumption {
+    pub function: String,
+    /// The first call (in the user's source).
+    pub span: Span,
+}
+
 /// One thread slot of the bounded program (filled by `threads`).
 #[derive(Clone, Debug)]
 pub struct Slot {
@@ -128,6 +137,8 @@ pub struct Program {
     pub names: Names,
     /// Bound cut points (filled by `inline`, `unwind`, `threads`).
     pub cuts: Vec<Cut>,
+    /// Functions without a body whose results are any value (filled by `threads`).
+    pub assumptions: Vec<Assumption>,
     /// Thread slots (filled by `threads`).
     pub slots: Vec<Slot>,
     /// Objects of one slot (filled by `threads`): the slots' automatic locals, made `static`,
@@ -150,6 +161,7 @@ impl Program {
             unit,
             names: Names::new(),
             cuts: vec![],
+            assumptions: vec![],
             slots: vec![],
             thread_locals: Default::default(),
             code: vec![],

@@ -52,6 +52,11 @@ pub struct Outcome {
     pub time_limit_s: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub race: Option<Race>,
+    /// What the verdict takes for granted about functions without a body whose results the
+    /// program uses ("the result of `foo` (no body) is any value of its type"); absent when
+    /// none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
     pub stats: Stats,
     pub tool: Tool,
 }
@@ -212,6 +217,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             cuts: vec![],
         },
         race: None,
+        assumptions: vec![],
         stats: Stats {
             translate_s: 0.0,
             cbmc_s: 0.0,
@@ -285,6 +291,12 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
             cuts,
         },
         race,
+        assumptions: report
+            .program
+            .assumptions
+            .iter()
+            .map(|a| assumption_text(&a.function))
+            .collect(),
         stats: Stats {
             translate_s: parse_time + report.stats.translate.as_secs_f64(),
             cbmc_s: report.stats.cbmc.as_secs_f64(),
@@ -295,6 +307,11 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
         },
         tool: TOOL,
     }
+}
+
+/// The assumption a call of `function` (no body, its result used) makes.
+pub fn assumption_text(function: &str) -> String {
+    format!("the result of `{function}` (no body) is any value of its type")
 }
 
 fn cut_name(c: CutKind) -> &'static str {

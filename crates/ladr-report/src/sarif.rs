@@ -103,6 +103,10 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
         }
         invocation.insert("toolExecutionNotifications".into(), json!([n]));
     }
+    let mut properties = json!({ "verdict": o.verdict, "bounds": o.bounds });
+    if !o.assumptions.is_empty() {
+        properties["assumptions"] = json!(o.assumptions);
+    }
     json!({
         "$schema": SCHEMA,
         "version": "2.1.0",
@@ -117,10 +121,7 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
             "columnKind": "unicodeCodePoints",
             "invocations": [Value::Object(invocation)],
             "results": results,
-            "properties": {
-                "verdict": o.verdict,
-                "bounds": o.bounds,
-            },
+            "properties": properties,
         }],
     })
 }

@@ -47,6 +47,7 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
                 }
             }
             notes.push(format!("found within {}", bounds_text(o)));
+            notes.extend(o.assumptions.iter().map(|a| format!("assumed: {a}")));
             notes.push(interleaving_text(o, verbose));
             let d = Diagnostic::error()
                 .with_message(format!(
@@ -71,6 +72,9 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
         }
         None => {
             let _ = writeln!(out, "{}", summary(o));
+            for a in &o.assumptions {
+                let _ = writeln!(out, "  assumed: {a}");
+            }
         }
     }
 }

@@ -24,7 +24,17 @@ pub struct Prelude {
 }
 
 /// Builtin type names of GCC that lang-c does not know, with a stand-in of the same kind.
-const BUILTIN_TYPES: &[(&str, &str)] = &[("__int128", "long long"), ("__float128", "long double")];
+/// `__auto_type` (GNU: the type of the declaration's initialiser, used by gcc's
+/// `<stdatomic.h>` macros) is parsed as a type name and then replaced by
+/// `__typeof__(initialiser)` ([`super::resolve_auto_type`]).
+const BUILTIN_TYPES: &[(&str, &str)] = &[
+    ("__int128", "long long"),
+    ("__float128", "long double"),
+    (AUTO_TYPE, "int"),
+];
+
+/// GNU's `__auto_type`.
+pub const AUTO_TYPE: &str = "__auto_type";
 
 /// Returns the edited text and the edits (offsets in the edited text).
 pub fn fixup(text: &str) -> (String, Vec<Edit>) {
@@ -197,5 +207,6 @@ mod tests {
         assert_eq!(prelude("int x;").decls, 0);
         assert_eq!(prelude("__int128 x; __float128 y;").decls, 2);
         assert_eq!(prelude("my__int128x;").decls, 0);
+        assert_eq!(prelude("__auto_type p = &x;").decls, 1);
     }
 }

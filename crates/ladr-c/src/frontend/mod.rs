@@ -101,10 +101,59 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
             }
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
+            if let Err(span) = resolve_auto_type(&mut unit) {
+                let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
+                e.source = Some(Arc::new(map));
+                return Err(e);
+            }
             Ok((parse.source, unit, map))
         }
         Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map)),
     }
+}
+
+/// `__auto_type x = init;` (parsed with `__auto_type` as a type name, see
+/// [`fixup::AUTO_TYPE`]) → `__typeof__(init) x = init;`, which means the same (the
+/// operand of `__typeof__` is not evaluated) and which lang-c, the passes and CBMC read.
+/// A declaration without an initialiser is an error at its span (gcc rejects it too).
+fn resolve_auto_type(unit: &mut TranslationUnit) -> std::result::Result<(), Span> {
+    use crate::syntax::walk::visit_mut::{self, VisitorMut};
+    use crate::syntax::walk::Walk;
+    use lang_c::ast::*;
+    use lang_c::span::Node;
+    struct R;
+    impl VisitorMut for R {
+        type Error = Span;
+        fn declaration(&mut self, d: &mut Node<Declaration>) -> std::result::Result<Walk, Span> {
+            let is_auto = |s: &Node<DeclarationSpecifier>| {
+                matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                    if matches!(&t.node, TypeSpecifier::TypedefName(n) if n.node.name == fixup::AUTO_TYPE))
+            };
+            let Some(at) = d.node.specifiers.iter().position(is_auto) else {
+                return Ok(Walk::Descend);
+            };
+            let init = match d.node.declarators.as_slice() {
+                [one] => match &one.node.initializer {
+                    Some(Node {
+                        node: Initializer::Expression(e),
+                        ..
+                    }) => (**e).clone(),
+                    _ => return Err(d.span),
+                },
+                _ => return Err(d.span),
+            };
+            let span = d.node.specifiers[at].span;
+            d.node.specifiers[at] = Node::new(
+                DeclarationSpecifier::TypeSpecifier(Node::new(
+                    TypeSpecifier::TypeOf(Node::new(TypeOf::Expression(init), span)),
+                    span,
+                )),
+                span,
+            );
+            Ok(Walk::Descend)
+        }
+    }
+    visit_mut::unit(&mut R, unit)
 }
 
 fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {
@@ -265,6 +314,22 @@ mod tests {
         assert_eq!(unit.0.len(), 2);
         let second = &unit.0[1];
         assert_eq!(map.lookup(second.span.start).to_string(), "t.i:2:1");
+    }
+
+    #[test]
+    fn auto_type_becomes_typeof() {
+        let (_, unit, _) = parse_text(
+            "int x; void f(void) { __auto_type p = (&x); *p = 1; }\n",
+            "t.i",
+        )
+        .unwrap();
+        let text = crate::print::print_unit(&unit).text;
+        assert!(
+            text.contains("__typeof__(&x) p = (&x)") || text.contains("__typeof__(&x) p = &x"),
+            "{text}"
+        );
+        let err = parse_text("void f(void) { __auto_type p; }\n", "t.i").unwrap_err();
+        assert!(err.message.contains("__auto_type"), "{}", err.message);
     }
 
     #[test]

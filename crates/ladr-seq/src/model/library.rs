@@ -45,8 +45,77 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "fputs" => &[(At(0), Read)],
         "strcmp" | "strncmp" | "memcmp" | "strstr" | "strcoll" => &[(At(0), Read), (At(1), Read)],
         "memchr" => &[(At(0), Read)],
+        // The plain accesses of the generic atomic builtins (the atomic one of `*p`, their
+        // first argument, is [`atomic_builtin`]'s). `__atomic_compare_exchange` writes
+        // `*expected` only when it fails: counted as the read it always is.
+        "__atomic_load" => &[(At(1), Write)],
+        "__atomic_store" => &[(At(1), Read)],
+        "__atomic_exchange" => &[(At(1), Read), (At(2), Write)],
+        "__atomic_compare_exchange" => &[(At(1), Read), (At(2), Read)],
+        "__atomic_compare_exchange_n" => &[(At(1), Read)],
         _ => return None,
     })
+}
+
+/// GCC's `__atomic_*` and `__sync_*` builtins (C11's `<stdatomic.h>` operations expand to
+/// them): `Some(effect)` on the object their first argument points to, an atomic access,
+/// sequentially consistent whatever the memory order argument says; `Some(None)` for
+/// fences and lock-freedom queries, which access no object. `None`: not such a builtin.
+pub fn atomic_builtin(name: &str) -> Option<Option<Effect>> {
+    if !(name.starts_with("__atomic_") || name.starts_with("__sync_")) {
+        return None;
+    }
+    Some(match name {
+        "__atomic_thread_fence"
+        | "__atomic_signal_fence"
+        | "__atomic_always_lock_free"
+        | "__atomic_is_lock_free"
+        | "__sync_synchronize" => None,
+        "__atomic_load" | "__atomic_load_n" => Some(Effect::Read),
+        _ => Some(Effect::Write),
+    })
+}
+
+/// glibc's `errno` is `(*__errno_location ())`: `threads` gives each slot its own int.
+pub const ERRNO_LOCATION: &str = "__errno_location";
+
+/// C library functions CBMC 6.6 has no model of that `model/libc.c` defines (as
+/// `__ladr_<name>`): `threads` calls the model instead when the program has no body.
+pub fn libc_model(name: &str) -> bool {
+    matches!(
+        name,
+        "ffs" | "ffsl" | "ffsll" | "__builtin_parity" | "__builtin_parityl" | "__builtin_parityll"
+    )
+}
+
+/// Functions CBMC 6.6.0 has a model of in its own C library (`cbmc_library.txt`).
+pub fn cbmc_models(name: &str) -> bool {
+    CBMC_LIBRARY
+        .lines()
+        .any(|l| !l.starts_with('#') && l == name)
+}
+
+const CBMC_LIBRARY: &str = include_str!("cbmc_library.txt");
+
+/// Does a call of `name`, a function without a body in the program, return a value nobody
+/// models (so CBMC makes up any value of its type)? Not for CBMC's library, its builtins
+/// (`__CPROVER_*`, `__builtin_*`), ladr's models (pthread, `__ladr_*`, [`libc_model`]),
+/// the atomic builtins or SV-COMP's `__VERIFIER_*` (whose nondet values are meant).
+pub fn invents_result(name: &str) -> bool {
+    const KNOWN: &[&str] = &[
+        "__CPROVER_",
+        "__VERIFIER_",
+        "__builtin_",
+        "__atomic_",
+        "__sync_",
+        "pthread_",
+        "sem_",
+        ladr_ir::abi::PREFIX,
+    ];
+    !(KNOWN.iter().any(|p| name.starts_with(p))
+        || libc_model(name)
+        || name == ERRNO_LOCATION
+        || cbmc_models(name))
 }
 
 /// The argument indices `a` selects in a call with `n` arguments.
@@ -69,5 +138,15 @@ mod tests {
         assert_eq!(selected(Args::At(1), 3), 1..2);
         assert_eq!(selected(Args::At(3), 2), 3..3);
         assert!(effects("printf").is_none());
+    }
+
+    #[test]
+    fn cbmc_library_and_models() {
+        assert!(cbmc_models("strlen") && cbmc_models("abs") && !cbmc_models("ffs"));
+        assert!(!cbmc_models(
+            "# Functions CBMC 6.6.0 links a body for from its own C library (the"
+        ));
+        assert!(invents_result("foo") && !invents_result("ffs") && !invents_result("strlen"));
+        assert!(!invents_result("__VERIFIER_nondet_int") && !invents_result("pthread_self"));
     }
 }

@@ -6,8 +6,9 @@
 //! first statement of C2). Each write to a shared lvalue ℓ adds
 //! `P1 && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_write = id, 1)`; each read or write
 //! adds `P2 && !drd && (get_field(&ℓ,"w") && (drd = 1, first = c1_write, second = id, 1))`.
-//! Accesses inside atomic sections (and `__atomic_*`/`__sync_*` builtins) set only `w` and
-//! check `wna`, so atomic–atomic pairs never race.
+//! Accesses inside atomic sections, of `_Atomic` objects (`Vars::is_atomic`; `x++` on one
+//! is one atomic read-modify-write) and by `__atomic_*`/`__sync_*` builtins (through any
+//! pointer) set only `w` and check `wna`, so atomic–atomic pairs never race.
 //!
 //! Beyond the paper, a read of C1 races with a write of C2 the same way: plain reads of an
 //! object the lvalue names (`x`, `s.f`, `a[2]`; not through a pointer or at a computed
@@ -370,12 +371,20 @@ impl Rewriter<'_> {
     }
 
     /// Flag code for a write of `lv` (also counts as its read for P2).
-    fn write_code(&mut self, lv: &Node<Expression>, atomic: bool) -> Vec<Node<Expression>> {
+    fn write_code(&mut self, lv: &Node<Expression>) -> Vec<Node<Expression>> {
         if !self.is_access(&lv.node) {
             return vec![];
         }
         let a = self.address(lv);
+        let atomic = self.is_atomic(lv);
         self.flags(lv, a, true, atomic)
+    }
+
+    /// Is an access of lvalue `e` atomic: inside an atomic section, or of an `_Atomic`
+    /// object (whose `++`, `--` and compound assignments are atomic read-modify-writes, one
+    /// access here)?
+    fn is_atomic(&self, e: &Node<Expression>) -> bool {
+        self.atomic || self.vars.is_atomic(&e.node)
     }
 
     /// ACC of a whole expression of a visible statement.
@@ -408,7 +417,7 @@ impl Rewriter<'_> {
                     let Expression::UnaryOperator(u) = e.node else {
                         unreachable!()
                     };
-                    let mut v = self.write_code(&u.node.operand, self.atomic);
+                    let mut v = self.write_code(&u.node.operand);
                     let op = u.node.operator.node;
                     v.push(unop(op, self.nacc(*u.node.operand), span));
                     comma(v, span)
@@ -426,7 +435,7 @@ impl Rewriter<'_> {
             }
             Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
                 let b = b.node;
-                let mut v = self.write_code(&b.lhs, self.atomic);
+                let mut v = self.write_code(&b.lhs);
                 let rhs = self.acc(*b.rhs);
                 let lhs = self.nacc(*b.lhs);
                 v.push(binop(b.operator.node, lhs, rhs, span));
@@ -487,7 +496,8 @@ impl Rewriter<'_> {
             return self.nacc(e);
         }
         let a = self.address(&e);
-        let mut v = self.flags(&e, a, false, self.atomic);
+        let atomic = self.is_atomic(&e);
+        let mut v = self.flags(&e, a, false, atomic);
         v.push(self.nacc(e));
         comma(v, span)
     }
@@ -531,10 +541,8 @@ impl Rewriter<'_> {
 
     fn call(&mut self, mut c: CallExpression, span: Span) -> Node<Expression> {
         let name = callee_name(&c).map(str::to_string);
-        if let Some(n) = &name {
-            if n.starts_with("__atomic_") || n.starts_with("__sync_") {
-                return self.atomic_builtin(n, c, span);
-            }
+        if let Some(target) = name.as_deref().and_then(library::atomic_builtin) {
+            return self.atomic_builtin(name.as_deref().unwrap_or(""), target, c, span);
         }
         // The callee: a named function is no access; a function pointer is read.
         if name.is_none() {
@@ -598,21 +606,40 @@ impl Rewriter<'_> {
         out
     }
 
-    /// `__atomic_*(p, …)` / `__sync_*(p, …)`: an atomic access of `*p` (a read for loads, a
-    /// write for everything else).
+    /// `__atomic_*(p, …)` / `__sync_*(p, …)`: an atomic access of `*p` through any pointer
+    /// `p` (a read for loads, a write for everything else; none for fences), shown as `x`
+    /// for `&x`; the other pointer arguments of the generic forms (`__atomic_load(p, ret,
+    /// mo)` writes `*ret`) are plain accesses ([`library::effects`]).
     fn atomic_builtin(
         &mut self,
         name: &str,
+        target: Option<library::Effect>,
         mut c: CallExpression,
         span: Span,
     ) -> Node<Expression> {
         let mut pre = vec![];
-        if let Some(p0) = c.arguments.first() {
-            let target = deref(p0.clone(), p0.span);
-            if self.storage_shared(&target.node) {
-                let write = !name.contains("load");
-                pre.extend(self.flags(&target, p0.clone(), write, true));
+        if let (Some(effect), Some(p0)) = (target, c.arguments.first()) {
+            if !has_side_effect(&p0.node) {
+                let shown = match &p0.node {
+                    Expression::UnaryOperator(u)
+                        if u.node.operator.node == UnaryOperator::Address =>
+                    {
+                        (*u.node.operand).clone()
+                    }
+                    _ => deref(p0.clone(), p0.span),
+                };
+                if self.storage_shared(&shown.node) {
+                    let write = effect == library::Effect::Write;
+                    let a = match &shown.node {
+                        Expression::UnaryOperator(_) => p0.clone(),
+                        _ => self.address(&shown),
+                    };
+                    pre.extend(self.flags(&shown, a, write, true));
+                }
             }
+        }
+        if let Some(effects) = library::effects(name) {
+            pre.extend(self.library_accesses(effects, &c.arguments));
         }
         c.arguments = std::mem::take(&mut c.arguments)
             .into_iter()

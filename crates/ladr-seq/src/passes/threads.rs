@@ -46,9 +46,14 @@
 //!   treating it as a no-op could hide races (code after a join that only cancellation lets
 //!   return), and "may stop at any visible point" would need the cleanup handlers too.
 //!   Hence `pthread_testcancel` has no effect.
+//! * Each slot has its own `errno`: `__errno_location()` (glibc's `errno` is
+//!   `(*__errno_location ())`) becomes `__ladr___errno_location(k)` (`model/libc.c`); C
+//!   library functions CBMC does not model (`ffs`, …) become calls of `model/libc.c`; other
+//!   functions without a body whose results are used are `Program::assumptions`.
 //! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
+use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
@@ -58,7 +63,7 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
-use ladr_ir::program::{Cut, CutKind, Options, Program, Slot};
+use ladr_ir::program::{Assumption, Cut, CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -72,8 +77,17 @@ pub const MAX_SLOTS: usize = 64;
 /// model's `__ladr_specific` table); more is an unsupported-construct error.
 pub const MAX_KEYS: usize = 16;
 
-/// The pthread model's C source.
-pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
+/// The model's C source: the pthread model and the C library functions CBMC does not model
+/// (`model/libc.c`, [`crate::model::library::libc_model`]).
+pub const MODEL_SOURCE: &str = concat!(
+    include_str!("../model/pthread.c"),
+    include_str!("../model/libc.c")
+);
+
+/// The length of the pthread model's part of [`MODEL_SOURCE`]: the rest, `model/libc.c`,
+/// is added only to programs that use it (so it changes nothing for the others, CBMC's
+/// choice of counterexample included).
+const PTHREAD_SOURCE_LEN: usize = include_str!("../model/pthread.c").len();
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
@@ -115,6 +129,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             }
         }
     }
+    let returns_value = returns_value(&others);
     let mut tls = ThreadStorage::new(&others);
     let enumerators = enumerators(&others, &defs);
     let main = defs
@@ -142,6 +157,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut statics: Vec<Node<Declaration>> = vec![];
 
     let mut key_sites = 0;
+    let mut libc_used = false;
     while let Some((k, mut body, chain)) = queue.pop_front() {
         let mut ctx = SlotCtx {
             slot: k,
@@ -159,8 +175,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                         && is_constant(&rhs.node, &HashSet::new())
                 })
                 .collect(),
+            returns_value: &returns_value,
+            discarded: None,
+            libc_used: false,
         };
         visit_mut::stmt(&mut ctx, &mut body)?;
+        libc_used |= ctx.libc_used;
         let new = std::mem::take(&mut ctx.new);
         for (nk, routine) in new {
             let def = &defs[&routine];
@@ -179,7 +199,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
     p.thread_locals.extend(tls.instances());
     let mut unit = tls.declare_copies(others);
-    unit.extend(model_unit().0);
+    let mut model = model_unit();
+    if !libc_used {
+        let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
+        model.0.retain(|ext| ext.span.start < end);
+    }
+    unit.extend(model.0);
     unit.extend(
         statics
             .into_iter()
@@ -192,6 +217,35 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     p.unit.0 = unit;
     p.slots = slots;
     Ok(p)
+}
+
+/// Whether each function declared at file scope returns a value (its type is not `void`).
+fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, bool> {
+    let mut out = HashMap::new();
+    for ext in decls {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let void = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+        });
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            if !is_function_declarator(dd) {
+                continue;
+            }
+            let Some(name) = declarator_name(dd) else {
+                continue;
+            };
+            // `void *f(void)` returns a pointer.
+            let pointer = dd
+                .derived
+                .iter()
+                .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
+            out.insert(name.to_string(), !void || pointer);
+        }
+    }
+    out
 }
 
 /// The prototype of a function definition (its address may still be used).
@@ -677,6 +731,13 @@ struct SlotCtx<'a> {
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
     constants: HashMap<String, Node<Expression>>,
+    /// Whether each function declared at file scope returns a value (not `void`); a callee
+    /// not listed (a function pointer variable) invents no assumption here.
+    returns_value: &'a HashMap<String, bool>,
+    /// The span of the call whose statement discards its result (`f(x);`).
+    discarded: Option<Span>,
+    /// A call was turned into one of `model/libc.c`.
+    libc_used: bool,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
@@ -1040,6 +1101,10 @@ impl VisitorMut for SlotCtx<'_> {
     const UNEVALUATED: bool = false;
 
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        // A call whose result is discarded invents nothing the program uses.
+        if let Some((None, _, cspan)) = top_call(&s.node) {
+            self.discarded = Some(cspan);
+        }
         match self.rewrite(s)? {
             Some(mut stmts) => {
                 let span = s.span;
@@ -1079,6 +1144,29 @@ impl VisitorMut for SlotCtx<'_> {
                         c.span,
                         format!("a call of `{n}` inside an expression"),
                     ));
+                }
+                // Each thread's own errno; C library functions ladr models.
+                if n == library::ERRNO_LOCATION {
+                    *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
+                    c.node.arguments.push(int(self.slot as u64, c.span));
+                    self.libc_used = true;
+                    return Ok(Walk::Descend);
+                }
+                if library::libc_model(n) {
+                    *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
+                    self.libc_used = true;
+                    return Ok(Walk::Descend);
+                }
+                if self.discarded != Some(c.span)
+                    && !self.defs.contains_key(n)
+                    && self.returns_value.get(n).copied().unwrap_or(false)
+                    && library::invents_result(n)
+                    && !self.p.assumptions.iter().any(|a| a.function == n)
+                {
+                    self.p.assumptions.push(Assumption {
+                        function: n.to_string(),
+                        span: c.span,
+                    });
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.
@@ -1305,7 +1393,12 @@ mod tests {
     #[test]
     fn model_tables_match_the_bounds() {
         assert!(MODEL_SOURCE.contains(&format!("{}[{MAX_SLOTS}][{MAX_KEYS}];", abi::SPECIFIC)));
-        model_unit();
+        let m = model_unit();
+        let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
+        assert!(
+            m.0.iter().any(|e| e.span.start >= end),
+            "libc.c's declarations come last"
+        );
     }
 
     #[test]

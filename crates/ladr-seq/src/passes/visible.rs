@@ -288,8 +288,14 @@ impl Visitor for Finder<'_> {
                     Some(n) if is_model_call(n) || n == abi::ATOMIC_BEGIN || n == abi::ASSUME => {
                         Err(())
                     }
-                    // Library calls that read or write through their arguments.
-                    Some(n) if crate::model::library::effects(n).is_some() => Err(()),
+                    // Library calls that read or write through their arguments, and
+                    // atomic builtins (through any pointer, a private local one too).
+                    Some(n)
+                        if crate::model::library::effects(n).is_some()
+                            || crate::model::library::atomic_builtin(n).is_some() =>
+                    {
+                        Err(())
+                    }
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
                     _ if havoced_var(&e.node).is_some_and(|n| self.vars.is_thread_local(n)) => {
