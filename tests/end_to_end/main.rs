@@ -529,3 +529,20 @@ fn function_pointer_to_a_task() {
         c.text
     );
 }
+
+/// `pthread_once`: a second caller waits until the first has run the init routine (the
+/// write in `init` and the read after `pthread_once` never race), while a reader that does
+/// not call `pthread_once` races with the init routine.
+#[test]
+fn pthread_once_waits_for_the_init_routine() {
+    racy("once_racy.c", (4, 6));
+    free("once_free.c");
+}
+
+/// A recursive mutex (static initializer, or `pthread_mutexattr_settype`) may be relocked by
+/// its owner: the rest of the thread is reachable, so its race after unlocking is found.
+#[test]
+fn recursive_mutexes_can_be_relocked() {
+    racy("recursive_mutex_racy.c", (10, 15));
+    free("recursive_mutex_free.c");
+}

@@ -37,8 +37,28 @@ int __ladr_pthread_join(unsigned long tid)
   return 0;
 }
 
+/* Mutexes: the first int is the state (0 free, else the owner's slot + 1); a recursive
+ * mutex counts its relocks in the second. The type is glibc's __kind field, where
+ * PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP, PTHREAD_ERRORCHECK_MUTEX_INITIALIZER_NP and
+ * pthread_mutex_init put it: the fifth int of a pthread_mutex_t with 64-bit headers, the
+ * fourth with 32-bit ones, the other of the two being a count glibc alone uses (0 here).
+ * Both are read, so the type is right whichever headers preprocessed the program.
+ * 0 normal (or default), 1 recursive, 2 error-checking. */
+int __ladr_mutex_kind(void *m)
+{
+  return (((int *)m)[3] | ((int *)m)[4]) & 3;
+}
+
 int __ladr_pthread_mutex_lock(void *m, unsigned int slot)
 {
+  if (*(int *)m == (int)slot + 1) {
+    if (__ladr_mutex_kind(m) == 1) {
+      ((int *)m)[1] = ((int *)m)[1] + 1;
+      return 0;
+    }
+    if (__ladr_mutex_kind(m) == 2)
+      return 35; /* EDEADLK */
+  }
   __CPROVER_assume(*(int *)m == 0);
   *(int *)m = (int)slot + 1;
   return 0;
@@ -47,6 +67,10 @@ int __ladr_pthread_mutex_lock(void *m, unsigned int slot)
 int __ladr_pthread_mutex_trylock(void *m, unsigned int slot)
 {
   /* POSIX: fails only when the mutex is locked (no spurious failure). */
+  if (*(int *)m == (int)slot + 1 && __ladr_mutex_kind(m) == 1) {
+    ((int *)m)[1] = ((int *)m)[1] + 1;
+    return 0;
+  }
   if (*(int *)m == 0) {
     *(int *)m = (int)slot + 1;
     return 0;
@@ -54,13 +78,64 @@ int __ladr_pthread_mutex_trylock(void *m, unsigned int slot)
   return 16; /* EBUSY */
 }
 
-int __ladr_pthread_mutex_unlock(void *m)
+int __ladr_pthread_mutex_unlock(void *m, unsigned int slot)
+{
+  if (__ladr_mutex_kind(m) != 0 && *(int *)m != (int)slot + 1)
+    return 1; /* EPERM */
+  if (__ladr_mutex_kind(m) == 1 && ((int *)m)[1] > 0) {
+    ((int *)m)[1] = ((int *)m)[1] - 1;
+    return 0;
+  }
+  *(int *)m = 0;
+  return 0;
+}
+
+int __ladr_pthread_mutex_init(void *m, void *__ladr_attr)
+{
+  *(int *)m = 0;
+  ((int *)m)[1] = 0;
+  ((int *)m)[3] = 0;
+  ((int *)m)[4] = __ladr_attr ? *(int *)__ladr_attr & 3 : 0;
+  return 0;
+}
+
+/* A mutex attribute object: its first int is the type (pthread_mutexattr_settype). */
+int __ladr_pthread_mutexattr_init(void *__ladr_attr)
+{
+  *(int *)__ladr_attr = 0;
+  return 0;
+}
+
+int __ladr_pthread_mutexattr_settype(void *__ladr_attr, int __ladr_kind)
+{
+  *(int *)__ladr_attr = __ladr_kind & 3;
+  return 0;
+}
+
+/* Spinlocks (and the initial state of rwlocks): only the state int. */
+int __ladr_pthread_spin_lock(void *m, unsigned int slot)
+{
+  __CPROVER_assume(*(int *)m == 0);
+  *(int *)m = (int)slot + 1;
+  return 0;
+}
+
+int __ladr_pthread_spin_trylock(void *m, unsigned int slot)
+{
+  if (*(int *)m == 0) {
+    *(int *)m = (int)slot + 1;
+    return 0;
+  }
+  return 16; /* EBUSY */
+}
+
+int __ladr_pthread_spin_unlock(void *m)
 {
   *(int *)m = 0;
   return 0;
 }
 
-int __ladr_pthread_mutex_init(void *m)
+int __ladr_pthread_spin_init(void *m)
 {
   *(int *)m = 0;
   return 0;
@@ -133,13 +208,22 @@ int __ladr_pthread_cond_signal(void *c)
   return 0;
 }
 
-/* pthread_once: state 0 = not yet run. Returns 1 when the caller must run the routine. */
+/* pthread_once: state 0 = not yet run, 1 = running, 2 = done. Returns 1 when the caller
+ * must run the routine (and then calls __ladr_pthread_once_done); a caller that comes while
+ * another runs it waits until it is done, as POSIX requires. */
 int __ladr_pthread_once(void *once)
 {
   if (*(int *)once == 0) {
     *(int *)once = 1;
     return 1;
   }
+  __CPROVER_assume(*(int *)once == 2);
+  return 0;
+}
+
+int __ladr_pthread_once_done(void *once)
+{
+  *(int *)once = 2;
   return 0;
 }
 

@@ -896,23 +896,27 @@ impl SlotCtx<'_> {
                 }
                 v
             }
-            "pthread_mutex_lock" | "pthread_spin_lock" => {
-                vec![with_lv(model(
-                    "pthread_mutex_lock",
-                    vec![arg(0)?, int(k, cspan)],
-                ))]
+            "pthread_mutex_lock"
+            | "pthread_spin_lock"
+            | "pthread_mutex_trylock"
+            | "pthread_spin_trylock"
+            | "pthread_mutex_unlock" => {
+                vec![with_lv(model(name, vec![arg(0)?, int(k, cspan)]))]
             }
-            "pthread_mutex_trylock" | "pthread_spin_trylock" | "pthread_mutex_timedlock" => {
+            "pthread_mutex_timedlock" => {
                 vec![with_lv(model(
                     "pthread_mutex_trylock",
                     vec![arg(0)?, int(k, cspan)],
                 ))]
             }
-            "pthread_mutex_unlock" | "pthread_spin_unlock" => {
-                vec![with_lv(model("pthread_mutex_unlock", vec![arg(0)?]))]
+            "pthread_spin_unlock" | "pthread_mutexattr_init" => {
+                vec![with_lv(model(name, vec![arg(0)?]))]
             }
-            "pthread_mutex_init" | "pthread_spin_init" | "pthread_rwlock_init" => {
-                vec![with_lv(model("pthread_mutex_init", vec![arg(0)?]))]
+            "pthread_mutex_init" | "pthread_mutexattr_settype" => {
+                vec![with_lv(model(name, vec![arg(0)?, arg(1)?]))]
+            }
+            "pthread_spin_init" | "pthread_rwlock_init" => {
+                vec![with_lv(model("pthread_spin_init", vec![arg(0)?]))]
             }
             "pthread_rwlock_rdlock"
             | "pthread_rwlock_wrlock"
@@ -922,7 +926,7 @@ impl SlotCtx<'_> {
                 vec![with_lv(model(name, vec![arg(0)?]))]
             }
             "pthread_cond_wait" | "pthread_cond_timedwait" => vec![
-                expr_stmt(model("pthread_mutex_unlock", vec![arg(1)?])),
+                expr_stmt(model("pthread_mutex_unlock", vec![arg(1)?, int(k, cspan)])),
                 with_lv(model("pthread_mutex_lock", vec![arg(1)?, int(k, cspan)])),
             ],
             "pthread_barrier_init" => {
@@ -1039,7 +1043,14 @@ impl SlotCtx<'_> {
                         ))),
                         item(if_stmt(
                             ident(&t, tspan),
-                            block_of(vec![body, labeled(&end, empty_stmt(tspan), tspan)], tspan),
+                            block_of(
+                                vec![
+                                    body,
+                                    labeled(&end, empty_stmt(tspan), tspan),
+                                    expr_stmt(model("pthread_once_done", vec![arg(0)?])),
+                                ],
+                                tspan,
+                            ),
                             None,
                             tspan,
                         )),
