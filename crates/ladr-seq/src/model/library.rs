@@ -49,6 +49,37 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
     })
 }
 
+/// Is there a model of library function `name` in `model/string.c` (`__ladr_<name>`)? These
+/// are the functions whose CBMC model loops over the characters of a string.
+pub fn has_model(name: &str) -> bool {
+    matches!(
+        name,
+        "strlen"
+            | "strcmp"
+            | "strncmp"
+            | "strcasecmp"
+            | "strncasecmp"
+            | "strcpy"
+            | "stpcpy"
+            | "strncpy"
+            | "strcat"
+            | "strncat"
+            | "strchr"
+            | "strrchr"
+            | "atoi"
+            | "atol"
+            | "atoll"
+            | "strtol"
+            | "strtoul"
+            | "strtoll"
+            | "strtoull"
+            | "snprintf"
+            | "vsnprintf"
+            | "sprintf"
+            | "vsprintf"
+    )
+}
+
 /// The argument indices `a` selects in a call with `n` arguments.
 pub fn selected(a: Args, n: usize) -> std::ops::Range<usize> {
     match a {

@@ -49,6 +49,7 @@
 //! * A pthread call must be a whole statement (`f(..);` / `lv = f(..);`, normal form N3);
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 
+use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
@@ -72,8 +73,11 @@ pub const MAX_SLOTS: usize = 64;
 /// model's `__ladr_specific` table); more is an unsupported-construct error.
 pub const MAX_KEYS: usize = 16;
 
-/// The pthread model's C source.
-pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
+/// The model's C source: the pthread model and the string functions (`model/string.c`).
+pub const MODEL_SOURCE: &str = concat!(
+    include_str!("../model/pthread.c"),
+    include_str!("../model/string.c")
+);
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
@@ -1079,6 +1083,13 @@ impl VisitorMut for SlotCtx<'_> {
                         c.span,
                         format!("a call of `{n}` inside an expression"),
                     ));
+                }
+                // C library string functions whose CBMC model loops: the model's bounded
+                // ones (`model/string.c`).
+                if library::has_model(n) && !self.defs.contains_key(n) {
+                    let span = c.node.callee.span;
+                    *c.node.callee = ident(&abi::model_function(n), span);
+                    return Ok(Walk::Descend);
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.

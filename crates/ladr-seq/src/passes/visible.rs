@@ -289,7 +289,11 @@ impl Visitor for Finder<'_> {
                         Err(())
                     }
                     // Library calls that read or write through their arguments.
-                    Some(n) if crate::model::library::effects(n).is_some() => Err(()),
+                    Some(n)
+                        if crate::model::library::effects(abi::modelled_function(n)).is_some() =>
+                    {
+                        Err(())
+                    }
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
                     _ if havoced_var(&e.node).is_some_and(|n| self.vars.is_thread_local(n)) => {
