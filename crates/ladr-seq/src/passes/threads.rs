@@ -73,11 +73,17 @@ pub const MAX_SLOTS: usize = 64;
 /// model's `__ladr_specific` table); more is an unsupported-construct error.
 pub const MAX_KEYS: usize = 16;
 
-/// The model's C source: the pthread model and the string functions (`model/string.c`).
-pub const MODEL_SOURCE: &str = concat!(
-    include_str!("../model/pthread.c"),
-    include_str!("../model/string.c")
-);
+/// The pthread model's C source.
+pub const MODEL_SOURCE: &str = include_str!("../model/pthread.c");
+
+/// The string functions' models (`model/string.c`), added to programs that call one.
+pub const STRING_MODEL_SOURCE: &str = include_str!("../model/string.c");
+
+/// The string functions' models parsed.
+pub fn string_model_unit() -> TranslationUnit {
+    ladr_c::origin::builtin_unit(STRING_MODEL_SOURCE, "<ladr string model>")
+        .expect("the embedded string model parses")
+}
 
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
@@ -184,6 +190,18 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     p.thread_locals.extend(tls.instances());
     let mut unit = tls.declare_copies(others);
     unit.extend(model_unit().0);
+    let string_models: Vec<String> = library::STRING_MODELS
+        .iter()
+        .map(|f| abi::model_function(f))
+        .collect();
+    let string_models: Vec<&str> = string_models.iter().map(String::as_str).collect();
+    if bodies
+        .iter()
+        .flatten()
+        .any(|b| ladr_c::syntax::walk::mentions(b, &string_models))
+    {
+        unit.extend(string_model_unit().0);
+    }
     unit.extend(
         statics
             .into_iter()
@@ -1323,6 +1341,7 @@ mod tests {
     fn model_tables_match_the_bounds() {
         assert!(MODEL_SOURCE.contains(&format!("{}[{MAX_SLOTS}][{MAX_KEYS}];", abi::SPECIFIC)));
         model_unit();
+        string_model_unit();
     }
 
     #[test]
