@@ -343,6 +343,7 @@ pub fn printed_without_model(prelude: &str, p: &Program) -> Result<String, Strin
         .0
         .iter()
         .chain(ladr_seq::passes::threads::model_unit().0.iter())
+        .chain(ladr_seq::passes::threads::string_model_unit().0.iter())
         .map(one)
         .collect();
     let mut shown = p.unit.clone();

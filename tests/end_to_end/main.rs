@@ -546,3 +546,37 @@ fn recursive_mutexes_can_be_relocked() {
     racy("recursive_mutex_racy.c", (10, 15));
     free("recursive_mutex_free.c");
 }
+
+/// String functions on a thread's argument (`strlen`, `strcmp`, `snprintf`, `fprintf` with
+/// string literals): CBMC's own models loop until the terminator and never ended on a
+/// pointer to one of several strings; the model's bounded ones (`model/string.c`) answer in
+/// seconds (issue 16).
+#[test]
+fn string_functions_on_a_thread_argument() {
+    racy("string_calls_racy.c", (12, 12));
+    free("string_calls_free.c");
+}
+
+/// Invalid C that ladr used to write (issue 16, item 2): a local array of pointers with a
+/// non-constant initialiser (an array assignment), a parameter of an array typedef (copied
+/// as an array), a typedef local to a thread (left behind when its locals moved out).
+#[test]
+fn declarations_ladr_used_to_write_as_invalid_c() {
+    racy("pointer_array_init_racy.c", (5, 12));
+    free("pointer_array_init_free.c");
+    racy("array_typedef_param_racy.c", (4, 13));
+    free("array_typedef_param_free.c");
+    racy("local_typedef_racy.c", (7, 7));
+    free("local_typedef_free.c");
+}
+
+/// A `goto` into a loop body from outside it is a located "unsupported" error (exit status
+/// 2), never a program CBMC rejects.
+#[test]
+fn goto_into_a_loop_body_is_unsupported() {
+    let (code, out, err) = ladr(&["tests/data/unsupported/goto_into_loop.c"]);
+    assert_eq!(code, 2, "{out}{err}");
+    let text = format!("{out}{err}");
+    assert!(text.contains("goto inside"), "{text}");
+    assert!(text.contains("goto_into_loop.c:5:12"), "{text}");
+}

@@ -548,9 +548,14 @@ pub fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
 
 /// `x[…]…`: a declarator whose outermost derivation is an array.
 pub fn is_array_declarator(d: &Declarator) -> bool {
+    // lang-c lists a declarator's pointers before its array part: `int *q[2]` is an array
+    // of pointers.
     matches!(d.kind.node, DeclaratorKind::Identifier(_))
         && matches!(
-            d.derived.first().map(|x| &x.node),
+            d.derived
+                .iter()
+                .find(|x| !matches!(x.node, DerivedDeclarator::Pointer(_)))
+                .map(|x| &x.node),
             Some(DerivedDeclarator::Array(_))
         )
 }

@@ -118,6 +118,39 @@ pub fn invents_result(name: &str) -> bool {
         || cbmc_models(name))
 }
 
+/// The library functions with a model in `model/string.c` (`__ladr_<name>`): those whose
+/// CBMC model loops over the characters of a string.
+pub const STRING_MODELS: &[&str] = &[
+    "strlen",
+    "strcmp",
+    "strncmp",
+    "strcasecmp",
+    "strncasecmp",
+    "strcpy",
+    "stpcpy",
+    "strncpy",
+    "strcat",
+    "strncat",
+    "strchr",
+    "strrchr",
+    "atoi",
+    "atol",
+    "atoll",
+    "strtol",
+    "strtoul",
+    "strtoll",
+    "strtoull",
+    "snprintf",
+    "vsnprintf",
+    "sprintf",
+    "vsprintf",
+];
+
+/// Is there a model of library function `name` in `model/string.c`?
+pub fn has_model(name: &str) -> bool {
+    STRING_MODELS.contains(&name)
+}
+
 /// The argument indices `a` selects in a call with `n` arguments.
 pub fn selected(a: Args, n: usize) -> std::ops::Range<usize> {
     match a {

@@ -192,6 +192,52 @@ struct FnInfo {
     vars: HashSet<String>,
     /// Functions returning `void`.
     void_fns: HashSet<String>,
+    /// File-scope typedefs of array types (`typedef int buf_t[4];`, `jmp_buf`).
+    array_typedefs: HashSet<String>,
+}
+
+/// The file-scope typedef names whose type is an array (directly, or through another such
+/// typedef): a parameter declared with one is a pointer.
+fn array_typedefs(unit: &TranslationUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let is_typedef = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+                if sc.node == StorageClassSpecifier::Typedef)
+        });
+        if !is_typedef {
+            continue;
+        }
+        let base_array = typedef_name_of(&d.node.specifiers).is_some_and(|t| out.contains(t));
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            let array = match first_suffix(dd) {
+                Some(DerivedDeclarator::Array(_)) => true,
+                Some(_) => false,
+                None => base_array && dd.derived.is_empty(),
+            } && matches!(dd.kind.node, DeclaratorKind::Identifier(_));
+            if array {
+                if let Some(n) = declarator_name(dd) {
+                    out.insert(n.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The typedef name among declaration specifiers, if any.
+fn typedef_name_of(specs: &[Node<DeclarationSpecifier>]) -> Option<&str> {
+    specs.iter().find_map(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+            TypeSpecifier::TypedefName(n) => Some(n.node.name.as_str()),
+            _ => None,
+        },
+        _ => None,
+    })
 }
 
 fn arity_of(d: &Declarator) -> Option<(usize, bool)> {
@@ -317,6 +363,7 @@ impl FnInfo {
             taken,
             vars: v.0,
             void_fns,
+            array_typedefs: array_typedefs(unit),
         }
     }
 
@@ -658,7 +705,12 @@ impl Inliner<'_> {
                 continue;
             };
             let new = c.param(pname);
-            items.push(decl_item(param_declaration(&p.node, &new, p.span)));
+            items.push(decl_item(param_declaration(
+                &p.node,
+                &new,
+                &self.info.array_typedefs,
+                p.span,
+            )));
             items.push(item(expr_stmt(assign(
                 ident(&new, a.span),
                 a.clone(),
@@ -846,14 +898,63 @@ fn strip_top_qualifiers(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Dec
     }
 }
 
-/// `T name;` for a parameter: arrays and functions become pointers.
-fn param_declaration(p: &ParameterDeclaration, name: &str, span: Span) -> Node<Declaration> {
+/// `T name;` for a parameter: arrays and functions become pointers. A parameter declared
+/// with an array typedef `T` (and no declarator of its own) is `__typeof__(*(T *)0 + 0)`,
+/// the pointer its array decays to.
+fn param_declaration(
+    p: &ParameterDeclaration,
+    name: &str,
+    array_typedefs: &HashSet<String>,
+    span: Span,
+) -> Node<Declaration> {
     let mut specs: Vec<_> = p
         .specifiers
         .iter()
         .filter(|s| !matches!(s.node, DeclarationSpecifier::StorageClass(_)))
         .cloned()
         .collect();
+    let plain = p
+        .declarator
+        .as_ref()
+        .is_none_or(|d| d.node.derived.is_empty());
+    if plain && typedef_name_of(&specs).is_some_and(|t| array_typedefs.contains(t)) {
+        let quals = specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => {
+                Some(node(SpecifierQualifier::TypeSpecifier(t.clone()), s.span))
+            }
+            DeclarationSpecifier::TypeQualifier(q) => {
+                Some(node(SpecifierQualifier::TypeQualifier(q.clone()), s.span))
+            }
+            _ => None,
+        });
+        let mut tn = type_name(&[], 1, span);
+        tn.node.specifiers = quals.collect();
+        let decayed = binop(
+            BinaryOperator::Plus,
+            deref(cast(tn, int(0, span), span), span),
+            int(0, span),
+            span,
+        );
+        specs = vec![spec(typeof_expr(decayed, span), span)];
+        let d = Declarator {
+            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
+            derived: vec![],
+            extensions: vec![],
+        };
+        return node(
+            Declaration {
+                specifiers: specs,
+                declarators: vec![node(
+                    InitDeclarator {
+                        declarator: node(d, span),
+                        initializer: None,
+                    },
+                    span,
+                )],
+            },
+            span,
+        );
+    }
     let mut d = p.declarator.clone().map(|d| d.node).unwrap_or(Declarator {
         kind: node(DeclaratorKind::Abstract, span),
         derived: vec![],

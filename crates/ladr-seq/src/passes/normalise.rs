@@ -75,6 +75,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            no_goto_into_loop(&f.node.statement)?;
             let locals = local_names(&f.node);
             let mut n = Norm {
                 names: &mut p.names,
@@ -1305,11 +1306,68 @@ fn is_special_call(c: &CallExpression) -> bool {
 }
 
 /// Number of leading array derivations (`int a[2][3]` → 2).
+/// How many array dimensions the declared object has at its top (`int *q[2][3]`: 2; lang-c
+/// lists a declarator's pointers before its suffixes, and the suffixes apply last).
 fn array_dims(d: &Declarator) -> usize {
     d.derived
         .iter()
+        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
         .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
         .count()
+}
+
+/// Labels and gotos of a statement (outside statement expressions' own scopes too: labels
+/// are per function).
+#[derive(Default)]
+struct Jumps {
+    labels: HashSet<String>,
+    gotos: Vec<(String, Span)>,
+    loops: Vec<Node<Statement>>,
+}
+
+impl Visitor for Jumps {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
+        match &s.node {
+            Statement::Labeled(l) => {
+                if let Label::Identifier(i) = &l.node.label.node {
+                    self.labels.insert(i.node.name.clone());
+                }
+            }
+            Statement::Goto(g) => self.gotos.push((g.node.name.clone(), s.span)),
+            Statement::While(_) | Statement::DoWhile(_) | Statement::For(_) => {
+                self.loops.push(s.clone())
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// A `goto` from outside a loop to a label inside its body is unsupported: unwinding copies
+/// the body (and renames its labels), so the jump would have no single target.
+fn no_goto_into_loop(body: &Node<Statement>) -> Result<()> {
+    let mut all = Jumps::default();
+    let Ok(()) = visit::stmt(&mut all, body);
+    for l in &all.loops {
+        let mut inside = Jumps::default();
+        let Ok(()) = visit::stmt(&mut inside, l);
+        if inside.labels.is_empty() {
+            continue;
+        }
+        let inner: Vec<Span> = inside.gotos.iter().map(|(_, sp)| *sp).collect();
+        if let Some((name, span)) = all
+            .gotos
+            .iter()
+            .find(|(n, sp)| inside.labels.contains(n) && !inner.contains(sp))
+        {
+            return Err(Error::unsupported(
+                *span,
+                format!("a `goto {name}` into the body of a loop from outside it"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Drops a top-level `const` so that the variable can be assigned.

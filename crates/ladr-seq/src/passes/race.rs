@@ -556,7 +556,8 @@ impl Rewriter<'_> {
                 other => self.acc(node(other, callee.span)),
             };
         }
-        let pre = match name.as_deref().and_then(library::effects) {
+        let library_name = name.as_deref().map(abi::modelled_function);
+        let pre = match library_name.and_then(library::effects) {
             Some(effects) => self.library_accesses(effects, &c.arguments),
             None => vec![],
         };

@@ -89,6 +89,15 @@ pub const MODEL_SOURCE: &str = concat!(
 /// choice of counterexample included).
 const PTHREAD_SOURCE_LEN: usize = include_str!("../model/pthread.c").len();
 
+/// The string functions' models (`model/string.c`), added to programs that call one.
+pub const STRING_MODEL_SOURCE: &str = include_str!("../model/string.c");
+
+/// The string functions' models parsed.
+pub fn string_model_unit() -> TranslationUnit {
+    ladr_c::origin::builtin_unit(STRING_MODEL_SOURCE, "<ladr string model>")
+        .expect("the embedded string model parses")
+}
+
 /// The model parsed once per run.
 pub fn model_unit() -> TranslationUnit {
     ladr_c::origin::builtin_unit(MODEL_SOURCE, "<ladr pthread model>")
@@ -192,7 +201,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         }
         let mut body = body;
         tls.rename(&mut p.names, k, &mut body);
-        let autos = make_locals_static(&mut body, &mut statics, &enumerators)?;
+        let autos = make_locals_static(&mut body, &mut statics, &enumerators, &mut p.names)?;
         p.thread_locals.extend(autos);
         bodies[k] = Some(body);
     }
@@ -205,6 +214,18 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         model.0.retain(|ext| ext.span.start < end);
     }
     unit.extend(model.0);
+    let string_models: Vec<String> = library::STRING_MODELS
+        .iter()
+        .map(|f| abi::model_function(f))
+        .collect();
+    let string_models: Vec<&str> = string_models.iter().map(String::as_str).collect();
+    if bodies
+        .iter()
+        .flatten()
+        .any(|b| ladr_c::syntax::walk::mentions(b, &string_models))
+    {
+        unit.extend(string_model_unit().0);
+    }
     unit.extend(
         statics
             .into_iter()
@@ -492,12 +513,17 @@ impl VisitorMut for ReturnRewriter {
 }
 
 /// Moves every declaration of a slot body to `statics`, made `static` (values must survive
-/// between contexts). Returns the names of the formerly automatic locals.
+/// between contexts). Returns the names of the formerly automatic locals. A typedef of the
+/// body moves with them (the locals declared with it need it at file scope), renamed to a
+/// fresh name so that the copies of one routine in several slots, and other functions'
+/// typedefs of the same name, do not clash.
 fn make_locals_static(
     body: &mut Node<Statement>,
     statics: &mut Vec<Node<Declaration>>,
     enumerators: &HashSet<String>,
+    names: &mut Names,
 ) -> Result<Vec<String>> {
+    rename_local_typedefs(body, names)?;
     struct Hoist<'a> {
         out: &'a mut Vec<Node<Declaration>>,
         enumerators: &'a HashSet<String>,
@@ -526,8 +552,13 @@ fn make_locals_static(
                     kept.push(it);
                     continue;
                 };
+                if is_typedef(&d.node) {
+                    // Renamed apart by `rename_local_typedefs`.
+                    self.out.push(d.clone());
+                    continue;
+                }
                 if is_typedef_or_extern(&d.node) {
-                    // Types and extern declarations stay where they are.
+                    // Extern declarations stay where they are.
                     kept.push(it);
                     continue;
                 }
@@ -568,6 +599,85 @@ fn make_locals_static(
     };
     visit_mut::stmt(&mut h, body)?;
     Ok(h.autos)
+}
+
+fn is_typedef(d: &Declaration) -> bool {
+    d.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::StorageClass(sc)
+            if sc.node == StorageClassSpecifier::Typedef)
+    })
+}
+
+/// Gives every typedef declared in `body` (outside statement expressions) a fresh name, and
+/// its uses in `body` that name. Two typedefs of one name in one body are unsupported.
+fn rename_local_typedefs(body: &mut Node<Statement>, names: &mut Names) -> Result<()> {
+    struct Find<'a> {
+        names: &'a mut Names,
+        map: HashMap<String, String>,
+    }
+    impl VisitorMut for Find<'_> {
+        type Error = Error;
+        fn declaration(&mut self, d: &mut Node<Declaration>) -> Result<Walk> {
+            if !is_typedef(&d.node) {
+                return Ok(Walk::Descend);
+            }
+            for id in &mut d.node.declarators {
+                let Some(old) = declarator_name(&id.node.declarator.node).map(str::to_string)
+                else {
+                    continue;
+                };
+                if self.map.contains_key(&old) {
+                    return Err(Error::unsupported(
+                        d.span,
+                        format!("two local typedefs named `{old}` in one thread"),
+                    ));
+                }
+                let new = self.names.local(&old);
+                rename_declarator(&mut id.node.declarator.node, &new);
+                self.map.insert(old, new);
+            }
+            Ok(Walk::Descend)
+        }
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk> {
+            Ok(match e.node {
+                Expression::Statement(_) => Walk::Skip,
+                _ => Walk::Descend,
+            })
+        }
+    }
+    struct Use<'a>(&'a HashMap<String, String>);
+    impl VisitorMut for Use<'_> {
+        type Error = Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &mut Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            if let TypeSpecifier::TypedefName(n) = &mut t.node {
+                if let Some(new) = self.0.get(&n.node.name) {
+                    n.node.name = new.clone();
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut f = Find {
+        names,
+        map: HashMap::new(),
+    };
+    visit_mut::stmt(&mut f, body)?;
+    if !f.map.is_empty() {
+        let Ok(()) = visit_mut::stmt(&mut Use(&f.map), body);
+    }
+    Ok(())
+}
+
+/// Renames the identifier a declarator declares.
+fn rename_declarator(d: &mut Declarator, new: &str) {
+    match &mut d.kind.node {
+        DeclaratorKind::Identifier(i) => i.node.name = new.to_string(),
+        DeclaratorKind::Declarator(inner) => rename_declarator(&mut inner.node, new),
+        DeclaratorKind::Abstract => {}
+    }
 }
 
 /// True if a declaration's specifiers contain a GNU statement expression (in `__typeof__`).
@@ -1168,6 +1278,13 @@ impl VisitorMut for SlotCtx<'_> {
                     self.libc_used = true;
                     return Ok(Walk::Descend);
                 }
+                // C library string functions whose CBMC model loops: the model's bounded
+                // ones (`model/string.c`).
+                if library::has_model(n) && !self.defs.contains_key(n) {
+                    let span = c.node.callee.span;
+                    *c.node.callee = ident(&abi::model_function(n), span);
+                    return Ok(Walk::Descend);
+                }
                 if self.discarded != Some(c.span)
                     && !self.defs.contains_key(n)
                     && self.returns_value.get(n).copied().unwrap_or(false)
@@ -1410,6 +1527,7 @@ mod tests {
             m.0.iter().any(|e| e.span.start >= end),
             "libc.c's declarations come last"
         );
+        string_model_unit();
     }
 
     #[test]

@@ -288,10 +288,11 @@ impl Visitor for Finder<'_> {
                     Some(n) if is_model_call(n) || n == abi::ATOMIC_BEGIN || n == abi::ASSUME => {
                         Err(())
                     }
-                    // Library calls that read or write through their arguments, and
-                    // atomic builtins (through any pointer, a private local one too).
+                    // Library calls that read or write through their arguments (also through
+                    // ladr's models of them), and atomic builtins (through any pointer, a
+                    // private local one too).
                     Some(n)
-                        if crate::model::library::effects(n).is_some()
+                        if crate::model::library::effects(abi::modelled_function(n)).is_some()
                             || crate::model::library::atomic_builtin(n).is_some() =>
                     {
                         Err(())

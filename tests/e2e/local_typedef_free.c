@@ -1,0 +1,18 @@
+#include <pthread.h>
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  typedef struct { int v; } box;
+  box b;
+  b.v = 3;
+  pthread_mutex_lock(&m);
+  x = b.v;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, worker, 0);
+  pthread_create(&t2, 0, worker, 0);
+  return 0;
+}
