@@ -641,19 +641,7 @@ impl Norm<'_> {
                                 Initializer::List(items) => {
                                     strip_top_const(&mut specs, &mut id.declarator.node);
                                     let items = self.init_items(items, &mut stmts)?;
-                                    let ty = node(
-                                        TypeName {
-                                            specifiers: vec![node(
-                                                SpecifierQualifier::TypeSpecifier(node(
-                                                    typeof_expr(lv.clone(), nspan),
-                                                    nspan,
-                                                )),
-                                                nspan,
-                                            )],
-                                            declarator: None,
-                                        },
-                                        nspan,
-                                    );
+                                    let ty = type_name(&[typeof_expr(lv.clone(), nspan)], 0, nspan);
                                     let lit = node(
                                         Expression::CompoundLiteral(Box::new(node(
                                             CompoundLiteral {
@@ -815,19 +803,7 @@ impl Norm<'_> {
                 }
                 Initializer::List(sub) => {
                     let sub = self.init_items(sub, stmts)?;
-                    let ty = node(
-                        TypeName {
-                            specifiers: vec![node(
-                                SpecifierQualifier::TypeSpecifier(node(
-                                    typeof_expr(path.clone(), ispan),
-                                    ispan,
-                                )),
-                                ispan,
-                            )],
-                            declarator: None,
-                        },
-                        ispan,
-                    );
+                    let ty = type_name(&[typeof_expr(path.clone(), ispan)], 0, ispan);
                     let lit = node(
                         Expression::CompoundLiteral(Box::new(node(
                             CompoundLiteral {

@@ -358,17 +358,7 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
     // Only the first parameter of a start routine receives the argument.
     if k > 0 {
         if let Some((_, new)) = renamed.first() {
-            let ty = typeof_expr(ident(new, span), span);
-            let tn = node(
-                TypeName {
-                    specifiers: vec![node(
-                        SpecifierQualifier::TypeSpecifier(node(ty, span)),
-                        span,
-                    )],
-                    declarator: None,
-                },
-                span,
-            );
+            let tn = type_name(&[typeof_expr(ident(new, span), span)], 0, span);
             let arg = abi::per_slot(abi::ARG, k, span);
             items.push(item(expr_stmt(assign(
                 ident(new, span),
