@@ -147,6 +147,11 @@ int main(void) {
 }
 ";
 
+/// A thread filling a large array: with `--unwind 1000` CBMC works on it for minutes.
+const FILL: &str = "#include <pthread.h>\nint a[20000]; int n;\n\
+     void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
+     int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n";
+
 #[test]
 fn bad_values_are_usage_errors_with_a_helpful_message() {
     let s = Sandbox::new();
@@ -320,12 +325,7 @@ fn deep_programs_do_not_overflow_the_stack() {
 #[test]
 fn the_time_limit_covers_the_whole_check() {
     let s = Sandbox::new();
-    s.write(
-        "fill.c",
-        "#include <pthread.h>\nint a[20000]; int n;\n\
-         void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
-         int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n",
-    );
+    s.write("fill.c", FILL);
     let t0 = Instant::now();
     let r = s.run(&[
         "fill.c",
@@ -348,12 +348,7 @@ fn the_time_limit_covers_the_whole_check() {
 #[test]
 fn sigint_and_sigterm_stop_cbmc_and_remove_the_temporary_directory() {
     let s = Sandbox::new();
-    s.write(
-        "fill.c",
-        "#include <pthread.h>\nint a[20000]; int n;\n\
-         void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
-         int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n",
-    );
+    s.write("fill.c", FILL);
     for (signal, code) in [("-INT", 130), ("-TERM", 143)] {
         let mut child = s
             .command(&["fill.c", "--unwind", "1000", "--timeout", "120"])
