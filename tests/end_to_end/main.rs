@@ -580,3 +580,11 @@ fn goto_into_a_loop_body_is_unsupported() {
     assert!(text.contains("goto inside"), "{text}");
     assert!(text.contains("goto_into_loop.c:5:12"), "{text}");
 }
+
+/// A start routine passed to `pthread_create` through a parameter of a helper
+/// (`spawn(worker, arg)`): known once the helper is inlined, no longer refused.
+#[test]
+fn start_routine_through_a_helper_parameter() {
+    racy("spawn_wrapper_racy.c", (8, 11));
+    free("spawn_wrapper_free.c");
+}

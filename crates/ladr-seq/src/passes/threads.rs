@@ -168,6 +168,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut key_sites = 0;
     let mut libc_used = false;
     while let Some((k, mut body, chain)) = queue.pop_front() {
+        let once = ladr_ir::analysis::assigned_once(&body);
         let mut ctx = SlotCtx {
             slot: k,
             defs: &defs,
@@ -177,11 +178,19 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             chain: &chain,
             unwind: opts.unwind,
             key_sites: &mut key_sites,
-            constants: ladr_ir::analysis::assigned_once(&body)
-                .into_iter()
+            constants: once
+                .iter()
                 .filter(|(n, rhs)| {
                     n.starts_with(ladr_c::syntax::names::PREFIX)
                         && is_constant(&rhs.node, &HashSet::new())
+                })
+                .map(|(n, rhs)| (n.clone(), rhs.clone()))
+                .collect(),
+            routines: once
+                .iter()
+                .filter_map(|(n, rhs)| {
+                    let f = routine_name(&rhs.node).filter(|f| defs.contains_key(*f))?;
+                    Some((n.clone(), f.to_string()))
                 })
                 .collect(),
             returns_value: &returns_value,
@@ -831,6 +840,10 @@ struct SlotCtx<'a> {
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
     constants: HashMap<String, Node<Expression>>,
+    /// Locals assigned once, with a function the program defines: a start routine (or
+    /// once-routine) passed through a parameter of a helper (`spawn(worker, arg)`), known
+    /// once the helper is inlined.
+    routines: HashMap<String, String>,
     /// Whether each function declared at file scope returns a value (not `void`); a callee
     /// not listed (a function pointer variable) invents no assumption here.
     returns_value: &'a HashMap<String, bool>,
@@ -899,6 +912,18 @@ const NO_EFFECT_PREFIX: &[&str] = &[
 ];
 
 impl SlotCtx<'_> {
+    /// The function a start-routine argument names: directly (`worker`, `&worker`, a cast)
+    /// or through a local assigned it once (an inlined helper's parameter).
+    fn routine(&self, e: &Expression) -> Option<String> {
+        let name = routine_name(e)?;
+        Some(
+            self.routines
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| name.to_string()),
+        )
+    }
+
     fn rewrite(&mut self, s: &Node<Statement>) -> Result<Option<Vec<Node<Statement>>>> {
         let Some((lv, ce, cspan)) = top_call(&s.node) else {
             return Ok(None);
@@ -924,7 +949,7 @@ impl SlotCtx<'_> {
             |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
         let out: Vec<Node<Statement>> = match name {
             "pthread_create" => {
-                let routine = routine_name(&arg(2)?.node).map(str::to_string);
+                let routine = self.routine(&arg(2)?.node);
                 let Some(routine) = routine.filter(|r| self.defs.contains_key(r)) else {
                     return Err(Error::unsupported(
                         a[2].span,
@@ -1110,7 +1135,7 @@ impl SlotCtx<'_> {
                 v
             }
             "pthread_once" => {
-                let routine = routine_name(&arg(1)?.node).map(str::to_string);
+                let routine = self.routine(&arg(1)?.node);
                 let Some(def) = routine.and_then(|r| self.defs.get(&r)) else {
                     return Err(Error::unsupported(
                         cspan,
