@@ -323,20 +323,28 @@ pub fn declaration(
     init: Option<Node<Initializer>>,
     span: Span,
 ) -> Node<Declaration> {
+    let declarator = Declarator {
+        kind: node(DeclaratorKind::Identifier(id(name, span)), span),
+        derived,
+        extensions: vec![],
+    };
+    declare(specifiers, node(declarator, span), init, span)
+}
+
+/// A declaration of one declarator: `specifiers declarator [= init];`.
+pub fn declare(
+    specifiers: Vec<Node<DeclarationSpecifier>>,
+    declarator: Node<Declarator>,
+    initializer: Option<Node<Initializer>>,
+    span: Span,
+) -> Node<Declaration> {
     node(
         Declaration {
             specifiers,
             declarators: vec![node(
                 InitDeclarator {
-                    declarator: node(
-                        Declarator {
-                            kind: node(DeclaratorKind::Identifier(id(name, span)), span),
-                            derived,
-                            extensions: vec![],
-                        },
-                        span,
-                    ),
-                    initializer: init,
+                    declarator,
+                    initializer,
                 },
                 span,
             )],

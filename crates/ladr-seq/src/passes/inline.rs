@@ -775,19 +775,7 @@ fn prototype(f: &FunctionDefinition) -> Node<Declaration> {
     {
         d.node = DerivedDeclarator::KRFunction(vec![]);
     }
-    node(
-        Declaration {
-            specifiers: f.specifiers.clone(),
-            declarators: vec![node(
-                InitDeclarator {
-                    declarator,
-                    initializer: None,
-                },
-                span,
-            )],
-        },
-        span,
-    )
+    declare(f.specifiers.clone(), declarator, None, span)
 }
 
 /// Number of statements in `s` (all levels).
@@ -941,19 +929,7 @@ fn param_declaration(
             derived: vec![],
             extensions: vec![],
         };
-        return node(
-            Declaration {
-                specifiers: specs,
-                declarators: vec![node(
-                    InitDeclarator {
-                        declarator: node(d, span),
-                        initializer: None,
-                    },
-                    span,
-                )],
-            },
-            span,
-        );
+        return declare(specs, node(d, span), None, span);
     }
     let mut d = p.declarator.clone().map(|d| d.node).unwrap_or(Declarator {
         kind: node(DeclaratorKind::Abstract, span),
@@ -1013,19 +989,7 @@ fn param_declaration(
         }
     }
     strip_top_qualifiers(&mut specs, &mut d);
-    node(
-        Declaration {
-            specifiers: specs,
-            declarators: vec![node(
-                InitDeclarator {
-                    declarator: node(d, span),
-                    initializer: None,
-                },
-                span,
-            )],
-        },
-        span,
-    )
+    declare(specs, node(d, span), None, span)
 }
 
 /// The declaration of a result temporary of `f`'s return type; None for `void`.
@@ -1085,22 +1049,7 @@ fn result_declaration(
         specs.push(spec(TypeSpecifier::Int, span));
     }
     strip_top_qualifiers(&mut specs, &mut d);
-    Some((
-        r,
-        node(
-            Declaration {
-                specifiers: specs,
-                declarators: vec![node(
-                    InitDeclarator {
-                        declarator: node(d, span),
-                        initializer: None,
-                    },
-                    span,
-                )],
-            },
-            span,
-        ),
-    ))
+    Some((r, declare(specs, node(d, span), None, span)))
 }
 
 /// Error if a call of an inlinable function is left anywhere (e.g. not in normal form).

@@ -289,17 +289,10 @@ fn prototype(f: &Node<FunctionDefinition>) -> Node<ExternalDeclaration> {
         .cloned()
         .collect();
     node(
-        ExternalDeclaration::Declaration(node(
-            Declaration {
-                specifiers,
-                declarators: vec![node(
-                    InitDeclarator {
-                        declarator: f.node.declarator.clone(),
-                        initializer: None,
-                    },
-                    span,
-                )],
-            },
+        ExternalDeclaration::Declaration(declare(
+            specifiers,
+            f.node.declarator.clone(),
+            None,
             span,
         )),
         span,
@@ -347,19 +340,7 @@ fn clone_routine(p: &mut Program, f: &FunctionDefinition, k: usize) -> Result<No
             i.name = new.clone();
         }
         params_to_pointers(&mut decl.node);
-        items.push(decl_item(node(
-            Declaration {
-                specifiers: pd.specifiers.clone(),
-                declarators: vec![node(
-                    InitDeclarator {
-                        declarator: decl,
-                        initializer: None,
-                    },
-                    span,
-                )],
-            },
-            span,
-        )));
+        items.push(decl_item(declare(pd.specifiers.clone(), decl, None, span)));
     }
     if k == 0 {
         main_arguments(p, &renamed, &body, f.declarator.span, &mut items);
