@@ -72,19 +72,28 @@ fn all_in(o: &Outcome, file: &str) {
     }
 }
 
-#[test]
-fn mutex_racy_maps_to_the_user_lines() {
-    let o = replay("mutex_racy");
-    all_in(&o, "mutex_racy.c");
+/// A context as (thread slot, round, lines).
+type Shape = (usize, usize, Vec<u32>);
+
+/// The race of `o` (all of it in `file`), its two racing lines sorted, and its contexts.
+fn outline<'a>(o: &'a Outcome, file: &str) -> (&'a ladr_report::Race, Vec<u32>, Vec<Shape>) {
+    all_in(o, file);
     let race = o.race.as_ref().unwrap();
     let mut got: Vec<u32> = race.accesses.iter().map(|a| a.line).collect();
     got.sort();
-    assert_eq!(got, [6, 10]);
-    let il: Vec<(usize, usize, Vec<u32>)> = race
+    let il = race
         .interleaving
         .iter()
         .map(|c| (c.thread.slot, c.round, lines(&c.lines)))
         .collect();
+    (race, got, il)
+}
+
+#[test]
+fn mutex_racy_maps_to_the_user_lines() {
+    let o = replay("mutex_racy");
+    let (race, got, il) = outline(&o, "mutex_racy.c");
+    assert_eq!(got, [6, 10]);
     assert_eq!(
         il,
         [
@@ -106,16 +115,8 @@ fn mutex_racy_maps_to_the_user_lines() {
 #[test]
 fn condvar_racy_maps_to_the_user_lines() {
     let o = replay("condvar_racy");
-    all_in(&o, "condvar_racy.c");
-    let race = o.race.as_ref().unwrap();
-    let mut got: Vec<u32> = race.accesses.iter().map(|a| a.line).collect();
-    got.sort();
+    let (_, got, il) = outline(&o, "condvar_racy.c");
     assert_eq!(got, [11, 19]);
-    let il: Vec<(usize, usize, Vec<u32>)> = race
-        .interleaving
-        .iter()
-        .map(|c| (c.thread.slot, c.round, lines(&c.lines)))
-        .collect();
     assert_eq!(
         il,
         [
