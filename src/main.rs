@@ -133,7 +133,9 @@ enum Color {
 struct Cli {
     #[command(subcommand)]
     command: Option<Cmd>,
-    /// The C file to check (`.i` = already preprocessed; anything else goes through `gcc -E`).
+    /// The C files of the program: exactly one defines `main` (`.i` = already preprocessed;
+    /// anything else goes through `gcc -E`). Several files are linked as a C linker would:
+    /// `static` names stay apart, `extern` declarations meet their definitions.
     #[arg(required = true, value_name = "FILE")]
     file: Vec<PathBuf>,
 
@@ -177,6 +179,11 @@ struct Cli {
     /// Preprocessor macro definition NAME[=VALUE] (for `.c` input).
     #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Input")]
     define: Vec<String>,
+    /// The build's `compile_commands.json` (or the build directory holding it): each FILE it
+    /// lists is preprocessed with its own -I/-D/-std/-include options; a FILE it does not
+    /// list (the harness) with those of the listed FILEs. -I/-D above are added to all.
+    #[arg(long, value_name = "PATH", help_heading = "Input")]
+    compile_commands: Option<PathBuf>,
 
     /// Output format of the answer: also for errors, a document in this format on stdout.
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT",
@@ -271,23 +278,15 @@ fn main() -> ExitCode {
     if let Some(Cmd::Eval(args)) = &cli.command {
         return ladr_eval::main(&args.clone().into());
     }
-    let file = match cli.file.as_slice() {
-        [file] => file.clone(),
-        [] => unreachable!("clap requires FILE without a subcommand"),
-        [first, ..] => {
-            let e = Error::new(
-                ErrorKind::Usage,
-                format!(
-                    "ladr checks one C file (the one with `main`), got {}; several translation \
-                     units are not supported yet: give the file with `main`, which may \
-                     `#include` the others",
-                    cli.file.len()
-                ),
-            );
-            let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
-            return finish(&cli, fail(&cli, first, &mut err_out, &e, None));
-        }
-    };
+    let file = cli.file[0].clone();
+    if cli.svcomp && cli.file.len() > 1 {
+        let e = Error::new(
+            ErrorKind::Usage,
+            format!("SV-COMP mode checks one task file, got {}", cli.file.len()),
+        );
+        let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+        return finish(&cli, fail(&cli, &file, &mut err_out, &e, None));
+    }
     // The check runs on a thread of its own, with a large stack, while this thread keeps
     // the time limit: CBMC is stopped at the limit by the check itself, and the watchdog
     // ends a check that overruns it anywhere else (translation of huge bounds).
@@ -388,12 +387,20 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     };
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
-    let fe = frontend::Options {
-        cpp_args,
-        preprocessed: false,
-    };
     let t0 = std::time::Instant::now();
-    let parsed = match frontend::load(&file, &fe) {
+    let db = match cli
+        .compile_commands
+        .as_deref()
+        .map(ladr_project::compdb::Database::load)
+    {
+        Some(Err(e)) => return fail(cli, &file, err_out, &e, None),
+        Some(Ok(db)) => Some(db),
+        None => None,
+    };
+    let mut files = cli.file.clone();
+    files[0] = file.clone();
+    let inputs = ladr_project::compdb::inputs(&files, db.as_ref(), &cpp_args);
+    let parsed = match frontend::link::load_all(&inputs) {
         Ok(p) => p,
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };

@@ -279,13 +279,13 @@ fn every_outcome_is_a_document_in_the_format_asked() {
     );
     for format in ["json", "sarif"] {
         assert_eq!(s.run(&["racy.c", "--format", format]).code, 1);
-        // Input ladr cannot handle, a missing file, two files, a bad --keep-files place,
+        // Input ladr cannot handle, a missing file, two `main`s, a bad --keep-files place,
         // an unknown CBMC: all exit 2 (3 for CBMC) with a document on stdout.
         assert_eq!(s.run(&["unsupported.c", "--format", format]).code, 2);
         assert_eq!(s.run(&["missing.c", "--format", format]).code, 2);
         let r = s.run(&["racy.c", "racy.c", "--format", format]);
         assert_eq!(r.code, 2);
-        assert!(r.stderr.contains("ladr checks one C file"), "{}", r.stderr);
+        assert!(r.stderr.contains("`main` is defined in"), "{}", r.stderr);
         let r = s.run(&["racy.c", "--keep-files", "/proc/ladr", "--format", format]);
         assert_eq!(r.code, 2);
         assert!(

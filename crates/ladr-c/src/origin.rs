@@ -62,27 +62,33 @@ impl Origin {
 /// moved into the built-in region. `name` names the text in parse errors.
 pub fn builtin_unit(text: &str, name: &str) -> Result<TranslationUnit> {
     let (_, mut unit, _) = crate::frontend::parse_text(text, name)?;
-    let mut shift = Shift;
-    for ext in &mut unit.0 {
-        ext.span = Shift::span(ext.span);
-        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
-            f.span = Shift::span(f.span);
-        }
-    }
-    let Ok(()) = visit_mut::unit(&mut shift, &mut unit);
+    shift_spans(&mut unit, BUILTIN_BASE);
     Ok(unit)
 }
 
-/// Moves the spans of statements, declarations, declarators, type names and expressions
-/// (every span the printer and the passes record) into the built-in region.
-struct Shift;
+/// Moves the spans of a unit's external declarations, statements, declarations,
+/// declarators, type names and expressions (every span the printer and the passes record)
+/// `by` bytes up: into the built-in region, or past the texts of the files linked before
+/// it (`frontend::link`).
+pub fn shift_spans(unit: &mut TranslationUnit, by: usize) {
+    let mut shift = Shift(by);
+    for ext in &mut unit.0 {
+        ext.span = shift.span(ext.span);
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            f.span = shift.span(f.span);
+        }
+    }
+    let Ok(()) = visit_mut::unit(&mut shift, unit);
+}
+
+struct Shift(usize);
 
 impl Shift {
-    fn span(s: Span) -> Span {
+    fn span(&self, s: Span) -> Span {
         if s.is_none() {
             s
         } else {
-            Span::span(s.start + BUILTIN_BASE, s.end + BUILTIN_BASE)
+            Span::span(s.start + self.0, s.end + self.0)
         }
     }
 }
@@ -90,23 +96,23 @@ impl Shift {
 impl VisitorMut for Shift {
     type Error = Infallible;
     fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
-        e.span = Shift::span(e.span);
+        e.span = self.span(e.span);
         Ok(Walk::Descend)
     }
     fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
-        s.span = Shift::span(s.span);
+        s.span = self.span(s.span);
         Ok(Walk::Descend)
     }
     fn declaration(&mut self, d: &mut Node<Declaration>) -> std::result::Result<Walk, Infallible> {
-        d.span = Shift::span(d.span);
+        d.span = self.span(d.span);
         Ok(Walk::Descend)
     }
     fn declarator(&mut self, d: &mut Node<Declarator>) -> std::result::Result<Walk, Infallible> {
-        d.span = Shift::span(d.span);
+        d.span = self.span(d.span);
         Ok(Walk::Descend)
     }
     fn type_name(&mut self, t: &mut Node<TypeName>) -> std::result::Result<Walk, Infallible> {
-        t.span = Shift::span(t.span);
+        t.span = self.span(t.span);
         Ok(Walk::Descend)
     }
 }

@@ -9,6 +9,7 @@
 //! This module and `cbmc` are the only ones that touch files and processes.
 
 pub mod fixup;
+pub mod link;
 pub mod source_map;
 
 use crate::diag::{Error, ErrorKind, Result};
@@ -42,6 +43,18 @@ pub struct Parsed {
 /// Reads, preprocesses and parses `path`.
 pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
+    let pre = read_preprocessed(path, opts)?;
+    parse_text(&pre, &display).map(|(text, unit, map)| Parsed {
+        path: path.to_path_buf(),
+        text,
+        unit,
+        map,
+    })
+}
+
+/// The preprocessed text of `path`: read as it is for `.i` input, else from `gcc -E`.
+pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
+    let display = path.display().to_string();
     let raw = std::fs::read(path)
         .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot read `{display}`: {e}")))?;
     if path
@@ -55,21 +68,32 @@ pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
         ));
     }
     let is_i = opts.preprocessed || path.extension().is_some_and(|e| e == "i");
-    let pre = if is_i {
-        String::from_utf8_lossy(&raw).into_owned()
+    if is_i {
+        Ok(String::from_utf8_lossy(&raw).into_owned())
     } else {
-        preprocess(path, &opts.cpp_args)?
-    };
-    parse_text(&pre, &display).map(|(text, unit, map)| Parsed {
-        path: path.to_path_buf(),
-        text,
-        unit,
-        map,
-    })
+        preprocess(path, &opts.cpp_args)
+    }
 }
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
 pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
+    let part = parse_part(pre, file)?;
+    let map = SourceMap::new(pre, file, part.edits);
+    Ok((part.text, part.unit, map))
+}
+
+/// One file parsed on its own, before its source map is built (so that several can share
+/// one map, see [`link`]).
+pub(crate) struct Part {
+    /// The text lang-c parsed: the prelude and the fixed-up preprocessed text.
+    pub text: String,
+    pub unit: TranslationUnit,
+    /// The fix-up edits that turned `pre` into `text`.
+    pub edits: Vec<Edit>,
+}
+
+/// Fixes up and parses the preprocessed text `pre`; errors carry the file's own map.
+pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
     let (fixed, mut edits) = fixup::fixup(pre);
     let prelude = fixup::prelude(&fixed);
     if !prelude.text.is_empty() {
@@ -86,7 +110,7 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
         );
     }
     let text = format!("{}{}", prelude.text, fixed);
-    let map = SourceMap::new(pre, file, edits);
+    let map = || Arc::new(SourceMap::new(pre, file, edits.clone()));
     let config = Config::with_gcc();
     match parse_preprocessed(&config, text) {
         Ok(parse) => {
@@ -96,19 +120,23 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
                     "OpenMP (`#pragma omp`): its threads are not modelled, so its races would \
                      be missed",
                 );
-                e.source = Some(Arc::new(map));
+                e.source = Some(map());
                 return Err(e);
             }
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             if let Err(span) = resolve_auto_type(&mut unit) {
                 let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
-                e.source = Some(Arc::new(map));
+                e.source = Some(map());
                 return Err(e);
             }
-            Ok((parse.source, unit, map))
+            Ok(Part {
+                text: parse.source,
+                unit,
+                edits,
+            })
         }
-        Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map)),
+        Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map())),
     }
 }
 

@@ -37,6 +37,8 @@ pub enum Rename {
     All,
     /// Statics (hoisted out) and locals whose name is in the set.
     StaticsAnd(HashSet<String>),
+    /// No local: only the names bound with [`Copier::bind`] (which locals shadow).
+    None,
 }
 
 /// What becomes of `goto L` for one label L.
@@ -93,6 +95,24 @@ impl<'a> Copier<'a> {
         self.scopes[0].insert(orig.to_string(), new.clone());
         self.renamed.push((orig.to_string(), new.clone()));
         new
+    }
+
+    /// Binds `orig` to `new` in the innermost scope (file-scope names renamed by the
+    /// linker; a parameter bound to itself, so that it shadows them).
+    pub fn bind(&mut self, orig: &str, new: &str) {
+        if let Some(top) = self.scopes.last_mut() {
+            top.insert(orig.to_string(), new.to_string());
+        }
+    }
+
+    /// Opens a scope (a function's parameters) for [`Copier::bind`].
+    pub fn open_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    /// Closes the scope opened last.
+    pub fn close_scope(&mut self) {
+        self.scopes.pop();
     }
 
     /// The new name of parameter `orig` (outermost scope).
@@ -239,8 +259,15 @@ impl VisitorMut for Copier<'_> {
                     let rename = match &self.rename {
                         Rename::All => !is_static,
                         Rename::StaticsAnd(set) => is_static || set.contains(&name.name),
+                        Rename::None => false,
                     };
-                    if rename {
+                    if !rename {
+                        // Not renamed, the local still hides an outer name bound here.
+                        if self.lookup(&name.name).is_some() {
+                            let keep = name.name.clone();
+                            self.bind(&keep, &keep);
+                        }
+                    } else {
                         let n = self.names.local(&name.name);
                         if let Some(top) = self.scopes.last_mut() {
                             top.insert(name.name.clone(), n.clone());

@@ -58,8 +58,23 @@ impl Names {
     }
 }
 
+/// The suffix of a file's `static` renamed by the linker (`count` of the second file →
+/// `count__ladr_u2`). A suffix, not [`PREFIX`], because the passes take prefixed names for
+/// their own temporaries and locals; the user's name is still [`original_name`].
+pub const LINKED_SUFFIX: &str = "__ladr_u";
+
+/// The name of file-scope `static` `orig` of linked unit `unit` (1-based).
+pub fn linked(orig: &str, unit: usize) -> String {
+    format!("{orig}{LINKED_SUFFIX}{unit}")
+}
+
 /// The user's name behind a generated local name (`__ladr_12_count` → `count`).
 pub fn original_name(name: &str) -> &str {
+    if let Some((orig, k)) = name.rsplit_once(LINKED_SUFFIX) {
+        if !k.is_empty() && k.chars().all(|c| c.is_ascii_digit()) && !orig.is_empty() {
+            return original_name(orig);
+        }
+    }
     if let Some(rest) = name.strip_prefix(PREFIX) {
         if let Some((num, orig)) = rest.split_once('_') {
             if !num.is_empty() && num.chars().all(|c| c.is_ascii_digit()) {
@@ -116,5 +131,8 @@ mod tests {
         let t = n.temp();
         assert!(is_temporary(&n.local(&t)));
         assert!(!is_temporary(&a));
+        assert_eq!(original_name(&linked("count", 2)), "count");
+        assert_eq!(original_name(&n.local(&linked("count", 2))), "count");
+        assert!(!is_generated(&linked("count", 2)));
     }
 }

@@ -1,0 +1,571 @@
+//! The linker: several translation units, each preprocessed and parsed with its own
+//! options, become one program, as a C linker would make them one executable.
+//!
+//! * The units' texts are laid end to end: unit k's spans are moved past the texts of the
+//!   units before it (`origin::shift_spans`), and one [`SourceMap`] covers them all (each
+//!   text starts with a line marker naming its file), so every location names its file.
+//! * External definitions are resolved by name: the units become one list of external
+//!   declarations, in which an `extern` declaration or a prototype and the definition of
+//!   the same name meet as they do in one C file.
+//! * What each unit's headers declare again (types, prototypes, `static inline` helpers) is
+//!   kept once: a file-scope declaration printed exactly as one of an earlier unit is
+//!   dropped. A tag or typedef that two units define differently is an error.
+//! * Internal linkage stays internal: a `static` object of a unit whose name another unit
+//!   also declares is renamed in its unit (`name__ladr_u<k>` in the k-th file, reported as `name`), with every
+//!   use that sees it (locals of the same name hide it). So is a `static` function, unless
+//!   every unit that declares the name defines it as the same `static` function (a helper
+//!   from a shared header).
+//! * Exactly one unit defines `main`; none or two is an error naming the files.
+//!
+//! ```text
+//! a.c: static int n; int f(void) { return n; } int main(void) { … }
+//! b.c: static int n; extern int f(void); void g(void) { n++; }
+//!   ──▶ static int n__ladr_u1; int f(void) { return n__ladr_u1; } int main(void) { … }
+//!       static int n__ladr_u2; extern int f(void); void g(void) { n__ladr_u2++; }
+//! ```
+
+use super::source_map::{Edit, SourceMap};
+use super::{parse_part, read_preprocessed, Options, Parsed, Part};
+use crate::diag::{Error, ErrorKind, Result};
+use crate::origin::shift_spans;
+use crate::print::print_unit;
+use crate::syntax::build::*;
+use crate::syntax::copy::{Copier, Rename};
+use crate::syntax::names::{linked, Names};
+use crate::syntax::walk::visit_mut;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One translation unit to link: a file and its own preprocessor options.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub path: PathBuf,
+    pub opts: Options,
+}
+
+/// Reads, preprocesses and parses every input and links them into one program (one input:
+/// the same as [`super::load`]). `Parsed::path` is the first input's.
+pub fn load_all(inputs: &[Input]) -> Result<Parsed> {
+    match inputs {
+        [] => Err(Error::new(ErrorKind::Usage, "no C file to check")),
+        [one] => super::load(&one.path, &one.opts),
+        _ => {
+            let mut units = Vec::with_capacity(inputs.len());
+            for i in inputs {
+                let file = i.path.display().to_string();
+                // Each text starts with a marker naming its file, so its lines cannot be
+                // taken for lines of the file before it (`.i` files may have none).
+                let pre = format!(
+                    "# 1 \"{}\"\n{}",
+                    file.replace('\\', "\\\\").replace('"', "\\\""),
+                    read_preprocessed(&i.path, &i.opts)?
+                );
+                let mut pre = pre;
+                if !pre.ends_with('\n') {
+                    pre.push('\n');
+                }
+                let part = parse_part(&pre, &file)?;
+                units.push((file, pre, part));
+            }
+            link(inputs[0].path.clone(), units)
+        }
+    }
+}
+
+/// Links parsed units (file name, preprocessed text, parse) into one program.
+fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
+    // One text, one map: unit k's offsets move up by the length of the texts before it.
+    let mut text = String::new();
+    let mut pre_all = String::new();
+    let mut edits: Vec<Edit> = vec![];
+    let mut linked: Vec<Unit> = vec![];
+    for (file, pre, mut part) in units {
+        let base = text.len();
+        shift_spans(&mut part.unit, base);
+        edits.extend(part.edits.into_iter().map(|e| Edit {
+            at: e.at + base,
+            ..e
+        }));
+        text.push_str(&part.text);
+        pre_all.push_str(&pre);
+        linked.push(Unit {
+            file,
+            decls: part.unit.0,
+        });
+    }
+    let first = linked[0].file.clone();
+    let map = SourceMap::new(&pre_all, &first, edits);
+    let err = |e: Error| -> Error {
+        let mut e = e;
+        e.source = Some(Arc::new(map.clone()));
+        e
+    };
+    let mains = main_definitions(&linked);
+    match mains.as_slice() {
+        [_] => {}
+        [] => {
+            let files: Vec<String> = linked.iter().map(|u| format!("`{}`", u.file)).collect();
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "none of the files defines `main` ({}): one of them must be the program \
+                     (a harness that starts the threads)",
+                    files.join(", ")
+                ),
+            ));
+        }
+        [(_, first), (_, second), ..] => {
+            return Err(err(Error::new(
+                ErrorKind::Usage,
+                format!(
+                    "`main` is defined in `{}` and in `{}`: link one program (one `main`)",
+                    linked[*first].file, linked[*second].file
+                ),
+            )
+            .at(mains[1].0, "a second `main`")));
+        }
+    }
+    rename_statics(&mut linked);
+    let decls = merge(linked).map_err(err)?;
+    Ok(Parsed {
+        path,
+        text,
+        unit: TranslationUnit(decls),
+        map,
+    })
+}
+
+struct Unit {
+    file: String,
+    decls: Vec<Node<ExternalDeclaration>>,
+}
+
+/// The span and unit of every definition of `main`.
+fn main_definitions(units: &[Unit]) -> Vec<(Span, usize)> {
+    let mut out = vec![];
+    for (k, u) in units.iter().enumerate() {
+        for d in &u.decls {
+            if let ExternalDeclaration::FunctionDefinition(f) = &d.node {
+                if function_name(&f.node) == Some("main") {
+                    out.push((f.node.declarator.span, k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What one file-scope name is in one unit.
+#[derive(Default)]
+struct Symbol {
+    /// Declared with `static` (internal linkage).
+    is_static: bool,
+    is_function: bool,
+    /// The printed definition of a function (to compare helpers of shared headers).
+    definition: Option<String>,
+}
+
+/// The ordinary identifiers a file-scope declaration declares (not typedef names).
+fn declared(d: &ExternalDeclaration) -> Vec<(String, Symbol)> {
+    match d {
+        ExternalDeclaration::FunctionDefinition(f) => {
+            let is_static = storage_of(&f.node.specifiers).contains(&StorageClassSpecifier::Static);
+            function_name(&f.node)
+                .map(|n| {
+                    let text = print_unit(&TranslationUnit(vec![Node::new(
+                        ExternalDeclaration::FunctionDefinition(f.clone()),
+                        Span::none(),
+                    )]))
+                    .text;
+                    vec![(
+                        n.to_string(),
+                        Symbol {
+                            is_static,
+                            is_function: true,
+                            definition: Some(text),
+                        },
+                    )]
+                })
+                .unwrap_or_default()
+        }
+        ExternalDeclaration::Declaration(d) => {
+            if is_typedef(&d.node) {
+                return vec![];
+            }
+            let is_static = has_storage(&d.node, StorageClassSpecifier::Static);
+            d.node
+                .declarators
+                .iter()
+                .filter_map(|i| {
+                    let dd = &i.node.declarator.node;
+                    declarator_name(dd).map(|n| {
+                        (
+                            n.to_string(),
+                            Symbol {
+                                is_static,
+                                is_function: is_function_declarator(dd),
+                                definition: None,
+                            },
+                        )
+                    })
+                })
+                .collect()
+        }
+        ExternalDeclaration::StaticAssert(_) => vec![],
+    }
+}
+
+/// Renames, in each unit, the `static` names another unit also declares (see the module
+/// header), with every use that sees them.
+fn rename_statics(units: &mut [Unit]) {
+    // name → for each unit declaring it: (unit, its symbols there)
+    let mut table: HashMap<String, Vec<(usize, Symbol)>> = HashMap::new();
+    for (k, u) in units.iter().enumerate() {
+        for d in &u.decls {
+            for (name, sym) in declared(&d.node) {
+                let entry = table.entry(name).or_default();
+                match entry.iter_mut().find(|(j, _)| *j == k) {
+                    Some((_, s)) => {
+                        s.is_static |= sym.is_static;
+                        s.is_function |= sym.is_function;
+                        if sym.definition.is_some() {
+                            s.definition = sym.definition;
+                        }
+                    }
+                    None => entry.push((k, sym)),
+                }
+            }
+        }
+    }
+    let mut renames: Vec<HashMap<String, String>> = vec![HashMap::new(); units.len()];
+    let mut sorted: Vec<_> = table.into_iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    for (name, decls) in sorted {
+        if decls.len() < 2 {
+            continue;
+        }
+        // A static function defined alike wherever the name is declared: one shared helper.
+        let shared_helper = decls.iter().all(|(_, s)| s.is_static && s.is_function)
+            && decls
+                .iter()
+                .all(|(_, s)| s.definition.is_some() && s.definition == decls[0].1.definition);
+        if shared_helper {
+            continue;
+        }
+        for (k, s) in &decls {
+            if s.is_static {
+                renames[*k].insert(name.clone(), linked(&name, k + 1));
+            }
+        }
+    }
+    for (u, map) in units.iter_mut().zip(renames) {
+        if !map.is_empty() {
+            rename_in(&mut u.decls, &map);
+        }
+    }
+}
+
+/// Renames the file-scope names in `map` in one unit: their declarations and every use
+/// that sees them.
+fn rename_in(decls: &mut [Node<ExternalDeclaration>], map: &HashMap<String, String>) {
+    let mut names = Names::new();
+    let mut c = Copier::new(&mut names, Rename::None);
+    for (orig, new) in map {
+        c.bind(orig, new);
+    }
+    let renamed = |d: &mut Declarator| {
+        if let Some(i) = declarator_name_mut(d) {
+            if let Some(n) = map.get(&i.name) {
+                i.name = n.clone();
+            }
+        }
+    };
+    for d in decls {
+        match &mut d.node {
+            ExternalDeclaration::Declaration(decl) => {
+                for i in &mut decl.node.declarators {
+                    if let Some(init) = &mut i.node.initializer {
+                        let Ok(()) = visit_mut::initializer(&mut c, init);
+                    }
+                    renamed(&mut i.node.declarator.node);
+                }
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let f = &mut f.node;
+                renamed(&mut f.declarator.node);
+                c.open_scope();
+                for p in parameter_names(&f.declarator.node) {
+                    c.bind(&p, &p);
+                }
+                c.body(&mut f.statement);
+                c.close_scope();
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+}
+
+/// The names of a function declarator's parameters.
+fn parameter_names(d: &Declarator) -> Vec<String> {
+    let mut out = vec![];
+    for x in &innermost(d).derived {
+        match &x.node {
+            DerivedDeclarator::Function(f) => {
+                for p in &f.node.parameters {
+                    if let Some(n) = p
+                        .node
+                        .declarator
+                        .as_ref()
+                        .and_then(|d| declarator_name(&d.node))
+                    {
+                        out.push(n.to_string());
+                    }
+                }
+                break;
+            }
+            DerivedDeclarator::KRFunction(ids) => {
+                out.extend(ids.iter().map(|i| i.node.name.clone()));
+                break;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One list of external declarations: a declaration printed exactly as one of an earlier
+/// unit is dropped; a struct, union or enum tag, or a typedef, defined differently in two
+/// units is an error at the second.
+fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
+    let mut seen: HashSet<String> = HashSet::new();
+    // tag or typedef name → (printed definition, unit file)
+    let mut types: HashMap<String, (String, String)> = HashMap::new();
+    let mut out = vec![];
+    for u in units {
+        let mut mine: HashSet<String> = HashSet::new();
+        for d in u.decls {
+            let text = print_unit(&TranslationUnit(vec![d.clone()])).text;
+            if seen.contains(&text) {
+                continue;
+            }
+            if let ExternalDeclaration::Declaration(decl) = &d.node {
+                for (name, def) in type_definitions(&decl.node) {
+                    match types.get(&name) {
+                        Some((other, file)) if *other != def && *file != u.file => {
+                            return Err(Error::unsupported(
+                                decl.span,
+                                format!(
+                                    "{name} is defined differently here and in `{file}`: \
+                                     ladr links units that agree on their types"
+                                ),
+                            ));
+                        }
+                        Some(_) => {}
+                        None => {
+                            types.insert(name, (def, u.file.clone()));
+                        }
+                    }
+                }
+            }
+            mine.insert(text);
+            out.push(d);
+        }
+        seen.extend(mine);
+    }
+    Ok(out)
+}
+
+/// The tags a declaration defines (`struct s { … }`) and the typedef names it declares,
+/// each with its printed definition.
+fn type_definitions(d: &Declaration) -> Vec<(String, String)> {
+    let mut out = vec![];
+    for s in &d.specifiers {
+        if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
+            let tagged = match &t.node {
+                TypeSpecifier::Struct(st) => st
+                    .node
+                    .declarations
+                    .is_some()
+                    .then(|| {
+                        st.node
+                            .identifier
+                            .as_ref()
+                            .map(|i| format!("struct {}", i.node.name))
+                    })
+                    .flatten(),
+                TypeSpecifier::Enum(en) => (!en.node.enumerators.is_empty())
+                    .then(|| {
+                        en.node
+                            .identifier
+                            .as_ref()
+                            .map(|i| format!("enum {}", i.node.name))
+                    })
+                    .flatten(),
+                _ => None,
+            };
+            if let Some(tag) = tagged {
+                let only = Declaration {
+                    specifiers: vec![s.clone()],
+                    declarators: vec![],
+                };
+                out.push((tag, declaration_text(only)));
+            }
+        }
+    }
+    if is_typedef(d) {
+        for i in &d.declarators {
+            if let Some(n) = declarator_name(&i.node.declarator.node) {
+                let one = Declaration {
+                    specifiers: d.specifiers.clone(),
+                    declarators: vec![i.clone()],
+                };
+                out.push((format!("typedef {n}"), declaration_text(one)));
+            }
+        }
+    }
+    out
+}
+
+fn declaration_text(d: Declaration) -> String {
+    print_unit(&TranslationUnit(vec![Node::new(
+        ExternalDeclaration::Declaration(Node::new(d, Span::none())),
+        Span::none(),
+    )]))
+    .text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn write(dir: &std::path::Path, name: &str, text: &str) -> Input {
+        let path = dir.join(name);
+        std::fs::File::create(&path)
+            .and_then(|mut f| f.write_all(text.as_bytes()))
+            .unwrap();
+        Input {
+            path,
+            opts: Options::default(),
+        }
+    }
+
+    fn linked(files: &[(&str, &str)]) -> Result<(Parsed, String)> {
+        let dir = tempfile_dir();
+        let inputs: Vec<Input> = files.iter().map(|(n, t)| write(&dir, n, t)).collect();
+        let p = load_all(&inputs)?;
+        let text = print_unit(&p.unit).text;
+        Ok((p, text))
+    }
+
+    fn tempfile_dir() -> PathBuf {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let d = std::env::temp_dir().join(format!(
+            "ladr-link-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    const HEADER: &str = "struct q { int n; };\nextern int shared;\nint put(struct q *q);\n";
+
+    #[test]
+    fn statics_of_the_same_name_stay_apart_and_shadowing_locals_are_kept() {
+        let (p, text) = linked(&[
+            (
+                "a.i",
+                &format!("{HEADER}static int count;\nint shared;\nint main(void) {{ count = 1; return put(0); }}\n"),
+            ),
+            (
+                "b.i",
+                &format!(
+                    "{HEADER}static int count;\nint put(struct q *q) {{ count++; {{ int count = 2; count--; }} return shared; }}\n"
+                ),
+            ),
+        ])
+        .unwrap();
+        // One struct definition, two `count`s, the inner local untouched.
+        assert_eq!(text.matches("struct q {").count(), 1, "{text}");
+        assert!(text.contains("static int count__ladr_u1;"), "{text}");
+        assert!(text.contains("count__ladr_u1 = 1"), "{text}");
+        assert!(text.contains("static int count__ladr_u2;"), "{text}");
+        assert!(text.contains("count__ladr_u2++"), "{text}");
+        assert!(text.contains("int count = 2;"), "{text}");
+        assert!(text.contains(" count--"), "{text}");
+        // Locations name each file.
+        let put = p
+            .unit
+            .0
+            .iter()
+            .find_map(|d| match &d.node {
+                ExternalDeclaration::FunctionDefinition(f)
+                    if function_name(&f.node) == Some("put") =>
+                {
+                    Some(f.node.statement.span)
+                }
+                _ => None,
+            })
+            .unwrap();
+        let loc = p.map.lookup(put.start);
+        assert!(loc.file.ends_with("b.i"), "{loc}");
+        assert_eq!(loc.line, 5);
+    }
+
+    #[test]
+    fn shared_static_helpers_are_kept_once() {
+        let h = "static inline int twice(int x) { return 2 * x; }\n";
+        let (_, text) = linked(&[
+            (
+                "a.i",
+                &format!("{h}int f(int);\nint main(void) {{ return twice(f(1)); }}\n"),
+            ),
+            ("b.i", &format!("{h}int f(int y) {{ return twice(y); }}\n")),
+        ])
+        .unwrap();
+        assert_eq!(text.matches("int twice(int x)").count(), 1, "{text}");
+        assert!(!text.contains("__ladr_"), "{text}");
+    }
+
+    #[test]
+    fn none_or_two_mains_are_errors_naming_the_files() {
+        let e = linked(&[("a.i", "int f(void) { return 0; }\n"), ("b.i", "int g;\n")])
+            .err()
+            .unwrap();
+        assert!(
+            e.message.contains("a.i") && e.message.contains("b.i"),
+            "{}",
+            e.message
+        );
+        let e = linked(&[
+            ("a.i", "int main(void) { return 0; }\n"),
+            ("b.i", "int main(void) { return 1; }\n"),
+        ])
+        .err()
+        .unwrap();
+        assert!(e.message.contains("`main` is defined in"), "{}", e.message);
+        let loc = e.loc(e.source.as_deref().unwrap()).unwrap();
+        assert!(loc.file.ends_with("b.i"), "{loc}");
+    }
+
+    #[test]
+    fn a_type_defined_differently_is_an_error_at_the_second() {
+        let e = linked(&[
+            (
+                "a.i",
+                "struct s { int a; };\nint main(void) { return 0; }\n",
+            ),
+            ("b.i", "\nstruct s { long a; };\n"),
+        ])
+        .err()
+        .unwrap();
+        assert_eq!(e.kind, ErrorKind::Unsupported);
+        let loc = e.loc(e.source.as_deref().unwrap()).unwrap();
+        assert!(loc.file.ends_with("b.i") && loc.line == 2, "{loc}");
+    }
+}
