@@ -6,3 +6,4 @@
 //! and `ladr-report`).
 
 pub mod compdb;
+pub mod config;

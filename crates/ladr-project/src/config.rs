@@ -1,0 +1,401 @@
+//! `ladr.toml`: the race gate of a repository (read with the `toml` crate).
+//!
+//! ```toml
+//! # Defaults for every harness (all optional).
+//! rounds = 2                 # round-robin rounds K
+//! unwind = 2                 # loop unwinding and recursion depth U
+//! timeout = 300              # seconds per harness (0: none)
+//! deepen = false             # grow the bounds while the time lasts
+//! data-model = "lp64"        # or "ilp32"
+//! compile-commands = "build" # compile_commands.json, or the directory holding it
+//! flags = ["-Iinclude"]      # preprocessor options added to every file
+//! max-races = 0              # races reported per harness (0: every race)
+//!
+//! [[harness]]                # one program: exactly one of its files defines `main`
+//! name = "queue"
+//! files = ["tests/queue_harness.c", "src/*.c"]   # globs, relative to this file
+//! flags = ["-DTESTING"]      # added to the defaults' flags
+//! rounds = 3                 # any default may be set again per harness
+//!
+//! [[allow]]                  # a race kept on purpose: listed, never failing the gate
+//! variable = "stats.hits"    # the lvalue of an access, or its variable (`stats`), or a
+//!                            # field (`.hits`); or `function = "…"` (the function
+//!                            # either access is in), or `fingerprint = "…"`
+//! reason = "statistics, read without the lock on purpose"   # required
+//! ```
+//!
+//! Paths are relative to the directory of `ladr.toml`. Every error names the file, line
+//! and column.
+
+use ladr_c::diag::{Error, ErrorKind, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The default name, looked for in the current directory.
+pub const FILE_NAME: &str = "ladr.toml";
+
+/// Bounds and limits, as defaults or for one harness (unset: inherited).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub rounds: Option<u32>,
+    pub unwind: Option<u32>,
+    pub timeout: Option<f64>,
+    pub deepen: Option<bool>,
+    pub data_model: Option<DataModel>,
+    pub max_races: Option<u32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DataModel {
+    Lp64,
+    Ilp32,
+}
+
+// The settings are spelled out in both tables rather than `#[serde(flatten)]`ed: with
+// flatten, serde loses `deny_unknown_fields` and the location of an unknown key.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct Raw {
+    rounds: Option<u32>,
+    unwind: Option<u32>,
+    timeout: Option<f64>,
+    deepen: Option<bool>,
+    data_model: Option<DataModel>,
+    max_races: Option<u32>,
+    compile_commands: Option<Spanned<String>>,
+    #[serde(default)]
+    flags: Vec<String>,
+    #[serde(default)]
+    harness: Vec<RawHarness>,
+    #[serde(default)]
+    allow: Vec<Spanned<Allow>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawHarness {
+    name: Spanned<String>,
+    files: Spanned<Vec<String>>,
+    #[serde(default)]
+    flags: Vec<String>,
+    rounds: Option<u32>,
+    unwind: Option<u32>,
+    timeout: Option<f64>,
+    deepen: Option<bool>,
+    data_model: Option<DataModel>,
+    max_races: Option<u32>,
+}
+
+/// The settings of a table (`$t`: the top level or a harness).
+macro_rules! settings {
+    ($t:expr) => {
+        Settings {
+            rounds: $t.rounds,
+            unwind: $t.unwind,
+            timeout: $t.timeout,
+            deepen: $t.deepen,
+            data_model: $t.data_model,
+            max_races: $t.max_races,
+        }
+    };
+}
+
+/// A race kept on purpose.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Allow {
+    pub variable: Option<String>,
+    pub function: Option<String>,
+    pub fingerprint: Option<String>,
+    pub reason: String,
+}
+
+/// A config suppression with where it was written (for stale ones).
+#[derive(Clone, Debug)]
+pub struct AllowEntry {
+    pub allow: Allow,
+    /// `ladr.toml:LINE`.
+    pub at: String,
+}
+
+/// One harness with everything resolved.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    pub name: String,
+    /// The files, in the order written (globs expanded and sorted, duplicates dropped).
+    pub files: Vec<PathBuf>,
+    /// Preprocessor options for every file (defaults' flags, then the harness's).
+    pub flags: Vec<String>,
+    pub rounds: u32,
+    pub unwind: u32,
+    /// Seconds; `None`: no limit.
+    pub timeout: Option<f64>,
+    pub deepen: bool,
+    pub ilp32: bool,
+    /// `None`: every race.
+    pub max_races: Option<u32>,
+}
+
+/// A read `ladr.toml`.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub path: PathBuf,
+    /// The directory paths are relative to.
+    pub root: PathBuf,
+    pub compile_commands: Option<PathBuf>,
+    pub harnesses: Vec<Harness>,
+    pub allows: Vec<AllowEntry>,
+}
+
+/// Built-in defaults (those of `ladr FILE`, and every race).
+const ROUNDS: u32 = 2;
+const UNWIND: u32 = 2;
+const TIMEOUT: f64 = 300.0;
+
+impl Config {
+    /// Reads and checks `path`.
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Usage,
+                format!("cannot read the config `{}`: {e}", path.display()),
+            )
+        })?;
+        Config::parse(&text, path)
+    }
+
+    /// Checks the text of a config read from `path`.
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let at = |offset: usize| -> String {
+            let line = text[..offset.min(text.len())].matches('\n').count() + 1;
+            let col = offset - text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1) + 1;
+            format!("{}:{line}:{col}", path.display())
+        };
+        let err = |offset: usize, m: String| Error::new(ErrorKind::Usage, format!("{}: {m}", at(offset)));
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            let offset = e.span().map_or(0, |s| s.start);
+            err(offset, e.message().trim().to_string())
+        })?;
+        let root = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let defaults = settings!(raw);
+        check_settings(&defaults).map_err(|m| err(0, m))?;
+        let mut harnesses = vec![];
+        for h in &raw.harness {
+            let name = h.name.get_ref().clone();
+            if name.is_empty() || name.contains(char::is_whitespace) {
+                return Err(err(
+                    h.name.span().start,
+                    format!("`{name}` is not a harness name: give a word without spaces"),
+                ));
+            }
+            if harnesses.iter().any(|x: &Harness| x.name == name) {
+                return Err(err(h.name.span().start, format!("a second harness named `{name}`")));
+            }
+            let mine = settings!(h);
+            check_settings(&mine).map_err(|m| err(h.name.span().start, m))?;
+            let files = expand(&root, h.files.get_ref()).map_err(|m| err(h.files.span().start, m))?;
+            if files.is_empty() {
+                return Err(err(h.files.span().start, format!("harness `{name}` has no files")));
+            }
+            let s = |f: fn(&Settings) -> Option<_>| f(&mine).or(f(&defaults));
+            let timeout = mine.timeout.or(defaults.timeout).unwrap_or(TIMEOUT);
+            let mut flags = raw.flags.clone();
+            flags.extend(h.flags.iter().cloned());
+            harnesses.push(Harness {
+                name,
+                files,
+                flags: flags.iter().map(|f| relative_flag(f, &root)).collect(),
+                rounds: mine.rounds.or(defaults.rounds).unwrap_or(ROUNDS),
+                unwind: mine.unwind.or(defaults.unwind).unwrap_or(UNWIND),
+                timeout: (timeout > 0.0).then_some(timeout),
+                deepen: s(|x| x.deepen).unwrap_or(false),
+                ilp32: s(|x| x.data_model.map(|m| m == DataModel::Ilp32)).unwrap_or(false),
+                max_races: match mine.max_races.or(defaults.max_races) {
+                    None | Some(0) => None,
+                    Some(n) => Some(n),
+                },
+            });
+        }
+        if harnesses.is_empty() {
+            return Err(err(
+                text.len(),
+                "no `[[harness]]`: add one (a name and the files of a program with `main`)".into(),
+            ));
+        }
+        let mut allows = vec![];
+        for a in &raw.allow {
+            let v = a.get_ref();
+            if v.variable.is_none() && v.function.is_none() && v.fingerprint.is_none() {
+                return Err(err(
+                    a.span().start,
+                    "an `[[allow]]` names a `variable`, a `function` or a `fingerprint`".into(),
+                ));
+            }
+            if v.reason.trim().is_empty() {
+                return Err(err(a.span().start, "an `[[allow]]` needs a `reason`".into()));
+            }
+            allows.push(AllowEntry {
+                allow: v.clone(),
+                at: at(a.span().start),
+            });
+        }
+        let compile_commands = raw.compile_commands.as_ref().map(|c| root.join(c.get_ref()));
+        if let (Some(c), Some(raw_c)) = (&compile_commands, &raw.compile_commands) {
+            if !c.exists() {
+                return Err(err(
+                    raw_c.span().start,
+                    format!("`{}` does not exist (build with CMAKE_EXPORT_COMPILE_COMMANDS=ON, or Bear)", c.display()),
+                ));
+            }
+        }
+        Ok(Config {
+            path: path.to_path_buf(),
+            root,
+            compile_commands,
+            harnesses,
+            allows,
+        })
+    }
+}
+
+fn check_settings(s: &Settings) -> std::result::Result<(), String> {
+    if let Some(r) = s.rounds {
+        if !(1..=100).contains(&r) {
+            return Err(format!("rounds = {r}: give 1 to 100"));
+        }
+    }
+    if let Some(u) = s.unwind {
+        if u > 1000 {
+            return Err(format!("unwind = {u}: give 0 to 1000"));
+        }
+    }
+    if let Some(t) = s.timeout {
+        if !t.is_finite() || t < 0.0 {
+            return Err(format!("timeout = {t}: give seconds, 0 for none"));
+        }
+    }
+    Ok(())
+}
+
+/// `-Idir` with a relative `dir` made relative to the config's directory.
+fn relative_flag(f: &str, root: &Path) -> String {
+    match f.strip_prefix("-I") {
+        Some(dir) if !dir.is_empty() && Path::new(dir).is_relative() => {
+            format!("-I{}", root.join(dir).display())
+        }
+        _ => f.to_string(),
+    }
+}
+
+/// Expands globs relative to `root`, in the order written, each glob's matches sorted; a
+/// pattern matching nothing is an error.
+fn expand(root: &Path, patterns: &[String]) -> std::result::Result<Vec<PathBuf>, String> {
+    let mut out: Vec<PathBuf> = vec![];
+    for p in patterns {
+        let full = root.join(p);
+        let pattern = full.to_string_lossy();
+        let mut matches: Vec<PathBuf> = glob::glob(&pattern)
+            .map_err(|e| format!("`{p}` is not a valid glob: {e}"))?
+            .filter_map(|m| m.ok())
+            .filter(|m| m.is_file())
+            .collect();
+        if matches.is_empty() {
+            return Err(format!("`{p}` matches no file (relative to `{}`)", root.display()));
+        }
+        matches.sort();
+        for m in matches {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A commented starter config (`ladr init`).
+pub const STARTER: &str = r#"# ladr.toml: the data-race gate of this repository (`ladr check`).
+# Each harness is a program: a file with `main` that starts threads calling the code under
+# test, linked with the project's files. Paths are relative to this file.
+
+# Defaults for every harness:
+rounds = 2            # round-robin rounds: each thread runs at most this many contexts
+unwind = 2            # loop unwinding and recursion depth
+timeout = 300         # seconds per harness (0: no limit)
+# deepen = true       # after "no race", grow the bounds while the time limit lasts
+# data-model = "lp64" # or "ilp32"
+# compile-commands = "build"   # compile_commands.json (or its directory): per-file -I/-D
+# flags = ["-Iinclude"]        # preprocessor options for every file
+
+[[harness]]
+name = "example"
+files = ["tests/race_harness.c", "src/*.c"]
+
+# A race kept on purpose: listed, but it does not fail the gate.
+# [[allow]]
+# variable = "stats.hits"      # or function = "…", or fingerprint = "…"
+# reason = "statistics, read without the lock on purpose"
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> PathBuf {
+        let d = std::env::temp_dir().join(format!("ladr-config-{}", std::process::id()));
+        std::fs::create_dir_all(d.join("src")).unwrap();
+        for f in ["main.c", "src/a.c", "src/b.c"] {
+            std::fs::write(d.join(f), "").unwrap();
+        }
+        d
+    }
+
+    #[test]
+    fn harnesses_inherit_defaults_and_expand_globs() {
+        let d = dir();
+        let c = Config::parse(
+            "rounds = 3\nflags = [\"-Iinc\"]\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\", \"src/*.c\", \"src/a.c\"]\nunwind = 4\nflags = [\"-DX\"]\n\n[[harness]]\nname = \"r\"\nfiles = [\"main.c\"]\ndata-model = \"ilp32\"\nmax-races = 1\n[[allow]]\nvariable = \"hits\"\nreason = \"on purpose\"\n",
+            &d.join(FILE_NAME),
+        )
+        .unwrap();
+        let q = &c.harnesses[0];
+        assert_eq!(q.files, vec![d.join("main.c"), d.join("src/a.c"), d.join("src/b.c")]);
+        assert_eq!((q.rounds, q.unwind, q.ilp32, q.max_races), (3, 4, false, None));
+        assert_eq!(q.flags, vec![format!("-I{}", d.join("inc").display()), "-DX".into()]);
+        let r = &c.harnesses[1];
+        assert_eq!((r.rounds, r.unwind, r.ilp32, r.max_races), (3, 2, true, Some(1)));
+        assert_eq!(c.allows[0].allow.reason, "on purpose");
+        assert!(c.allows[0].at.ends_with("ladr.toml:14:1"), "{}", c.allows[0].at);
+        assert!(Config::parse(STARTER, &d.join(FILE_NAME)).is_err()); // its files don't exist here
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let d = dir();
+        let cases = [
+            ("[[harness]]\nname = \"q\"\nfiles = [\"nope/*.c\"]\n", ":3:9", "matches no file"),
+            ("[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\nroundz = 2\n", ":4:1", "roundz"),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n[[allow]]\nvariable = \"x\"\n",
+                ":4:1",
+                "reason",
+            ),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n",
+                ":5:8",
+                "second harness",
+            ),
+            ("rounds = 0\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n", ":1:1", "rounds = 0"),
+            ("rounds = 2\n", ":2:1", "no `[[harness]]`"),
+        ];
+        for (text, at, what) in cases {
+            let e = Config::parse(text, &d.join(FILE_NAME)).unwrap_err();
+            assert!(e.message.contains(at) && e.message.contains(what), "{text}\n→ {}", e.message);
+            assert_eq!(e.kind, ErrorKind::Usage);
+        }
+    }
+}
