@@ -6,7 +6,7 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr_c::diag::{render, Error, ErrorKind};
 use ladr_c::frontend;
 use ladr_c::print::print_unit;
-use ladr_check::{check_deepening_with, Phase, Verdict};
+use ladr_check::{check_races, Phase, Verdict};
 use ladr_ir::program::Options;
 use ladr_report as report;
 use ladr_seq::pipeline::{translate, Stage};
@@ -19,7 +19,8 @@ use std::time::Duration;
 enum Format {
     /// A diagnostic with both accesses in the source and the interleaving.
     Text,
-    /// The schema documented in the README (`verdict`, `bounds`, `race`, `stats`, `tool`).
+    /// The schema documented in the README (`verdict`, `bounds`, `races`, `search`, `stats`,
+    /// `tool`).
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
     Sarif,
@@ -189,6 +190,18 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT",
           help_heading = "Output")]
     format: Format,
+    /// Report up to N races (1–1000000): after a race, the check goes on at the same bounds
+    /// with each pair of accesses found excluded, until no further race is found, N are
+    /// found or the time limit is reached. Each pair is reported once, with its own
+    /// interleaving.
+    #[arg(long, default_value_t = 1, value_name = "N", help_heading = "Output",
+          conflicts_with = "all",
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    max_races: u32,
+    /// Report every race within the bounds (no --max-races limit; the time limit still
+    /// holds).
+    #[arg(long, help_heading = "Output")]
+    all: bool,
     /// Show every step of every context of the interleaving.
     #[arg(long, help_heading = "Output")]
     steps: bool,
@@ -199,8 +212,8 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = Color::Auto, value_name = "WHEN",
           help_heading = "Output")]
     color: Color,
-    /// Write a GraphML violation witness of a race to FILE (default in SV-COMP mode:
-    /// `witness.graphml`).
+    /// Write a GraphML violation witness of a race (the first one) to FILE (default in
+    /// SV-COMP mode: `witness.graphml`).
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     witness: Option<PathBuf>,
 
@@ -442,20 +455,31 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let deadline = time_limit(cli).map(|t| t0 + t);
     // A progress line on the terminal (indicatif draws nothing when stderr is not one).
     let bar = progress_line(cli);
-    let checked = check_deepening_with(
+    // SV-COMP asks for one race.
+    let max_races = match (cli.svcomp, cli.all) {
+        (true, _) => Some(1),
+        (false, true) => None,
+        (false, false) => Some(cli.max_races as usize),
+    };
+    let checked = check_races(
         &parsed,
         &opts,
         &copts,
         cli.keep_files.as_deref(),
         deadline,
         steps,
+        max_races,
         &mut |phase, b| {
             let what = match phase {
                 Phase::Translating => "translating",
                 Phase::Cbmc => "CBMC is checking",
             };
+            let more = match b.exclude.len() {
+                0 => String::new(),
+                n => format!(", looking for race {}", n + 1),
+            };
             bar.set_message(format!(
-                "{}: {what} ({} rounds, {} unwindings)",
+                "{}: {what} ({} rounds, {} unwindings{more})",
                 file.display(),
                 b.rounds,
                 b.unwind
@@ -463,11 +487,11 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         },
     );
     bar.finish_and_clear();
-    let (report, opts) = match checked {
+    let races = match checked {
         Ok(r) => r,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
-    let mut outcome = report::outcome(&report, &parsed, &opts, parse_time);
+    let mut outcome = report::races_outcome(&races, &parsed, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     match cli.format {
         Format::Text => {
@@ -484,14 +508,14 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         .witness
         .clone()
         .or_else(|| cli.svcomp.then(|| PathBuf::from("witness.graphml")));
-    if let (Some(path), Some(_)) = (witness, &outcome.race) {
+    if let (Some(path), false) = (witness, outcome.races.is_empty()) {
         let arch = if ilp32 { "32bit" } else { "64bit" };
         let xml = report::witness::graphml(&outcome, &file, arch);
         if let Err(e) = std::fs::write(&path, xml) {
             eprintln!("error: cannot write the witness {}: {e}", path.display());
         }
     }
-    match &report.verdict {
+    match &races.reports[0].verdict {
         Verdict::Race { .. } => Done::Race,
         Verdict::NoRace => Done::NoRace,
         Verdict::Unknown { .. } => Done::Unknown,
@@ -519,6 +543,7 @@ fn options(cli: &Cli) -> Options {
         unwind: cli.unwind,
         max_unwind: cli.max_unwind,
         check_ir: cli.check_ir,
+        exclude: vec![],
     }
 }
 

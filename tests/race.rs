@@ -12,3 +12,35 @@ fn check(src: &str) -> String {
 }
 
 crate::fixture_snapshots!(check);
+
+/// With the pair of `main`'s and `w`'s writes of `g` excluded (`Options::exclude`), C1's code
+/// records the key of its write (`c1_write_key`, 0 for an access not excluded) and C2's
+/// checks of those writes skip the other's key; every copy of an excluded access is
+/// excluded, since the key is the source span.
+#[test]
+fn two_threads_write_a_global_with_the_pair_excluded() {
+    use ladr_ir::program::Options;
+    let src = common::fixtures::TWO_WRITERS;
+    let opts = Options {
+        unwind: 2,
+        ..Options::default()
+    };
+    let (p, _) = common::passes_with(common::PTHREAD_PRELUDE, src, &opts, "race").unwrap();
+    let writes: Vec<_> = p
+        .sites
+        .iter()
+        .filter(|s| s.write && s.expr == "g")
+        .map(|s| s.span.into())
+        .collect();
+    assert_eq!(writes.len(), 2);
+    let opts = Options {
+        exclude: vec![[writes[0], writes[1]]],
+        ..opts
+    };
+    let (p, map) = common::passes_with(common::PTHREAD_PRELUDE, src, &opts, "race").unwrap();
+    insta::assert_snapshot!(format!(
+        "{}{}",
+        common::show_code(&p),
+        common::show_sites(&p, &map)
+    ));
+}

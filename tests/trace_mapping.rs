@@ -61,7 +61,7 @@ fn lines(ps: &[Position]) -> Vec<u32> {
 
 /// Every position of the outcome is in the user's file.
 fn all_in(o: &Outcome, file: &str) {
-    let race = o.race.as_ref().expect("a race");
+    let race = o.races.first().expect("a race");
     for a in &race.accesses {
         assert_eq!(a.file, file);
     }
@@ -78,7 +78,7 @@ type Shape = (usize, usize, Vec<u32>);
 /// The race of `o` (all of it in `file`), its two racing lines sorted, and its contexts.
 fn outline<'a>(o: &'a Outcome, file: &str) -> (&'a ladr_report::Race, Vec<u32>, Vec<Shape>) {
     all_in(o, file);
-    let race = o.race.as_ref().unwrap();
+    let race = o.races.first().unwrap();
     let mut got: Vec<u32> = race.accesses.iter().map(|a| a.line).collect();
     got.sort();
     let il = race

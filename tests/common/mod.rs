@@ -232,19 +232,29 @@ pub fn passes(
     unwind: u32,
     last: &str,
 ) -> Result<(Program, SourceMap), String> {
-    let full = format!("# 1 \"pthread.h\"\n{prelude}\n# 1 \"test.c\"\n{src}");
-    let (_, unit, map) =
-        ladr_c::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
     let opts = Options {
         rounds: 2,
         unwind,
         max_unwind: 100,
         ..Default::default()
     };
+    passes_with(prelude, src, &opts, last)
+}
+
+/// [`passes`] with the given options.
+pub fn passes_with(
+    prelude: &str,
+    src: &str,
+    opts: &Options,
+    last: &str,
+) -> Result<(Program, SourceMap), String> {
+    let full = format!("# 1 \"pthread.h\"\n{prelude}\n# 1 \"test.c\"\n{src}");
+    let (_, unit, map) =
+        ladr_c::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
     let mut p = Program::new(unit);
     let mut ran = false;
     for (name, pass, _) in ladr_seq::pipeline::PASSES {
-        p = pass(p, &opts).map_err(|e| e.to_string())?;
+        p = pass(p, opts).map_err(|e| e.to_string())?;
         if *name == last {
             ran = true;
             break;

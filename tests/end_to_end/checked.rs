@@ -1,7 +1,8 @@
 //! Each program of `tests/e2e` is checked with CBMC once per run of this test binary,
-//! through the library exactly as `ladr FILE` does (`src/main.rs`: load, `check_deepening`,
-//! `outcome`), and every report format is rendered from that one outcome. The tests ask
-//! for a program with [`checked`]; the first asks CBMC, the others wait for its answer.
+//! through the library exactly as `ladr FILE` does (`src/main.rs`: load, `check_races`,
+//! `races_outcome`), and every report format is rendered from that one outcome. The tests
+//! ask for a program with [`checked`] (one race, as `ladr FILE`) or [`checked_all`] (every
+//! race, `ladr FILE --all`); the first asks CBMC, the others wait for its answer.
 
 use ladr_c::frontend;
 use ladr_ir::program::Options;
@@ -29,20 +30,37 @@ pub struct Checked {
     pub sarif: Value,
 }
 
-/// `tests/e2e/FILE` checked with ladr's default bounds, once per test binary.
+/// `tests/e2e/FILE` checked with ladr's default bounds for one race, once per test binary.
 pub fn checked(file: &str) -> Arc<Checked> {
-    /// One cell per file: the first test to ask fills it, the others wait.
-    type Cells = Mutex<HashMap<String, Arc<OnceLock<Arc<Checked>>>>>;
+    cached(file, Some(1))
+}
+
+/// `tests/e2e/FILE` checked with ladr's default bounds for every race (`--all`), once per
+/// test binary.
+pub fn checked_all(file: &str) -> Arc<Checked> {
+    cached(file, None)
+}
+
+fn cached(file: &str, max_races: Option<usize>) -> Arc<Checked> {
+    /// One cell per file and limit: the first test to ask fills it, the others wait.
+    type Cells = Mutex<HashMap<(String, Option<usize>), Arc<OnceLock<Arc<Checked>>>>>;
     static DONE: OnceLock<Cells> = OnceLock::new();
     let cell = DONE
         .get_or_init(Default::default)
         .lock()
         .unwrap()
-        .entry(file.to_string())
+        .entry((file.to_string(), max_races))
         .or_default()
         .clone();
-    cell.get_or_init(|| Arc::new(check(&e2e(file), &Options::default(), None)))
-        .clone()
+    cell.get_or_init(|| {
+        Arc::new(check_races(
+            &e2e(file),
+            &Options::default(),
+            None,
+            max_races,
+        ))
+    })
+    .clone()
 }
 
 /// `tests/e2e/FILE`, relative to the package root.
@@ -56,9 +74,19 @@ pub fn e2e(file: &str) -> PathBuf {
     path
 }
 
-/// Checks `path` with `opts` (and CBMC's time limit `timeout`) as `ladr` does, without a
-/// cache; panics where `ladr` would refuse the program.
+/// Checks `path` with `opts` (and CBMC's time limit `timeout`) for one race as `ladr` does,
+/// without a cache; panics where `ladr` would refuse the program.
 pub fn check(path: &Path, opts: &Options, timeout: Option<Duration>) -> Checked {
+    check_races(path, opts, timeout, Some(1))
+}
+
+/// [`check`] for at most `max_races` races (`None`: every race, `--all`).
+pub fn check_races(
+    path: &Path,
+    opts: &Options,
+    timeout: Option<Duration>,
+    max_races: Option<usize>,
+) -> Checked {
     let t0 = std::time::Instant::now();
     let parsed = frontend::load(path, &frontend::Options::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -66,9 +94,18 @@ pub fn check(path: &Path, opts: &Options, timeout: Option<Duration>) -> Checked 
     let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
     let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.timeout = timeout;
-    let (report, opts) = ladr_check::check_deepening(&parsed, opts, &copts, None, None, 0)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let outcome = ladr_report::outcome(&report, &parsed, &opts, parse_time);
+    let races = ladr_check::check_races(
+        &parsed,
+        opts,
+        &copts,
+        None,
+        None,
+        0,
+        max_races,
+        &mut |_, _| {},
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let outcome = ladr_report::races_outcome(&races, &parsed, parse_time);
     let text = ladr_report::text::to_string(&outcome, &parsed, false);
     let steps_text = ladr_report::text::to_string(&outcome, &parsed, true);
     let json = ladr_report::json(&outcome);

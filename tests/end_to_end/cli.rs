@@ -112,7 +112,7 @@ fn document(format: &str, stdout: &str, args: &[&str]) {
         .unwrap_or_else(|e| panic!("{args:?}: stdout is not {format}: {e}\n{stdout}"));
     match format {
         "json" => {
-            assert_eq!(v["schema"], 1, "{v}");
+            assert_eq!(v["schema"], 2, "{v}");
             let verdict = v["verdict"].as_str().expect("verdict");
             assert!(
                 ["race", "no-race", "unknown", "error"].contains(&verdict),
@@ -194,6 +194,8 @@ fn help_is_grouped_with_placeholders() {
         "--witness <FILE>",
         "--cbmc <PATH>",
         "--steps",
+        "--max-races <N>",
+        "--all",
         "--quiet",
         "130/143",
     ] {
@@ -398,5 +400,71 @@ fn signal_handlers_setjmp_and_openmp_are_located_errors() {
         assert_eq!(v["error"]["kind"], kind);
         assert_eq!(v["error"]["location"]["line"], line, "{file}: {v}");
         assert!(r.stderr.contains(says), "{file}: {}", r.stderr);
+    }
+}
+
+/// `--all` reports every race and `--max-races N` at most N, each with its interleaving, in
+/// every format (exit status 1); SV-COMP mode and a plain `ladr FILE` report one.
+#[test]
+fn all_races_through_the_command_line() {
+    let s = Sandbox::new();
+    s.write("two.c", include_str!("../e2e/two_races_racy.c"));
+    let r = s.run(&["two.c", "--all", "--color", "never"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    for want in [
+        "data race on `x`",
+        "data race on `y`",
+        "(race 1 of 2)",
+        "(race 2 of 2)",
+        "2 races found: no other race within 2 rounds and 2 unwindings",
+    ] {
+        assert!(r.stdout.contains(want), "`{want}` missing:\n{}", r.stdout);
+    }
+    assert_eq!(r.stdout.matches("interleaving:").count(), 2, "{}", r.stdout);
+    let json = |args: &[&str]| -> Value {
+        let r = s.run(args);
+        assert_eq!(r.code, 1, "{args:?}: {}{}", r.stdout, r.stderr);
+        serde_json::from_str(&r.stdout).expect("JSON on stdout")
+    };
+    let lines = |v: &Value| -> Vec<Vec<u64>> {
+        let mut out: Vec<Vec<u64>> = v["races"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let mut l: Vec<u64> = r["accesses"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a["line"].as_u64().unwrap())
+                    .collect();
+                l.sort();
+                l
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let all = json(&["two.c", "--all", "--format", "json"]);
+    assert_eq!(lines(&all), [[5, 10], [6, 14]], "{all}");
+    assert_eq!(all["search"]["ended"], "all-found", "{all}");
+    let two = json(&["two.c", "--max-races", "2", "--format", "json"]);
+    assert_eq!(lines(&two), [[5, 10], [6, 14]], "{two}");
+    assert_eq!(two["search"]["ended"], "max-races", "{two}");
+    let one = json(&["two.c", "--format", "json"]);
+    assert_eq!(one["races"].as_array().unwrap().len(), 1, "{one}");
+    assert_eq!(one["search"]["ended"], "max-races", "{one}");
+    let r = s.run(&["two.c", "--all", "--format", "sarif"]);
+    assert_eq!(r.code, 1);
+    let v: Value = serde_json::from_str(&r.stdout).expect("SARIF on stdout");
+    let run = check_sarif(&v);
+    assert_eq!(run["results"].as_array().unwrap().len(), 2, "{v}");
+    // Bad limits are usage errors.
+    for bad in [
+        &["two.c", "--max-races", "0"][..],
+        &["two.c", "--all", "--max-races", "2"],
+    ] {
+        let r = s.run(bad);
+        assert_eq!(r.code, 2, "{bad:?}: {}{}", r.stdout, r.stderr);
     }
 }

@@ -9,7 +9,7 @@ mod checked;
 mod cli;
 mod report_formats;
 
-use checked::checked;
+use checked::{checked, checked_all};
 use std::path::Path;
 use std::process::Command;
 
@@ -61,7 +61,7 @@ fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
     let json = &chk.json;
     let v = &chk.json_value;
     assert_eq!(v["verdict"], "race");
-    let acc = v["race"]["accesses"].as_array().expect("two accesses");
+    let acc = v["races"][0]["accesses"].as_array().expect("two accesses");
     assert_eq!(acc.len(), 2);
     let mut got: Vec<u64> = acc.iter().map(|a| a["line"].as_u64().unwrap()).collect();
     got.sort();
@@ -89,7 +89,7 @@ fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
     assert!(acc.iter().any(|a| a["kind"] == "write"), "{json}");
     assert_ne!(acc[0]["thread"]["slot"], acc[1]["thread"]["slot"], "{json}");
     // The interleaving ends with the two racing threads.
-    let il = v["race"]["interleaving"].as_array().unwrap();
+    let il = v["races"][0]["interleaving"].as_array().unwrap();
     assert!(il.len() >= 2, "{json}");
     // Round-robin order: rounds never go back, and within a round slots only go up.
     for w in il.windows(2) {
@@ -167,7 +167,7 @@ fn free(file: &str) {
     assert!(out.contains("no race found"), "{out}");
     let v = &c.json_value;
     assert_eq!(v["verdict"], "no-race", "{}", c.json);
-    assert!(v.get("race").is_none());
+    assert_eq!(v["races"], serde_json::json!([]), "{}", c.json);
     let run = report_formats::check_sarif(&c.sarif);
     assert_eq!(run["results"].as_array().unwrap().len(), 0);
     assert_eq!(run["invocations"][0]["executionSuccessful"], true);
@@ -343,14 +343,14 @@ fn c11_atomic_functions() {
 fn c11_atomic_objects() {
     racy("stdatomic_racy.c", (5, 11));
     let c = checked("stdatomic_racy.c");
-    let exprs: Vec<&str> = c.json_value["race"]["accesses"]
+    let exprs: Vec<&str> = c.json_value["races"][0]["accesses"]
         .as_array()
         .unwrap()
         .iter()
         .map(|a| a["expr"].as_str().unwrap())
         .collect();
     assert!(exprs.contains(&"counter"), "{}", c.json);
-    let atomic = c.json_value["race"]["accesses"]
+    let atomic = c.json_value["races"][0]["accesses"]
         .as_array()
         .unwrap()
         .iter()
@@ -426,7 +426,7 @@ fn race_that_needs_two_rounds() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
     assert_eq!(v["verdict"], "no-race", "{out}");
     assert_eq!(v["bounds"]["rounds"], 1, "{out}");
-    assert!(v.get("race").is_none(), "{out}");
+    assert_eq!(v["races"], serde_json::json!([]), "{out}");
 }
 
 #[test]
@@ -587,4 +587,69 @@ fn goto_into_a_loop_body_is_unsupported() {
 fn start_routine_through_a_helper_parameter() {
     racy("spawn_wrapper_racy.c", (8, 11));
     free("spawn_wrapper_free.c");
+}
+
+/// Two independent races (on `x`: lines 5 and 10; on `y`: lines 6 and 14): `ladr FILE`
+/// reports one, `--all` both, each with its own interleaving, in text, JSON and SARIF; the
+/// twin with a mutex has none.
+#[test]
+fn every_race_is_reported_once() {
+    let pairs = [(5, 10), (6, 14)];
+    racy_one_of("two_races_racy.c", &pairs);
+    let one = checked("two_races_racy.c");
+    assert_eq!(one.outcome.races.len(), 1);
+    assert_eq!(one.json_value["races"].as_array().unwrap().len(), 1);
+    assert_eq!(one.json_value["search"]["ended"], "max-races");
+    assert!(!one.text.contains("race 1 of"), "{}", one.text);
+    let all = checked_all("two_races_racy.c");
+    let json = &all.json;
+    assert_eq!(all.outcome.verdict, "race");
+    assert_eq!(all.json_value["search"]["ended"], "all-found", "{json}");
+    let races = all.json_value["races"].as_array().unwrap();
+    let mut got: Vec<(u32, u32)> = races
+        .iter()
+        .map(|r| {
+            let acc = r["accesses"].as_array().unwrap();
+            let (a, b) = (
+                acc[0]["line"].as_u64().unwrap(),
+                acc[1]["line"].as_u64().unwrap(),
+            );
+            assert_ne!(acc[0]["thread"]["slot"], acc[1]["thread"]["slot"], "{json}");
+            // Each race's interleaving ends with its second access's thread.
+            let il = r["interleaving"].as_array().unwrap();
+            assert_eq!(il[il.len() - 1]["thread"], acc[1]["thread"], "{json}");
+            (a.min(b) as u32, a.max(b) as u32)
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, pairs, "{json}");
+    // Text: one diagnostic per race, numbered, both lines of each labelled.
+    let out = &all.text;
+    for (i, (a, b)) in pairs.iter().enumerate() {
+        assert!(out.contains(&format!("(race {} of 2)", i + 1)), "{out}");
+        for l in [a, b] {
+            let label = format!("\n{:>w$} │", l, w = gutter(out));
+            assert!(out.contains(&label), "line {l} not shown:\n{out}");
+        }
+    }
+    assert_eq!(out.matches("error[data-race]").count(), 2, "{out}");
+    assert_eq!(out.matches("interleaving:").count(), 2, "{out}");
+    assert!(out.contains("2 races found: no other race within"), "{out}");
+    // SARIF: one result per race, its second access the location, its own flow and
+    // fingerprint.
+    let run = report_formats::check_sarif(&all.sarif);
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    let line = |l: &serde_json::Value| l["physicalLocation"]["region"]["startLine"].clone();
+    for (r, race) in results.iter().zip(races) {
+        assert_eq!(line(&r["locations"][0]), race["accesses"][1]["line"]);
+        assert_eq!(line(&r["relatedLocations"][0]), race["accesses"][0]["line"]);
+        assert_eq!(r["codeFlows"].as_array().unwrap().len(), 1);
+    }
+    let fp = |r: &serde_json::Value| r["partialFingerprints"]["ladrRace/v1"].clone();
+    assert_ne!(fp(&results[0]), fp(&results[1]));
+    free("two_races_free.c");
+    let none = checked_all("two_races_free.c");
+    assert_eq!(none.outcome.verdict, "no-race");
+    assert_eq!(none.json_value["search"]["ended"], "all-found");
 }

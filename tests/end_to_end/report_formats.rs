@@ -131,7 +131,10 @@ fn sarif_matches_json(file: &str, first_line: u64, second_line: u64) -> Value {
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 1);
     let r = &results[0];
-    let (a1, a2) = (&json["race"]["accesses"][0], &json["race"]["accesses"][1]);
+    let (a1, a2) = (
+        &json["races"][0]["accesses"][0],
+        &json["races"][0]["accesses"][1],
+    );
     assert_eq!(n(a1, "/line"), first_line, "{json:#}");
     assert_eq!(n(a2, "/line"), second_line, "{json:#}");
     for (loc, a) in [(&r["locations"][0], a2), (&r["relatedLocations"][0], a1)] {
@@ -159,7 +162,7 @@ fn sarif_matches_json(file: &str, first_line: u64, second_line: u64) -> Value {
         assert!(msg.contains(&part), "{part} not in {msg}");
     }
     // One thread flow per thread of the interleaving, in the JSON's context order.
-    let contexts = json["race"]["interleaving"].as_array().unwrap();
+    let contexts = json["races"][0]["interleaving"].as_array().unwrap();
     let mut slots: Vec<u64> = vec![];
     for c in contexts {
         let k = n(c, "/thread/slot");
@@ -567,7 +570,7 @@ fn check_witness(xml: &str, o: &Outcome, path: &Path) -> El {
     assert_eq!(path_edges.len(), edges.len(), "one path through all edges");
     assert_eq!(at, violation[0], "the path ends in the violation node");
     let last = path_edges.last().unwrap();
-    let second = &o.race.as_ref().unwrap().accesses[1];
+    let second = &o.races.first().unwrap().accesses[1];
     assert_eq!(
         last.data("startline"),
         Some(second.line.to_string().as_str())
@@ -664,7 +667,7 @@ fn witness_global_racy_and_loop_created_threads() {
     // Both racing threads are created at line 7 (which two of the three CBMC picks is its
     // choice, and whether the third is created before the race too); every creation is at
     // line 7 and creates a thread once.
-    let race = o.race.as_ref().unwrap();
+    let race = o.races.first().unwrap();
     let mut got = creates.clone();
     got.sort();
     got.dedup();
@@ -680,7 +683,7 @@ fn witness_global_racy_and_loop_created_threads() {
 fn witness_without_race_is_trivial_correctness_witness() {
     let c = checked("condvar_free.c");
     let (o, path) = (&c.outcome, &c.path);
-    assert!(o.race.is_none());
+    assert!(o.races.is_empty());
     let root = parse_xml(&witness::graphml(o, path, "64bit"));
     let g = &root.all("graph")[0];
     assert_eq!(g.data("witness-type"), Some("correctness_witness"));

@@ -5,7 +5,8 @@
 //! Parsed ─ translate_seq (pure: passes + printer) ─ run_cbmc (temp dir, CBMC, --keep-files)
 //!        ─ read_outcome (pure: verdict, racing sites, cuts, stats) ─ Report
 //! ```
-//! `check_deepening` repeats this with growing bounds while time is left.
+//! `check_deepening` repeats this with growing bounds while time is left; `check_races`
+//! goes on after the first race, with the pairs found excluded, to report every race.
 //!
 //! Architecture invariant: this crate knows no output format (no serde, no JSON, no text
 //! rendering) and no command line; it reads fixed names only from `ladr_ir::abi`.
@@ -17,7 +18,7 @@ use ladr_c::origin::Origin;
 use ladr_c::print::{print_unit, Printed};
 use ladr_cbmc as cbmc;
 use ladr_ir::abi::{FIRST_SITE, SECOND_SITE};
-use ladr_ir::program::{CutKind, Options, Program, Site, Slot};
+use ladr_ir::program::{AccessKey, CutKind, Options, Program, Site, Slot};
 use ladr_seq::pipeline::{translate, Stage};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -364,6 +365,150 @@ pub fn check_deepening_with(
         bounds = deepening_bounds(opts, step + 1);
     }
     Ok(best.expect("the first check always gives an answer or an error"))
+}
+
+/// How the search for more races after the first ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEnd {
+    /// The last check found no further race within the bounds: every race within them has
+    /// been reported (none, when the first check found none).
+    AllFound,
+    /// As many races as asked for were found (`--max-races`).
+    MaxRaces,
+    /// A check gave no answer (time limit, CBMC failure): more races may exist.
+    Stopped { reason: String },
+}
+
+/// The races of a check ([`check_races`]).
+pub struct Races {
+    /// The reports of the races found, in the order found, each with its own counterexample;
+    /// when none was found, the one report of the check (no race, or unknown).
+    pub reports: Vec<Report>,
+    /// The bounds all of them hold for.
+    pub bounds: Options,
+    pub end: SearchEnd,
+    /// Time spent translating and in CBMC, over all checks (also those that found nothing).
+    pub translate: Duration,
+    pub cbmc: Duration,
+}
+
+impl Races {
+    /// The reports that found a race.
+    pub fn races(&self) -> impl Iterator<Item = &Report> {
+        self.reports
+            .iter()
+            .filter(|r| matches!(r.verdict, Verdict::Race { .. }))
+    }
+}
+
+/// The pair of accesses of a race, as `Options::exclude` names it.
+pub fn race_pair(v: &Verdict) -> Option<[AccessKey; 2]> {
+    match v {
+        Verdict::Race { first, second } => Some([first.site.span.into(), second.site.span.into()]),
+        _ => None,
+    }
+}
+
+/// [`check_deepening_with`], then, after a race and while fewer than `max_races` (`None`: no
+/// limit) were found and time is left before `deadline`, again at the bounds of that race
+/// with every pair found so far excluded (`Options::exclude`), until a check finds no race
+/// or gives no answer. Each pair of access sites is reported once, with its own
+/// interleaving. `keep` applies to the first race's check only.
+#[allow(clippy::too_many_arguments)]
+pub fn check_races(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    max_races: Option<usize>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<Races> {
+    let (first, mut bounds) =
+        check_deepening_with(parsed, opts, cbmc_opts, keep, deadline, steps, progress)?;
+    let mut translate = first.stats.translate;
+    let mut cbmc_time = first.stats.cbmc;
+    let mut reports = vec![];
+    let mut end = SearchEnd::AllFound;
+    let mut pair = race_pair(&first.verdict);
+    if let Verdict::Unknown { reason } = &first.verdict {
+        end = SearchEnd::Stopped {
+            reason: reason.clone(),
+        };
+    }
+    reports.push(first);
+    while let Some(found) = pair.take() {
+        if max_races.is_some_and(|m| reports.len() >= m) {
+            end = SearchEnd::MaxRaces;
+            break;
+        }
+        let mut c = cbmc_opts.clone();
+        if let Some(d) = deadline {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                end = SearchEnd::Stopped {
+                    reason: "the time limit was reached".into(),
+                };
+                break;
+            }
+            c.timeout = Some(left);
+            c.deadline = Some(d);
+        }
+        bounds.exclude.push(found);
+        let checked = (|| {
+            progress(Phase::Translating, &bounds);
+            let t = translate_seq(parsed, &bounds)?;
+            progress(Phase::Cbmc, &bounds);
+            let outcome = run_cbmc(&t, &c, None)?;
+            Ok::<_, Error>(read_outcome(parsed, t, outcome))
+        })();
+        let report = match checked {
+            Ok(r) => r,
+            Err(e) => {
+                end = SearchEnd::Stopped { reason: e.message };
+                break;
+            }
+        };
+        translate += report.stats.translate;
+        cbmc_time += report.stats.cbmc;
+        match &report.verdict {
+            Verdict::NoRace => end = SearchEnd::AllFound,
+            Verdict::Unknown { reason } => {
+                end = SearchEnd::Stopped {
+                    reason: reason.clone(),
+                }
+            }
+            Verdict::Race { .. } => {
+                let p = race_pair(&report.verdict);
+                // An excluded pair again would search forever: the exclusion failed.
+                if p.is_some_and(|p| excluded(&bounds.exclude, p)) {
+                    end = SearchEnd::Stopped {
+                        reason: "internal error: an excluded pair of accesses was found again"
+                            .into(),
+                    };
+                    break;
+                }
+                pair = p;
+                reports.push(report);
+            }
+        }
+    }
+    bounds.exclude.clear();
+    Ok(Races {
+        reports,
+        bounds,
+        end,
+        translate,
+        cbmc: cbmc_time,
+    })
+}
+
+/// Is the (unordered) pair `p` among `pairs`?
+fn excluded(pairs: &[[AccessKey; 2]], [a, b]: [AccessKey; 2]) -> bool {
+    pairs
+        .iter()
+        .any(|&[x, y]| (x, y) == (a, b) || (x, y) == (b, a))
 }
 
 #[cfg(test)]

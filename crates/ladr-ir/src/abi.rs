@@ -128,6 +128,11 @@ pub const DRD: &str = "__ladr_drd";
 /// The site of C1's last write / last read (set by P1 code).
 pub const C1_WRITE: &str = "__ladr_c1_write";
 pub const C1_READ: &str = "__ladr_c1_read";
+/// The exclusion key of C1's last write / last read (`Options::exclude`; declared and set
+/// only when some pair of accesses is excluded): 0, or the number of the excluded access
+/// whose span the site has, so that C2's check can skip an excluded pair.
+pub const C1_WRITE_KEY: &str = "__ladr_c1_write_key";
+pub const C1_READ_KEY: &str = "__ladr_c1_read_key";
 /// The racing pair, set when P2 code finds the race: C1's access and C2's.
 pub const FIRST_SITE: &str = "__ladr_first_site";
 pub const SECOND_SITE: &str = "__ladr_second_site";

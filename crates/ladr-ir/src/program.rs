@@ -19,6 +19,28 @@ pub struct Options {
     /// Check the invariants between passes (`ladr_seq::invariants`), as debug builds always
     /// do (`--check-ir`).
     pub check_ir: bool,
+    /// Pairs of accesses not to report again (unordered; `[a, a]` is an access racing with
+    /// itself in two threads): the `race` pass never records a race between them, so CBMC
+    /// finds another pair or none (`ladr_check::check_races`).
+    pub exclude: Vec<[AccessKey; 2]>,
+}
+
+/// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
+/// every copy of one access in the bounded program (inlined, unwound, one per slot) has the
+/// same key, since the copier keeps spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AccessKey {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl From<Span> for AccessKey {
+    fn from(s: Span) -> Self {
+        AccessKey {
+            start: s.start,
+            end: s.end,
+        }
+    }
 }
 
 impl Default for Options {
@@ -28,6 +50,7 @@ impl Default for Options {
             unwind: 2,
             max_unwind: 100,
             check_ir: false,
+            exclude: vec![],
         }
     }
 }

@@ -1,6 +1,6 @@
-//! What a check found, in the user's terms: the verdict, the two racing accesses (file,
-//! line, column, lvalue, thread) and the interleaving that leads there, built from CBMC's
-//! counterexample and the printer's line map. One data model ([`Outcome`]) feeds every
+//! What a check found, in the user's terms: the verdict, and for each race found the two
+//! racing accesses (file, line, column, lvalue, thread) and the interleaving that leads there,
+//! built from CBMC's counterexample and the printer's line map. One data model ([`Outcome`]) feeds every
 //! output format: the terminal ([`text`]), JSON (this model serialised; schema in the
 //! README), SARIF ([`sarif`]) and the SV-COMP violation witness ([`witness`]).
 //!
@@ -24,7 +24,7 @@ use ladr_c::frontend::source_map::SourceMap;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::Step;
-use ladr_check::{Access, Report, Verdict, SEQ_FILE};
+use ladr_check::{Access, Races, Report, SearchEnd, Verdict, SEQ_FILE};
 use ladr_ir::abi::{self, slot_function};
 use ladr_ir::program::{CutKind, Options};
 use lang_c::span::Span;
@@ -32,7 +32,8 @@ use serde::Serialize;
 use std::path::Path;
 
 /// Version of the JSON schema below; bumped on incompatible changes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// 2: `races` (every race found, each with its interleaving) replaced `race`; `search`.
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Outcome {
@@ -50,8 +51,11 @@ pub struct Outcome {
     pub bounds: Bounds,
     /// The time limit of the whole check in seconds (null: none).
     pub time_limit_s: Option<f64>,
+    /// The races found, in the order found (empty unless the verdict is `race`).
+    pub races: Vec<Race>,
+    /// How the search for races ended (absent for `error`, and for an outcome of one check).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub race: Option<Race>,
+    pub search: Option<Search>,
     /// What the verdict takes for granted about functions without a body whose results the
     /// program uses ("the result of `foo` (no body) is any value of its type"); absent when
     /// none.
@@ -82,6 +86,29 @@ pub struct Bounds {
     /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
     /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
     pub cuts: Vec<&'static str>,
+}
+
+/// How the search for races ended.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Search {
+    /// `all-found`: the last check found no further race within the bounds, so every race
+    /// within them is reported; `max-races`: as many as asked for were found (more may
+    /// exist); `stopped`: a check gave no answer (time limit, CBMC failure).
+    pub ended: &'static str,
+    /// Why the search stopped (for `stopped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl Search {
+    fn of(end: &SearchEnd) -> Search {
+        let (ended, reason) = match end {
+            SearchEnd::AllFound => ("all-found", None),
+            SearchEnd::MaxRaces => ("max-races", None),
+            SearchEnd::Stopped { reason } => ("stopped", Some(reason.clone())),
+        };
+        Search { ended, reason }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -216,7 +243,8 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             cut: false,
             cuts: vec![],
         },
-        race: None,
+        races: vec![],
+        search: None,
         assumptions: vec![],
         stats: Stats {
             translate_s: 0.0,
@@ -253,29 +281,65 @@ fn end_at_access(interleaving: &mut [Context], second: &AccessInfo) {
     }
 }
 
-/// Builds the outcome of a check.
+/// The race a report found, with its interleaving.
+fn race(report: &Report, parsed: &Parsed) -> Option<Race> {
+    let Verdict::Race { first, second } = &report.verdict else {
+        return None;
+    };
+    let mut interleaving = interleaving(report, parsed);
+    let accesses = [
+        access_info(first, report, parsed, &interleaving, true),
+        access_info(second, report, parsed, &interleaving, false),
+    ];
+    end_at_access(&mut interleaving, &accesses[1]);
+    Some(Race {
+        accesses,
+        interleaving,
+    })
+}
+
+/// Builds the outcome of one check (at most one race; no `search`).
 pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
+    let races = race(report, parsed).into_iter().collect();
+    let times = (report.stats.translate, report.stats.cbmc);
+    build(report, races, None, parsed, opts, parse_time, times)
+}
+
+/// Builds the outcome of a search for races ([`ladr_check::check_races`]): every race found,
+/// and how the search ended; the times are those of all its checks.
+pub fn races_outcome(found: &Races, parsed: &Parsed, parse_time: f64) -> Outcome {
+    let races: Vec<Race> = found.races().filter_map(|r| race(r, parsed)).collect();
+    let first = &found.reports[0];
+    let search = Some(Search::of(&found.end));
+    let times = (found.translate, found.cbmc);
+    build(
+        first,
+        races,
+        search,
+        parsed,
+        &found.bounds,
+        parse_time,
+        times,
+    )
+}
+
+/// The outcome with the verdict, bounds, assumptions and formula of `report` (the first
+/// check of a search) and the races given.
+fn build(
+    report: &Report,
+    races: Vec<Race>,
+    search: Option<Search>,
+    parsed: &Parsed,
+    opts: &Options,
+    parse_time: f64,
+    (translate, cbmc): (std::time::Duration, std::time::Duration),
+) -> Outcome {
     let mut cuts: Vec<&'static str> = report.cuts.iter().map(|c| cut_name(*c)).collect();
     cuts.dedup();
-    let (verdict, reason, race) = match &report.verdict {
-        Verdict::Race { first, second } => {
-            let mut interleaving = interleaving(report, parsed);
-            let accesses = [
-                access_info(first, report, parsed, &interleaving, true),
-                access_info(second, report, parsed, &interleaving, false),
-            ];
-            end_at_access(&mut interleaving, &accesses[1]);
-            (
-                "race",
-                None,
-                Some(Race {
-                    accesses,
-                    interleaving,
-                }),
-            )
-        }
-        Verdict::NoRace => ("no-race", None, None),
-        Verdict::Unknown { reason } => ("unknown", Some(reason.clone()), None),
+    let (verdict, reason) = match &report.verdict {
+        Verdict::Race { .. } => ("race", None),
+        Verdict::NoRace => ("no-race", None),
+        Verdict::Unknown { reason } => ("unknown", Some(reason.clone())),
     };
     Outcome {
         schema: SCHEMA_VERSION,
@@ -290,7 +354,8 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
             cut: !cuts.is_empty(),
             cuts,
         },
-        race,
+        races,
+        search,
         assumptions: report
             .program
             .assumptions
@@ -298,8 +363,8 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
             .map(|a| assumption_text(&a.function))
             .collect(),
         stats: Stats {
-            translate_s: parse_time + report.stats.translate.as_secs_f64(),
-            cbmc_s: report.stats.cbmc.as_secs_f64(),
+            translate_s: parse_time + translate.as_secs_f64(),
+            cbmc_s: cbmc.as_secs_f64(),
             slots: report.stats.slots,
             visible_statements: report.stats.visible,
             formula_variables: report.stats.variables,

@@ -1,7 +1,7 @@
 //! SARIF 2.1.0 (OASIS) for GitHub code scanning and other SARIF viewers, built from an
 //! [`Outcome`].
 //!
-//! One run; `tool.driver` carries the single rule `data-race`. A race is one result: the
+//! One run; `tool.driver` carries the single rule `data-race`. Each race is one result: the
 //! second access (the one that begins context C2) is `locations[0]`, the first (the write
 //! that ends C1) is `relatedLocations[0]`, and `codeFlows[0]` has one `threadFlow` per thread
 //! of the interleaving, each listing the lines its contexts ran, with `executionOrder` giving
@@ -64,7 +64,7 @@ pub fn to_string(log: &Value) -> String {
 pub fn sarif(o: &Outcome, root: &Path) -> Value {
     let mut ctx = Ctx::new(root);
     let mut results = vec![];
-    if let Some(race) = &o.race {
+    for race in &o.races {
         results.push(race_result(race, &mut ctx));
     }
     let mut invocation = Map::new();
@@ -104,6 +104,9 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
         invocation.insert("toolExecutionNotifications".into(), json!([n]));
     }
     let mut properties = json!({ "verdict": o.verdict, "bounds": o.bounds });
+    if let Some(search) = &o.search {
+        properties["search"] = json!(search);
+    }
     if !o.assumptions.is_empty() {
         properties["assumptions"] = json!(o.assumptions);
     }

@@ -1,8 +1,10 @@
-//! The terminal report: a codespan diagnostic for a race (error on the second access, a
+//! The terminal report: a codespan diagnostic for each race (error on the second access, a
 //! secondary label on the first, a note naming the threads, the interleaving as a numbered
-//! list of contexts with original lines), or one line for "no race" / "unknown".
+//! list of contexts with original lines; "race 1 of 2" in its message when there are
+//! several), then a line on how the search for more races ended when it looked for more
+//! than one; or one line for "no race" / "unknown".
 
-use super::{AccessInfo, Outcome, Thread};
+use super::{AccessInfo, Outcome, Race, Thread};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use ladr_c::diag::SourceFiles;
@@ -11,72 +13,110 @@ use ladr_c::frontend::Parsed;
 
 /// Writes the report of `o`. `verbose` adds every step of every context.
 pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: bool) {
-    match &o.race {
-        Some(race) => {
-            let [first, second] = &race.accesses;
-            let mut files = SourceFiles::new();
-            let label = |files: &mut SourceFiles, a: &AccessInfo| {
-                let loc = Loc {
-                    file: a.file.clone(),
-                    line: a.line,
-                    column: a.column,
-                };
-                // lang-c's spans of an assignment's left side can include the blank after it.
-                let len = a
-                    .offset
-                    .1
-                    .saturating_sub(a.offset.0)
-                    .min(a.expr.len().max(1));
-                files.range(&parsed.map, &loc, len)
-            };
-            let (id2, r2) = label(&mut files, second);
-            let (id1, r1) = label(&mut files, first);
-            let mut notes = vec![format!(
-                "threads: {} and {}",
-                thread_text(&first.thread),
-                thread_text(&second.thread)
-            )];
-            for a in [first, second] {
-                if !a.values.is_empty() {
-                    let vals: Vec<String> = a
-                        .values
-                        .iter()
-                        .map(|v| format!("{} = {}", v.name, v.value))
-                        .collect();
-                    notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
-                }
-            }
-            notes.push(format!("found within {}", bounds_text(o)));
-            notes.extend(o.assumptions.iter().map(|a| format!("assumed: {a}")));
-            notes.push(interleaving_text(o, verbose));
-            let d = Diagnostic::error()
-                .with_message(format!(
-                    "data race on `{}` between thread {} and thread {}",
-                    second.expr, first.thread.slot, second.thread.slot
-                ))
-                .with_code("data-race")
-                .with_labels(vec![
-                    Label::primary(id2, r2).with_message(format!(
-                        "{} by thread {}",
-                        access_text(second),
-                        second.thread.slot
-                    )),
-                    Label::secondary(id1, r1).with_message(format!(
-                        "{} by thread {}",
-                        access_text(first),
-                        first.thread.slot
-                    )),
-                ])
-                .with_notes(notes);
-            files.emit(out, &d);
+    if o.races.is_empty() {
+        let _ = writeln!(out, "{}", summary(o));
+        for a in &o.assumptions {
+            let _ = writeln!(out, "  assumed: {a}");
         }
-        None => {
-            let _ = writeln!(out, "{}", summary(o));
-            for a in &o.assumptions {
-                let _ = writeln!(out, "  assumed: {a}");
-            }
+        return;
+    }
+    let n = o.races.len();
+    for (i, race) in o.races.iter().enumerate() {
+        let number = match n {
+            1 => String::new(),
+            _ => format!(" (race {} of {n})", i + 1),
+        };
+        write_race(out, o, race, &number, parsed, verbose);
+    }
+    if let Some(line) = search_text(o) {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+/// How the search for more races ended, when it looked for more than the one race found
+/// (nothing for `ladr FILE`'s default of one race).
+pub fn search_text(o: &Outcome) -> Option<String> {
+    let search = o.search.as_ref()?;
+    let n = o.races.len();
+    let found = format!("{n} race{} found", if n == 1 { "" } else { "s" });
+    match search.ended {
+        "max-races" if n == 1 => None,
+        "max-races" => Some(format!(
+            "{found}: the most asked for (--max-races); there may be more"
+        )),
+        "all-found" => Some(format!("{found}: no other race within {}", bounds_text(o))),
+        _ => Some(format!(
+            "{found}; the search for more stopped: {}",
+            search.reason.as_deref().unwrap_or("no answer")
+        )),
+    }
+}
+
+/// The diagnostic of one race; `number` is added to its message.
+fn write_race<W: WriteColor>(
+    out: &mut W,
+    o: &Outcome,
+    race: &Race,
+    number: &str,
+    parsed: &Parsed,
+    verbose: bool,
+) {
+    let [first, second] = &race.accesses;
+    let mut files = SourceFiles::new();
+    let label = |files: &mut SourceFiles, a: &AccessInfo| {
+        let loc = Loc {
+            file: a.file.clone(),
+            line: a.line,
+            column: a.column,
+        };
+        // lang-c's spans of an assignment's left side can include the blank after it.
+        let len = a
+            .offset
+            .1
+            .saturating_sub(a.offset.0)
+            .min(a.expr.len().max(1));
+        files.range(&parsed.map, &loc, len)
+    };
+    let (id2, r2) = label(&mut files, second);
+    let (id1, r1) = label(&mut files, first);
+    let mut notes = vec![format!(
+        "threads: {} and {}",
+        thread_text(&first.thread),
+        thread_text(&second.thread)
+    )];
+    for a in [first, second] {
+        if !a.values.is_empty() {
+            let vals: Vec<String> = a
+                .values
+                .iter()
+                .map(|v| format!("{} = {}", v.name, v.value))
+                .collect();
+            notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
         }
     }
+    notes.push(format!("found within {}", bounds_text(o)));
+    notes.extend(o.assumptions.iter().map(|a| format!("assumed: {a}")));
+    notes.push(interleaving_text(o, race, verbose));
+    let d = Diagnostic::error()
+        .with_message(format!(
+            "data race on `{}` between thread {} and thread {}{number}",
+            second.expr, first.thread.slot, second.thread.slot
+        ))
+        .with_code("data-race")
+        .with_labels(vec![
+            Label::primary(id2, r2).with_message(format!(
+                "{} by thread {}",
+                access_text(second),
+                second.thread.slot
+            )),
+            Label::secondary(id1, r1).with_message(format!(
+                "{} by thread {}",
+                access_text(first),
+                first.thread.slot
+            )),
+        ])
+        .with_notes(notes);
+    files.emit(out, &d);
 }
 
 /// The report of `o` as [`write`] gives it without colour (what `ladr --color never` prints).
@@ -86,13 +126,18 @@ pub fn to_string(o: &Outcome, parsed: &Parsed, verbose: bool) -> String {
     String::from_utf8_lossy(&out.into_inner()).into_owned()
 }
 
-/// One line: the verdict in words.
+/// One line: the verdict in words (the first race, and how many more).
 pub fn summary(o: &Outcome) -> String {
-    match (&o.race, o.verdict) {
+    match (o.races.first(), o.verdict) {
         (Some(race), _) => {
             let [a, b] = &race.accesses;
+            let more = match o.races.len() {
+                1 => String::new(),
+                2 => " (and 1 more race)".to_string(),
+                n => format!(" (and {} more races)", n - 1),
+            };
             format!(
-                "race: {} at {}:{}:{} in thread {} and {} at {}:{}:{} in thread {}",
+                "race: {} at {}:{}:{} in thread {} and {} at {}:{}:{} in thread {}{more}",
                 access_text(a),
                 a.file,
                 a.line,
@@ -102,7 +147,7 @@ pub fn summary(o: &Outcome) -> String {
                 b.file,
                 b.line,
                 b.column,
-                b.thread.slot
+                b.thread.slot,
             )
         }
         (None, "no-race") => {
@@ -149,10 +194,7 @@ pub fn thread_text(t: &Thread) -> String {
 }
 
 /// "interleaving:" and one line per context, with its original lines.
-fn interleaving_text(o: &Outcome, verbose: bool) -> String {
-    let Some(race) = &o.race else {
-        return String::new();
-    };
+fn interleaving_text(o: &Outcome, race: &Race, verbose: bool) -> String {
     let mut s = String::from("interleaving:");
     for c in &race.interleaving {
         // Lines of the checked file are numbers; lines of other files (a header, another

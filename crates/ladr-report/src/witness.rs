@@ -87,7 +87,7 @@ pub fn graphml_at(o: &Outcome, program_file: &Path, architecture: &str, time: &s
         }
     }
     x.push_str(" <graph edgedefault=\"directed\">\n");
-    let kind = if o.race.is_some() {
+    let kind = if !o.races.is_empty() {
         "violation_witness"
     } else {
         "correctness_witness"
@@ -158,7 +158,8 @@ struct Edge {
 /// The path of the race: the lines of every context, the last one cut after the second
 /// access (which is appended if the context does not list its line).
 fn edges(o: &Outcome) -> Vec<Edge> {
-    let Some(race) = &o.race else {
+    // The first race: a witness is one path.
+    let Some(race) = o.races.first() else {
         return vec![];
     };
     let second = &race.accesses[1];

@@ -28,6 +28,15 @@
 //! x = y + 1;   →   __ladr_P1 = …; __ladr_P2 = …;
 //!                  (P1 && (set(&x,…), …)), (P2 && … get(&x,…) …), x = ((P2 && … get(&y,…) …), y) + 1;
 //! ```
+//! Excluded pairs (`Options::exclude`, to find further races after one was reported): each
+//! excluded access gets a key k ≥ 1 (0: none), C1's code records it beside the site
+//! (`c1_write_key = k`, `c1_read_key = k`), and C2's check of an access whose pair with the
+//! access of key k is excluded adds `c1_write_key != k` before recording the race, so that
+//! pair is never recorded and CBMC looks for another. Without exclusions nothing of this is
+//! emitted.
+//! ```text
+//! P2 && !drd && (get_field(&x, "w") && c1_write_key != 1 && (drd = 1, …))
+//! ```
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 
 use crate::model::library;
@@ -37,14 +46,59 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
-use ladr_ir::abi::{self, C1_READ, C1_WRITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
+use ladr_ir::abi::{
+    self, C1_READ, C1_READ_KEY, C1_WRITE, C1_WRITE_KEY, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
+};
 use ladr_ir::analysis::Vars;
-use ladr_ir::program::{Item, Options, Program, Site};
+use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::collections::BTreeMap;
 
-pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
+/// The excluded pairs of `Options::exclude` as keys: each excluded access's number (from 1,
+/// in order of first mention) and, for each, the numbers of the accesses it must not be
+/// reported with.
+struct Exclusion {
+    keys: BTreeMap<AccessKey, u32>,
+    partners: BTreeMap<AccessKey, Vec<u32>>,
+}
+
+impl Exclusion {
+    fn new(pairs: &[[AccessKey; 2]]) -> Option<Exclusion> {
+        if pairs.is_empty() {
+            return None;
+        }
+        let mut keys = BTreeMap::new();
+        for a in pairs.iter().flatten() {
+            let next = keys.len() as u32 + 1;
+            keys.entry(*a).or_insert(next);
+        }
+        let mut partners: BTreeMap<AccessKey, Vec<u32>> = BTreeMap::new();
+        for [a, b] in pairs {
+            for (x, y) in [(a, b), (b, a)] {
+                let v = partners.entry(*x).or_default();
+                if !v.contains(&keys[y]) {
+                    v.push(keys[y]);
+                }
+            }
+        }
+        Some(Exclusion { keys, partners })
+    }
+
+    /// The key of an access at `span` (0: not excluded with any other).
+    fn key(&self, span: Span) -> u32 {
+        self.keys.get(&span.into()).copied().unwrap_or(0)
+    }
+
+    /// The keys of the accesses an access at `span` is excluded with.
+    fn partners(&self, span: Span) -> &[u32] {
+        self.partners.get(&span.into()).map_or(&[], Vec::as_slice)
+    }
+}
+
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let vars = std::mem::take(&mut p.vars);
+    let exclusion = Exclusion::new(&opts.exclude);
     let mut sites = vec![Site {
         id: 0,
         slot: 0,
@@ -70,6 +124,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                     label: *label,
                     atomic: *atomic,
                     sites: &mut sites,
+                    exclusion: exclusion.as_ref(),
                 };
                 visit_mut::stmt(&mut rw, stmt)?;
                 if sites.len() > before {
@@ -86,7 +141,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     p.sites = sites;
     p.vars = vars;
     let span = Span::none();
-    for (name, ty) in [
+    let mut globals = vec![
         (P1, TypeSpecifier::Bool),
         (P2, TypeSpecifier::Bool),
         (DRD, TypeSpecifier::Bool),
@@ -94,7 +149,12 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
         (C1_READ, TypeSpecifier::Int),
         (FIRST_SITE, TypeSpecifier::Int),
         (SECOND_SITE, TypeSpecifier::Int),
-    ] {
+    ];
+    if exclusion.is_some() {
+        globals.push((C1_WRITE_KEY, TypeSpecifier::Int));
+        globals.push((C1_READ_KEY, TypeSpecifier::Int));
+    }
+    for (name, ty) in globals {
         let d = simple_decl(&[ty], name, None, false, None, span);
         p.unit
             .0
@@ -134,6 +194,7 @@ struct Rewriter<'a> {
     label: u32,
     atomic: bool,
     sites: &'a mut Vec<Site>,
+    exclusion: Option<&'a Exclusion>,
 }
 
 impl VisitorMut for Rewriter<'_> {
@@ -267,7 +328,11 @@ impl Rewriter<'_> {
                 (false, true) => abi::FIELD_WNA,
             };
             let get = call(abi::GET_FIELD, vec![a.clone(), string(field, span)], span);
-            let first = if read { C1_READ } else { C1_WRITE };
+            let (first, first_key) = if read {
+                (C1_READ, C1_READ_KEY)
+            } else {
+                (C1_WRITE, C1_WRITE_KEY)
+            };
             let record = comma(
                 vec![
                     assign(ident(DRD, span), int(1, span), span),
@@ -277,6 +342,18 @@ impl Rewriter<'_> {
                 ],
                 span,
             );
+            // An excluded pair is not recorded: `c1_write_key != k` for each access of key k
+            // whose pair with this one is excluded.
+            let partners = self.exclusion.map_or(&[][..], |x| x.partners(span));
+            let get = partners.iter().fold(get, |g, &k| {
+                let differs = binop(
+                    BinaryOperator::NotEquals,
+                    ident(first_key, span),
+                    int(k as u64, span),
+                    span,
+                );
+                and(g, differs, span)
+            });
             and(get, record, span)
         };
         let mut test = found(false);
@@ -316,8 +393,16 @@ impl Rewriter<'_> {
                 )
             })
             .collect();
-        let last = if write { C1_WRITE } else { C1_READ };
+        let (last, last_key) = if write {
+            (C1_WRITE, C1_WRITE_KEY)
+        } else {
+            (C1_READ, C1_READ_KEY)
+        };
         v.push(assign(ident(last, span), int(id as u64, span), span));
+        if let Some(x) = self.exclusion {
+            let k = x.key(span);
+            v.push(assign(ident(last_key, span), int(k as u64, span), span));
+        }
         v.push(int(1, span));
         let mut pre = ident(P1, span);
         if let Some(ok) = self.valid(&a0, span) {
