@@ -15,6 +15,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod gate_cli;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// A diagnostic with both accesses in the source and the interleaving.
@@ -261,6 +263,18 @@ enum Cmd {
     ///
     /// Exit status: 0 no wrong answer, 1 some wrong answer, 2 usage error.
     Eval(EvalArgs),
+    /// Run the race gate of `ladr.toml`: every harness (or those named), every race, each
+    /// sorted into new, unchanged (in --baseline) or suppressed.
+    ///
+    /// Exit status: 0 no new race, 1 a new race, 2 configuration or usage error (with the
+    /// file and line), 3 some harness without a verdict and no new race.
+    Check(gate_cli::CheckArgs),
+    /// Write a commented starter `ladr.toml` in the current directory.
+    Init {
+        /// Overwrite an existing `ladr.toml`.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// On SIGINT or SIGTERM: kill CBMC's process group, remove the temporary directory, and
@@ -288,8 +302,11 @@ const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
 fn main() -> ExitCode {
     let cli = Cli::parse();
     exit_cleanly_on_signals();
-    if let Some(Cmd::Eval(args)) = &cli.command {
-        return ladr_eval::main(&args.clone().into());
+    match &cli.command {
+        Some(Cmd::Eval(args)) => return ladr_eval::main(&args.clone().into()),
+        Some(Cmd::Check(args)) => return gate_cli::check(args, &cli),
+        Some(Cmd::Init { force }) => return gate_cli::init(*force),
+        None => {}
     }
     let file = cli.file[0].clone();
     if cli.svcomp && cli.file.len() > 1 {

@@ -1,9 +1,12 @@
 //! ladr on a repository: the build's compile database ([`compdb`]), the `ladr.toml` race
-//! gate ([`config`]), suppressions and baselines.
+//! gate ([`config`], [`gate`]), suppressions ([`suppress`]) and baselines ([`baseline`]).
 //!
 //! Architecture invariant: this crate decides which files make a program and which races
 //! fail a gate; it never translates C or reads CBMC's output itself (that is `ladr-check`
 //! and `ladr-report`).
 
+pub mod baseline;
 pub mod compdb;
 pub mod config;
+pub mod gate;
+pub mod suppress;

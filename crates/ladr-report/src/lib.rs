@@ -115,6 +115,9 @@ impl Search {
 pub struct Race {
     /// [first, second]: the write that ends context C1, the access that begins C2.
     pub accesses: [AccessInfo; 2],
+    /// Identifies the race across runs and edits elsewhere (SARIF's `ladrRace/v1`, see
+    /// [`sarif::fingerprint`]): what a baseline compares.
+    pub fingerprint: String,
     pub interleaving: Vec<Context>,
 }
 
@@ -128,6 +131,8 @@ pub struct AccessInfo {
     pub atomic: bool,
     /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`).
     pub expr: String,
+    /// The function the access is written in (null: outside any, e.g. an initialiser).
+    pub function: Option<String>,
     pub thread: Thread,
     /// Values CBMC gives for the variables in `expr` (e.g. an index), as CBMC prints them.
     pub values: Vec<Value>,
@@ -282,7 +287,7 @@ fn end_at_access(interleaving: &mut [Context], second: &AccessInfo) {
 }
 
 /// The race a report found, with its interleaving.
-fn race(report: &Report, parsed: &Parsed) -> Option<Race> {
+fn race(report: &Report, parsed: &Parsed, root: &Path) -> Option<Race> {
     let Verdict::Race { first, second } = &report.verdict else {
         return None;
     };
@@ -292,15 +297,19 @@ fn race(report: &Report, parsed: &Parsed) -> Option<Race> {
         access_info(second, report, parsed, &interleaving, false),
     ];
     end_at_access(&mut interleaving, &accesses[1]);
-    Some(Race {
+    let mut race = Race {
         accesses,
+        fingerprint: String::new(),
         interleaving,
-    })
+    };
+    race.fingerprint = sarif::race_fingerprint(&race, root);
+    Some(race)
 }
 
 /// Builds the outcome of one check (at most one race; no `search`).
 pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64) -> Outcome {
-    let races = race(report, parsed).into_iter().collect();
+    let root = sarif::root(&parsed.path);
+    let races = race(report, parsed, &root).into_iter().collect();
     let times = (report.stats.translate, report.stats.cbmc);
     build(report, races, None, parsed, opts, parse_time, times)
 }
@@ -308,7 +317,11 @@ pub fn outcome(report: &Report, parsed: &Parsed, opts: &Options, parse_time: f64
 /// Builds the outcome of a search for races ([`ladr_check::check_races`]): every race found,
 /// and how the search ended; the times are those of all its checks.
 pub fn races_outcome(found: &Races, parsed: &Parsed, parse_time: f64) -> Outcome {
-    let races: Vec<Race> = found.races().filter_map(|r| race(r, parsed)).collect();
+    let root = sarif::root(&parsed.path);
+    let races: Vec<Race> = found
+        .races()
+        .filter_map(|r| race(r, parsed, &root))
+        .collect();
     let first = &found.reports[0];
     let search = Some(Search::of(&found.end));
     let times = (found.translate, found.cbmc);
@@ -425,10 +438,24 @@ fn access_info(
         kind: if a.site.write { "write" } else { "read" },
         atomic: a.site.atomic,
         expr: a.site.expr.clone(),
+        function: enclosing_function(&parsed.unit, a.site.span.start),
         thread: thread(report, parsed, a.slot.index),
         values: values(a, report, contexts, first),
         offset: (a.site.span.start, a.site.span.end),
     }
+}
+
+/// The user's function whose definition holds offset `at` of the parsed text.
+fn enclosing_function(unit: &lang_c::ast::TranslationUnit, at: usize) -> Option<String> {
+    unit.0.iter().find_map(|d| match &d.node {
+        lang_c::ast::ExternalDeclaration::FunctionDefinition(f)
+            if f.span.start <= at && at < f.span.end =>
+        {
+            ladr_c::syntax::build::function_name(&f.node)
+                .map(|n| ladr_c::syntax::names::original_name(n).to_string())
+        }
+        _ => None,
+    })
 }
 
 /// The last values CBMC assigned, up to the end of the access's context (C1 for the first

@@ -303,14 +303,11 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
             values_words(first)
         ),
     );
-    let fp = fingerprint(
-        ctx.relative(&first.file).as_deref().unwrap_or(&first.file),
-        first,
-        ctx.relative(&second.file)
-            .as_deref()
-            .unwrap_or(&second.file),
-        second,
-    );
+    let fp = if race.fingerprint.is_empty() {
+        race_fingerprint_in(race, ctx)
+    } else {
+        race.fingerprint.clone()
+    };
     let rounds = race.interleaving.iter().map(|c| c.round).max().unwrap_or(0);
     json!({
         "ruleId": RULE_ID,
@@ -548,6 +545,23 @@ pub fn fingerprint(file1: &str, a1: &AccessInfo, file2: &str, a2: &AccessInfo) -
     parts.sort();
     let text = format!("{RULE_ID}\u{1}{}\u{1}{}", parts[0], parts[1]);
     format!("{:016x}", fnv1a64(text.as_bytes()))
+}
+
+/// The [`fingerprint`] of a race, its files relative to `root` (see [`root`]).
+pub fn race_fingerprint(race: &super::Race, root: &Path) -> String {
+    race_fingerprint_in(race, &Ctx::new(root))
+}
+
+fn race_fingerprint_in(race: &super::Race, ctx: &Ctx) -> String {
+    let [first, second] = &race.accesses;
+    fingerprint(
+        ctx.relative(&first.file).as_deref().unwrap_or(&first.file),
+        first,
+        ctx.relative(&second.file)
+            .as_deref()
+            .unwrap_or(&second.file),
+        second,
+    )
 }
 
 /// FNV-1a, 64 bit.

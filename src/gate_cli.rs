@@ -1,0 +1,229 @@
+//! `ladr check` and `ladr init`: the command line of the repository gate (the work is in
+//! `ladr_project::gate`).
+
+use super::{emit, Cli, Format};
+use ladr_c::diag::{Error, ErrorKind};
+use ladr_check::Phase;
+use ladr_project::config::{Config, FILE_NAME, STARTER};
+use ladr_project::gate::{self, Event, RunOptions};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Options of `ladr check`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// Harnesses to run (default: all of the config).
+    #[arg(value_name = "NAME")]
+    names: Vec<String>,
+    /// The config (default: `ladr.toml` in the current directory).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Harnesses checked at the same time (default: the number of cores).
+    #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// An earlier `ladr check` JSON or SARIF (or a `ladr FILE` one): its races are
+    /// "unchanged" and do not fail the gate; only new races do.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Output format on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text, value_name = "FORMAT")]
+    format: Format,
+    /// Also write the combined SARIF log to FILE (for code scanning).
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Also write the combined JSON document to FILE (a later run's --baseline).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Show every step of every context of a new race's interleaving.
+    #[arg(long)]
+    steps: bool,
+    /// No progress display on the terminal.
+    #[arg(short, long)]
+    quiet: bool,
+    /// The CBMC binary (default: as for `ladr FILE`).
+    #[arg(long, value_name = "PATH")]
+    cbmc: Option<PathBuf>,
+}
+
+/// Runs `ladr check`.
+pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
+    match check_inner(args) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("error: {}", e.message);
+            for n in &e.notes {
+                eprintln!("  = {n}");
+            }
+            ExitCode::from(match e.kind {
+                ErrorKind::Backend | ErrorKind::Internal => 3,
+                _ => 2,
+            })
+        }
+    }
+}
+
+fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
+    let path = args.config.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+    if !path.exists() {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            format!(
+                "no config `{}`: write one with `ladr init` (or name it with --config)",
+                path.display()
+            ),
+        ));
+    }
+    let config = Config::load(&path)?;
+    let harnesses = gate::select(&config, &args.names)?;
+    let baseline = match &args.baseline {
+        Some(b) => Some(ladr_project::baseline::load(b)?),
+        None => None,
+    };
+    let cbmc = ladr_cbmc::locate(args.cbmc.as_deref())
+        .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
+    let jobs = args.jobs.map(|j| j as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let bars = Progress::new(args.quiet, harnesses.len());
+    let gate = gate::run(
+        &config,
+        &harnesses,
+        &RunOptions {
+            cbmc,
+            jobs,
+            baseline,
+        },
+        &|e| bars.event(e),
+    )?;
+    bars.finish();
+    let root = ladr_report::sarif::root(&path);
+    if let Some(f) = &args.sarif {
+        write(f, &ladr_report::sarif::to_string(&gate.sarif(&root)))?;
+    }
+    if let Some(f) = &args.json {
+        write(f, &pretty(&gate.json()))?;
+    }
+    match args.format {
+        Format::Text => emit(&gate.text(args.steps)),
+        Format::Json => emit(&format!("{}\n", pretty(&gate.json()))),
+        Format::Sarif => emit(&format!(
+            "{}\n",
+            ladr_report::sarif::to_string(&gate.sarif(&root))
+        )),
+    }
+    Ok(gate.status())
+}
+
+/// Any JSON value as indented text (the SARIF writer's).
+use ladr_report::sarif::to_string as pretty;
+
+fn write(path: &Path, text: &str) -> Result<(), Error> {
+    std::fs::write(path, format!("{text}\n")).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("cannot write `{}`: {e}", path.display()),
+        )
+    })
+}
+
+/// The progress display: a bar of harnesses done, and one line per running harness (drawn
+/// only on a terminal; nothing with --quiet).
+struct Progress {
+    multi: indicatif::MultiProgress,
+    total: indicatif::ProgressBar,
+    running: Mutex<Vec<(String, indicatif::ProgressBar)>>,
+}
+
+impl Progress {
+    fn new(quiet: bool, n: usize) -> Progress {
+        let multi = indicatif::MultiProgress::new();
+        if quiet {
+            multi.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+        }
+        let total = multi.add(indicatif::ProgressBar::new(n as u64));
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} harnesses [{elapsed}]")
+        {
+            total.set_style(style);
+        }
+        Progress {
+            multi,
+            total,
+            running: Mutex::new(vec![]),
+        }
+    }
+
+    fn event(&self, e: Event) {
+        let Ok(mut running) = self.running.lock() else {
+            return;
+        };
+        match e {
+            Event::Started(name) => {
+                let bar = self.multi.add(indicatif::ProgressBar::new_spinner());
+                if let Ok(style) = indicatif::ProgressStyle::with_template("  {spinner} {msg}") {
+                    bar.set_style(style);
+                }
+                bar.set_message(format!("{name}: reading"));
+                bar.enable_steady_tick(Duration::from_millis(200));
+                running.push((name.to_string(), bar));
+            }
+            Event::Phase(name, phase, r, u) => {
+                if let Some((_, bar)) = running.iter().find(|(n, _)| n == name) {
+                    let what = match phase {
+                        Phase::Translating => "translating",
+                        Phase::Cbmc => "CBMC is checking",
+                    };
+                    bar.set_message(format!("{name}: {what} ({r} rounds, {u} unwindings)"));
+                }
+            }
+            Event::Finished(run) => {
+                if let Some(i) = running.iter().position(|(n, _)| *n == run.name) {
+                    let (_, bar) = running.remove(i);
+                    bar.finish_and_clear();
+                    self.multi.remove(&bar);
+                }
+                let races = run.outcome.races.len();
+                let _ = self.multi.println(format!(
+                    "{}: {}{} ({:.1} s)",
+                    run.name,
+                    run.outcome.verdict,
+                    if races > 0 {
+                        format!(", {races} race{}", if races == 1 { "" } else { "s" })
+                    } else {
+                        String::new()
+                    },
+                    run.wall.as_secs_f64()
+                ));
+                self.total.inc(1);
+            }
+        }
+    }
+
+    fn finish(&self) {
+        self.total.finish_and_clear();
+        let _ = self.multi.clear();
+    }
+}
+
+/// Runs `ladr init`.
+pub fn init(force: bool) -> ExitCode {
+    let path = Path::new(FILE_NAME);
+    if path.exists() && !force {
+        eprintln!("error: `{FILE_NAME}` exists already (--force overwrites it)");
+        return ExitCode::from(2);
+    }
+    match std::fs::write(path, STARTER) {
+        Ok(()) => {
+            eprintln!("wrote {FILE_NAME}: name your harness files in it, then run `ladr check`");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write `{FILE_NAME}`: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
