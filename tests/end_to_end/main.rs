@@ -7,6 +7,7 @@
 
 mod checked;
 mod cli;
+mod project;
 mod report_formats;
 
 use checked::{checked, checked_all};

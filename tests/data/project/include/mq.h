@@ -3,9 +3,13 @@
 #define MQ_H
 #include <pthread.h>
 
+#ifndef MQ_CAPACITY
+#error "build with -DMQ_CAPACITY=N (compile_commands.json has it)"
+#endif
+
 struct mq {
   pthread_mutex_t lock;
-  int items[4];
+  int items[MQ_CAPACITY];
   int count;
   int dropped;
 };

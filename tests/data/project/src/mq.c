@@ -11,7 +11,7 @@ void mq_init(struct mq *q) {
 
 int mq_push(struct mq *q, int v) {
   pthread_mutex_lock(&q->lock);
-  if (q->count == 4) {
+  if (q->count == MQ_CAPACITY) {
     q->dropped++;
     pthread_mutex_unlock(&q->lock);
     return -1;
