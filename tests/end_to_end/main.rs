@@ -5,6 +5,7 @@
 //! that outcome; a few runs of the `ladr` binary cover the command line (exit status,
 //! formats on stdout, SV-COMP mode). Needs CBMC (scripts/install-cbmc); fails without it.
 
+mod action;
 mod checked;
 mod cli;
 mod project;
