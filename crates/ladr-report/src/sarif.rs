@@ -303,11 +303,9 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
             values_words(first)
         ),
     );
-    let fp = if race.fingerprint.is_empty() {
-        race_fingerprint_in(race, ctx)
-    } else {
-        race.fingerprint.clone()
-    };
+    // Relative to this log's root (the outcome's `fingerprint` is relative to the input's
+    // repository root, the same root wherever ladr writes both).
+    let fp = race_fingerprint_in(race, ctx);
     let rounds = race.interleaving.iter().map(|c| c.round).max().unwrap_or(0);
     json!({
         "ruleId": RULE_ID,

@@ -554,6 +554,23 @@ pub fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
         .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
 }
 
+/// `*x`, `**x`, `(*f)(void)`: a declarator that declares a pointer (to an object or a
+/// function), not an array of pointers or a function returning one.
+pub fn is_pointer_declarator(d: &Declarator) -> bool {
+    match &d.kind.node {
+        // `(*f)(int)`: the inner declarator makes `f` a pointer, whatever follows.
+        DeclaratorKind::Declarator(inner) => is_pointer_declarator(&inner.node),
+        DeclaratorKind::Identifier(_) => {
+            // lang-c lists a declarator's pointers before its array and function parts.
+            !d.derived.is_empty()
+                && d.derived
+                    .iter()
+                    .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        }
+        DeclaratorKind::Abstract => false,
+    }
+}
+
 /// `x[…]…`: a declarator whose outermost derivation is an array.
 pub fn is_array_declarator(d: &Declarator) -> bool {
     // lang-c lists a declarator's pointers before its array part: `int *q[2]` is an array

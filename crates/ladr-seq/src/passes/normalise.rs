@@ -116,7 +116,11 @@ impl VisitorMut for DropOverwrittenHavocs {
         if let Statement::Compound(items) = &mut s.node {
             let mut k = 0;
             while k < items.len() {
-                match havoced_name(&items[k]) {
+                let first = havoced_name(&items[k]).or_else(|| {
+                    k.checked_sub(1)
+                        .and_then(|j| null_pointer_start(&items[j], &items[k]))
+                });
+                match first {
                     Some(x) if overwritten_next(&items[k + 1..], x) => {
                         items.remove(k);
                     }
@@ -140,6 +144,34 @@ fn havoced_name(it: &Node<BlockItem>) -> Option<&str> {
         },
         _ => None,
     }
+}
+
+/// `x` when `item` is `x = 0;` right after the declaration `decl` of the pointer `x`: the
+/// null start N4 gives an uninitialised pointer (see `Normaliser::declaration`).
+fn null_pointer_start<'a>(decl: &Node<BlockItem>, item: &'a Node<BlockItem>) -> Option<&'a str> {
+    let BlockItem::Declaration(d) = &decl.node else {
+        return None;
+    };
+    let BlockItem::Statement(s) = &item.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    let (Expression::Identifier(x), Expression::Constant(c)) = (&b.node.lhs.node, &b.node.rhs.node)
+    else {
+        return None;
+    };
+    let zero = matches!(&c.node, Constant::Integer(i) if i.number.as_ref() == "0");
+    let declares = d.node.declarators.iter().any(|i| {
+        declarator_name(&i.node.declarator.node) == Some(x.node.name.as_str())
+            && is_pointer_declarator(&i.node.declarator.node)
+            && i.node.initializer.is_none()
+    });
+    (b.node.operator.node == BinaryOperator::Assign && zero && declares).then_some(&x.node.name)
 }
 
 /// See [`DropOverwrittenHavocs`].
@@ -607,6 +639,18 @@ impl Norm<'_> {
                         !matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Register)
                     });
                     match id.initializer.take() {
+                        // An uninitialised pointer starts as a null pointer, not as any
+                        // value: a defined program writes it before reading it, so no
+                        // execution changes, while a pointer that may point to any object
+                        // makes every access through it costly for CBMC (and its shadow
+                        // memory may crash on one).
+                        None if is_pointer_declarator(&id.declarator.node) => {
+                            stmts.push(stmt_item(expr_stmt(assign(
+                                ident(name, nspan),
+                                int(0, nspan),
+                                nspan,
+                            ))));
+                        }
                         None => {
                             stmts.push(stmt_item(expr_stmt(call(
                                 abi::HAVOC,
