@@ -343,13 +343,20 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
     let mut seen: HashSet<String> = HashSet::new();
     // tag or typedef name → (printed definition, unit file)
     let mut types: HashMap<String, (String, String)> = HashMap::new();
+    // enumerator → (value, unit file)
+    let mut enumerators: HashMap<String, (i128, String)> = HashMap::new();
     let mut out = vec![];
     for u in units {
         let mut mine: HashSet<String> = HashSet::new();
-        for d in u.decls {
+        for mut d in u.decls {
             let text = print_unit(&TranslationUnit(vec![d.clone()])).text;
             if seen.contains(&text) {
                 continue;
+            }
+            if let ExternalDeclaration::Declaration(decl) = &mut d.node {
+                if !known_enumerators(decl, &mut enumerators, &u.file)? {
+                    continue;
+                }
             }
             if let ExternalDeclaration::Declaration(decl) = &d.node {
                 for (name, def) in type_definitions(&decl.node) {
@@ -376,6 +383,83 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
         seen.extend(mine);
     }
     Ok(out)
+}
+
+/// Enumerators are file-scope names without linkage: two units that see a header under
+/// different feature macros (`_XOPEN_SOURCE`, `-std=c99`) declare different versions of one
+/// anonymous `enum`. An enumerator an earlier unit declared with the same value is taken out
+/// of this declaration (the others keep their values, now written out); the same name with
+/// another value is an error. Returns false when nothing is left to declare.
+fn known_enumerators(
+    decl: &mut Node<Declaration>,
+    known: &mut HashMap<String, (i128, String)>,
+    file: &str,
+) -> Result<bool> {
+    use crate::syntax::constant::{value, Env};
+    let span = decl.span;
+    let mut emptied = false;
+    for sp in &mut decl.node.specifiers {
+        let DeclarationSpecifier::TypeSpecifier(t) = &mut sp.node else {
+            continue;
+        };
+        let TypeSpecifier::Enum(en) = &mut t.node else {
+            continue;
+        };
+        if en.node.enumerators.is_empty() {
+            continue;
+        }
+        let values: HashMap<String, i128> =
+            known.iter().map(|(k, (v, _))| (k.clone(), *v)).collect();
+        let mut local = values.clone();
+        let mut next: i128 = 0;
+        let mut kept = vec![];
+        let mut changed = false;
+        for e in std::mem::take(&mut en.node.enumerators) {
+            let name = e.node.identifier.node.name.clone();
+            let v = match &e.node.expression {
+                Some(x) => match value(&x.node, &Env::values(&local)) {
+                    Some(v) => v,
+                    // A value ladr cannot compute: keep the enum as it is.
+                    None => return Ok(true),
+                },
+                None => next,
+            };
+            next = v + 1;
+            local.insert(name.clone(), v);
+            match known.get(&name) {
+                Some((old, _)) if *old == v => changed = true,
+                Some((old, other)) => {
+                    return Err(Error::unsupported(
+                        span,
+                        format!(
+                            "enumerator `{name}` is {v} here and {old} in `{other}`: ladr links \
+                             units that agree on their constants"
+                        ),
+                    ));
+                }
+                None => kept.push((e, v)),
+            }
+        }
+        for (e, v) in &kept {
+            known.insert(e.node.identifier.node.name.clone(), (*v, file.to_string()));
+        }
+        en.node.enumerators = kept
+            .into_iter()
+            .map(|(mut e, v)| {
+                if changed {
+                    let at = e.span;
+                    e.node.expression = Some(Box::new(if v < 0 {
+                        unop(UnaryOperator::Minus, int(v.unsigned_abs() as u64, at), at)
+                    } else {
+                        int(v as u64, at)
+                    }));
+                }
+                e
+            })
+            .collect();
+        emptied |= en.node.enumerators.is_empty() && en.node.identifier.is_none();
+    }
+    Ok(!(emptied && decl.node.declarators.is_empty()))
 }
 
 /// The tags a declaration defines (`struct s { … }`) and the typedef names it declares,
@@ -551,6 +635,35 @@ mod tests {
         assert!(e.message.contains("`main` is defined in"), "{}", e.message);
         let loc = e.loc(e.source.as_deref().unwrap()).unwrap();
         assert!(loc.file.ends_with("b.i"), "{loc}");
+    }
+
+    #[test]
+    fn one_enum_seen_under_different_feature_macros_declares_each_enumerator_once() {
+        let (_, text) = linked(&[
+            ("a.i", "enum { A, B };\nint main(void) { return B; }\n"),
+            (
+                "b.i",
+                "enum { A, B, C, D = A };\nint f(void) { return C + D; }\n",
+            ),
+        ])
+        .unwrap();
+        assert_eq!(
+            text.matches(" A,").count() + text.matches(" A\n").count(),
+            1,
+            "{text}"
+        );
+        assert!(text.contains("C = 2") && text.contains("D = 0"), "{text}");
+        let e = linked(&[
+            ("a.i", "enum { A, B };\nint main(void) { return B; }\n"),
+            ("b.i", "enum { B, A };\n"),
+        ])
+        .err()
+        .unwrap();
+        assert!(
+            e.message.contains("enumerator `B` is 0 here and 1"),
+            "{}",
+            e.message
+        );
     }
 
     #[test]
