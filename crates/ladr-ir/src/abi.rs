@@ -66,6 +66,10 @@ pub fn modelled_function(name: &str) -> &str {
     name.strip_prefix(MODEL_FUNCTION).unwrap_or(name)
 }
 
+/// The model function giving the result of a function without a body that returns a
+/// pointer to an object (`AssumedResult::FreshObject`).
+pub const FRESH_OBJECT: &str = "__ladr_fresh_object";
+
 /// Is `name` a function of the model rather than a slot function?
 pub fn is_model_function(name: &str) -> bool {
     name.starts_with(MODEL_FUNCTION) && !is_slot_function(name)

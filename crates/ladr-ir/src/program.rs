@@ -94,6 +94,19 @@ pub struct Assumption {
     pub function: String,
     /// The first call (in the user's source).
     pub span: Span,
+    /// What the result is taken to be.
+    pub result: AssumedResult,
+}
+
+/// What ladr takes the result of a function without a body to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssumedResult {
+    /// Any value of its type (CBMC's choice for a function without a body).
+    AnyValue,
+    /// A pointer to an object: a null pointer or a fresh object of the pointee type, never
+    /// one of the program's objects (a pointer that may point to any object makes every
+    /// access through it costly for CBMC).
+    FreshObject,
 }
 
 /// One thread slot of the bounded program (filled by `threads`).

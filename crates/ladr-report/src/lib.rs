@@ -26,7 +26,7 @@ use ladr_c::syntax::names;
 use ladr_cbmc::Step;
 use ladr_check::{Access, Races, Report, SearchEnd, Verdict, SEQ_FILE};
 use ladr_ir::abi::{self, slot_function};
-use ladr_ir::program::{CutKind, Options};
+use ladr_ir::program::{AssumedResult, CutKind, Options};
 use lang_c::span::Span;
 use serde::Serialize;
 use std::path::Path;
@@ -373,7 +373,7 @@ fn build(
             .program
             .assumptions
             .iter()
-            .map(|a| assumption_text(&a.function))
+            .map(|a| assumption_text(&a.function, a.result))
             .collect(),
         stats: Stats {
             translate_s: parse_time + translate.as_secs_f64(),
@@ -388,8 +388,16 @@ fn build(
 }
 
 /// The assumption a call of `function` (no body, its result used) makes.
-pub fn assumption_text(function: &str) -> String {
-    format!("the result of `{function}` (no body) is any value of its type")
+pub fn assumption_text(function: &str, result: AssumedResult) -> String {
+    match result {
+        AssumedResult::AnyValue => {
+            format!("the result of `{function}` (no body) is any value of its type")
+        }
+        AssumedResult::FreshObject => format!(
+            "the result of `{function}` (no body) is a null pointer or a fresh object of its \
+             pointee type, not one of the program's objects"
+        ),
+    }
 }
 
 fn cut_name(c: CutKind) -> &'static str {

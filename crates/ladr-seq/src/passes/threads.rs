@@ -63,7 +63,7 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
-use ladr_ir::program::{Assumption, Cut, CutKind, Options, Program, Slot};
+use ladr_ir::program::{AssumedResult, Assumption, Cut, CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
@@ -249,8 +249,17 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     Ok(p)
 }
 
-/// Whether each function declared at file scope returns a value (its type is not `void`).
-fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, bool> {
+/// What a function declared at file scope returns.
+#[derive(Clone, Copy, Default)]
+struct Returns {
+    /// A value (its type is not `void`).
+    value: bool,
+    /// A pointer to an object (not `void *`, not a function pointer).
+    object: bool,
+}
+
+/// What each function declared at file scope returns.
+fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns> {
     let mut out = HashMap::new();
     for ext in decls {
         let ExternalDeclaration::Declaration(d) = &ext.node else {
@@ -267,12 +276,23 @@ fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, bool> {
             let Some(name) = declarator_name(dd) else {
                 continue;
             };
-            // `void *f(void)` returns a pointer.
-            let pointer = dd
+            // `void *f(void)` returns a pointer; `T *f(void)` (T not void, or `void **`) a
+            // pointer to an object.
+            let pointers = dd
                 .derived
                 .iter()
-                .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)));
-            out.insert(name.to_string(), !void || pointer);
+                .take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+                .count();
+            let object = matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+                && pointers > 0
+                && (!void || pointers > 1);
+            out.insert(
+                name.to_string(),
+                Returns {
+                    value: !void || pointers > 0,
+                    object,
+                },
+            );
         }
     }
     out
@@ -827,7 +847,7 @@ struct SlotCtx<'a> {
     routines: HashMap<String, String>,
     /// Whether each function declared at file scope returns a value (not `void`); a callee
     /// not listed (a function pointer variable) invents no assumption here.
-    returns_value: &'a HashMap<String, bool>,
+    returns_value: &'a HashMap<String, Returns>,
     /// The span of the call whose statement discards its result (`f(x);`).
     discarded: Option<Span>,
     /// A call was turned into one of `model/libc.c`.
@@ -1281,16 +1301,39 @@ impl VisitorMut for SlotCtx<'_> {
                     *c.node.callee = ident(&abi::model_function(n), span);
                     return Ok(Walk::Descend);
                 }
+                let returns = self.returns_value.get(n).copied().unwrap_or_default();
                 if self.discarded != Some(c.span)
                     && !self.defs.contains_key(n)
-                    && self.returns_value.get(n).copied().unwrap_or(false)
+                    && returns.value
                     && library::invents_result(n)
-                    && !self.p.assumptions.iter().any(|a| a.function == n)
                 {
-                    self.p.assumptions.push(Assumption {
-                        function: n.to_string(),
-                        span: c.span,
-                    });
+                    let result = if returns.object {
+                        AssumedResult::FreshObject
+                    } else {
+                        AssumedResult::AnyValue
+                    };
+                    if !self.p.assumptions.iter().any(|a| a.function == n) {
+                        self.p.assumptions.push(Assumption {
+                            function: n.to_string(),
+                            span: c.span,
+                            result,
+                        });
+                    }
+                    if returns.object {
+                        // `(__typeof__(f(a))) __ladr_fresh_object(sizeof(*(__typeof__(f(a))) 0))`
+                        let span = e.span;
+                        let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
+                        let pointee = deref(cast(ty(), int(0, span), span), span);
+                        let size = node(
+                            Expression::SizeOfVal(Box::new(node(
+                                SizeOfVal(Box::new(pointee)),
+                                span,
+                            ))),
+                            span,
+                        );
+                        *e = cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span);
+                        return Ok(Walk::Skip);
+                    }
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.
