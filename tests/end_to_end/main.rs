@@ -7,6 +7,7 @@
 
 mod checked;
 mod cli;
+mod locks;
 mod report_formats;
 
 use checked::{checked, checked_all};
