@@ -26,6 +26,18 @@ enum Format {
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
     Sarif,
+    /// One self-contained HTML page: both accesses in the source, one lane per thread, the
+    /// locks held (`ladr FILE` only).
+    Html,
+}
+
+/// `--witness-format`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum WitnessFormat {
+    /// SV-COMP's GraphML witness, format 1.0.
+    Graphml,
+    /// SV-COMP's YAML witness, format 2.2 (`violation_sequence` with thread ids).
+    Yaml,
 }
 
 /// `--emit`'s values: the pipeline's stages, named for the command line.
@@ -218,6 +230,11 @@ struct Cli {
     /// SV-COMP mode: `witness.graphml`).
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     witness: Option<PathBuf>,
+    /// The witness's format (SV-COMP mode's default file: `witness.graphml` or
+    /// `witness.yml`).
+    #[arg(long, value_enum, default_value_t = WitnessFormat::Graphml, value_name = "FORMAT",
+          help_heading = "Output")]
+    witness_format: WitnessFormat,
 
     /// SV-COMP mode: FILE may be a task `.yml`; the last output line is `SV-COMP result:
     /// true`, `false(no-data-race)` or `unknown`.
@@ -520,15 +537,28 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
             emit(&format!("{}\n", report::sarif::to_string(&log)));
         }
+        Format::Html => emit(&report::html::html(&outcome)),
     }
+    let default_witness = match cli.witness_format {
+        WitnessFormat::Graphml => "witness.graphml",
+        WitnessFormat::Yaml => "witness.yml",
+    };
     let witness = cli
         .witness
         .clone()
-        .or_else(|| cli.svcomp.then(|| PathBuf::from("witness.graphml")));
+        .or_else(|| cli.svcomp.then(|| PathBuf::from(default_witness)));
     if let (Some(path), false) = (witness, outcome.races.is_empty()) {
-        let arch = if ilp32 { "32bit" } else { "64bit" };
-        let xml = report::witness::graphml(&outcome, &file, arch);
-        if let Err(e) = std::fs::write(&path, xml) {
+        let text = match cli.witness_format {
+            WitnessFormat::Graphml => {
+                let arch = if ilp32 { "32bit" } else { "64bit" };
+                report::witness::graphml(&outcome, &file, arch)
+            }
+            WitnessFormat::Yaml => {
+                let model = if ilp32 { "ILP32" } else { "LP64" };
+                report::yaml_witness::yaml(&outcome, &file, model).unwrap_or_default()
+            }
+        };
+        if let Err(e) = std::fs::write(&path, text) {
             eprintln!("error: cannot write the witness {}: {e}", path.display());
         }
     }
@@ -607,6 +637,7 @@ fn fail(
         o.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
         match cli.format {
             Format::Json => emit(&format!("{}\n", report::json(&o))),
+            Format::Html => emit(&report::html::html(&o)),
             _ => {
                 let log = report::sarif::sarif(&o, &report::sarif::root(input));
                 emit(&format!("{}\n", report::sarif::to_string(&log)));

@@ -19,6 +19,7 @@ pub mod locks;
 pub mod sarif;
 pub mod text;
 pub mod witness;
+pub mod yaml_witness;
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::frontend::source_map::Loc;
@@ -163,6 +164,10 @@ pub struct Thread {
     pub function: String,
     /// The `pthread_create` call that made it (none for `main`).
     pub created_at: Option<Position>,
+    /// The `)` that closes that call's arguments (where witness format 2.x puts a
+    /// `function_enter` waypoint; not serialised).
+    #[serde(skip)]
+    pub call_end: Option<Position>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -433,6 +438,11 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
+        call_end: slot.created_at.and_then(|s| {
+            let text = parsed.text.get(s.start..s.end)?;
+            let close = s.start + text.rfind(')')?;
+            Some(position(&parsed.map.lookup(close)))
+        }),
     }
 }
 
