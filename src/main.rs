@@ -72,7 +72,8 @@ impl Emit {
 struct EvalArgs {
     /// Directory searched recursively for SV-COMP task files (`*.yml`) whose properties
     /// include `no-data-race.prp`.
-    dir: PathBuf,
+    #[arg(required_unless_present = "plot_only")]
+    dir: Option<PathBuf>,
     /// Tasks run at the same time (default: the number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
@@ -106,12 +107,19 @@ struct EvalArgs {
     /// mode.
     #[arg(long)]
     no_deepen: bool,
+    /// Draw the SV-COMP quantile plot (CPU time of each correct answer, sorted, log scale)
+    /// to this SVG file; with --compare also a scatter of per-task times, FILE-scatter.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Run nothing: draw --plot from the results file of a past run.
+    #[arg(long, value_name = "RESULTS.json", requires = "plot")]
+    plot_only: Option<PathBuf>,
 }
 
 impl From<EvalArgs> for ladr_eval::Args {
     fn from(a: EvalArgs) -> Self {
         ladr_eval::Args {
-            dir: a.dir,
+            dir: a.dir.unwrap_or_default(),
             jobs: a.jobs,
             timeout: a.timeout,
             memory: a.memory,
@@ -122,6 +130,8 @@ impl From<EvalArgs> for ladr_eval::Args {
             filter: a.filter,
             cbmc: a.cbmc,
             no_deepen: a.no_deepen,
+            plot: a.plot,
+            plot_only: a.plot_only,
         }
     }
 }

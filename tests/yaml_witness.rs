@@ -13,7 +13,8 @@ use std::process::Command;
 
 fn schema() -> jsonschema::Validator {
     let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/witness-2.2/violation-witness-2.2.schema.json"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/witness-2.2/violation-witness-2.2.schema.json"),
     )
     .expect("the schema");
     jsonschema::validator_for(&serde_json::from_str(&text).unwrap()).expect("a valid schema")
@@ -72,7 +73,14 @@ fn segments(v: &Value) -> Vec<Vec<&Value>> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| s["segment"].as_array().unwrap().iter().map(|w| &w["waypoint"]).collect())
+        .map(|s| {
+            s["segment"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|w| &w["waypoint"])
+                .collect()
+        })
         .collect()
 }
 
