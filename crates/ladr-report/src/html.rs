@@ -43,9 +43,9 @@ pub fn html(o: &Outcome) -> String {
     } else {
         format!("the bounds cut the program: {}", o.bounds.cuts.join(", "))
     };
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<p class=\"bounds\" id=\"bounds\">Bounds: {} round{}, {} unwinding{}; {}.</p>\n",
+        "<p class=\"bounds\" id=\"bounds\">Bounds: {} round{}, {} unwinding{}; {}.</p>",
         o.bounds.rounds,
         if o.bounds.rounds == 1 { "" } else { "s" },
         o.bounds.unwind,
