@@ -65,6 +65,12 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
 }
 
 fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
+    if args.format == Format::Html {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "--format html is for one file (`ladr FILE`), not for `ladr check`",
+        ));
+    }
     let path = args
         .config
         .clone()
@@ -117,6 +123,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             "{}\n",
             ladr_report::sarif::to_string(&gate.sarif(&root))
         )),
+        Format::Html => unreachable!("refused above"),
     }
     Ok(gate.status())
 }

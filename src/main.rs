@@ -26,6 +26,18 @@ enum Format {
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
     Sarif,
+    /// One self-contained HTML page: both accesses in the source, one lane per thread, the
+    /// locks held (`ladr FILE` only).
+    Html,
+}
+
+/// `--witness-format`'s values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum WitnessFormat {
+    /// SV-COMP's GraphML witness, format 1.0.
+    Graphml,
+    /// SV-COMP's YAML witness, format 2.2 (`violation_sequence` with thread ids).
+    Yaml,
 }
 
 /// `--emit`'s values: the pipeline's stages, named for the command line.
@@ -60,7 +72,8 @@ impl Emit {
 struct EvalArgs {
     /// Directory searched recursively for SV-COMP task files (`*.yml`) whose properties
     /// include `no-data-race.prp`.
-    dir: PathBuf,
+    #[arg(required_unless_present = "plot_only")]
+    dir: Option<PathBuf>,
     /// Tasks run at the same time (default: the number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
     jobs: Option<u32>,
@@ -94,12 +107,19 @@ struct EvalArgs {
     /// mode.
     #[arg(long)]
     no_deepen: bool,
+    /// Draw the SV-COMP quantile plot (CPU time of each correct answer, sorted, log scale)
+    /// to this SVG file; with --compare also a scatter of per-task times, FILE-scatter.svg.
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Run nothing: draw --plot from the results file of a past run.
+    #[arg(long, value_name = "RESULTS.json", requires = "plot")]
+    plot_only: Option<PathBuf>,
 }
 
 impl From<EvalArgs> for ladr_eval::Args {
     fn from(a: EvalArgs) -> Self {
         ladr_eval::Args {
-            dir: a.dir,
+            dir: a.dir.unwrap_or_default(),
             jobs: a.jobs,
             timeout: a.timeout,
             memory: a.memory,
@@ -110,6 +130,8 @@ impl From<EvalArgs> for ladr_eval::Args {
             filter: a.filter,
             cbmc: a.cbmc,
             no_deepen: a.no_deepen,
+            plot: a.plot,
+            plot_only: a.plot_only,
         }
     }
 }
@@ -218,6 +240,11 @@ struct Cli {
     /// SV-COMP mode: `witness.graphml`).
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     witness: Option<PathBuf>,
+    /// The witness's format (SV-COMP mode's default file: `witness.graphml` or
+    /// `witness.yml`).
+    #[arg(long, value_enum, default_value_t = WitnessFormat::Graphml, value_name = "FORMAT",
+          help_heading = "Output")]
+    witness_format: WitnessFormat,
 
     /// SV-COMP mode: FILE may be a task `.yml`; the last output line is `SV-COMP result:
     /// true`, `false(no-data-race)` or `unknown`.
@@ -520,15 +547,28 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
             emit(&format!("{}\n", report::sarif::to_string(&log)));
         }
+        Format::Html => emit(&report::html::html(&outcome)),
     }
+    let default_witness = match cli.witness_format {
+        WitnessFormat::Graphml => "witness.graphml",
+        WitnessFormat::Yaml => "witness.yml",
+    };
     let witness = cli
         .witness
         .clone()
-        .or_else(|| cli.svcomp.then(|| PathBuf::from("witness.graphml")));
+        .or_else(|| cli.svcomp.then(|| PathBuf::from(default_witness)));
     if let (Some(path), false) = (witness, outcome.races.is_empty()) {
-        let arch = if ilp32 { "32bit" } else { "64bit" };
-        let xml = report::witness::graphml(&outcome, &file, arch);
-        if let Err(e) = std::fs::write(&path, xml) {
+        let text = match cli.witness_format {
+            WitnessFormat::Graphml => {
+                let arch = if ilp32 { "32bit" } else { "64bit" };
+                report::witness::graphml(&outcome, &file, arch)
+            }
+            WitnessFormat::Yaml => {
+                let model = if ilp32 { "ILP32" } else { "LP64" };
+                report::yaml_witness::yaml(&outcome, &file, model).unwrap_or_default()
+            }
+        };
+        if let Err(e) = std::fs::write(&path, text) {
             eprintln!("error: cannot write the witness {}: {e}", path.display());
         }
     }
@@ -607,6 +647,7 @@ fn fail(
         o.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
         match cli.format {
             Format::Json => emit(&format!("{}\n", report::json(&o))),
+            Format::Html => emit(&report::html::html(&o)),
             _ => {
                 let log = report::sarif::sarif(&o, &report::sarif::root(input));
                 emit(&format!("{}\n", report::sarif::to_string(&log)));

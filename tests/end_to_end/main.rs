@@ -9,6 +9,7 @@ mod action;
 mod checked;
 mod cli;
 mod project;
+mod locks;
 mod report_formats;
 
 use checked::{checked, checked_all};

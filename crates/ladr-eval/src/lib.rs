@@ -23,6 +23,8 @@
 //! wrapper that then `exec`s ladr; it is inherited by CBMC, and applies to each process
 //! separately.
 
+pub mod plot;
+
 use ladr_cbmc as cbmc;
 use ladr_svcomp::task::{task_spec, DataModel, TaskSpec, PROPERTY};
 use serde::{Deserialize, Serialize};
@@ -65,6 +67,11 @@ pub struct Args {
     /// starting at those bounds, it grows them while the task's time lasts, as in SV-COMP
     /// mode.
     pub no_deepen: bool,
+    /// Draw the quantile plot (and with `compare` the scatter plot) of the results to this
+    /// SVG file ([`plot`]).
+    pub plot: Option<PathBuf>,
+    /// Run nothing: plot this results file of a past run (needs `plot`).
+    pub plot_only: Option<PathBuf>,
 }
 
 /// The child is killed this long after its own `--timeout`.
@@ -853,6 +860,24 @@ impl Progress {
 
 /// `ladr eval`: exit 0 if no answer was wrong, 1 if one was, 2 on a usage or I/O error.
 pub fn main(args: &Args) -> ExitCode {
+    if let Some(results) = &args.plot_only {
+        let Some(plot) = &args.plot else {
+            eprintln!("error: --plot-only needs --plot FILE.svg");
+            return ExitCode::from(2);
+        };
+        return match plot::plot_only(results, plot, args.compare.as_deref()) {
+            Ok(files) => {
+                for f in files {
+                    println!("Plot written to {}", f.display());
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match eval(args) {
         Ok(wrong) => ExitCode::from(if wrong { 1 } else { 0 }),
         Err(e) => {
@@ -1009,6 +1034,16 @@ fn eval(args: &Args) -> Result<bool, String> {
         return Err(e);
     }
     println!("\nResults written to {}", args.out.display());
+    if let Some(p) = &args.plot {
+        let name = args
+            .compare
+            .as_ref()
+            .map(|c| c.display().to_string())
+            .unwrap_or_default();
+        for f in plot::write(p, &run, old.as_ref().map(|o| (o, name.as_str())))? {
+            println!("Plot written to {}", f.display());
+        }
+    }
     Ok(results.iter().any(|r| r.status.is_wrong()))
 }
 

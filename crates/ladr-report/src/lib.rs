@@ -14,9 +14,12 @@
 //! Architecture invariant: this crate runs no check and no CBMC; it renders a finished
 //! `ladr_check::Report`. Only here (and in `ladr-eval`) is JSON written.
 
+pub mod html;
+pub mod locks;
 pub mod sarif;
 pub mod text;
 pub mod witness;
+pub mod yaml_witness;
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::frontend::source_map::Loc;
@@ -136,6 +139,12 @@ pub struct AccessInfo {
     pub thread: Thread,
     /// Values CBMC gives for the variables in `expr` (e.g. an index), as CBMC prints them.
     pub values: Vec<Value>,
+    /// The locks the access's thread holds at the access (mutexes, rwlocks with their mode,
+    /// spinlocks), read from the counterexample.
+    pub locks_held: Vec<locks::LockHeld>,
+    /// The access is in an atomic section (`__VERIFIER_atomic_begin`/`end`, an atomic
+    /// function).
+    pub atomic_section: bool,
     /// Byte offset of the access in the input (for diagnostics; not serialised).
     #[serde(skip)]
     pub offset: (usize, usize),
@@ -155,6 +164,10 @@ pub struct Thread {
     pub function: String,
     /// The `pthread_create` call that made it (none for `main`).
     pub created_at: Option<Position>,
+    /// The `)` that closes that call's arguments (where witness format 2.x puts a
+    /// `function_enter` waypoint; not serialised).
+    #[serde(skip)]
+    pub call_end: Option<Position>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
@@ -292,10 +305,14 @@ fn race(report: &Report, parsed: &Parsed, root: &Path) -> Option<Race> {
         return None;
     };
     let mut interleaving = interleaving(report, parsed);
-    let accesses = [
+    let mut accesses = [
         access_info(first, report, parsed, &interleaving, true),
         access_info(second, report, parsed, &interleaving, false),
     ];
+    let held = locks::held_at_race(report, parsed);
+    for a in &mut accesses {
+        a.locks_held = held.get(a.thread.slot).cloned().unwrap_or_default();
+    }
     end_at_access(&mut interleaving, &accesses[1]);
     let mut race = Race {
         accesses,
@@ -429,6 +446,11 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
+        call_end: slot.created_at.and_then(|s| {
+            let text = parsed.text.get(s.start..s.end)?;
+            let close = s.start + text.rfind(')')?;
+            Some(position(&parsed.map.lookup(close)))
+        }),
     }
 }
 
@@ -449,6 +471,8 @@ fn access_info(
         function: enclosing_function(&parsed.unit, a.site.span.start),
         thread: thread(report, parsed, a.slot.index),
         values: values(a, report, contexts, first),
+        locks_held: vec![],
+        atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
         offset: (a.site.span.start, a.site.span.end),
     }
 }

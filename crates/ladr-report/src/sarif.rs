@@ -264,6 +264,15 @@ impl Ctx {
     }
 }
 
+/// A racing access's thread-flow location properties: the locks its thread holds
+/// (`locksHeld`, as `locks_held` in JSON) and whether it is in an atomic section.
+fn access_properties(a: &AccessInfo) -> Value {
+    json!({
+        "locksHeld": a.locks_held,
+        "atomicSection": a.atomic_section,
+    })
+}
+
 fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
     let [first, second] = &race.accesses;
     let at = |a: &AccessInfo| {
@@ -282,6 +291,11 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         access_words(second),
         thread_words(&second.thread),
         at(second),
+    );
+    // Why: the locks each thread holds at its access.
+    let message = format!(
+        "{message} {}.",
+        super::text::locks_text(first, second).replacen("locks:", "Locks:", 1)
     );
     let primary = ctx.access_location(
         second,
@@ -386,7 +400,7 @@ fn thread_flows(race: &super::Race, ctx: &mut Ctx) -> Vec<Value> {
                 Role::Second => ctx.access_region(second),
                 Role::Plain => json!({ "startLine": pos.line }),
             };
-            flows[k].push(json!({
+            let mut location = json!({
                 "location": {
                     "physicalLocation": {
                         "artifactLocation": ctx.artifact(&pos.file),
@@ -401,7 +415,13 @@ fn thread_flows(race: &super::Race, ctx: &mut Ctx) -> Vec<Value> {
                     Role::Plain => "unimportant",
                     _ => "essential",
                 },
-            }));
+            });
+            match role {
+                Role::First => location["properties"] = access_properties(first),
+                Role::Second => location["properties"] = access_properties(second),
+                Role::Plain => {}
+            }
+            flows[k].push(location);
         }
     }
     // A racing thread with no context of its own still shows its access.
@@ -419,6 +439,7 @@ fn thread_flows(race: &super::Race, ctx: &mut Ctx) -> Vec<Value> {
                 "executionOrder": step,
                 "nestingLevel": 0,
                 "importance": "essential",
+                "properties": access_properties(a),
             }));
         }
     }

@@ -84,6 +84,7 @@ fn write_race<W: WriteColor>(
         thread_text(&first.thread),
         thread_text(&second.thread)
     )];
+    notes.push(locks_text(first, second));
     for a in [first, second] {
         if !a.values.is_empty() {
             let vals: Vec<String> = a
@@ -117,6 +118,25 @@ fn write_race<W: WriteColor>(
         ])
         .with_notes(notes);
     files.emit(out, &d);
+}
+
+/// "locks: thread 2 holds no lock; thread 0 holds `q->lock` (mutex)", and "— no lock is
+/// held by both" when both hold locks but none in common.
+pub fn locks_text(first: &AccessInfo, second: &AccessInfo) -> String {
+    use super::locks::{held_text, no_common_lock};
+    let mut s = format!(
+        "locks: {}; {}",
+        held_text(first.thread.slot, &first.locks_held, first.atomic_section),
+        held_text(
+            second.thread.slot,
+            &second.locks_held,
+            second.atomic_section
+        )
+    );
+    if no_common_lock(&first.locks_held, &second.locks_held) {
+        s.push_str(" (no lock is held by both)");
+    }
+    s
 }
 
 /// The report of `o` as [`write`] gives it without colour (what `ladr --color never` prints).
