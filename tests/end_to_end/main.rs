@@ -8,8 +8,8 @@
 mod action;
 mod checked;
 mod cli;
-mod project;
 mod locks;
+mod project;
 mod report_formats;
 
 use checked::{checked, checked_all};

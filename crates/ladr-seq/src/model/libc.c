@@ -43,3 +43,13 @@ int *__ladr___errno_location(unsigned int slot)
 {
   return &__ladr_errno[slot];
 }
+
+/* The result of a function without a body that returns a pointer to an object: a null
+   pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
+   answer's assumptions). */
+void *__ladr_fresh_object(unsigned long n)
+{
+  if (__VERIFIER_nondet_bool())
+    return 0;
+  return __CPROVER_allocate(n, 0);
+}

@@ -304,16 +304,6 @@ void *__ladr_malloc(unsigned long n)
   return __CPROVER_allocate(128, 0);
 }
 
-/* The result of a function without a body that returns a pointer to an object: a null
-   pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
-   answer's assumptions). */
-void *__ladr_fresh_object(unsigned long n)
-{
-  if (__VERIFIER_nondet_bool())
-    return 0;
-  return __CPROVER_allocate(n, 0);
-}
-
 void *__ladr_calloc(unsigned long k, unsigned long s)
 {
   __CPROVER_assume(k <= 128 && s <= 128 && k * s <= 128);

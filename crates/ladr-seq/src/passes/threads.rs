@@ -1332,6 +1332,7 @@ impl VisitorMut for SlotCtx<'_> {
                             span,
                         );
                         *e = cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span);
+                        self.libc_used = true;
                         return Ok(Walk::Skip);
                     }
                 }
