@@ -653,3 +653,13 @@ fn every_race_is_reported_once() {
     assert_eq!(none.outcome.verdict, "no-race");
     assert_eq!(none.json_value["search"]["ended"], "all-found");
 }
+
+/// `free` and `realloc` write the whole block (issue 16): a read of any part of a block
+/// another thread frees races with the free (here a later field, not the first byte);
+/// after a join it does not. `realloc` reads and frees the old block.
+#[test]
+fn free_and_realloc_write_the_block() {
+    racy("free_racy.c", (5, 11));
+    free("free_free.c");
+    racy("realloc_racy.c", (4, 9));
+}

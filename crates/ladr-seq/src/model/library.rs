@@ -39,6 +39,10 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "fread" => &[(At(0), Write)],
         "read" | "recv" | "pread" => &[(At(1), Write)],
         "fwrite" => &[(At(0), Read)],
+        // Freeing a block is a write of all of it (TSan, Helgrind and Goblint agree);
+        // realloc reads and frees the old block: `race` gives them their own flag
+        // ([`frees`]), this entry makes the call visible.
+        "free" | "realloc" | "reallocarray" => &[(At(0), Write)],
         "write" | "send" | "pwrite" => &[(At(1), Read)],
         "strlen" | "strnlen" | "strdup" | "strndup" | "atoi" | "atol" | "atoll" | "strtol"
         | "strtoul" | "strtoll" | "strtoull" | "puts" | "strchr" | "strrchr" => &[(At(0), Read)],
@@ -55,6 +59,11 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "__atomic_compare_exchange_n" => &[(At(1), Read)],
         _ => return None,
     })
+}
+
+/// Does `name` free the block its first argument points to?
+pub fn frees(name: &str) -> bool {
+    matches!(name, "free" | "realloc" | "reallocarray")
 }
 
 /// GCC's `__atomic_*` and `__sync_*` builtins (C11's `<stdatomic.h>` operations expand to
