@@ -663,3 +663,11 @@ fn free_and_realloc_write_the_block() {
     free("free_free.c");
     racy("realloc_racy.c", (4, 9));
 }
+
+/// An extended `asm` statement accesses its operands (issue 16): outputs are written,
+/// inputs read, so two threads' `asm` on one variable race unless a mutex orders them.
+#[test]
+fn asm_operands_are_accesses() {
+    racy("asm_racy.c", (5, 10));
+    free("asm_free.c");
+}

@@ -252,7 +252,19 @@ impl VisitorMut for Rewriter<'_> {
                 }
             }
             Statement::Compound(_) | Statement::Labeled(_) => return Ok(Walk::Descend),
-            Statement::Goto(_) | Statement::Expression(None) | Statement::Asm(_) => {}
+            Statement::Asm(a) => {
+                if let AsmStatement::GnuExtended(g) = &a.node {
+                    let pre = self.asm_accesses(&g.clone());
+                    if !pre.is_empty() {
+                        let span = s.span;
+                        let asm = std::mem::replace(s, empty_stmt(span));
+                        let mut items: Vec<_> = pre.into_iter().map(|e| item(expr_stmt(e))).collect();
+                        items.push(item(asm));
+                        *s = block(items, span);
+                    }
+                }
+            }
+            Statement::Goto(_) | Statement::Expression(None) => {}
             _ => {
                 return Err(Error::unsupported(
                     s.span,
@@ -430,6 +442,38 @@ impl Rewriter<'_> {
             checked = or(checked, and(freed, self.record(C1_WRITE, id, span), span), span);
         }
         checked
+    }
+
+    /// An extended `asm` statement accesses the lvalues it names as operands: each output
+    /// is written (`+`: also read), each input read (its value; `"m"(*p)` reads `*p`, an
+    /// address `&x` reads nothing). The template itself stays (CBMC ignores it); one
+    /// that locks (`lock`, `xchg`, x86's atomic read-modify-writes) makes the accesses
+    /// atomic.
+    fn asm_accesses(&mut self, g: &GnuExtendedAsmStatement) -> Vec<Node<Expression>> {
+        let text = g.template.node.concat();
+        let saved = self.atomic;
+        if text.contains("lock") || text.contains("xchg") {
+            self.atomic = true;
+        }
+        let mut pre = vec![];
+        for o in &g.outputs {
+            let lv = &o.node.variable_name;
+            if has_side_effect(&lv.node) {
+                continue;
+            }
+            if o.node.constraints.node.concat().contains('+') {
+                pre.push(self.acc(lv.clone()));
+            }
+            pre.extend(self.write_code(lv));
+        }
+        for i in &g.inputs {
+            let e = &i.node.variable_name;
+            if !has_side_effect(&e.node) {
+                pre.push(self.acc(e.clone()));
+            }
+        }
+        self.atomic = saved;
+        pre
     }
 
     /// `drd = 1, first = FIRST, second = id, 1`.
