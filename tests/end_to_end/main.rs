@@ -671,3 +671,14 @@ fn asm_operands_are_accesses() {
     racy("asm_racy.c", (5, 10));
     free("asm_free.c");
 }
+
+/// Pipes and socket pairs are blocking byte channels (issue 16): a value written before
+/// `write` and read after the matching `read` in another thread is no race (nor, with a
+/// socket pair, one read after the other end closed it and `read` returned 0); written
+/// after the `write`, it races.
+#[test]
+fn pipes_and_socket_pairs_order_threads() {
+    free("pipe_free.c");
+    racy("pipe_racy.c", (8, 16));
+    free("socketpair_free.c");
+}

@@ -6,6 +6,8 @@
 //! * `setjmp`/`longjmp` (and their `sig`/`_`/`__` variants): non-local jumps that the
 //!   bounded program cannot follow.
 //!
+//! * `connect`/`accept`: a socket connection (pipes and socket pairs are modelled, as byte
+//!   channels in `model/libc.c`);
 //! * a lock function of one kind on a lock object of another (`pthread_rwlock_rdlock` on
 //!   a `pthread_mutex_t`, `pthread_mutex_lock` on a `pthread_rwlock_t`): undefined
 //!   behaviour, and the model would keep two unrelated states in one object. Objects are
@@ -38,6 +40,10 @@ fn refused(name: &str) -> Option<&'static str> {
         | "siglongjmp" | "__longjmp_chk" => {
             Some("`setjmp`/`longjmp`: a non-local jump the bounded program cannot follow")
         }
+        "connect" | "accept" | "accept4" => Some(
+            "a socket connection: ladr models pipes and socket pairs as byte channels \
+             between threads, not connections to other processes or threads",
+        ),
         _ => None,
     }
 }
