@@ -65,7 +65,10 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
 }
 
 fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
-    let path = args.config.clone().unwrap_or_else(|| PathBuf::from(FILE_NAME));
+    let path = args
+        .config
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(FILE_NAME));
     if !path.exists() {
         return Err(Error::new(
             ErrorKind::Usage,

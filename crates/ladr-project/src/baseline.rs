@@ -23,8 +23,12 @@ pub struct Known {
 /// Reads the fingerprints of a baseline file.
 pub fn load(path: &Path) -> Result<Vec<Known>> {
     let usage = |m: String| Error::new(ErrorKind::Usage, m);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| usage(format!("cannot read the baseline `{}`: {e}", path.display())))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        usage(format!(
+            "cannot read the baseline `{}`: {e}",
+            path.display()
+        ))
+    })?;
     let v: Value = serde_json::from_str(&text).map_err(|e| {
         usage(format!(
             "the baseline `{}` is not a ladr JSON or SARIF document: {e}",
@@ -44,7 +48,11 @@ pub fn load(path: &Path) -> Result<Vec<Known>> {
 pub fn parse(v: &Value) -> Option<Vec<Known>> {
     let mut out = vec![];
     if let Some(runs) = v.get("runs").and_then(Value::as_array) {
-        for r in runs.iter().filter_map(|r| r.get("results")?.as_array()).flatten() {
+        for r in runs
+            .iter()
+            .filter_map(|r| r.get("results")?.as_array())
+            .flatten()
+        {
             if r.get("baselineState").and_then(Value::as_str) == Some("absent") {
                 continue;
             }
@@ -57,7 +65,10 @@ pub fn parse(v: &Value) -> Option<Vec<Known>> {
             };
             out.push(Known {
                 fingerprint: fp.to_string(),
-                message: r["message"]["text"].as_str().unwrap_or_default().to_string(),
+                message: r["message"]["text"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
                 sarif: Some(r.clone()),
             });
         }
@@ -71,7 +82,12 @@ pub fn parse(v: &Value) -> Option<Vec<Known>> {
         return None;
     };
     for o in outcomes {
-        for r in o.get("races").and_then(Value::as_array).into_iter().flatten() {
+        for r in o
+            .get("races")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if let Some(fp) = r.get("fingerprint").and_then(Value::as_str) {
                 out.push(Known {
                     fingerprint: fp.to_string(),
@@ -101,8 +117,12 @@ mod tests {
         ]}]});
         let k = parse(&sarif).unwrap();
         assert_eq!(k.len(), 1);
-        assert_eq!((k[0].fingerprint.as_str(), k[0].message.as_str()), ("1", "a"));
-        let check = json!({"harnesses": [{"outcome": {"races": [{"fingerprint": "3", "message": "c"}]}}]});
+        assert_eq!(
+            (k[0].fingerprint.as_str(), k[0].message.as_str()),
+            ("1", "a")
+        );
+        let check =
+            json!({"harnesses": [{"outcome": {"races": [{"fingerprint": "3", "message": "c"}]}}]});
         assert_eq!(parse(&check).unwrap()[0].fingerprint, "3");
         let single = json!({"verdict": "race", "races": [{"fingerprint": "4"}]});
         assert_eq!(parse(&single).unwrap()[0].fingerprint, "4");

@@ -170,10 +170,15 @@ impl Config {
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
         let at = |offset: usize| -> String {
             let line = text[..offset.min(text.len())].matches('\n').count() + 1;
-            let col = offset - text[..offset.min(text.len())].rfind('\n').map_or(0, |i| i + 1) + 1;
+            let col = offset
+                - text[..offset.min(text.len())]
+                    .rfind('\n')
+                    .map_or(0, |i| i + 1)
+                + 1;
             format!("{}:{line}:{col}", path.display())
         };
-        let err = |offset: usize, m: String| Error::new(ErrorKind::Usage, format!("{}: {m}", at(offset)));
+        let err =
+            |offset: usize, m: String| Error::new(ErrorKind::Usage, format!("{}: {m}", at(offset)));
         let raw: Raw = toml::from_str(text).map_err(|e| {
             let offset = e.span().map_or(0, |s| s.start);
             err(offset, e.message().trim().to_string())
@@ -194,13 +199,20 @@ impl Config {
                 ));
             }
             if harnesses.iter().any(|x: &Harness| x.name == name) {
-                return Err(err(h.name.span().start, format!("a second harness named `{name}`")));
+                return Err(err(
+                    h.name.span().start,
+                    format!("a second harness named `{name}`"),
+                ));
             }
             let mine = settings!(h);
             check_settings(&mine).map_err(|m| err(h.name.span().start, m))?;
-            let files = expand(&root, h.files.get_ref()).map_err(|m| err(h.files.span().start, m))?;
+            let files =
+                expand(&root, h.files.get_ref()).map_err(|m| err(h.files.span().start, m))?;
             if files.is_empty() {
-                return Err(err(h.files.span().start, format!("harness `{name}` has no files")));
+                return Err(err(
+                    h.files.span().start,
+                    format!("harness `{name}` has no files"),
+                ));
             }
             let s = |f: fn(&Settings) -> Option<_>| f(&mine).or(f(&defaults));
             let timeout = mine.timeout.or(defaults.timeout).unwrap_or(TIMEOUT);
@@ -237,14 +249,20 @@ impl Config {
                 ));
             }
             if v.reason.trim().is_empty() {
-                return Err(err(a.span().start, "an `[[allow]]` needs a `reason`".into()));
+                return Err(err(
+                    a.span().start,
+                    "an `[[allow]]` needs a `reason`".into(),
+                ));
             }
             allows.push(AllowEntry {
                 allow: v.clone(),
                 at: at(a.span().start),
             });
         }
-        let compile_commands = raw.compile_commands.as_ref().map(|c| root.join(c.get_ref()));
+        let compile_commands = raw
+            .compile_commands
+            .as_ref()
+            .map(|c| root.join(c.get_ref()));
         if let (Some(c), Some(raw_c)) = (&compile_commands, &raw.compile_commands) {
             if !c.exists() {
                 return Err(err(
@@ -305,7 +323,10 @@ fn expand(root: &Path, patterns: &[String]) -> std::result::Result<Vec<PathBuf>,
             .filter(|m| m.is_file())
             .collect();
         if matches.is_empty() {
-            return Err(format!("`{p}` matches no file (relative to `{}`)", root.display()));
+            return Err(format!(
+                "`{p}` matches no file (relative to `{}`)",
+                root.display()
+            ));
         }
         matches.sort();
         for m in matches {
@@ -363,13 +384,29 @@ mod tests {
         )
         .unwrap();
         let q = &c.harnesses[0];
-        assert_eq!(q.files, vec![d.join("main.c"), d.join("src/a.c"), d.join("src/b.c")]);
-        assert_eq!((q.rounds, q.unwind, q.ilp32, q.max_races), (3, 4, false, None));
-        assert_eq!(q.flags, vec![format!("-I{}", d.join("inc").display()), "-DX".into()]);
+        assert_eq!(
+            q.files,
+            vec![d.join("main.c"), d.join("src/a.c"), d.join("src/b.c")]
+        );
+        assert_eq!(
+            (q.rounds, q.unwind, q.ilp32, q.max_races),
+            (3, 4, false, None)
+        );
+        assert_eq!(
+            q.flags,
+            vec![format!("-I{}", d.join("inc").display()), "-DX".into()]
+        );
         let r = &c.harnesses[1];
-        assert_eq!((r.rounds, r.unwind, r.ilp32, r.max_races), (3, 2, true, Some(1)));
+        assert_eq!(
+            (r.rounds, r.unwind, r.ilp32, r.max_races),
+            (3, 2, true, Some(1))
+        );
         assert_eq!(c.allows[0].allow.reason, "on purpose");
-        assert!(c.allows[0].at.ends_with("ladr.toml:14:1"), "{}", c.allows[0].at);
+        assert!(
+            c.allows[0].at.ends_with("ladr.toml:14:1"),
+            "{}",
+            c.allows[0].at
+        );
         assert!(Config::parse(STARTER, &d.join(FILE_NAME)).is_err()); // its files don't exist here
     }
 
@@ -394,7 +431,11 @@ mod tests {
         ];
         for (text, at, what) in cases {
             let e = Config::parse(text, &d.join(FILE_NAME)).unwrap_err();
-            assert!(e.message.contains(at) && e.message.contains(what), "{text}\n→ {}", e.message);
+            assert!(
+                e.message.contains(at) && e.message.contains(what),
+                "{text}\n→ {}",
+                e.message
+            );
             assert_eq!(e.kind, ErrorKind::Usage);
         }
     }

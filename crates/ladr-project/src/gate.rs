@@ -112,17 +112,22 @@ pub fn select<'c>(config: &'c Config, names: &[String]) -> Result<Vec<&'c Harnes
     names
         .iter()
         .map(|n| {
-            config.harnesses.iter().find(|h| h.name == *n).ok_or_else(|| {
-                let known: Vec<&str> = config.harnesses.iter().map(|h| h.name.as_str()).collect();
-                Error::new(
-                    ErrorKind::Usage,
-                    format!(
-                        "no harness `{n}` in `{}` (it has: {})",
-                        config.path.display(),
-                        known.join(", ")
-                    ),
-                )
-            })
+            config
+                .harnesses
+                .iter()
+                .find(|h| h.name == *n)
+                .ok_or_else(|| {
+                    let known: Vec<&str> =
+                        config.harnesses.iter().map(|h| h.name.as_str()).collect();
+                    Error::new(
+                        ErrorKind::Usage,
+                        format!(
+                            "no harness `{n}` in `{}` (it has: {})",
+                            config.path.display(),
+                            known.join(", ")
+                        ),
+                    )
+                })
         })
         .collect()
 }
@@ -174,12 +179,20 @@ pub fn run(
         .zip(harnesses)
         .map(|(r, h)| {
             r.unwrap_or_else(|| {
-                let e = Error::new(ErrorKind::Internal, "internal error: the harness's check failed");
+                let e = Error::new(
+                    ErrorKind::Internal,
+                    "internal error: the harness's check failed",
+                );
                 failed(h, &e)
             })
         })
         .collect();
-    Ok(judge(config, runs, opts.baseline.as_deref(), start.elapsed()))
+    Ok(judge(
+        config,
+        runs,
+        opts.baseline.as_deref(),
+        start.elapsed(),
+    ))
 }
 
 /// Links and checks one harness (every race, or its `max-races`).
@@ -215,7 +228,12 @@ pub fn run_harness(
     );
     let mut outcome = match found {
         Ok(found) => report::races_outcome(&found, &parsed, parse_time),
-        Err(e) => report::error_outcome(&h.files[0].display().to_string(), &e, Some(&parsed.map), &opts),
+        Err(e) => report::error_outcome(
+            &h.files[0].display().to_string(),
+            &e,
+            Some(&parsed.map),
+            &opts,
+        ),
     };
     outcome.time_limit_s = h.timeout;
     HarnessRun {
@@ -254,7 +272,12 @@ fn failed(h: &Harness, e: &Error) -> HarnessRun {
 
 /// Sorts every race: suppressed or not, new or unchanged; finds absent baseline races and
 /// stale suppressions.
-pub fn judge(config: &Config, runs: Vec<HarnessRun>, baseline: Option<&[Known]>, wall: Duration) -> Gate {
+pub fn judge(
+    config: &Config,
+    runs: Vec<HarnessRun>,
+    baseline: Option<&[Known]>,
+    wall: Duration,
+) -> Gate {
     let mut sources = Sources::default();
     let mut races = vec![];
     let mut used: BTreeSet<String> = BTreeSet::new();
@@ -398,7 +421,8 @@ impl Gate {
             if let Some(rs) = run["results"].as_array() {
                 for (j, res) in rs.iter().enumerate() {
                     let mut res = res.clone();
-                    if let Some(judged) = self.races.iter().find(|x| x.harness == k && x.race == j) {
+                    if let Some(judged) = self.races.iter().find(|x| x.harness == k && x.race == j)
+                    {
                         if let Some(s) = &judged.suppression {
                             res["suppressions"] = json!([{
                                 "kind": s.kind,
@@ -481,7 +505,11 @@ impl Gate {
             let why = match &j.suppression {
                 Some(s) => format!(
                     "suppressed ({} at {}: {})",
-                    if s.kind == "inSource" { "in source" } else { "config" },
+                    if s.kind == "inSource" {
+                        "in source"
+                    } else {
+                        "config"
+                    },
                     s.at,
                     s.justification
                 ),
@@ -490,7 +518,10 @@ impl Gate {
             out.push_str(&format!("{}: {} — {why}\n", r.name, race_line(race)));
         }
         for a in &self.absent {
-            out.push_str(&format!("absent (in the baseline, not found now): {} [{}]\n", a.message, a.fingerprint));
+            out.push_str(&format!(
+                "absent (in the baseline, not found now): {} [{}]\n",
+                a.message, a.fingerprint
+            ));
         }
         for s in &self.stale {
             out.push_str(&format!(
@@ -536,7 +567,10 @@ impl Gate {
                 o.verdict.to_string(),
                 mine.len().to_string(),
                 mine.iter().filter(|j| j.fails()).count().to_string(),
-                mine.iter().filter(|j| j.suppression.is_some()).count().to_string(),
+                mine.iter()
+                    .filter(|j| j.suppression.is_some())
+                    .count()
+                    .to_string(),
                 format!("{}/{}", o.bounds.rounds, o.bounds.unwind),
                 format!("{:.1} s", r.wall.as_secs_f64()),
             ]);
@@ -556,7 +590,10 @@ impl Gate {
         }
         let new = self.races.iter().filter(|j| j.fails()).count();
         out.push_str(&match self.status() {
-            1 => format!("\nrace gate: FAILED, {new} new race{}\n", if new == 1 { "" } else { "s" }),
+            1 => format!(
+                "\nrace gate: FAILED, {new} new race{}\n",
+                if new == 1 { "" } else { "s" }
+            ),
             3 => "\nrace gate: no verdict for some harness (no new race found)\n".to_string(),
             _ => "\nrace gate: passed, no new race\n".to_string(),
         });
@@ -568,7 +605,10 @@ impl Gate {
 pub fn race_line(race: &report::Race) -> String {
     let [a, b] = &race.accesses;
     let one = |x: &report::AccessInfo| {
-        format!("{}:{} ({}, `{}`)", x.file, x.line, x.kind, x.thread.function)
+        format!(
+            "{}:{} ({}, `{}`)",
+            x.file, x.line, x.kind, x.thread.function
+        )
     };
     format!("race on `{}` at {} and {}", b.expr, one(a), one(b))
 }

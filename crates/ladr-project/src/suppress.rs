@@ -43,12 +43,12 @@ pub struct Sources {
 impl Sources {
     /// The suppression comments of `file` (a path as the report names it).
     pub fn comments(&mut self, file: &str) -> &[(u32, String)] {
-        self.files
-            .entry(PathBuf::from(file))
-            .or_insert_with(|| match std::fs::read_to_string(file) {
+        self.files.entry(PathBuf::from(file)).or_insert_with(|| {
+            match std::fs::read_to_string(file) {
                 Ok(text) => comments_in(&text),
                 Err(_) => vec![],
-            })
+            }
+        })
     }
 
     /// The comment suppressing an access at `file:line` (on it or on the line above).
@@ -175,7 +175,8 @@ pub fn stale(
 ) -> Vec<Suppression> {
     let mut out = vec![];
     for f in files {
-        let abs = crate::compdb::absolute(Path::new(f), &std::env::current_dir().unwrap_or_default());
+        let abs =
+            crate::compdb::absolute(Path::new(f), &std::env::current_dir().unwrap_or_default());
         if !abs.starts_with(root) {
             continue;
         }

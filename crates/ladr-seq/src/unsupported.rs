@@ -163,10 +163,11 @@ fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
             if let TypeSpecifier::Struct(s) = &t.node {
                 for f in s.node.declarations.iter().flatten() {
                     if let StructDeclaration::Field(f) = &f.node {
-                        let ty = lock_type(f.node.specifiers.iter().filter_map(|s| match &s.node {
-                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                            _ => None,
-                        }));
+                        let ty =
+                            lock_type(f.node.specifiers.iter().filter_map(|s| match &s.node {
+                                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                                _ => None,
+                            }));
                         for d in &f.node.declarators {
                             if let Some(d) = &d.node.declarator {
                                 if let Some(n) = declarator_name(&d.node) {
@@ -182,11 +183,12 @@ fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
         }
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Self::Error> {
             if let Expression::Call(c) = &e.node {
-                if let Some((f, want)) = callee_name(&c.node)
-                    .and_then(|f| lock_kind_of_function(f).map(|k| (f, k)))
+                if let Some((f, want)) =
+                    callee_name(&c.node).and_then(|f| lock_kind_of_function(f).map(|k| (f, k)))
                 {
                     if let Some(n) = c.node.arguments.first().and_then(|a| named(&a.node)) {
-                        self.calls.push((want, f.to_string(), n.to_string(), e.span));
+                        self.calls
+                            .push((want, f.to_string(), n.to_string(), e.span));
                     }
                 }
             }
@@ -198,14 +200,12 @@ fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
     for (want, f, n, span) in &t.calls {
         if let Some(Some(have)) = t.of.get(n) {
             if have != want {
-                return Err(Error::unsupported(
-                    *span,
-                    format!("`{f}` on `{n}`, a `{have}`"),
-                )
-                .note(format!(
-                    "`{f}` takes a `{want}`: using one kind of lock as another is undefined, \
+                return Err(
+                    Error::unsupported(*span, format!("`{f}` on `{n}`, a `{have}`")).note(format!(
+                        "`{f}` takes a `{want}`: using one kind of lock as another is undefined, \
                      and ladr would keep two unrelated lock states in one object"
-                )));
+                    )),
+                );
             }
         }
     }
@@ -298,11 +298,22 @@ mod tests {
     #[test]
     fn lock_functions_of_another_kind_are_refused() {
         let decls = "typedef struct { int a; } pthread_mutex_t; typedef struct { int b; } pthread_rwlock_t; int pthread_rwlock_rdlock(pthread_rwlock_t *); int pthread_mutex_lock(pthread_mutex_t *);";
-        let e = check_text(&format!("{decls} pthread_mutex_t m; void f(void) {{ pthread_rwlock_rdlock(&m); }}")).unwrap_err();
-        assert!(e.message.contains("`pthread_rwlock_rdlock` on `m`, a `pthread_mutex_t`"), "{}", e.message);
+        let e = check_text(&format!(
+            "{decls} pthread_mutex_t m; void f(void) {{ pthread_rwlock_rdlock(&m); }}"
+        ))
+        .unwrap_err();
+        assert!(
+            e.message
+                .contains("`pthread_rwlock_rdlock` on `m`, a `pthread_mutex_t`"),
+            "{}",
+            e.message
+        );
         let e = check_text(&format!("{decls} struct s {{ pthread_rwlock_t l; }}; void f(struct s *p) {{ pthread_mutex_lock(&p->l); }}")).unwrap_err();
         assert!(e.message.contains("a `pthread_rwlock_t`"), "{}", e.message);
-        assert!(check_text(&format!("{decls} pthread_rwlock_t l[2]; void f(int i) {{ pthread_rwlock_rdlock(&l[i]); }}")).is_ok());
+        assert!(check_text(&format!(
+            "{decls} pthread_rwlock_t l[2]; void f(int i) {{ pthread_rwlock_rdlock(&l[i]); }}"
+        ))
+        .is_ok());
     }
 
     #[test]

@@ -173,10 +173,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         let d = declaration(
             vec![spec(TypeSpecifier::Char, span)],
             C1_FREE,
-            vec![node(
-                DerivedDeclarator::Pointer(vec![]),
-                span,
-            )],
+            vec![node(DerivedDeclarator::Pointer(vec![]), span)],
             None,
             span,
         );
@@ -258,7 +255,8 @@ impl VisitorMut for Rewriter<'_> {
                     if !pre.is_empty() {
                         let span = s.span;
                         let asm = std::mem::replace(s, empty_stmt(span));
-                        let mut items: Vec<_> = pre.into_iter().map(|e| item(expr_stmt(e))).collect();
+                        let mut items: Vec<_> =
+                            pre.into_iter().map(|e| item(expr_stmt(e))).collect();
                         items.push(item(asm));
                         *s = block(items, span);
                     }
@@ -439,7 +437,11 @@ impl Rewriter<'_> {
                 call(abi::SAME_OBJECT, vec![a, ident(C1_FREE, span)], span),
                 span,
             );
-            checked = or(checked, and(freed, self.record(C1_WRITE, id, span), span), span);
+            checked = or(
+                checked,
+                and(freed, self.record(C1_WRITE, id, span), span),
+                span,
+            );
         }
         checked
     }

@@ -847,7 +847,9 @@ fn calls_any(unit: &TranslationUnit, names: &[&str]) -> bool {
         type Error = ();
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
             match &e.node {
-                Expression::Call(c) if callee_name(&c.node).is_some_and(|n| self.0.contains(&n)) => {
+                Expression::Call(c)
+                    if callee_name(&c.node).is_some_and(|n| self.0.contains(&n)) =>
+                {
                     Err(())
                 }
                 _ => Ok(Walk::Descend),
