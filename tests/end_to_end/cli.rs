@@ -386,6 +386,13 @@ fn signal_handlers_setjmp_and_openmp_are_located_errors() {
         ("signal_handler.c", 10, "a signal handler"),
         ("setjmp.c", 8, "`setjmp`/`longjmp`"),
         ("undeclared_macro.c", 3, "is not declared"),
+        // A rwlock function on a mutex (issue 16): not two unrelated lock states.
+        (
+            "rwlock_on_mutex.c",
+            5,
+            "`pthread_rwlock_rdlock` on `m`, a `pthread_mutex_t`",
+        ),
+        ("socket_connect.c", 7, "a socket connection"),
     ] {
         let path = root.join(file);
         let r = s.run(&[path.to_str().unwrap(), "--format", "json"]);

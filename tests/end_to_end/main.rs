@@ -656,3 +656,32 @@ fn every_race_is_reported_once() {
     assert_eq!(none.outcome.verdict, "no-race");
     assert_eq!(none.json_value["search"]["ended"], "all-found");
 }
+
+/// `free` and `realloc` write the whole block (issue 16): a read of any part of a block
+/// another thread frees races with the free (here a later field, not the first byte);
+/// after a join it does not. `realloc` reads and frees the old block.
+#[test]
+fn free_and_realloc_write_the_block() {
+    racy("free_racy.c", (5, 11));
+    free("free_free.c");
+    racy("realloc_racy.c", (4, 9));
+}
+
+/// An extended `asm` statement accesses its operands (issue 16): outputs are written,
+/// inputs read, so two threads' `asm` on one variable race unless a mutex orders them.
+#[test]
+fn asm_operands_are_accesses() {
+    racy("asm_racy.c", (5, 10));
+    free("asm_free.c");
+}
+
+/// Pipes and socket pairs are blocking byte channels (issue 16): a value written before
+/// `write` and read after the matching `read` in another thread is no race (nor, with a
+/// socket pair, one read after the other end closed it and `read` returned 0); written
+/// after the `write`, it races.
+#[test]
+fn pipes_and_socket_pairs_order_threads() {
+    free("pipe_free.c");
+    racy("pipe_racy.c", (8, 16));
+    free("socketpair_free.c");
+}

@@ -137,6 +137,12 @@ pub const C1_READ: &str = "__ladr_c1_read";
 /// whose span the site has, so that C2's check can skip an excluded pair.
 pub const C1_WRITE_KEY: &str = "__ladr_c1_write_key";
 pub const C1_READ_KEY: &str = "__ladr_c1_read_key";
+/// The block C1's last statement frees (`free`, `realloc`; declared only in programs that
+/// free): a pointer, not a shadow flag, since setting a flag on a heap block of symbolic
+/// size is costly for CBMC. C2's accesses through pointers check `same_object` with it.
+pub const C1_FREE: &str = "__ladr_c1_free";
+/// CBMC's test that two pointers point into one object.
+pub const SAME_OBJECT: &str = "__CPROVER_same_object";
 /// The racing pair, set when P2 code finds the race: C1's access and C2's.
 pub const FIRST_SITE: &str = "__ladr_first_site";
 pub const SECOND_SITE: &str = "__ladr_second_site";

@@ -6,6 +6,14 @@
 //! * `setjmp`/`longjmp` (and their `sig`/`_`/`__` variants): non-local jumps that the
 //!   bounded program cannot follow.
 //!
+//! * `connect`/`accept`: a socket connection (pipes and socket pairs are modelled, as byte
+//!   channels in `model/libc.c`);
+//! * a lock function of one kind on a lock object of another (`pthread_rwlock_rdlock` on
+//!   a `pthread_mutex_t`, `pthread_mutex_lock` on a `pthread_rwlock_t`): undefined
+//!   behaviour, and the model would keep two unrelated states in one object. Objects are
+//!   known by their declared type (`pthread_mutex_t m;`, a struct member
+//!   `pthread_rwlock_t lock;`) when every declaration of that name agrees.
+//!
 //! (OpenMP's `#pragma omp` is refused by the front end, which is where pragmas are seen.)
 //!
 //! It also refuses a program that uses an identifier declared nowhere (a macro of a header
@@ -32,6 +40,10 @@ fn refused(name: &str) -> Option<&'static str> {
         | "siglongjmp" | "__longjmp_chk" => {
             Some("`setjmp`/`longjmp`: a non-local jump the bounded program cannot follow")
         }
+        "connect" | "accept" | "accept4" => Some(
+            "a socket connection: ladr models pipes and socket pairs as byte channels \
+             between threads, not connections to other processes or threads",
+        ),
         _ => None,
     }
 }
@@ -40,6 +52,7 @@ fn refused(name: &str) -> Option<&'static str> {
 /// identifier, as a located error.
 pub fn check(unit: &TranslationUnit) -> Result<()> {
     undeclared(unit)?;
+    lock_kinds(unit)?;
     struct Calls;
     impl Visitor for Calls {
         type Error = Error;
@@ -54,6 +67,149 @@ pub fn check(unit: &TranslationUnit) -> Result<()> {
         }
     }
     visit::unit(&mut Calls, unit)
+}
+
+/// The lock type a pthread function takes, by its name.
+fn lock_kind_of_function(name: &str) -> Option<&'static str> {
+    if name.starts_with("pthread_mutex_") && !name.starts_with("pthread_mutexattr_") {
+        Some("pthread_mutex_t")
+    } else if name.starts_with("pthread_rwlock_") && !name.starts_with("pthread_rwlockattr_") {
+        Some("pthread_rwlock_t")
+    } else if name.starts_with("pthread_spin_") {
+        Some("pthread_spinlock_t")
+    } else {
+        None
+    }
+}
+
+/// A mutex function on an object declared as another kind of lock (or the other way
+/// round) is a located error.
+fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
+    const LOCKS: [&str; 3] = ["pthread_mutex_t", "pthread_rwlock_t", "pthread_spinlock_t"];
+    /// Name (variable or struct member) → its declared lock type; `None`: declarations
+    /// disagree, or one is not a lock.
+    #[derive(Default)]
+    struct Types {
+        of: std::collections::HashMap<String, Option<&'static str>>,
+        calls: Vec<(&'static str, String, String, Span)>,
+    }
+    fn lock_type<'a>(mut specs: impl Iterator<Item = &'a TypeSpecifier>) -> Option<&'static str> {
+        specs.find_map(|t| match t {
+            TypeSpecifier::TypedefName(n) => LOCKS.iter().copied().find(|l| *l == n.node.name),
+            _ => None,
+        })
+    }
+    impl Types {
+        fn note(&mut self, name: &str, ty: Option<&'static str>, plain: bool) {
+            // A pointer or array of locks is still that kind of lock for `&x[i]`, `x->…`
+            // is not a member name; only plain and array declarators count.
+            let ty = if plain { ty } else { None };
+            self.of
+                .entry(name.to_string())
+                .and_modify(|t| {
+                    if *t != ty {
+                        *t = None
+                    }
+                })
+                .or_insert(ty);
+        }
+    }
+    fn plain(d: &Declarator) -> bool {
+        d.derived
+            .iter()
+            .all(|x| matches!(x.node, DerivedDeclarator::Array(_)))
+    }
+    /// The variable or member a lock argument names: `&x`, `&x[i]`, `&s.f`, `&p->f`, also
+    /// behind casts.
+    fn named(e: &Expression) -> Option<&str> {
+        match e {
+            Expression::Cast(c) => named(&c.node.expression.node),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let mut e = &u.node.operand.node;
+                while let Expression::BinaryOperator(b) = e {
+                    if b.node.operator.node != BinaryOperator::Index {
+                        return None;
+                    }
+                    e = &b.node.lhs.node;
+                }
+                match e {
+                    Expression::Identifier(i) => Some(&i.node.name),
+                    Expression::Member(m) => Some(&m.node.identifier.node.name),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    impl Visitor for Types {
+        type Error = std::convert::Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Self::Error> {
+            let ty = lock_type(d.node.specifiers.iter().filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            }));
+            for id in &d.node.declarators {
+                if let Some(n) = declarator_name(&id.node.declarator.node) {
+                    let p = plain(&id.node.declarator.node);
+                    self.note(n, ty, p);
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Self::Error> {
+            if let TypeSpecifier::Struct(s) = &t.node {
+                for f in s.node.declarations.iter().flatten() {
+                    if let StructDeclaration::Field(f) = &f.node {
+                        let ty =
+                            lock_type(f.node.specifiers.iter().filter_map(|s| match &s.node {
+                                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                                _ => None,
+                            }));
+                        for d in &f.node.declarators {
+                            if let Some(d) = &d.node.declarator {
+                                if let Some(n) = declarator_name(&d.node) {
+                                    let p = plain(&d.node);
+                                    self.note(n, ty, p);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Self::Error> {
+            if let Expression::Call(c) = &e.node {
+                if let Some((f, want)) =
+                    callee_name(&c.node).and_then(|f| lock_kind_of_function(f).map(|k| (f, k)))
+                {
+                    if let Some(n) = c.node.arguments.first().and_then(|a| named(&a.node)) {
+                        self.calls
+                            .push((want, f.to_string(), n.to_string(), e.span));
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut t = Types::default();
+    let Ok(()) = visit::unit(&mut t, unit);
+    for (want, f, n, span) in &t.calls {
+        if let Some(Some(have)) = t.of.get(n) {
+            if have != want {
+                return Err(
+                    Error::unsupported(*span, format!("`{f}` on `{n}`, a `{have}`")).note(format!(
+                        "`{f}` takes a `{want}`: using one kind of lock as another is undefined, \
+                     and ladr would keep two unrelated lock states in one object"
+                    )),
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every name the unit declares (declarators, parameters, enumerators) against every
@@ -137,6 +293,27 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn lock_functions_of_another_kind_are_refused() {
+        let decls = "typedef struct { int a; } pthread_mutex_t; typedef struct { int b; } pthread_rwlock_t; int pthread_rwlock_rdlock(pthread_rwlock_t *); int pthread_mutex_lock(pthread_mutex_t *);";
+        let e = check_text(&format!(
+            "{decls} pthread_mutex_t m; void f(void) {{ pthread_rwlock_rdlock(&m); }}"
+        ))
+        .unwrap_err();
+        assert!(
+            e.message
+                .contains("`pthread_rwlock_rdlock` on `m`, a `pthread_mutex_t`"),
+            "{}",
+            e.message
+        );
+        let e = check_text(&format!("{decls} struct s {{ pthread_rwlock_t l; }}; void f(struct s *p) {{ pthread_mutex_lock(&p->l); }}")).unwrap_err();
+        assert!(e.message.contains("a `pthread_rwlock_t`"), "{}", e.message);
+        assert!(check_text(&format!(
+            "{decls} pthread_rwlock_t l[2]; void f(int i) {{ pthread_rwlock_rdlock(&l[i]); }}"
+        ))
+        .is_ok());
     }
 
     #[test]

@@ -44,6 +44,111 @@ int *__ladr___errno_location(unsigned int slot)
   return &__ladr_errno[slot];
 }
 
+/* Pipes and socket pairs: blocking byte channels (issue 16). `pipe` and `socketpair` make
+ * a channel of two ends, numbered from 1000 (2c and 2c+1 for channel c, at most 8
+ * channels; a ninth fails with -1). Bytes written to one end are read at the other;
+ * `read` blocks until some are there or the other end is closed (then it returns 0), so
+ * what a thread wrote before its `write` is ordered before what the reader does after its
+ * `read`. The first 16 bytes through each end keep their values, later ones read as they
+ * were in the reader's buffer. Only programs that call `pipe` or `socketpair` have their
+ * `read`, `write`, `recv`, `send` and `close` calls turned into these; on another
+ * descriptor they return any result between -1 and the count. */
+char __ladr_chan_data[16][16];
+unsigned long __ladr_chan_written[16];
+unsigned long __ladr_chan_taken[16];
+_Bool __ladr_chan_closed[16];
+unsigned int __ladr_nchannels;
+long __VERIFIER_nondet_long(void);
+
+int __ladr_chan_end(int fd)
+{
+  if (fd >= 1000 && fd < 1000 + 2 * (int)__ladr_nchannels)
+    return fd - 1000;
+  return -1;
+}
+
+int __ladr_chan_open(int *fds)
+{
+  unsigned int c = __ladr_nchannels;
+  if (c >= 8)
+    return -1;
+  __ladr_nchannels = c + 1;
+  fds[0] = 1000 + 2 * (int)c;
+  fds[1] = 1000 + 2 * (int)c + 1;
+  return 0;
+}
+
+int __ladr_pipe(int *fds)
+{
+  return __ladr_chan_open(fds);
+}
+
+int __ladr_socketpair(int domain, int type, int protocol, int *fds)
+{
+  return __ladr_chan_open(fds);
+}
+
+long __ladr_chan_other(unsigned long n)
+{
+  long r = __VERIFIER_nondet_long();
+  __CPROVER_assume(r >= -1 && r <= (long)n);
+  return r;
+}
+
+long __ladr_write(int fd, const void *buf, unsigned long n)
+{
+  int e = __ladr_chan_end(fd);
+  if (e < 0)
+    return __ladr_chan_other(n);
+  int to = e ^ 1;
+  if (__ladr_chan_closed[to] || __ladr_chan_closed[e])
+    return -1;
+  unsigned long at = __ladr_chan_written[to];
+  for (int i = 0; i < 16; i++)
+    if ((unsigned long)i < n && at + i < 16)
+      __ladr_chan_data[to][at + i] = ((const char *)buf)[i];
+  __ladr_chan_written[to] = at + n;
+  return (long)n;
+}
+
+long __ladr_read(int fd, void *buf, unsigned long n)
+{
+  int e = __ladr_chan_end(fd);
+  if (e < 0)
+    return __ladr_chan_other(n);
+  if (n == 0)
+    return 0;
+  __CPROVER_assume(__ladr_chan_written[e] > __ladr_chan_taken[e] || __ladr_chan_closed[e ^ 1]);
+  unsigned long from = __ladr_chan_taken[e];
+  unsigned long avail = __ladr_chan_written[e] - from;
+  if (avail == 0)
+    return 0;
+  unsigned long k = (unsigned long)__VERIFIER_nondet_long();
+  __CPROVER_assume(k >= 1 && k <= avail && k <= n);
+  for (int i = 0; i < 16; i++)
+    if ((unsigned long)i < k && from + i < 16)
+      ((char *)buf)[i] = __ladr_chan_data[e][from + i];
+  __ladr_chan_taken[e] = from + k;
+  return (long)k;
+}
+
+long __ladr_send(int fd, const void *buf, unsigned long n, int flags)
+{
+  return __ladr_write(fd, buf, n);
+}
+
+long __ladr_recv(int fd, void *buf, unsigned long n, int flags)
+{
+  return __ladr_read(fd, buf, n);
+}
+
+int __ladr_close(int fd)
+{
+  int e = __ladr_chan_end(fd);
+  if (e >= 0)
+    __ladr_chan_closed[e] = 1;
+  return 0;
+
 /* The result of a function without a body that returns a pointer to an object: a null
    pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
    answer's assumptions). */

@@ -39,6 +39,12 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "fread" => &[(At(0), Write)],
         "read" | "recv" | "pread" => &[(At(1), Write)],
         "fwrite" => &[(At(0), Read)],
+        "pipe" => &[(At(0), Write)],
+        "socketpair" => &[(At(3), Write)],
+        // Freeing a block is a write of all of it (TSan, Helgrind and Goblint agree);
+        // realloc reads and frees the old block: `race` gives them their own flag
+        // ([`frees`]), this entry makes the call visible.
+        "free" | "realloc" | "reallocarray" => &[(At(0), Write)],
         "write" | "send" | "pwrite" => &[(At(1), Read)],
         "strlen" | "strnlen" | "strdup" | "strndup" | "atoi" | "atol" | "atoll" | "strtol"
         | "strtoul" | "strtoll" | "strtoull" | "puts" | "strchr" | "strrchr" => &[(At(0), Read)],
@@ -55,6 +61,11 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "__atomic_compare_exchange_n" => &[(At(1), Read)],
         _ => return None,
     })
+}
+
+/// Does `name` free the block its first argument points to?
+pub fn frees(name: &str) -> bool {
+    matches!(name, "free" | "realloc" | "reallocarray")
 }
 
 /// GCC's `__atomic_*` and `__sync_*` builtins (C11's `<stdatomic.h>` operations expand to
@@ -84,9 +95,26 @@ pub const ERRNO_LOCATION: &str = "__errno_location";
 pub fn libc_model(name: &str) -> bool {
     matches!(
         name,
-        "ffs" | "ffsl" | "ffsll" | "__builtin_parity" | "__builtin_parityl" | "__builtin_parityll"
+        "ffs"
+            | "ffsl"
+            | "ffsll"
+            | "__builtin_parity"
+            | "__builtin_parityl"
+            | "__builtin_parityll"
+            | "pipe"
+            | "socketpair"
     )
 }
+
+/// The descriptor functions `model/libc.c` defines for its byte channels (pipes, socket
+/// pairs): `threads` calls the model instead in programs that make a channel
+/// ([`CHANNEL_MAKERS`]).
+pub fn channel_io(name: &str) -> bool {
+    matches!(name, "read" | "write" | "recv" | "send" | "close")
+}
+
+/// The functions that make a byte channel.
+pub const CHANNEL_MAKERS: [&str; 2] = ["pipe", "socketpair"];
 
 /// Functions CBMC 6.6.0 has a model of in its own C library (`cbmc_library.txt`).
 pub fn cbmc_models(name: &str) -> bool {

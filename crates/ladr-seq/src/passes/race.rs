@@ -47,7 +47,8 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
 use ladr_ir::abi::{
-    self, C1_READ, C1_READ_KEY, C1_WRITE, C1_WRITE_KEY, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
+    self, C1_FREE, C1_READ, C1_READ_KEY, C1_WRITE, C1_WRITE_KEY, DRD, FIRST_SITE, P1, P2,
+    SECOND_SITE,
 };
 use ladr_ir::analysis::Vars;
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
@@ -109,6 +110,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         atomic: false,
     }];
     let mut code = std::mem::take(&mut p.code);
+    let frees = code.iter().any(|c| {
+        c.items.iter().any(|it| match it {
+            Item::Visible { stmt, .. } => calls_free(stmt),
+            _ => false,
+        })
+    });
     for (slot, c) in code.iter_mut().enumerate() {
         for it in &mut c.items {
             if let Item::Visible {
@@ -125,6 +132,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                     atomic: *atomic,
                     sites: &mut sites,
                     exclusion: exclusion.as_ref(),
+                    frees,
                 };
                 visit_mut::stmt(&mut rw, stmt)?;
                 if sites.len() > before {
@@ -160,7 +168,36 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
+    if frees {
+        // `char *__ladr_c1_free;`
+        let d = declaration(
+            vec![spec(TypeSpecifier::Char, span)],
+            C1_FREE,
+            vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+            None,
+            span,
+        );
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(d), span));
+    }
     Ok(p)
+}
+
+/// Does `s` call `free` or `realloc` ([`library::frees`])?
+fn calls_free(s: &Node<Statement>) -> bool {
+    struct F;
+    impl Visitor for F {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match &e.node {
+                Expression::Call(c) if callee_name(&c.node).is_some_and(library::frees) => Err(()),
+                _ => Ok(Walk::Descend),
+            }
+        }
+    }
+    visit::stmt(&mut F, s).is_err()
 }
 
 /// `P1 = (L == cs[t] - 1) && dr0 && !dr1; P2 = (L == pc[t]) && dr1;`
@@ -195,6 +232,8 @@ struct Rewriter<'a> {
     atomic: bool,
     sites: &'a mut Vec<Site>,
     exclusion: Option<&'a Exclusion>,
+    /// The program frees blocks: accesses through pointers also check C1's `c1_free`.
+    frees: bool,
 }
 
 impl VisitorMut for Rewriter<'_> {
@@ -210,7 +249,20 @@ impl VisitorMut for Rewriter<'_> {
                 }
             }
             Statement::Compound(_) | Statement::Labeled(_) => return Ok(Walk::Descend),
-            Statement::Goto(_) | Statement::Expression(None) | Statement::Asm(_) => {}
+            Statement::Asm(a) => {
+                if let AsmStatement::GnuExtended(g) = &a.node {
+                    let pre = self.asm_accesses(&g.clone());
+                    if !pre.is_empty() {
+                        let span = s.span;
+                        let asm = std::mem::replace(s, empty_stmt(span));
+                        let mut items: Vec<_> =
+                            pre.into_iter().map(|e| item(expr_stmt(e))).collect();
+                        items.push(item(asm));
+                        *s = block(items, span);
+                    }
+                }
+            }
+            Statement::Goto(_) | Statement::Expression(None) => {}
             _ => {
                 return Err(Error::unsupported(
                     s.span,
@@ -360,11 +412,116 @@ impl Rewriter<'_> {
         if write && !atomic {
             test = or(test, found(true), span);
         }
-        let mut pre = and(ident(P2, span), not(ident(DRD, span), span), span);
-        if let Some(v) = self.valid(&a, span) {
+        let p2 = and(ident(P2, span), not(ident(DRD, span), span), span);
+        let mut pre = p2.clone();
+        let valid = self.valid(&a, span);
+        let through_pointer = valid.is_some();
+        if let Some(v) = valid {
             pre = and(pre, v, span);
         }
-        and(pre, test, span)
+        let mut checked = and(pre, test, span);
+        // A block C1 freed: any access of it through a pointer races with the free (the
+        // block is gone, so its shadow memory is no help: the pointer says which block).
+        if self.frees && through_pointer {
+            let freed = and(
+                and(
+                    p2,
+                    binop(
+                        BinaryOperator::NotEquals,
+                        ident(C1_FREE, span),
+                        int(0, span),
+                        span,
+                    ),
+                    span,
+                ),
+                call(abi::SAME_OBJECT, vec![a, ident(C1_FREE, span)], span),
+                span,
+            );
+            checked = or(
+                checked,
+                and(freed, self.record(C1_WRITE, id, span), span),
+                span,
+            );
+        }
+        checked
+    }
+
+    /// An extended `asm` statement accesses the lvalues it names as operands: each output
+    /// is written (`+`: also read), each input read (its value; `"m"(*p)` reads `*p`, an
+    /// address `&x` reads nothing). The template itself stays (CBMC ignores it); one
+    /// that locks (`lock`, `xchg`, x86's atomic read-modify-writes) makes the accesses
+    /// atomic.
+    fn asm_accesses(&mut self, g: &GnuExtendedAsmStatement) -> Vec<Node<Expression>> {
+        let text = g.template.node.concat();
+        let saved = self.atomic;
+        if text.contains("lock") || text.contains("xchg") {
+            self.atomic = true;
+        }
+        let mut pre = vec![];
+        for o in &g.outputs {
+            let lv = &o.node.variable_name;
+            if has_side_effect(&lv.node) {
+                continue;
+            }
+            if o.node.constraints.node.concat().contains('+') {
+                pre.push(self.acc(lv.clone()));
+            }
+            pre.extend(self.write_code(lv));
+        }
+        for i in &g.inputs {
+            let e = &i.node.variable_name;
+            if !has_side_effect(&e.node) {
+                pre.push(self.acc(e.clone()));
+            }
+        }
+        self.atomic = saved;
+        pre
+    }
+
+    /// `drd = 1, first = FIRST, second = id, 1`.
+    fn record(&self, first: &str, id: u32, span: Span) -> Node<Expression> {
+        comma(
+            vec![
+                assign(ident(DRD, span), int(1, span), span),
+                assign(ident(FIRST_SITE, span), ident(first, span), span),
+                assign(ident(SECOND_SITE, span), int(id as u64, span), span),
+                int(1, span),
+            ],
+            span,
+        )
+    }
+
+    /// `free(p)` / `realloc(p, n)`: a write of the whole block `*p`. As C1's last access it
+    /// records the block (`c1_free = (char *)p`, checked by C2's accesses through pointers)
+    /// instead of setting shadow flags, which on a heap block of symbolic size CBMC
+    /// finds costly (measured: 10 s → over 100 s on a task freeing at its end); as C2's
+    /// first it checks C1's flags on the block's first byte (and its `c1_free`).
+    fn free_accesses(&mut self, p: &Node<Expression>) -> Vec<Node<Expression>> {
+        if has_side_effect(&p.node) {
+            return vec![];
+        }
+        let span = p.span;
+        let shown = match &p.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                (*u.node.operand).clone()
+            }
+            _ => deref(p.clone(), span),
+        };
+        let id = self.site(&shown, true, false);
+        let byte = cast(type_name(&[TypeSpecifier::Char], 1, span), p.clone(), span);
+        let mut record = vec![
+            assign(ident(C1_FREE, span), byte.clone(), span),
+            assign(ident(C1_WRITE, span), int(id as u64, span), span),
+        ];
+        if let Some(x) = self.exclusion {
+            let k = x.key(span);
+            record.push(assign(ident(C1_WRITE_KEY, span), int(k as u64, span), span));
+        }
+        record.push(int(1, span));
+        vec![
+            and(ident(P1, span), comma(record, span), span),
+            self.check(byte, true, false, id, span),
+        ]
     }
 
     /// `P1 && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),] c1_write = id, 1)` for
@@ -643,6 +800,9 @@ impl Rewriter<'_> {
         }
         let library_name = name.as_deref().map(abi::modelled_function);
         let pre = match library_name.and_then(library::effects) {
+            _ if library_name.is_some_and(library::frees) && !c.arguments.is_empty() => {
+                self.free_accesses(&c.arguments[0])
+            }
             Some(effects) => self.library_accesses(effects, &c.arguments),
             None => vec![],
         };

@@ -105,6 +105,7 @@ pub fn model_unit() -> TranslationUnit {
 }
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    let channels = calls_any(&p.unit, &library::CHANNEL_MAKERS);
     let mut defs: HashMap<String, FunctionDefinition> = HashMap::new();
     let mut others = vec![];
     let mut declared: HashSet<String> = HashSet::new();
@@ -196,6 +197,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             returns_value: &returns_value,
             discarded: None,
             libc_used: false,
+            channels,
         };
         visit_mut::stmt(&mut ctx, &mut body)?;
         libc_used |= ctx.libc_used;
@@ -852,6 +854,29 @@ struct SlotCtx<'a> {
     discarded: Option<Span>,
     /// A call was turned into one of `model/libc.c`.
     libc_used: bool,
+    /// The program makes byte channels (`pipe`, `socketpair`): its descriptor I/O goes
+    /// through the model ([`library::channel_io`]).
+    channels: bool,
+}
+
+/// Does the unit call one of `names`?
+fn calls_any(unit: &TranslationUnit, names: &[&str]) -> bool {
+    struct F<'a>(&'a [&'a str]);
+    impl Visitor for F<'_> {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match &e.node {
+                Expression::Call(c)
+                    if callee_name(&c.node).is_some_and(|n| self.0.contains(&n)) =>
+                {
+                    Err(())
+                }
+                _ => Ok(Walk::Descend),
+            }
+        }
+    }
+    visit::unit(&mut F(names), unit).is_err()
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
@@ -1289,7 +1314,7 @@ impl VisitorMut for SlotCtx<'_> {
                     self.libc_used = true;
                     return Ok(Walk::Descend);
                 }
-                if library::libc_model(n) {
+                if library::libc_model(n) || (self.channels && library::channel_io(n)) {
                     *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
                     self.libc_used = true;
                     return Ok(Walk::Descend);
