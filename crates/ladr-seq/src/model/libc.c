@@ -148,6 +148,7 @@ int __ladr_close(int fd)
   if (e >= 0)
     __ladr_chan_closed[e] = 1;
   return 0;
+}
 
 /* The result of a function without a body that returns a pointer to an object: a null
    pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
