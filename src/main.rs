@@ -526,7 +526,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         ));
     };
     // One CBMC at a time and no split: the sequential check (SV-COMP mode's).
-    let checked = if plan.jobs <= 1 && plan.swarm <= 1 {
+    let checked = if (plan.jobs <= 1 || steps == 0 || deadline.is_none()) && plan.swarm <= 1 {
         check_races(
             &parsed,
             &opts,

@@ -461,8 +461,10 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
     for a in answers {
         match a {
             Answer::Race(rep) => {
-                let p = race_pair(&rep.verdict);
-                if !reports.iter().any(|x| race_pair(&x.verdict) == p) {
+                // A pair is the same race whichever access came first.
+                let key = |v: &Verdict| race_pair(v).map(|[a, b]| (a.min(b), a.max(b)));
+                let p = key(&rep.verdict);
+                if !reports.iter().any(|x| key(&x.verdict) == p) {
                     reports.push(*rep);
                 }
             }

@@ -128,6 +128,7 @@ fn several_files_with_the_build_flags_are_one_program() {
         "--compile-commands",
         ".",
         "--all",
+        "--no-deepen",
         "--format",
         "json",
     ]);

@@ -395,3 +395,40 @@ pub fn check_races_parallel(
     races.cbmc += cbmc_time.saturating_sub(races.reports[0].stats.cbmc);
     Ok((races, deepening))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_race_holds_up_to_the_first_bound_pair_that_did_not_finish() {
+        let d = Deepening {
+            steps: vec![
+                ((2, 2), StepState::NoRace),
+                ((3, 2), StepState::NoRace),
+                ((4, 2), StepState::Unfinished("time".into())),
+                ((3, 3), StepState::NoRace),
+                ((3, 4), StepState::NotStarted),
+            ],
+            instances: vec![1; 5],
+        };
+        // (3,3) finished, but (4,2) before it did not: the answer's bounds are (3,2).
+        assert_eq!(d.prefix(), 2);
+        assert_eq!(d.finished(), [(2, 2), (3, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn a_sequential_deepening_finished_every_pair_before_its_answer() {
+        let opts = Options {
+            rounds: 2,
+            unwind: 2,
+            ..Options::default()
+        };
+        let at = deepening_bounds(&opts, 2);
+        let d = Deepening::sequential(&opts, 4, &at, &Verdict::NoRace);
+        assert_eq!(d.prefix(), 3);
+        assert_eq!(d.steps[3].1, StepState::NotStarted);
+        let d = Deepening::sequential(&opts, 0, &opts, &Verdict::NoRace);
+        assert_eq!(d.steps.len(), 1);
+    }
+}

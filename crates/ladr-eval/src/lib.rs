@@ -642,7 +642,11 @@ impl Runner {
             .arg("never");
         if self.deepen {
             cmd.arg("--deepen");
+        } else {
+            cmd.arg("--no-deepen");
         }
+        // Tasks already run side by side (`--jobs` of eval): one CBMC per task.
+        cmd.arg("--jobs").arg("1");
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
