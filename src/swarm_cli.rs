@@ -124,7 +124,8 @@ pub fn main(args: &SwarmArgs) -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
-        Err((e, parsed)) => {
+        Err(failed) => {
+            let (e, parsed) = *failed;
             let mut err = codespan_reporting::term::termcolor::StandardStream::stderr(
                 color_choice(Color::Auto, false),
             );
@@ -137,10 +138,11 @@ pub fn main(args: &SwarmArgs) -> ExitCode {
     }
 }
 
-type Failed = (Error, Option<Parsed>);
+/// An error, with the parsed program when there is one to locate it in.
+type Failed = Box<(Error, Option<Parsed>)>;
 
 fn usage(m: String) -> Failed {
-    (Error::new(ErrorKind::Usage, m), None)
+    Box::new((Error::new(ErrorKind::Usage, m), None))
 }
 
 /// What collect needs to make the instances again.
@@ -159,12 +161,12 @@ fn load(r: &Recorded) -> Result<Parsed, Failed> {
         .as_deref()
         .map(ladr_project::compdb::Database::load)
     {
-        Some(Err(e)) => return Err((e, None)),
+        Some(Err(e)) => return Err(Box::new((e, None))),
         Some(Ok(db)) => Some(db),
         None => None,
     };
     let inputs = ladr_project::compdb::inputs(&r.files, db.as_ref(), &r.cpp_args);
-    frontend::link::load_all(&inputs).map_err(|e| (e, None))
+    frontend::link::load_all(&inputs).map_err(|e| Box::new((e, None)))
 }
 
 /// Instance `i`'s program (pure: the same inputs give the same text).
@@ -230,12 +232,12 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
     let parsed = load(&r)?;
     let program = match translate(parsed.unit.clone(), &r.opts, Stage::Seq, |_, _| {}) {
         Ok(p) => p,
-        Err(e) => return Err((e, Some(parsed))),
+        Err(e) => return Err(Box::new((e, Some(parsed)))),
     };
     let contexts = swarm::contexts(&program, r.opts.rounds);
     r.instances = swarm::instances(&program, r.opts.rounds, a.instances.unwrap_or(u32::MAX));
     let cbmc_path = ladr_cbmc::locate(a.cbmc.as_deref())
-        .map_err(|e| (Error::new(ErrorKind::Backend, e.to_string()), None))?;
+        .map_err(|e| Box::new((Error::new(ErrorKind::Backend, e.to_string()), None)))?;
     let mut copts = ladr_cbmc::Options::new(cbmc_path.clone());
     copts.ilp32 = r.ilp32;
     if ladr_ir::analysis::largest_array(&program.unit) >= ladr_check::LARGE_ARRAY {
@@ -245,7 +247,7 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
     let write = |path: PathBuf, text: &str| std::fs::write(&path, text).map_err(|e| io(&path, e));
     let mut commands = String::new();
     for i in 0..r.instances {
-        let t = instance(&parsed, &program, &r, i).map_err(|e| (e, None))?;
+        let t = instance(&parsed, &program, &r, i).map_err(|e| Box::new((e, None)))?;
         let d = a.dir.join(i.to_string());
         std::fs::create_dir_all(&d).map_err(|e| io(&d, e))?;
         write(d.join(ladr_check::SEQ_FILE), &t.printed.text)?;
@@ -383,7 +385,7 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
     let parsed = load(&r)?;
     let program = match translate(parsed.unit.clone(), &r.opts, Stage::Seq, |_, _| {}) {
         Ok(p) => p,
-        Err(e) => return Err((e, Some(parsed))),
+        Err(e) => return Err(Box::new((e, Some(parsed)))),
     };
     let n = swarm::instances(&program, r.opts.rounds, r.instances);
     if n != r.instances {
@@ -399,7 +401,7 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
         let d = a.dir.join(i.to_string());
         let t = match instance(&parsed, &program, &r, i) {
             Ok(t) => t,
-            Err(e) => return Err((e, Some(parsed))),
+            Err(e) => return Err(Box::new((e, Some(parsed)))),
         };
         let seq = d.join(ladr_check::SEQ_FILE);
         match std::fs::read_to_string(&seq) {
@@ -491,7 +493,7 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
         let mut rep = match (rep, no_race) {
             (Some(r), _) | (None, Some(r)) => *r,
             (None, None) => {
-                let t = instance(&parsed, &program, &r, 0).map_err(|e| (e, None))?;
+                let t = instance(&parsed, &program, &r, 0).map_err(|e| Box::new((e, None)))?;
                 let outcome = ladr_cbmc::Outcome {
                     verdict: ladr_cbmc::Verdict::Unknown {
                         reason: why.clone(),

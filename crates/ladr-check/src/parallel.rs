@@ -306,7 +306,7 @@ pub fn check_races_parallel(
     };
     std::thread::scope(|scope| {
         for _ in 0..plan.jobs.max(1) {
-            scope.spawn(|| worker());
+            scope.spawn(worker);
         }
     });
 
