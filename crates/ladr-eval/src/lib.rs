@@ -1116,7 +1116,7 @@ mod tests {
         let r = runner.run(&task);
         assert_eq!(
             r.reason.as_deref(),
-            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never")
+            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --no-deepen --jobs 1")
         );
     }
 
