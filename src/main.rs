@@ -16,6 +16,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 mod gate_cli;
+mod speed_cli;
+mod swarm_cli;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -182,11 +184,28 @@ struct Cli {
           value_parser = parse_seconds)]
     timeout: f64,
     /// After "no race", check again with larger bounds while the time limit leaves time
-    /// (from 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On in SV-COMP
-    /// mode. The answer is the first race found, or "no race" for the deepest bounds that
-    /// finished.
-    #[arg(long, help_heading = "Bounds")]
+    /// (from 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On by
+    /// default (and in SV-COMP mode); --no-deepen turns it off. The answer is the first race
+    /// found, or "no race" for the deepest bounds of the schedule up to which every bound
+    /// pair finished.
+    #[arg(long, help_heading = "Bounds", conflicts_with = "no_deepen")]
     deepen: bool,
+    /// Check only at --rounds/--unwind (no deepening).
+    #[arg(long, help_heading = "Bounds")]
+    no_deepen: bool,
+    /// CBMC processes at once (default: the cores, no more than the free memory holds at
+    /// about 1 GiB each; 1 in SV-COMP mode): the bound pairs of the deepening schedule (and
+    /// their --swarm instances) run at the same time, and the first race found stops the
+    /// rest.
+    #[arg(long, short = 'j', value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    jobs: Option<u32>,
+    /// Split each bound pair's check into N swarm instances (by the context in which the
+    /// first racing access happens; at most rounds × threads), run under --jobs: a race
+    /// found by any instance is a race, "no race" needs every instance (1–1024).
+    #[arg(long, default_value_t = 1, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(1..=1024))]
+    swarm: u32,
     /// How many times --deepen may grow the bounds (0–100).
     #[arg(long, default_value_t = 6, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=100))]
@@ -296,6 +315,9 @@ enum Cmd {
     /// Exit status: 0 no new race, 1 a new race, 2 configuration or usage error (with the
     /// file and line), 3 some harness without a verdict and no new race.
     Check(gate_cli::CheckArgs),
+    /// Split one bound pair's check into swarm instances for `xargs -P`, GNU parallel or a
+    /// Slurm job array (`emit`), and report from their CBMC outputs (`collect`).
+    Swarm(swarm_cli::SwarmArgs),
     /// Write a commented starter `ladr.toml` in the current directory.
     Init {
         /// Overwrite an existing `ladr.toml`.
@@ -333,6 +355,7 @@ fn main() -> ExitCode {
         Some(Cmd::Eval(args)) => return ladr_eval::main(&args.clone().into()),
         Some(Cmd::Check(args)) => return gate_cli::check(args, &cli),
         Some(Cmd::Init { force }) => return gate_cli::init(*force),
+        Some(Cmd::Swarm(args)) => return swarm_cli::main(args),
         None => {}
     }
     let file = cli.file[0].clone();
@@ -491,10 +514,18 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.ilp32 = ilp32;
     copts.timeout = time_limit(cli);
-    let steps = if cli.deepen || cli.svcomp {
+    let steps = if cli.svcomp || !cli.no_deepen {
         cli.deepen_steps
     } else {
         0
+    };
+    let plan = ladr_check::parallel::Plan {
+        jobs: match (cli.jobs, cli.svcomp) {
+            (Some(j), _) => j as usize,
+            (None, true) => 1,
+            (None, false) => ladr_check::parallel::default_jobs(),
+        },
+        swarm: cli.swarm,
     };
     let deadline = time_limit(cli).map(|t| t0 + t);
     // A progress line on the terminal (indicatif draws nothing when stderr is not one).
@@ -505,33 +536,59 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         (false, true) => None,
         (false, false) => Some(cli.max_races as usize),
     };
-    let checked = check_races(
-        &parsed,
-        &opts,
-        &copts,
-        cli.keep_files.as_deref(),
-        deadline,
-        steps,
-        max_races,
-        &mut |phase, b| {
-            let what = match phase {
-                Phase::Translating => "translating",
-                Phase::Cbmc => "CBMC is checking",
-            };
-            let more = match b.exclude.len() {
-                0 => String::new(),
-                n => format!(", looking for race {}", n + 1),
-            };
-            bar.set_message(format!(
-                "{}: {what} ({} rounds, {} unwindings{more})",
-                file.display(),
-                b.rounds,
-                b.unwind
-            ));
-        },
-    );
+    let show = |phase: Phase, b: &Options| {
+        let what = match phase {
+            Phase::Translating => "translating",
+            Phase::Cbmc => "CBMC is checking",
+        };
+        let more = match b.exclude.len() {
+            0 => String::new(),
+            n => format!(", looking for race {}", n + 1),
+        };
+        bar.set_message(format!(
+            "{}: {what} ({} rounds, {} unwindings{more})",
+            file.display(),
+            b.rounds,
+            b.unwind
+        ));
+    };
+    // One CBMC at a time and no split: the sequential check (SV-COMP mode's).
+    let checked = if (plan.jobs <= 1 || steps == 0 || deadline.is_none()) && plan.swarm <= 1 {
+        check_races(
+            &parsed,
+            &opts,
+            &copts,
+            cli.keep_files.as_deref(),
+            deadline,
+            steps,
+            max_races,
+            &mut |phase, b| show(phase, b),
+        )
+        .map(|races| {
+            let s = if deadline.is_some() { steps } else { 0 };
+            let d = ladr_check::parallel::Deepening::sequential(
+                &opts,
+                s,
+                &races.bounds,
+                &races.reports[0].verdict,
+            );
+            (races, d)
+        })
+    } else {
+        ladr_check::parallel::check_races_parallel(
+            &parsed,
+            &opts,
+            &copts,
+            cli.keep_files.as_deref(),
+            deadline,
+            steps,
+            max_races,
+            plan,
+            &show,
+        )
+    };
     bar.finish_and_clear();
-    let races = match checked {
+    let (races, deepening) = match checked {
         Ok(r) => r,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
@@ -541,8 +598,14 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         Format::Text => {
             let mut out = StandardStream::stdout(color_choice(cli.color, true));
             report::text::write(&mut out, &outcome, &parsed, cli.steps);
+            if let Some(line) = speed_cli::bounds_line(&deepening) {
+                emit(&format!("{line}\n"));
+            }
         }
-        Format::Json => emit(&format!("{}\n", report::json(&outcome))),
+        Format::Json => emit(&format!(
+            "{}\n",
+            speed_cli::with_deepening(&report::json(&outcome), &deepening)
+        )),
         Format::Sarif => {
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
             emit(&format!("{}\n", report::sarif::to_string(&log)));

@@ -128,6 +128,7 @@ fn several_files_with_the_build_flags_are_one_program() {
         "--compile-commands",
         ".",
         "--all",
+        "--no-deepen",
         "--format",
         "json",
     ]);
@@ -299,7 +300,7 @@ fn configuration_errors_name_the_file_and_line() {
     let (code, _, err) = r.ladr(&["check"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("ladr.toml:15:9") && err.contains("matches no file"),
+        err.contains("ladr.toml:17:9") && err.contains("matches no file"),
         "{err}"
     );
     let (code, _, err) = r.ladr(&["check", "--config", "missing.toml"]);

@@ -229,7 +229,12 @@ fn sarif_condvar_racy() {
     // Same program, same race, same fingerprint: `ladr --format sarif` checks it again.
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args(["tests/e2e/condvar_racy.c", "--format", "sarif"])
+        .args([
+            "tests/e2e/condvar_racy.c",
+            "--format",
+            "sarif",
+            "--no-deepen",
+        ])
         .output()
         .expect("run ladr");
     assert_eq!(out.status.code(), Some(1));
@@ -309,6 +314,7 @@ fn sarif_no_race_and_unknown() {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "tests/e2e/condvar_racy.c",
+            "--no-deepen",
             "--format",
             "sarif",
             "--timeout",

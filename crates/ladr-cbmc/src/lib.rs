@@ -169,6 +169,9 @@ pub struct Options {
     /// stay behind when it is killed; in the caller's own temporary directory they go with
     /// it.
     pub temp_dir: Option<PathBuf>,
+    /// Kill CBMC (and its process group) as soon as this is set: another check of the same
+    /// question already answered it (`--jobs`). The verdict is then [`Verdict::Unknown`].
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Options {
@@ -181,6 +184,7 @@ impl Options {
             deadline: None,
             extra_args: Vec::new(),
             temp_dir: None,
+            cancel: None,
         }
     }
 }
@@ -356,14 +360,18 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let (status, timed_out) = wait_with_timeout(&mut child, deadline)?;
+    let (status, timed_out) = wait_with_timeout(&mut child, deadline, opts.cancel.as_deref())?;
     let wall = start.elapsed();
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
 
     let exit_code = status.code();
     let (mut verdict, formula) = interpret(exit_code, &stdout, &stderr);
-    if timed_out {
+    if cancelled(opts.cancel.as_deref()) {
+        verdict = Verdict::Unknown {
+            reason: "CBMC was stopped: another check answered first".into(),
+        };
+    } else if timed_out {
         verdict = Verdict::Unknown {
             reason: format!(
                 "CBMC timed out after {:.1} s",
@@ -423,7 +431,7 @@ pub fn run_with_retries(
         let mut out = run(&this, seq_file)?;
         out.wall += spent;
         spent = out.wall;
-        if out.timed_out {
+        if out.timed_out || cancelled(opts.cancel.as_deref()) {
             return Ok(out);
         }
         if uf && out.exit_code.is_none() && out.stderr.contains("Invariant check failed") {
@@ -442,26 +450,39 @@ pub fn run_with_retries(
     }
 }
 
-/// Waits for `child`, killing it (and its process group) at `deadline`.
+/// Has `cancel` been set?
+fn cancelled(cancel: Option<&std::sync::atomic::AtomicBool>) -> bool {
+    cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+}
+
+/// Waits for `child`, killing it (and its process group) at `deadline` or when `cancel` is
+/// set (then reported as not timed out).
 fn wait_with_timeout(
     child: &mut Child,
     deadline: Option<Instant>,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
 ) -> io::Result<(ExitStatus, bool)> {
-    let Some(deadline) = deadline else {
+    if deadline.is_none() && cancel.is_none() {
         return Ok((child.wait()?, false));
-    };
+    }
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok((status, false));
         }
+        if cancelled(cancel) {
+            process::kill(&[format!("-{}", child.id())]);
+            let _ = child.kill();
+            return Ok((child.wait()?, false));
+        }
         let now = Instant::now();
-        if now >= deadline {
+        if deadline.is_some_and(|d| now >= d) {
             // The child leads its own process group (process_group(0)): kill the group.
             process::kill(&[format!("-{}", child.id())]);
             let _ = child.kill();
             return Ok((child.wait()?, true));
         }
-        thread::sleep((deadline - now).min(Duration::from_millis(10)));
+        let left = deadline.map_or(Duration::MAX, |d| d - now);
+        thread::sleep(left.min(Duration::from_millis(10)));
     }
 }
 

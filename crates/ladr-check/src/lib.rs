@@ -23,6 +23,8 @@ use ladr_seq::pipeline::{translate, Stage};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub mod parallel;
+
 /// One of the two racing accesses.
 #[derive(Clone, Debug)]
 pub struct Access {
@@ -425,8 +427,26 @@ pub fn check_races(
     max_races: Option<usize>,
     progress: &mut dyn FnMut(Phase, &Options),
 ) -> Result<Races> {
-    let (first, mut bounds) =
+    let (first, bounds) =
         check_deepening_with(parsed, opts, cbmc_opts, keep, deadline, steps, progress)?;
+    Ok(more_races(
+        parsed, first, bounds, cbmc_opts, deadline, max_races, progress,
+    ))
+}
+
+/// The rest of [`check_races`] after its first check: `first` (its report, at `bounds`),
+/// then, after a race and while fewer than `max_races` were found and time is left, again
+/// with every pair found so far excluded. Also used after the parallel deepening of
+/// [`parallel`].
+pub fn more_races(
+    parsed: &Parsed,
+    first: Report,
+    mut bounds: Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+    max_races: Option<usize>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Races {
     let mut translate = first.stats.translate;
     let mut cbmc_time = first.stats.cbmc;
     let mut reports = vec![];
@@ -495,13 +515,13 @@ pub fn check_races(
         }
     }
     bounds.exclude.clear();
-    Ok(Races {
+    Races {
         reports,
         bounds,
         end,
         translate,
         cbmc: cbmc_time,
-    })
+    }
 }
 
 /// Is the (unordered) pair `p` among `pairs`?

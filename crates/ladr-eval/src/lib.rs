@@ -649,7 +649,11 @@ impl Runner {
             .arg("never");
         if self.deepen {
             cmd.arg("--deepen");
+        } else {
+            cmd.arg("--no-deepen");
         }
+        // Tasks already run side by side (`--jobs` of eval): one CBMC per task.
+        cmd.arg("--jobs").arg("1");
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -1147,7 +1151,7 @@ mod tests {
         let r = runner.run(&task);
         assert_eq!(
             r.reason.as_deref(),
-            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never")
+            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --no-deepen --jobs 1")
         );
     }
 

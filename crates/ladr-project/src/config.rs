@@ -5,7 +5,7 @@
 //! rounds = 2                 # round-robin rounds K
 //! unwind = 2                 # loop unwinding and recursion depth U
 //! timeout = 300              # seconds per harness (0: none)
-//! deepen = false             # grow the bounds while the time lasts
+//! deepen = true              # grow the bounds while the time lasts (false: fixed bounds)
 //! data-model = "lp64"        # or "ilp32"
 //! compile-commands = "build" # compile_commands.json, or the directory holding it
 //! flags = ["-Iinclude"]      # preprocessor options added to every file
@@ -225,7 +225,7 @@ impl Config {
                 rounds: mine.rounds.or(defaults.rounds).unwrap_or(ROUNDS),
                 unwind: mine.unwind.or(defaults.unwind).unwrap_or(UNWIND),
                 timeout: (timeout > 0.0).then_some(timeout),
-                deepen: s(|x| x.deepen).unwrap_or(false),
+                deepen: s(|x| x.deepen).unwrap_or(true),
                 ilp32: s(|x| x.data_model.map(|m| m == DataModel::Ilp32)).unwrap_or(false),
                 max_races: match mine.max_races.or(defaults.max_races) {
                     None | Some(0) => None,
@@ -347,7 +347,7 @@ pub const STARTER: &str = r#"# ladr.toml: the data-race gate of this repository 
 rounds = 2            # round-robin rounds: each thread runs at most this many contexts
 unwind = 2            # loop unwinding and recursion depth
 timeout = 300         # seconds per harness (0: no limit)
-# deepen = true       # after "no race", grow the bounds while the time limit lasts
+# deepen = false      # by default, after "no race" the bounds grow while the time lasts
 # data-model = "lp64" # or "ilp32"
 # compile-commands = "build"   # compile_commands.json (or its directory): per-file -I/-D
 # flags = ["-Iinclude"]        # preprocessor options for every file

@@ -11,4 +11,5 @@ pub mod model;
 pub mod normal_form;
 pub mod passes;
 pub mod pipeline;
+pub mod swarm;
 pub mod unsupported;

@@ -1,0 +1,434 @@
+//! All cores in one check (`--jobs N`, `--swarm N`): the bound pairs of the deepening
+//! schedule ([`deepening_bounds`](crate::deepening_bounds)), each split into swarm
+//! instances (`ladr_seq::swarm`), run at the same time, each its own CBMC process.
+//!
+//! ```text
+//! units (step, instance), step-major ─ N worker threads take the next unit ─ translate the
+//! step once (shared) ─ restrict to the instance ─ print ─ CBMC (cancellable)
+//! ```
+//!
+//! The first race found wins: it sets the shared cancel flag, which kills every other CBMC
+//! (`ladr_cbmc::Options::cancel`) and stops workers from starting more units. Without a
+//! race, a bound pair has "no race" only when every one of its instances answered "no
+//! race"; the answer is the deepest bound pair of the longest prefix of the schedule that
+//! finished so ("no race at (4,2)" says nothing about (3,3), which may not have finished),
+//! and [`Deepening`] lists what every bound pair gave. The deadline covers everything:
+//! every CBMC is stopped at it. Memory: each worker runs at most one CBMC at a time, so at
+//! most N run at once ([`default_jobs`] also bounds N by the free memory).
+//!
+//! Threads come from `std::thread::scope`; the work list is a counter over a fixed vector
+//! of units, so no scheduler of our own is involved.
+
+use crate::{
+    deepening_bounds, keep_files, more_races, read_outcome, run_cbmc, Phase, Races, Report,
+    Translated, Verdict,
+};
+use ladr_c::diag::{Error, Result};
+use ladr_c::frontend::Parsed;
+use ladr_c::print::print_unit;
+use ladr_cbmc as cbmc;
+use ladr_ir::program::{Options, Program};
+use ladr_seq::pipeline::{translate, Stage};
+use ladr_seq::swarm;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How one check uses the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// CBMC processes at most at once (at least 1).
+    pub jobs: usize,
+    /// Swarm instances per bound pair (1: no split; capped at the pair's contexts).
+    pub swarm: u32,
+}
+
+/// Roughly the most memory one CBMC of an ordinary check takes: the default `--jobs` runs
+/// no more CBMCs at once than the free memory holds at this size each.
+pub const MEMORY_PER_JOB: u64 = 1 << 30;
+
+/// The default `--jobs`: the cores, but no more than the available memory (`MemAvailable`
+/// of `/proc/meminfo`) holds at [`MEMORY_PER_JOB`] each; at least 1.
+pub fn default_jobs() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let by_memory = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| {
+            m.lines()
+                .find_map(|l| l.strip_prefix("MemAvailable:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(usize::MAX, |kb| ((kb * 1024) / MEMORY_PER_JOB) as usize);
+    cores.min(by_memory).max(1)
+}
+
+/// What one bound pair of the schedule gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StepState {
+    /// Every instance finished with "no race".
+    NoRace,
+    /// An instance found a race.
+    Race,
+    /// Some instance gave no answer (the reason), or was stopped after a race elsewhere.
+    Unfinished(String),
+    /// Not started (a race was found first, or the time ran out).
+    NotStarted,
+}
+
+/// What every bound pair of the deepening schedule gave.
+#[derive(Clone, Debug, Default)]
+pub struct Deepening {
+    /// Each bound pair (rounds, unwinding) in schedule order, with its state.
+    pub steps: Vec<((u32, u32), StepState)>,
+    /// Instances each bound pair was split into (1: none).
+    pub instances: Vec<u32>,
+}
+
+impl Deepening {
+    /// The bound pairs that finished with "no race".
+    pub fn finished(&self) -> Vec<(u32, u32)> {
+        self.steps
+            .iter()
+            .filter(|(_, s)| *s == StepState::NoRace)
+            .map(|(b, _)| *b)
+            .collect()
+    }
+
+    /// The length of the longest prefix of the schedule all of which finished "no race".
+    pub fn prefix(&self) -> usize {
+        self.steps
+            .iter()
+            .take_while(|(_, s)| *s == StepState::NoRace)
+            .count()
+    }
+
+    /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
+    /// finished "no race", as a sequential deepening runs them in order).
+    pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Verdict) -> Self {
+        let mut out = Deepening::default();
+        let mut reached = false;
+        for k in 0..=steps {
+            let b = deepening_bounds(opts, k);
+            let here = (b.rounds, b.unwind) == (bounds.rounds, bounds.unwind);
+            let state = if reached {
+                StepState::NotStarted
+            } else if here {
+                reached = true;
+                match verdict {
+                    Verdict::NoRace => StepState::NoRace,
+                    Verdict::Race { .. } => StepState::Race,
+                    Verdict::Unknown { reason } => StepState::Unfinished(reason.clone()),
+                }
+            } else {
+                StepState::NoRace
+            };
+            out.steps.push(((b.rounds, b.unwind), state));
+            out.instances.push(1);
+            if steps == 0 {
+                break;
+            }
+        }
+        out
+    }
+}
+
+/// One CBMC run's result, kept until the answer is known.
+struct Done {
+    report: Report,
+    seq: String,
+    outcome: cbmc::Outcome,
+}
+
+/// The shared state of the workers.
+#[derive(Default)]
+struct Board {
+    /// Per step, per instance: `Some(verdict kind)` once answered.
+    answers: Vec<Vec<Option<StepState>>>,
+    /// Per step: a "no race" report (for the answer) and the first unknown one.
+    no_race: Vec<Option<Done>>,
+    unknown: Vec<Option<Done>>,
+    /// The race that won, with its step.
+    race: Option<(usize, Done)>,
+    /// The first translation error, per step.
+    errors: Vec<Option<Error>>,
+    translate: Duration,
+    cbmc: Duration,
+}
+
+/// A step's translation, shared by its instances.
+type Shared = OnceLock<std::result::Result<(Program, Duration), Error>>;
+
+/// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
+/// (`steps` more after `opts`; only `opts` when `steps` is 0), each split into
+/// `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops the
+/// rest. After a race, more races (`max_races`) are searched for at its bounds as
+/// `check_races` does (one check at a time). `keep` keeps the files of the check that gave
+/// the answer. Returns the races and what every bound pair gave.
+#[allow(clippy::too_many_arguments)]
+pub fn check_races_parallel(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    max_races: Option<usize>,
+    plan: Plan,
+    progress: &(dyn Fn(Phase, &Options) + Sync),
+) -> Result<(Races, Deepening)> {
+    // Without a time limit deepening stops after the first bound pair, as it does
+    // sequentially (nothing would ever stop the deeper ones).
+    let steps = if deadline.is_none() { 0 } else { steps };
+    let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
+    let n_steps = bounds.len();
+    let wanted = plan.swarm.max(1);
+    let units: Vec<(usize, u32)> = (0..n_steps)
+        .flat_map(|s| (0..wanted).map(move |i| (s, i)))
+        .collect();
+    let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
+    let next = AtomicUsize::new(0);
+    let cancel = Arc::new(AtomicBool::new(false));
+    let board = Mutex::new(Board {
+        answers: vec![vec![None; wanted as usize]; n_steps],
+        no_race: (0..n_steps).map(|_| None).collect(),
+        unknown: (0..n_steps).map(|_| None).collect(),
+        errors: (0..n_steps).map(|_| None).collect(),
+        ..Board::default()
+    });
+    let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
+    let instances = |p: &Program, s: usize| swarm::instances(p, bounds[s].rounds, wanted);
+
+    let worker = || loop {
+        if cancel.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d) {
+            return;
+        }
+        let Some(&(s, i)) = units.get(next.fetch_add(1, Ordering::SeqCst)) else {
+            return;
+        };
+        // A step whose translation failed has no instances to run.
+        {
+            let b = lock();
+            if b.errors[s].is_some() {
+                continue;
+            }
+        }
+        let t0 = Instant::now();
+        let translated = shared[s].get_or_init(|| {
+            progress(Phase::Translating, &bounds[s]);
+            let p = translate(parsed.unit.clone(), &bounds[s], Stage::Seq, |_, _| {})?;
+            Ok((p, t0.elapsed()))
+        });
+        let (program, time) = match translated {
+            Ok(t) => t,
+            Err(e) => {
+                let mut b = lock();
+                if b.errors[s].is_none() {
+                    b.errors[s] = Some(e.clone());
+                }
+                continue;
+            }
+        };
+        let n = instances(program, s);
+        if i >= n {
+            continue;
+        }
+        let t1 = Instant::now();
+        let program = if n > 1 {
+            match swarm::restrict(program.clone(), bounds[s].rounds, n, i) {
+                Ok(p) => p,
+                Err(e) => {
+                    lock().errors[s] = Some(e);
+                    continue;
+                }
+            }
+        } else {
+            program.clone()
+        };
+        let printed = print_unit(&program.unit);
+        let t = Translated {
+            program,
+            printed,
+            // The shared translation counts once, for instance 0.
+            time: if i == 0 { *time } else { Duration::ZERO } + t1.elapsed(),
+        };
+        let mut c = cbmc_opts.clone();
+        c.cancel = Some(cancel.clone());
+        if let Some(d) = deadline {
+            c.timeout = Some(d.saturating_duration_since(Instant::now()));
+            c.deadline = Some(d);
+        }
+        progress(Phase::Cbmc, &bounds[s]);
+        let seq = t.printed.text.clone();
+        let outcome = match run_cbmc(&t, &c, None) {
+            Ok(o) => o,
+            Err(e) => {
+                lock().errors[s] = Some(e);
+                continue;
+            }
+        };
+        let stopped = cancel.load(Ordering::SeqCst);
+        let report = read_outcome(parsed, t, outcome.clone());
+        let mut b = lock();
+        b.translate += report.stats.translate;
+        b.cbmc += report.stats.cbmc;
+        let done = Done {
+            report,
+            seq,
+            outcome,
+        };
+        match &done.report.verdict {
+            Verdict::Race { .. } => {
+                b.answers[s][i as usize] = Some(StepState::Race);
+                if b.race.is_none() {
+                    cancel.store(true, Ordering::SeqCst);
+                    b.race = Some((s, done));
+                }
+            }
+            Verdict::NoRace => {
+                b.answers[s][i as usize] = Some(StepState::NoRace);
+                if b.no_race[s].is_none() {
+                    b.no_race[s] = Some(done);
+                }
+            }
+            Verdict::Unknown { reason } => {
+                let reason = if stopped {
+                    "stopped: a race was found".to_string()
+                } else {
+                    reason.clone()
+                };
+                b.answers[s][i as usize] = Some(StepState::Unfinished(reason));
+                if b.unknown[s].is_none() {
+                    b.unknown[s] = Some(done);
+                }
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..plan.jobs.max(1) {
+            scope.spawn(worker);
+        }
+    });
+
+    let mut b = board.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut deepening = Deepening::default();
+    for s in 0..n_steps {
+        let n = match shared[s].get() {
+            Some(Ok((p, _))) => instances(p, s),
+            _ => 1,
+        };
+        let answers = &b.answers[s][..n as usize];
+        let state = if answers.contains(&Some(StepState::Race)) {
+            StepState::Race
+        } else if answers.iter().all(|a| *a == Some(StepState::NoRace)) {
+            StepState::NoRace
+        } else if let Some(e) = &b.errors[s] {
+            StepState::Unfinished(e.message.clone())
+        } else if let Some(Some(StepState::Unfinished(r))) = answers
+            .iter()
+            .find(|a| matches!(a, Some(StepState::Unfinished(_))))
+        {
+            StepState::Unfinished(r.clone())
+        } else if answers.iter().any(|a| a.is_some()) {
+            StepState::Unfinished("the time limit was reached".into())
+        } else {
+            StepState::NotStarted
+        };
+        deepening
+            .steps
+            .push(((bounds[s].rounds, bounds[s].unwind), state));
+        deepening.instances.push(n);
+    }
+    let prefix = deepening.prefix();
+    let (first, at) = if let Some((s, done)) = b.race.take() {
+        (done, s)
+    } else if prefix > 0 {
+        let s = prefix - 1;
+        let done = b.no_race[s]
+            .take()
+            .expect("a step without race has a report");
+        (done, s)
+    } else if let Some(e) = b.errors[0].take() {
+        return Err(e);
+    } else if let Some(done) = b.unknown[0].take() {
+        (done, 0)
+    } else {
+        // Nothing ran: the time limit was over before the first CBMC started.
+        let t = crate::translate_seq(parsed, &bounds[0])?;
+        let outcome = cbmc::Outcome {
+            verdict: cbmc::Verdict::Unknown {
+                reason: "the time limit was reached".into(),
+            },
+            exit_code: None,
+            wall: Duration::ZERO,
+            timed_out: true,
+            formula: None,
+            stdout: String::new(),
+            stderr: String::new(),
+        };
+        let seq = t.printed.text.clone();
+        let report = read_outcome(parsed, t, outcome.clone());
+        (
+            Done {
+                report,
+                seq,
+                outcome,
+            },
+            0,
+        )
+    };
+    if let Some(k) = keep {
+        keep_files(k, &first.seq, &first.outcome)?;
+    }
+    let (translate_time, cbmc_time) = (b.translate, b.cbmc);
+    let mut races = more_races(
+        parsed,
+        first.report,
+        bounds[at].clone(),
+        cbmc_opts,
+        deadline,
+        max_races,
+        &mut |p, o| progress(p, o),
+    );
+    // The first check's times are those of all runs of the schedule.
+    races.translate += translate_time.saturating_sub(races.reports[0].stats.translate);
+    races.cbmc += cbmc_time.saturating_sub(races.reports[0].stats.cbmc);
+    Ok((races, deepening))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_race_holds_up_to_the_first_bound_pair_that_did_not_finish() {
+        let d = Deepening {
+            steps: vec![
+                ((2, 2), StepState::NoRace),
+                ((3, 2), StepState::NoRace),
+                ((4, 2), StepState::Unfinished("time".into())),
+                ((3, 3), StepState::NoRace),
+                ((3, 4), StepState::NotStarted),
+            ],
+            instances: vec![1; 5],
+        };
+        // (3,3) finished, but (4,2) before it did not: the answer's bounds are (3,2).
+        assert_eq!(d.prefix(), 2);
+        assert_eq!(d.finished(), [(2, 2), (3, 2), (3, 3)]);
+    }
+
+    #[test]
+    fn a_sequential_deepening_finished_every_pair_before_its_answer() {
+        let opts = Options {
+            rounds: 2,
+            unwind: 2,
+            ..Options::default()
+        };
+        let at = deepening_bounds(&opts, 2);
+        let d = Deepening::sequential(&opts, 4, &at, &Verdict::NoRace);
+        assert_eq!(d.prefix(), 3);
+        assert_eq!(d.steps[3].1, StepState::NotStarted);
+        let d = Deepening::sequential(&opts, 0, &opts, &Verdict::NoRace);
+        assert_eq!(d.steps.len(), 1);
+    }
+}

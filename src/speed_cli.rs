@@ -1,0 +1,95 @@
+//! What `--deepen`, `--jobs` and `--swarm` add to an answer: the bound pairs of the
+//! deepening schedule and what each gave (a line of text, a `deepening` object in JSON), so
+//! every answer states the bounds it reached.
+
+use ladr_check::parallel::{Deepening, StepState};
+
+/// The schedule as a line of text, when there is more to say than the report's own bounds
+/// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
+/// 3/2 race, 4/2 stopped (…), 3/3 not started`.
+pub fn bounds_line(d: &Deepening) -> Option<String> {
+    if d.steps.len() <= 1 && d.instances.iter().all(|&n| n <= 1) {
+        return None;
+    }
+    let pair = |(r, u): (u32, u32)| format!("{r}/{u}");
+    let mut parts = vec![];
+    let mut not_started = vec![];
+    for (((r, u), state), &n) in d.steps.iter().zip(&d.instances) {
+        let what = match state {
+            StepState::NoRace => "no race".to_string(),
+            StepState::Race => "race".to_string(),
+            StepState::Unfinished(why) => format!("unfinished ({why})"),
+            StepState::NotStarted => {
+                not_started.push(pair((*r, *u)));
+                continue;
+            }
+        };
+        let split = if n > 1 {
+            format!(" [{n} instances]")
+        } else {
+            String::new()
+        };
+        parts.push(format!("{} {what}{split}", pair((*r, *u))));
+    }
+    let mut line = format!("bounds (rounds/unwindings): {}", parts.join(", "));
+    if !not_started.is_empty() {
+        line.push_str(&format!("; not started: {}", not_started.join(", ")));
+    }
+    let race = d.steps.iter().any(|(_, s)| *s == StepState::Race);
+    if let (false, p @ 1..) = (race, d.prefix()) {
+        line.push_str(&format!(
+            "; every bound pair up to {} finished",
+            pair(d.steps[p - 1].0)
+        ));
+    }
+    Some(line)
+}
+
+/// The deepening schedule as JSON: `schedule` (each bound pair: `rounds`, `unwind`,
+/// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` — and
+/// `instances`), `finished` (the pairs that finished "no race") and `prefix` (how many
+/// leading pairs of the schedule all finished "no race").
+pub fn deepening_json(d: &Deepening) -> serde_json::Value {
+    use serde_json::json;
+    let schedule: Vec<serde_json::Value> = d
+        .steps
+        .iter()
+        .zip(&d.instances)
+        .map(|(((r, u), state), &n)| {
+            let mut o = json!({ "rounds": r, "unwind": u, "instances": n });
+            let (name, reason) = match state {
+                StepState::NoRace => ("no-race", None),
+                StepState::Race => ("race", None),
+                StepState::Unfinished(why) => ("unfinished", Some(why.clone())),
+                StepState::NotStarted => ("not-started", None),
+            };
+            o["state"] = json!(name);
+            if let Some(r) = reason {
+                o["reason"] = json!(r);
+            }
+            o
+        })
+        .collect();
+    let finished: Vec<[u32; 2]> = d.finished().iter().map(|&(r, u)| [r, u]).collect();
+    json!({ "schedule": schedule, "finished": finished, "prefix": d.prefix() })
+}
+
+/// `json` (the report's JSON document) with the `deepening` object added.
+pub fn with_deepening(json: &str, d: &Deepening) -> String {
+    with_field(json, "deepening", &deepening_json(d))
+}
+
+/// `json` (a JSON document, an object, as the report prints it) with field `name` added as
+/// its last field, the fields before it left in their order.
+pub fn with_field(json: &str, name: &str, value: &serde_json::Value) -> String {
+    let body = json.trim_end();
+    let Some(head) = body.strip_suffix('}') else {
+        return json.to_string();
+    };
+    let value = serde_json::to_string_pretty(value)
+        .unwrap_or_else(|_| "null".into())
+        .replace('\n', "\n  ");
+    let head = head.trim_end();
+    let sep = if head.ends_with('{') { "" } else { "," };
+    format!("{head}{sep}\n  \"{name}\": {value}\n}}")
+}

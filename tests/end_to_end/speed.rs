@@ -1,0 +1,275 @@
+//! `--jobs`, `--swarm`, deepening by default, and `ladr swarm emit`/`collect` (issue 17).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+fn ladr(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("run ladr");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> (i32, Value) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json", "-q"]);
+    let (code, out, err) = ladr(&all);
+    let v = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    (code, v)
+}
+
+/// The lines of the two racing accesses of a JSON race, in order.
+fn lines(race: &Value) -> Vec<u64> {
+    let mut l: Vec<u64> = race["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    l.sort();
+    l
+}
+
+#[test]
+fn default_deepening_finds_a_race_that_needs_three_rounds() {
+    // At 2 rounds this program has no race; the default schedule reaches 3 rounds.
+    let (code, v) = json(&["tests/e2e/three_rounds_racy.c", "--jobs", "1"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(v["bounds"]["rounds"], 3, "{v}");
+    assert_eq!(lines(&v["races"][0]), [9, 17], "{v}");
+    let (code, v) = json(&["tests/e2e/three_rounds_racy.c", "--no-deepen"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(v["bounds"]["rounds"], 2, "{v}");
+    assert_eq!(
+        v["deepening"]["finished"],
+        serde_json::json!([[2, 2]]),
+        "{v}"
+    );
+}
+
+#[test]
+fn jobs_run_the_schedule_at_once_and_the_race_wins() {
+    let (code, v) = json(&["tests/e2e/three_rounds_racy.c", "--jobs", "2"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(lines(&v["races"][0]), [9, 17], "{v}");
+    let schedule = v["deepening"]["schedule"].as_array().unwrap();
+    // The bounds of the answer are those of a bound pair that found the race.
+    let raced: Vec<(u64, u64)> = schedule
+        .iter()
+        .filter(|s| s["state"] == "race")
+        .map(|s| (s["rounds"].as_u64().unwrap(), s["unwind"].as_u64().unwrap()))
+        .collect();
+    let b = &v["bounds"];
+    assert!(
+        raced.contains(&(b["rounds"].as_u64().unwrap(), b["unwind"].as_u64().unwrap())),
+        "{v}"
+    );
+    // 2 rounds cannot find it.
+    assert!(schedule[0]["state"] != "race", "{v}");
+}
+
+#[test]
+fn jobs_without_race_name_the_finished_prefix() {
+    let (code, v) = json(&[
+        "tests/e2e/global_joined_free.c",
+        "--jobs",
+        "2",
+        "--deepen-steps",
+        "2",
+    ]);
+    assert_eq!(code, 0, "{v}");
+    let d = &v["deepening"];
+    assert_eq!(d["prefix"], 3, "{v}");
+    assert_eq!(d["finished"], serde_json::json!([[2, 2], [3, 2], [4, 2]]));
+    assert_eq!(
+        (&v["bounds"]["rounds"], &v["bounds"]["unwind"]),
+        (&4.into(), &2.into())
+    );
+    let (code, out, _) = ladr(&[
+        "tests/e2e/global_joined_free.c",
+        "-j",
+        "2",
+        "--deepen-steps",
+        "1",
+        "-q",
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("no race found within 3 rounds and 2 unwindings"),
+        "{out}"
+    );
+    assert!(
+        out.contains("bounds (rounds/unwindings): 2/2 no race, 3/2 no race; every bound pair up to 3/2 finished"),
+        "{out}"
+    );
+}
+
+#[test]
+fn swarm_instances_under_jobs_give_the_unsplit_answers() {
+    for (file, rounds, racy) in [
+        ("tests/e2e/three_rounds_racy.c", "3", true),
+        ("tests/e2e/mutex_racy.c", "2", true),
+        ("tests/e2e/mutex_free.c", "2", false),
+    ] {
+        let (code, v) = json(&[
+            file,
+            "--rounds",
+            rounds,
+            "--no-deepen",
+            "--swarm",
+            "4",
+            "-j",
+            "2",
+        ]);
+        assert_eq!(code, if racy { 1 } else { 0 }, "{file}: {v}");
+        assert_eq!(v["deepening"]["schedule"][0]["instances"], 4, "{file}: {v}");
+    }
+}
+
+/// Emits the instances of `file` into a new directory, runs every command of
+/// `commands.txt` with a plain `sh` loop, and returns the directory and each instance's
+/// CBMC exit status.
+fn emit_and_run(file: &str, rounds: &str) -> (tempfile::TempDir, Vec<i32>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("swarm");
+    let o = out.to_str().unwrap();
+    let (code, _, err) = ladr(&["swarm", "emit", o, file, "--rounds", rounds]);
+    assert_eq!(code, 0, "{err}");
+    for f in ["manifest.json", "commands.txt", "slurm.sh"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    let commands = std::fs::read_to_string(out.join("commands.txt")).unwrap();
+    let n = commands.lines().count();
+    assert!(n > 1, "{commands}");
+    let slurm = std::fs::read_to_string(out.join("slurm.sh")).unwrap();
+    assert!(
+        slurm.contains(&format!("#SBATCH --array=0-{}", n - 1)),
+        "{slurm}"
+    );
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("while read -r cmd; do sh -c \"$cmd\"; done < commands.txt")
+        .current_dir(&out)
+        .status()
+        .unwrap();
+    assert!(run.success());
+    let exits = (0..n)
+        .map(|i| {
+            let s = std::fs::read_to_string(out.join(i.to_string()).join("cbmc.exit")).unwrap();
+            s.trim().parse().unwrap()
+        })
+        .collect();
+    (dir, exits)
+}
+
+fn collect(dir: &Path, format: &str) -> (i32, String) {
+    let d = dir.join("swarm");
+    let (code, out, err) = ladr(&["swarm", "collect", d.to_str().unwrap(), "--format", format]);
+    assert!(code != 2, "{err}");
+    (code, out)
+}
+
+/// Each program's instances combine to its unsplit verdict: racy, some instance finds a
+/// race; race-free, every instance finds none.
+#[test]
+fn swarm_instances_combine_to_the_unsplit_verdict() {
+    for (file, rounds) in [
+        ("tests/e2e/global_racy.c", "2"),
+        ("tests/e2e/global_joined_free.c", "2"),
+        ("tests/e2e/three_rounds_racy.c", "3"),
+        ("tests/e2e/condvar_free.c", "2"),
+        ("tests/e2e/two_races_racy.c", "2"),
+        ("tests/e2e/atomic_section_free.c", "2"),
+    ] {
+        let (unsplit, v) = json(&[file, "--rounds", rounds, "--no-deepen"]);
+        let (dir, exits) = emit_and_run(file, rounds);
+        assert!(
+            exits.iter().all(|&e| e == 0 || e == 10),
+            "{file}: {exits:?}"
+        );
+        match unsplit {
+            1 => assert!(exits.contains(&10), "{file}: racy, but {exits:?}"),
+            0 => assert!(exits.iter().all(|&e| e == 0), "{file}: free, but {exits:?}"),
+            _ => panic!("{file}: no verdict {v}"),
+        }
+        let (code, out) = collect(dir.path(), "json");
+        assert_eq!(code, unsplit, "{file}: {out}");
+        let c: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(c["verdict"], v["verdict"], "{file}");
+        assert_eq!(c["bounds"]["rounds"], v["bounds"]["rounds"], "{file}");
+    }
+}
+
+#[test]
+fn swarm_collect_maps_the_race_back_to_the_source() {
+    let (_, v) = json(&["tests/e2e/global_racy.c", "--no-deepen"]);
+    let (dir, _) = emit_and_run("tests/e2e/global_racy.c", "2");
+    let (code, out) = collect(dir.path(), "json");
+    assert_eq!(code, 1, "{out}");
+    let c: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(lines(&c["races"][0]), lines(&v["races"][0]), "{out}");
+    assert_eq!(lines(&c["races"][0]), [3, 4]);
+    let instances = c["swarm"]["instances"].as_u64().unwrap();
+    assert!(!c["swarm"]["race"].as_array().unwrap().is_empty(), "{out}");
+    assert_eq!(
+        c["swarm"]["race"].as_array().unwrap().len()
+            + c["swarm"]["no_race"].as_array().unwrap().len(),
+        instances as usize
+    );
+    let (code, text) = collect(dir.path(), "text");
+    assert_eq!(code, 1);
+    assert!(
+        text.contains("error[data-race]: data race on `x`"),
+        "{text}"
+    );
+    let (_, sarif) = collect(dir.path(), "sarif");
+    let s: Value = serde_json::from_str(&sarif).unwrap();
+    assert_eq!(
+        s["runs"][0]["results"].as_array().unwrap().len(),
+        1,
+        "{sarif}"
+    );
+
+    // A changed input is refused, not mapped through the wrong line map.
+    let (dir, _) = {
+        let src = tempfile::tempdir().unwrap();
+        let f = src.path().join("p.c");
+        std::fs::copy("tests/e2e/global_racy.c", &f).unwrap();
+        let (d, e) = emit_and_run(f.to_str().unwrap(), "2");
+        std::fs::write(
+            &f,
+            std::fs::read_to_string(&f)
+                .unwrap()
+                .replace("x = 1", "x = 2; x = 1"),
+        )
+        .unwrap();
+        ((d, src), e)
+    };
+    let d = dir.0.path().join("swarm");
+    let (code, _, err) = ladr(&["swarm", "collect", d.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("changed"), "{err}");
+}
+
+#[test]
+fn swarm_collect_without_outputs_has_no_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("swarm");
+    let (code, _, err) = ladr(&[
+        "swarm",
+        "emit",
+        out.to_str().unwrap(),
+        "tests/e2e/global_joined_free.c",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (code, text) = collect(dir.path(), "text");
+    assert_eq!(code, 3, "{text}");
+    assert!(text.contains("has no output"), "{text}");
+}
