@@ -36,6 +36,10 @@ pub struct CheckArgs {
     /// Also write the combined JSON document to FILE (a later run's --baseline).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Also write one self-contained HTML page per race to DIR (`HARNESS-N.html`, as
+    /// `ladr FILE --format html` writes), and `index.html` linking them.
+    #[arg(long, value_name = "DIR")]
+    html: Option<PathBuf>,
     /// Show every step of every context of a new race's interleaving.
     #[arg(long)]
     steps: bool,
@@ -116,6 +120,9 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
     if let Some(f) = &args.json {
         write(f, &pretty(&gate.json()))?;
     }
+    if let Some(dir) = &args.html {
+        write_html(dir, &gate)?;
+    }
     match args.format {
         Format::Text => emit(&gate.text(args.steps)),
         Format::Json => emit(&format!("{}\n", pretty(&gate.json()))),
@@ -136,6 +143,53 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
         Error::new(
             ErrorKind::Usage,
             format!("cannot write `{}`: {e}", path.display()),
+        )
+    })
+}
+
+/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index.
+fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("--html: cannot create `{}`: {e}", dir.display()),
+        )
+    })?;
+    let mut index = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>ladr check</title></head><body><h1>ladr check</h1><ul>\n",
+    );
+    for j in &gate.races {
+        let run = &gate.runs[j.harness];
+        let race = &run.outcome.races[j.race];
+        let one = ladr_report::Outcome {
+            races: vec![race.clone()],
+            ..run.outcome.clone()
+        };
+        let name = format!("{}-{}.html", run.name, j.race + 1);
+        std::fs::write(dir.join(&name), ladr_report::html::html(&one)).map_err(|e| {
+            Error::new(
+                ErrorKind::Usage,
+                format!("--html: cannot write `{name}`: {e}"),
+            )
+        })?;
+        let state = match &j.suppression {
+            Some(_) => "suppressed",
+            None => j.state.name(),
+        };
+        index.push_str(&format!(
+            "<li><a href=\"{name}\">{}</a> ({state})</li>\n",
+            ladr_report::html::escape(&format!("{}: {}", run.name, gate::race_line(race)))
+        ));
+    }
+    if gate.races.is_empty() {
+        index.push_str("<li>no race</li>\n");
+    }
+    index.push_str("</ul></body></html>\n");
+    std::fs::write(dir.join("index.html"), index).map_err(|e| {
+        Error::new(
+            ErrorKind::Usage,
+            format!("--html: cannot write index.html: {e}"),
         )
     })
 }

@@ -187,6 +187,16 @@ fn the_gate_reports_every_race_of_every_harness_and_fails() {
     assert_eq!(code, 1);
     assert!(text.contains("race gate: FAILED, 2 new races"), "{text}");
     assert!(text.contains("src/stats.c:10"), "{text}");
+    // A page per race.
+    let (code, _, err) = r.ladr(&["check", "--html", "pages"]);
+    assert_eq!(code, 1, "{err}");
+    let index = std::fs::read_to_string(r.path("pages/index.html")).unwrap();
+    assert!(
+        index.contains("queue-1.html") && index.contains("queue-2.html"),
+        "{index}"
+    );
+    let page = std::fs::read_to_string(r.path("pages/queue-1.html")).unwrap();
+    assert!(page.contains("<html") && page.contains("src/"), "{page}");
     // One harness by name.
     let (code, v) = r.check(&["stats"]);
     assert_eq!(
