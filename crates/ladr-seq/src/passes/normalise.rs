@@ -1284,7 +1284,14 @@ impl Norm<'_> {
                 c.initializer_list = self.init_items(c.initializer_list, pre)?;
                 node(Expression::CompoundLiteral(Box::new(node(c, span))), span)
             }
-            Expression::VaArg(_) => orig,
+            // `va_arg` advances its list: a statement of its own, `t = va_arg(ap, T)`,
+            // which `inline` rewrites into a read of the call's variable arguments.
+            Expression::VaArg(_) => {
+                let t = self.temp();
+                pre.push(temp_decl(&t, &orig));
+                pre.push(stmt_item(expr_stmt(assign(ident(&t, span), orig, span))));
+                ident(&t, span)
+            }
             Expression::GenericSelection(_) => {
                 return Err(Error::unsupported(span, "side effects inside `_Generic`"))
             }
