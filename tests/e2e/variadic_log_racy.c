@@ -3,13 +3,14 @@
 #include <stdio.h>
 int level = 1;
 int count;
+static void log_vlog(const char *fmt, va_list ap) { vfprintf(stderr, fmt, ap); }
 void log_log(int lvl, const char *fmt, ...) {
   va_list ap;
   if (lvl < level)
     return;
   va_start(ap, fmt);
   count += va_arg(ap, int);
-  vfprintf(stderr, fmt, ap);
+  log_vlog(fmt, ap);
   va_end(ap);
 }
 void *worker(void *p) {

@@ -694,6 +694,6 @@ fn pipes_and_socket_pairs_order_threads() {
 /// would make it racy.
 #[test]
 fn variadic_functions_read_their_arguments() {
-    racy("variadic_log_racy.c", (8, 22));
+    racy("variadic_log_racy.c", (9, 23));
     free("variadic_log_free.c");
 }

@@ -172,6 +172,8 @@ pub const OBJECT_SIZE: &str = "__CPROVER_OBJECT_SIZE";
 pub const VA_START: &str = "__builtin_va_start";
 pub const VA_END: &str = "__builtin_va_end";
 pub const VA_COPY: &str = "__builtin_va_copy";
+/// GCC's type behind `va_list`.
+pub const VA_LIST: &str = "__builtin_va_list";
 
 /// Builtins that only inspect pointers: a call of one is no side effect for the normal form
 /// (N2, N3), so `unwind`'s fill-loop guard may test them in an `if` condition.
