@@ -697,3 +697,25 @@ fn variadic_functions_read_their_arguments() {
     racy("variadic_log_racy.c", (9, 23));
     free("variadic_log_free.c");
 }
+
+/// Key destructors run at a thread's exit (issue 16): for each key with a non-NULL value,
+/// which is set to NULL first. The destructor's write races with `main`'s read before the
+/// join, not after it; and a thread that set no value runs no destructor, so the read while
+/// it runs is no race (also with the three rounds the join, the second creation and the
+/// read need).
+#[test]
+fn key_destructors_run_at_thread_exit() {
+    racy("key_destructor_racy.c", (6, 17));
+    free("key_destructor_free.c");
+    let (code, out, err) = ladr(&[
+        "tests/e2e/key_destructor_free.c",
+        "--rounds",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "no-race", "{out}");
+    assert_eq!(v["bounds"]["rounds"], 3, "{out}");
+}

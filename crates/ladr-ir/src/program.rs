@@ -76,6 +76,10 @@ pub enum CutKind {
     /// `main`'s command line has at most 4 arguments of at most 15 characters
     /// (`model/pthread.c`, `__ladr_main_args`).
     Arguments,
+    /// A thread's exit runs each key destructor as often as the program has
+    /// `pthread_key_create` sites naming it; exits with more such keys set (a site in a
+    /// function several threads run) are not explored (`threads::run_destructors`).
+    KeyDestructors,
 }
 
 /// A place where the bounded program assumes the bound is not exceeded
