@@ -39,7 +39,12 @@ fn racy(file: &str, lines: (u32, u32)) {
 /// Asserts a race between one of the given pairs of lines (when several pairs of one
 /// program race and CBMC may report any of them).
 fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
-    let chk = checked(file);
+    assert_racy(file, &checked(file), pairs);
+}
+
+/// Asserts that `chk`, the check of `file`, found a race between one of the given pairs of
+/// lines, in every format.
+fn assert_racy(file: &str, chk: &checked::Checked, pairs: &[(u32, u32)]) {
     let out = &chk.text;
     // Only the user's names: no ladr or CBMC internals, also among the steps.
     for internal in [
@@ -718,4 +723,28 @@ fn key_destructors_run_at_thread_exit() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
     assert_eq!(v["verdict"], "no-race", "{out}");
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
+}
+
+/// `--malloc-may-fail` (issue 16): `malloc` may return NULL, so a race on the path that
+/// handles the failure is found with the option and not without it.
+#[test]
+fn malloc_may_fail_explores_failed_allocations() {
+    free("malloc_fails_racy.c");
+    let opts = ladr_ir::program::Options {
+        malloc_may_fail: true,
+        ..Default::default()
+    };
+    let chk = checked::check(&checked::e2e("malloc_fails_racy.c"), &opts, None);
+    assert_racy("malloc_fails_racy.c", &chk, &[(7, 17)]);
+    let (code, out, err) = ladr(&[
+        "tests/e2e/malloc_fails_racy.c",
+        "--malloc-may-fail",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "race", "{out}");
+    let (_, help, _) = ladr(&["--help"]);
+    assert!(help.contains("--malloc-may-fail"), "{help}");
 }

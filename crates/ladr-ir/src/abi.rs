@@ -195,6 +195,8 @@ pub const ATOMIC_PREFIX: &str = "__VERIFIER_atomic_";
 pub const NONDET_PREFIX: &str = "__VERIFIER_nondet_";
 /// The nondeterministic `unsigned int` the driver draws context ends from.
 pub const NONDET_UINT: &str = "__VERIFIER_nondet_uint";
+/// Declared by the pthread model; `threads` draws whether an allocation fails with it.
+pub const NONDET_BOOL: &str = "__VERIFIER_nondet_bool";
 
 #[cfg(test)]
 mod tests {

@@ -23,6 +23,9 @@ pub struct Options {
     /// itself in two threads): the `race` pass never records a race between them, so CBMC
     /// finds another pair or none (`ladr_check::check_races`).
     pub exclude: Vec<[AccessKey; 2]>,
+    /// `malloc`, `calloc` and `realloc` may return a null pointer (`--malloc-may-fail`;
+    /// `threads`): otherwise they always succeed.
+    pub malloc_may_fail: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -50,6 +53,7 @@ impl Default for Options {
             unwind: 2,
             max_unwind: 100,
             check_ir: false,
+            malloc_may_fail: false,
             exclude: vec![],
         }
     }

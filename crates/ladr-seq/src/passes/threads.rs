@@ -197,6 +197,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             unwind: opts.unwind,
             key_sites: &mut key_sites,
             dtors: &dtors,
+            malloc_may_fail: opts.malloc_may_fail,
             constants: once
                 .iter()
                 .filter(|(n, rhs)| {
@@ -1041,6 +1042,8 @@ struct SlotCtx<'a> {
     key_sites: &'a mut usize,
     /// The key destructors (numbered from 1 in the model).
     dtors: &'a [Destructor],
+    /// `Options::malloc_may_fail`.
+    malloc_may_fail: bool,
     /// The body's locals assigned once, by a constant expression (a size that an
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
@@ -1175,6 +1178,35 @@ impl SlotCtx<'_> {
         };
         let model =
             |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
+        if self.malloc_may_fail
+            && matches!(name, "malloc" | "calloc" | "realloc")
+            && !self.defs.contains_key(name)
+        {
+            // `{ _Bool t; t = __VERIFIER_nondet_bool(); if (t) lv = 0; else lv = f(...); }`:
+            // an allocation fails (a null pointer, `realloc`'s block kept) or succeeds.
+            let Some(lv) = lv else {
+                return Ok(None); // the result is not used: failing changes nothing
+            };
+            let mut c = node(Expression::Call(Box::new(node(ce.clone(), cspan))), cspan);
+            visit_mut::expr(self, &mut c)?;
+            let t = self.p.names.temp();
+            let bool_ty = [TypeSpecifier::Bool];
+            let items = vec![
+                decl_item(simple_decl(&bool_ty, &t, None, false, None, span)),
+                item(expr_stmt(assign(
+                    ident(&t, span),
+                    call(abi::NONDET_BOOL, vec![], span),
+                    span,
+                ))),
+                item(if_stmt(
+                    ident(&t, span),
+                    expr_stmt(assign(lv.clone(), int(0, span), span)),
+                    Some(expr_stmt(assign(lv.clone(), c, span))),
+                    span,
+                )),
+            ];
+            return Ok(Some(vec![block(items, span)]));
+        }
         let out: Vec<Node<Statement>> = match name {
             "pthread_create" => {
                 let routine = self.routine(&arg(2)?.node);
