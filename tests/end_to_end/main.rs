@@ -748,3 +748,13 @@ fn malloc_may_fail_explores_failed_allocations() {
     let (_, help, _) = ladr(&["--help"]);
     assert!(help.contains("--malloc-may-fail"), "{help}");
 }
+
+/// The size of a variable-length array is read where C evaluates it (issue 16): in a
+/// declaration `int a[n];` and in `sizeof(int[n])`, a read of `n` that races with an
+/// unjoined write, and not with one after the join.
+#[test]
+fn variable_array_sizes_are_reads() {
+    racy("vla_size_racy.c", (4, 11));
+    racy("vla_sizeof_racy.c", (5, 11));
+    free("vla_size_free.c");
+}
