@@ -758,3 +758,20 @@ fn variable_array_sizes_are_reads() {
     racy("vla_sizeof_racy.c", (5, 11));
     free("vla_size_free.c");
 }
+
+/// A global initialised with a constant and never written nor address-taken is a constant
+/// loop bound (issue 16): a thread-creation loop up to it is unwound completely, so the
+/// race that only the fourth thread makes is found at the default unwinding (2), and the
+/// race-free twin's "no race" reports no cut.
+#[test]
+fn constant_globals_bound_loops() {
+    racy("const_global_bound_racy.c", (7, 17));
+    free("const_global_bound_free.c");
+    let c = checked("const_global_bound_free.c");
+    assert!(
+        c.text
+            .contains("no loop, recursion or thread creation was cut"),
+        "{}",
+        c.text
+    );
+}
