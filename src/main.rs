@@ -211,6 +211,10 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(0..=100))]
     deepen_steps: u32,
 
+    /// `malloc`, `calloc` and `realloc` may return NULL (as when memory runs out): also the
+    /// executions in which they fail are checked (off by default: they always succeed).
+    #[arg(long, help_heading = "Input")]
+    malloc_may_fail: bool,
     /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).
     #[arg(long = "32", conflicts_with = "lp64", help_heading = "Input")]
     ilp32: bool,
@@ -664,6 +668,7 @@ fn options(cli: &Cli) -> Options {
         max_unwind: cli.max_unwind,
         check_ir: cli.check_ir,
         exclude: vec![],
+        malloc_may_fail: cli.malloc_may_fail,
     }
 }
 

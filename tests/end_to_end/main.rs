@@ -52,7 +52,12 @@ fn racy(file: &str, lines: (u32, u32)) {
 /// Asserts a race between one of the given pairs of lines (when several pairs of one
 /// program race and CBMC may report any of them).
 fn racy_one_of(file: &str, pairs: &[(u32, u32)]) {
-    let chk = checked(file);
+    assert_racy(file, &checked(file), pairs);
+}
+
+/// Asserts that `chk`, the check of `file`, found a race between one of the given pairs of
+/// lines, in every format.
+fn assert_racy(file: &str, chk: &checked::Checked, pairs: &[(u32, u32)]) {
     let out = &chk.text;
     // Only the user's names: no ladr or CBMC internals, also among the steps.
     for internal in [
@@ -697,4 +702,89 @@ fn pipes_and_socket_pairs_order_threads() {
     free("pipe_free.c");
     racy("pipe_racy.c", (8, 16));
     free("socketpair_free.c");
+}
+
+/// A variadic function that reads its variable arguments (issue 16) is inlined with the
+/// call's extra arguments in fresh locals, which its `va_arg`s read in order: a logger's
+/// read of its global level races with an unlocked write of it, and is no race under the
+/// logger's mutex. The race-free twin writes the level, unlocked, only when `va_arg`
+/// returns more than 2, which the arguments (1 and 2) never are, so an arbitrary `va_arg`
+/// would make it racy.
+#[test]
+fn variadic_functions_read_their_arguments() {
+    racy("variadic_log_racy.c", (9, 23));
+    free("variadic_log_free.c");
+}
+
+/// Key destructors run at a thread's exit (issue 16): for each key with a non-NULL value,
+/// which is set to NULL first. The destructor's write races with `main`'s read before the
+/// join, not after it; and a thread that set no value runs no destructor, so the read while
+/// it runs is no race (also with the three rounds the join, the second creation and the
+/// read need).
+#[test]
+fn key_destructors_run_at_thread_exit() {
+    racy("key_destructor_racy.c", (6, 17));
+    free("key_destructor_free.c");
+    let (code, out, err) = ladr(&[
+        "tests/e2e/key_destructor_free.c",
+        "--rounds",
+        "3",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "no-race", "{out}");
+    assert_eq!(v["bounds"]["rounds"], 3, "{out}");
+}
+
+/// `--malloc-may-fail` (issue 16): `malloc` may return NULL, so a race on the path that
+/// handles the failure is found with the option and not without it.
+#[test]
+fn malloc_may_fail_explores_failed_allocations() {
+    free("malloc_fails_racy.c");
+    let opts = ladr_ir::program::Options {
+        malloc_may_fail: true,
+        ..Default::default()
+    };
+    let chk = checked::check(&checked::e2e("malloc_fails_racy.c"), &opts, None);
+    assert_racy("malloc_fails_racy.c", &chk, &[(7, 17)]);
+    let (code, out, err) = ladr(&[
+        "tests/e2e/malloc_fails_racy.c",
+        "--malloc-may-fail",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "race", "{out}");
+    let (_, help, _) = ladr(&["--help"]);
+    assert!(help.contains("--malloc-may-fail"), "{help}");
+}
+
+/// The size of a variable-length array is read where C evaluates it (issue 16): in a
+/// declaration `int a[n];` and in `sizeof(int[n])`, a read of `n` that races with an
+/// unjoined write, and not with one after the join.
+#[test]
+fn variable_array_sizes_are_reads() {
+    racy("vla_size_racy.c", (4, 11));
+    racy("vla_sizeof_racy.c", (5, 11));
+    free("vla_size_free.c");
+}
+
+/// A global initialised with a constant and never written nor address-taken is a constant
+/// loop bound (issue 16): a thread-creation loop up to it is unwound completely, so the
+/// race that only the fourth thread makes is found at the default unwinding (2), and the
+/// race-free twin's "no race" reports no cut.
+#[test]
+fn constant_globals_bound_loops() {
+    racy("const_global_bound_racy.c", (7, 17));
+    free("const_global_bound_free.c");
+    let c = checked("const_global_bound_free.c");
+    assert!(
+        c.text
+            .contains("no loop, recursion or thread creation was cut"),
+        "{}",
+        c.text
+    );
 }

@@ -167,6 +167,14 @@ pub const R_OK: &str = "__CPROVER_r_ok";
 pub const W_OK: &str = "__CPROVER_w_ok";
 pub const POINTER_OFFSET: &str = "__CPROVER_POINTER_OFFSET";
 pub const OBJECT_SIZE: &str = "__CPROVER_OBJECT_SIZE";
+/// GCC's builtins behind `<stdarg.h>`'s `va_start`, `va_end` and `va_copy` (`va_arg` is
+/// syntax: `__builtin_va_arg`), which `inline` lowers onto an inlined call's arguments.
+pub const VA_START: &str = "__builtin_va_start";
+pub const VA_END: &str = "__builtin_va_end";
+pub const VA_COPY: &str = "__builtin_va_copy";
+/// GCC's type behind `va_list`.
+pub const VA_LIST: &str = "__builtin_va_list";
+
 /// Builtins that only inspect pointers: a call of one is no side effect for the normal form
 /// (N2, N3), so `unwind`'s fill-loop guard may test them in an `if` condition.
 pub const PURE_BUILTINS: [&str; 4] = [R_OK, W_OK, POINTER_OFFSET, OBJECT_SIZE];
@@ -187,6 +195,8 @@ pub const ATOMIC_PREFIX: &str = "__VERIFIER_atomic_";
 pub const NONDET_PREFIX: &str = "__VERIFIER_nondet_";
 /// The nondeterministic `unsigned int` the driver draws context ends from.
 pub const NONDET_UINT: &str = "__VERIFIER_nondet_uint";
+/// Declared by the pthread model; `threads` draws whether an allocation fails with it.
+pub const NONDET_BOOL: &str = "__VERIFIER_nondet_bool";
 
 #[cfg(test)]
 mod tests {

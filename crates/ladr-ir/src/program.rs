@@ -23,6 +23,9 @@ pub struct Options {
     /// itself in two threads): the `race` pass never records a race between them, so CBMC
     /// finds another pair or none (`ladr_check::check_races`).
     pub exclude: Vec<[AccessKey; 2]>,
+    /// `malloc`, `calloc` and `realloc` may return a null pointer (`--malloc-may-fail`;
+    /// `threads`): otherwise they always succeed.
+    pub malloc_may_fail: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -50,6 +53,7 @@ impl Default for Options {
             unwind: 2,
             max_unwind: 100,
             check_ir: false,
+            malloc_may_fail: false,
             exclude: vec![],
         }
     }
@@ -76,6 +80,10 @@ pub enum CutKind {
     /// `main`'s command line has at most 4 arguments of at most 15 characters
     /// (`model/pthread.c`, `__ladr_main_args`).
     Arguments,
+    /// A thread's exit runs each key destructor as often as the program has
+    /// `pthread_key_create` sites naming it; exits with more such keys set (a site in a
+    /// function several threads run) are not explored (`threads::run_destructors`).
+    KeyDestructors,
 }
 
 /// A place where the bounded program assumes the bound is not exceeded

@@ -426,6 +426,7 @@ fn cut_name(c: CutKind) -> &'static str {
         CutKind::ThreadCount => "thread-count",
         CutKind::HeapSize => "heap-size",
         CutKind::Arguments => "arguments",
+        CutKind::KeyDestructors => "key-destructors",
     }
 }
 

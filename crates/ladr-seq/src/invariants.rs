@@ -346,6 +346,10 @@ impl Checker<'_> {
                         self.call(&c.node);
                         self.calls(&b.node.rhs);
                     }
+                    // `t = va_arg(ap, T)`, until `inline` rewrites it.
+                    Expression::VaArg(v) if b.node.operator.node == BinaryOperator::Assign => {
+                        self.pure(&v.node.va_list, N3, "a `va_arg` list")
+                    }
                     _ => self.pure(&b.node.rhs, N3, "an assigned value"),
                 }
             }

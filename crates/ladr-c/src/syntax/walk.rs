@@ -560,13 +560,13 @@ pub mod visit_mut {
 }
 
 /// True if `e` (or any subexpression outside `sizeof`) has a side effect: assignment,
-/// increment/decrement, call, or statement expression.
+/// increment/decrement, call, statement expression, or `va_arg` (which advances its list).
 pub fn has_side_effect(e: &Expression) -> bool {
     struct Finder;
     impl Finder {
         fn effect(e: &Expression) -> bool {
             match e {
-                Expression::Call(_) | Expression::Statement(_) => true,
+                Expression::Call(_) | Expression::Statement(_) | Expression::VaArg(_) => true,
                 Expression::BinaryOperator(b) => is_assign_op(&b.node.operator.node),
                 Expression::UnaryOperator(u) => is_inc_dec(&u.node.operator.node),
                 _ => false,

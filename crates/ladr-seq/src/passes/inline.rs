@@ -38,6 +38,7 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::names::Names;
 use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
@@ -199,7 +200,9 @@ struct FnInfo {
 /// The file-scope typedef names whose type is an array (directly, or through another such
 /// typedef): a parameter declared with one is a pointer.
 fn array_typedefs(unit: &TranslationUnit) -> HashSet<String> {
-    let mut out = HashSet::new();
+    // `va_list` is an array on x86-64 (`struct __va_list_tag[1]`; a pointer on i386, where
+    // `*(T *)0 + 0` is that pointer too): a `va_list` parameter is the pointer it decays to.
+    let mut out = HashSet::from([abi::VA_LIST.to_string()]);
     for ext in &unit.0 {
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
@@ -663,15 +666,10 @@ impl Inliner<'_> {
         let params: Vec<Node<ParameterDeclaration>> = match first_suffix(decl) {
             Some(DerivedDeclarator::Function(f)) => {
                 if matches!(f.node.ellipsis, Ellipsis::Some) {
-                    // A variadic function that never reads its variable arguments (a
-                    // stub such as `int dev_err(dev, fmt, ...) { return nondet(); }`) is
-                    // inlined; the extra arguments are still evaluated, in order.
-                    if mentions_va(&def.node.statement) {
-                        return Err(Error::unsupported(
-                            span,
-                            format!("inlining the variadic function `{name}`, which reads its variable arguments"),
-                        ));
-                    }
+                    // A variadic function is inlined like any other; the extra arguments
+                    // are evaluated in order into fresh locals, which its `va_arg`s read
+                    // (`lower_va`). One that never reads them (a stub such as
+                    // `int dev_err(dev, fmt, ...) { return nondet(); }`) only evaluates them.
                     variadic = true;
                 }
                 f.node.parameters.clone()
@@ -717,8 +715,24 @@ impl Inliner<'_> {
                 a.span,
             ))));
         }
+        let reads_va = variadic && mentions_va(&def.node.statement);
+        let mut va_args = vec![];
         for a in args.iter().skip(nparams) {
-            items.push(item(expr_stmt(a.clone())));
+            if reads_va {
+                // `__typeof__(1 ? a : a) v; v = a;`: the conditional applies the integer
+                // promotions and decays arrays, as passing `a` through `...` does.
+                let v = c.names.local("va");
+                let promoted = cond(int(1, a.span), a.clone(), a.clone(), a.span);
+                items.push(decl_item(typeof_decl(&v, promoted, false, a.span)));
+                items.push(item(expr_stmt(assign(
+                    ident(&v, a.span),
+                    a.clone(),
+                    a.span,
+                ))));
+                va_args.push(v);
+            } else {
+                items.push(item(expr_stmt(a.clone())));
+            }
         }
         let result = match result_declaration(&def.node, c.names) {
             Some((r, d)) => {
@@ -733,6 +747,30 @@ impl Inliner<'_> {
         let mut body = def.node.statement.clone();
         // The body's block shares the scope of the parameters (as in C).
         c.body(&mut body);
+        if reads_va {
+            let mut lower = LowerVa {
+                names: c.names,
+                args: &va_args,
+                lists: HashMap::new(),
+            };
+            visit_mut::stmt(&mut lower, &mut body)?;
+            let mut lists: Vec<String> = lower.lists.into_values().collect();
+            lists.sort();
+            for l in lists.iter().rev() {
+                let int_ty = [TypeSpecifier::Int];
+                items.insert(
+                    0,
+                    decl_item(simple_decl(&int_ty, l, None, false, None, span)),
+                );
+            }
+        } else if mentions_va_arg(&def.node.statement) {
+            return Err(Error::unsupported(
+                span,
+                format!(
+                    "inlining `{name}`, which reads a `va_list` it did not start with `va_start`"
+                ),
+            ));
+        }
         let mut body_items = vec![];
         match body.node {
             Statement::Compound(b) => body_items.extend(b),
@@ -795,6 +833,127 @@ fn statement_count(s: &Node<Statement>) -> usize {
     let mut c = C(0);
     let Ok(()) = visit::stmt(&mut c, s);
     c.0
+}
+
+/// The `va_*` operations of an inlined variadic function on the call's variable arguments
+/// (the locals `args`, in order): each `va_list` `ap` it starts gets an index local (the
+/// next argument's position), `va_start(ap, x)` → `i = 0`, `va_copy(d, s)` → `i_d = i_s`,
+/// `va_end(ap)` → nothing, and `t = va_arg(ap, T)` (the form `normalise` leaves) →
+/// `if (i == 0) t = *(__typeof__(t) *)&v0; else if (i == 1) …; i = i + 1;`. The `va_list`
+/// objects themselves stay (never started): CBMC's `vfprintf`, `vsnprintf`, … do not read
+/// through them. A `va_arg` of a list the function did not start is unsupported.
+struct LowerVa<'a> {
+    names: &'a mut Names,
+    args: &'a [String],
+    /// `va_list` variable → its index local.
+    lists: HashMap<String, String>,
+}
+
+impl LowerVa<'_> {
+    fn index(&mut self, list: &Node<Expression>, what: &str) -> Result<String> {
+        let Some(n) = ident_name(list) else {
+            return Err(Error::unsupported(
+                list.span,
+                format!("`{what}` of a `va_list` that is not a variable"),
+            ));
+        };
+        if let Some(i) = self.lists.get(n) {
+            return Ok(i.clone());
+        }
+        if what != "va_start" && what != "va_copy" {
+            return Err(Error::unsupported(
+                list.span,
+                format!("`{what}` of a `va_list` this function did not start with `va_start`"),
+            ));
+        }
+        let i = self.names.local("va_index");
+        self.lists.insert(n.to_string(), i.clone());
+        Ok(i)
+    }
+}
+
+impl VisitorMut for LowerVa<'_> {
+    type Error = Error;
+    /// `__typeof__(va_arg(ap, T))` (a temporary's type) reads nothing.
+    const UNEVALUATED: bool = false;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        let span = s.span;
+        let Statement::Expression(Some(e)) = &s.node else {
+            return Ok(Walk::Descend);
+        };
+        let new = match &e.node {
+            Expression::Call(c) => {
+                let args = &c.node.arguments;
+                match callee_name(&c.node) {
+                    Some(abi::VA_START) if !args.is_empty() => {
+                        let i = self.index(&args[0], "va_start")?;
+                        expr_stmt(assign(ident(&i, span), int(0, span), span))
+                    }
+                    Some(abi::VA_END) if !args.is_empty() => {
+                        self.index(&args[0], "va_end")?;
+                        empty_stmt(span)
+                    }
+                    Some(abi::VA_COPY) if args.len() == 2 => {
+                        let from = self.index(&args[1], "va_copy")?;
+                        let to = self.index(&args[0], "va_copy")?;
+                        expr_stmt(assign(ident(&to, span), ident(&from, span), span))
+                    }
+                    _ => return Ok(Walk::Descend),
+                }
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                let Expression::VaArg(v) = &b.node.rhs.node else {
+                    return Ok(Walk::Descend);
+                };
+                let i = self.index(&v.node.va_list, "va_arg")?;
+                let lhs: &Node<Expression> = &b.node.lhs;
+                let ptr = type_name(&[typeof_expr(lhs.clone(), span)], 1, span);
+                let mut chain: Option<Node<Statement>> = None;
+                for (k, a) in self.args.iter().enumerate().rev() {
+                    let read = deref(cast(ptr.clone(), addr(ident(a, span), span), span), span);
+                    let then = expr_stmt(assign(lhs.clone(), read, span));
+                    let test = eq(ident(&i, span), int(k as u64, span), span);
+                    chain = Some(if_stmt(test, then, chain, span));
+                }
+                let step = expr_stmt(assign(
+                    ident(&i, span),
+                    binop(BinaryOperator::Plus, ident(&i, span), int(1, span), span),
+                    span,
+                ));
+                block_of(chain.into_iter().chain([step]).collect(), span)
+            }
+            _ => return Ok(Walk::Descend),
+        };
+        *s = new;
+        Ok(Walk::Skip)
+    }
+    fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk> {
+        if let Expression::VaArg(_) = e.node {
+            return Err(Error::unsupported(
+                e.span,
+                "`va_arg` outside `t = va_arg(ap, T)`",
+            ));
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// True if a function body applies `va_arg` (to a `va_list` it was passed).
+fn mentions_va_arg(body: &Node<Statement>) -> bool {
+    struct V(bool);
+    impl Visitor for V {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Expression::VaArg(_) = e.node {
+                self.0 = true;
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = V(false);
+    let Ok(()) = visit::stmt(&mut v, body);
+    v.0
 }
 
 /// True if a function body uses its variable arguments (`va_start` and friends).

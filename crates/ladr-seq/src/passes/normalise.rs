@@ -63,7 +63,7 @@ use ladr_c::syntax::constant;
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
-use ladr_c::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec, mentions, Walk};
+use ladr_c::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec, mentions, Queue, Walk};
 use ladr_ir::abi;
 use ladr_ir::program::{Options, Program};
 use lang_c::ast::*;
@@ -86,8 +86,14 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                 globals: &globals,
                 ret_void: returns_void(&f.node),
             };
-            let body = std::mem::replace(&mut f.node.statement, empty_stmt(Span::none()));
+            let mut body = std::mem::replace(&mut f.node.statement, empty_stmt(Span::none()));
             let span = body.span;
+            let mut vla = VlaReads {
+                names: n.names,
+                globals: &globals,
+                queue: Queue::default(),
+            };
+            visit_mut::stmt(&mut vla, &mut body)?;
             let items = n.stmt(body)?;
             f.node.statement = as_stmt(items, span);
             let Ok(()) = visit_mut::stmt(&mut DropOverwrittenHavocs, &mut f.node.statement);
@@ -202,6 +208,159 @@ fn overwritten_next(rest: &[Node<BlockItem>], x: &str) -> bool {
 }
 
 /// Names of global objects (not functions, not typedefs): their values are not constants.
+/// Reads in the sizes of variably modified types (`int a[g];`, `sizeof(int[g])`, a cast to
+/// `int (*)[g]`), which C evaluates: a size that reads a global object or through a pointer
+/// is read into a temporary before the block item, `__typeof__(g) t; t = g;`, and the type
+/// uses `t`, so `race` sees the read. Such a size in a loop's condition, step or
+/// initialiser (read again on every iteration) is unsupported.
+struct VlaReads<'a> {
+    names: &'a mut Names,
+    globals: &'a HashSet<String>,
+    queue: Queue,
+}
+
+/// True if evaluating `e` reads memory other than locals: a global object, `*p`, `a[i]`,
+/// `p->f`.
+fn reads_memory(e: &Node<Expression>, globals: &HashSet<String>) -> bool {
+    struct R<'a>(&'a HashSet<String>, bool);
+    impl Visitor for R<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            match &e.node {
+                Expression::Identifier(i) if self.0.contains(&i.node.name) => self.1 = true,
+                Expression::UnaryOperator(u)
+                    if u.node.operator.node == UnaryOperator::Indirection =>
+                {
+                    self.1 = true
+                }
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                    self.1 = true
+                }
+                Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
+                    self.1 = true
+                }
+                _ => {}
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut r = R(globals, false);
+    let Ok(()) = visit::expr(&mut r, e);
+    r.1
+}
+
+/// The array sizes of `d` (not of its parameters) that read memory.
+fn vla_sizes_mut<'d>(
+    d: &'d mut Node<Declarator>,
+    globals: &HashSet<String>,
+) -> Vec<&'d mut Node<Expression>> {
+    let mut out = vec![];
+    if d.node.derived.iter().any(|x| {
+        matches!(
+            x.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+        )
+    }) {
+        return out;
+    }
+    for dd in &mut d.node.derived {
+        if let DerivedDeclarator::Array(a) = &mut dd.node {
+            if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
+                &mut a.node.size
+            {
+                if reads_memory(e, globals) {
+                    out.push(&mut **e);
+                }
+            }
+        }
+    }
+    out
+}
+
+impl VlaReads<'_> {
+    /// Refuses a variably modified type whose size reads memory in `e`.
+    fn refuse_in(&self, e: &Node<Expression>, what: &str) -> Result<()> {
+        struct F<'a>(&'a HashSet<String>, Option<Span>);
+        impl VisitorMut for F<'_> {
+            type Error = Infallible;
+            fn declarator(
+                &mut self,
+                d: &mut Node<Declarator>,
+            ) -> std::result::Result<Walk, Infallible> {
+                if let Some(e) = vla_sizes_mut(d, self.0).first() {
+                    self.1 = Some(e.span);
+                }
+                Ok(Walk::Descend)
+            }
+        }
+        let mut f = F(self.globals, None);
+        let mut e = e.clone();
+        let Ok(()) = visit_mut::expr(&mut f, &mut e);
+        match f.1 {
+            Some(span) => Err(Error::unsupported(
+                span,
+                format!("a variable array size that reads memory in a loop's {what}"),
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl VisitorMut for VlaReads<'_> {
+    type Error = Error;
+    fn queue(&mut self) -> Option<&mut Queue> {
+        Some(&mut self.queue)
+    }
+    fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        match &mut s.node {
+            Statement::While(w) => {
+                self.refuse_in(&w.node.expression, "condition")?;
+                visit_mut::stmt(self, &mut w.node.statement)?;
+            }
+            Statement::DoWhile(w) => {
+                self.refuse_in(&w.node.expression, "condition")?;
+                visit_mut::stmt(self, &mut w.node.statement)?;
+            }
+            Statement::For(f) => {
+                for e in [&f.node.condition, &f.node.step].into_iter().flatten() {
+                    self.refuse_in(e, "condition or step")?;
+                }
+                if let ForInitializer::Expression(e) = &f.node.initializer.node {
+                    self.refuse_in(e, "initialiser")?;
+                }
+                if let ForInitializer::Declaration(d) = &f.node.initializer.node {
+                    for id in &d.node.declarators {
+                        let mut dd = id.node.declarator.clone();
+                        if let Some(e) = vla_sizes_mut(&mut dd, self.globals).first() {
+                            return Err(Error::unsupported(
+                                e.span,
+                                "a variable array size that reads memory in a loop's initialiser",
+                            ));
+                        }
+                    }
+                }
+                visit_mut::stmt(self, &mut f.node.statement)?;
+            }
+            _ => return Ok(Walk::Descend),
+        }
+        Ok(Walk::Skip)
+    }
+    fn declarator(&mut self, d: &mut Node<Declarator>) -> Result<Walk> {
+        let globals = self.globals;
+        for e in vla_sizes_mut(d, globals) {
+            let span = e.span;
+            let t = self.names.temp();
+            let v = std::mem::replace(e, ident(&t, span));
+            self.queue
+                .insert_before(decl_item(typeof_decl(&t, v.clone(), false, span)));
+            self.queue
+                .insert_stmt_before(expr_stmt(assign(ident(&t, span), v, span)));
+        }
+        Ok(Walk::Descend)
+    }
+}
+
 fn global_objects(unit: &TranslationUnit) -> HashSet<String> {
     let mut s = HashSet::new();
     for ext in &unit.0 {
@@ -1284,7 +1443,14 @@ impl Norm<'_> {
                 c.initializer_list = self.init_items(c.initializer_list, pre)?;
                 node(Expression::CompoundLiteral(Box::new(node(c, span))), span)
             }
-            Expression::VaArg(_) => orig,
+            // `va_arg` advances its list: a statement of its own, `t = va_arg(ap, T)`,
+            // which `inline` rewrites into a read of the call's variable arguments.
+            Expression::VaArg(_) => {
+                let t = self.temp();
+                pre.push(temp_decl(&t, &orig));
+                pre.push(stmt_item(expr_stmt(assign(ident(&t, span), orig, span))));
+                ident(&t, span)
+            }
             Expression::GenericSelection(_) => {
                 return Err(Error::unsupported(span, "side effects inside `_Generic`"))
             }

@@ -39,8 +39,13 @@
 //!   initialiser, and its code is rewritten to use it.
 //! * pthread keys: the model numbers keys as they are created and keeps one value per slot
 //!   and key; `pthread_key_create(&k, NULL)` becomes `k = __ladr_pthread_key_create();` in
-//!   the user's code (a data write). A destructor other than NULL is unsupported (it would
-//!   run at thread exit), as are more than [`MAX_KEYS`] create sites.
+//!   the user's code (a data write); more than [`MAX_KEYS`] create sites are unsupported.
+//!   A destructor (a function the program defines, or `free`; `model/keys.c`, added only
+//!   then) runs at
+//!   the exit of every thread but `main`'s (whose return ends the process) for each key with
+//!   a non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
+//!   after the slot's end label, so its accesses race like any other. One pass: a
+//!   destructor that calls `pthread_setspecific` is unsupported.
 //! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
 //!   point and runs cleanup handlers, and `pthread_join` then returns `PTHREAD_CANCELED`;
 //!   treating it as a no-op could hide races (code after a join that only cancellation lets
@@ -91,6 +96,16 @@ const PTHREAD_SOURCE_LEN: usize = include_str!("../model/pthread.c").len();
 
 /// The string functions' models (`model/string.c`), added to programs that call one.
 pub const STRING_MODEL_SOURCE: &str = include_str!("../model/string.c");
+
+/// The key destructors' model (`model/keys.c`), added to programs that create a key with a
+/// destructor.
+pub const KEYS_MODEL_SOURCE: &str = include_str!("../model/keys.c");
+
+/// The key destructors' model parsed.
+pub fn keys_model_unit() -> TranslationUnit {
+    ladr_c::origin::builtin_unit(KEYS_MODEL_SOURCE, "<ladr keys model>")
+        .expect("the embedded keys model parses")
+}
 
 /// The string functions' models parsed.
 pub fn string_model_unit() -> TranslationUnit {
@@ -152,6 +167,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         })?
         .clone();
 
+    let dtors = destructors(&defs)?;
+
     let mut slots: Vec<Slot> = vec![Slot {
         index: 0,
         function: slot_function(0),
@@ -179,6 +196,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             chain: &chain,
             unwind: opts.unwind,
             key_sites: &mut key_sites,
+            dtors: &dtors,
+            malloc_may_fail: opts.malloc_may_fail,
             constants: once
                 .iter()
                 .filter(|(n, rhs)| {
@@ -204,7 +223,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         let new = std::mem::take(&mut ctx.new);
         for (nk, routine) in new {
             let def = &defs[&routine];
-            let b = clone_routine(&mut p, def, nk)?;
+            let mut b = clone_routine(&mut p, def, nk)?;
+            if !dtors.is_empty() {
+                let span = b.span;
+                let exit = run_destructors(&mut p, &defs, &dtors, nk)?;
+                b = block(vec![item(b), item(exit)], span);
+            }
             let mut c = chain.clone();
             c.push(routine);
             bodies.push(None);
@@ -225,6 +249,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         model.0.retain(|ext| ext.span.start < end);
     }
     unit.extend(model.0);
+    if !dtors.is_empty() {
+        unit.extend(keys_model_unit().0);
+    }
     let string_models: Vec<String> = library::STRING_MODELS
         .iter()
         .map(|f| abi::model_function(f))
@@ -249,6 +276,180 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     p.unit.0 = unit;
     p.slots = slots;
     Ok(p)
+}
+
+/// A function named as a key destructor (`pthread_key_create(&k, d)`).
+struct Destructor {
+    name: String,
+    /// Its `pthread_key_create` sites in the bounded program.
+    sites: usize,
+    /// Whether every site is in `main` (which runs once): then at most `sites` keys have
+    /// this destructor; a site elsewhere may run in several threads.
+    only_main: bool,
+    /// The first site's destructor argument.
+    span: Span,
+}
+
+/// The destructors of the program's `pthread_key_create` sites, in order of first site
+/// (`main` first, then the other functions by name). A destructor that calls
+/// `pthread_setspecific` (POSIX would run destructors again) or `pthread_exit` is
+/// unsupported.
+fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destructor>> {
+    struct Sites<'a> {
+        defs: &'a HashMap<String, FunctionDefinition>,
+        in_main: bool,
+        out: Vec<Destructor>,
+    }
+    impl Visitor for Sites<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some("pthread_key_create") && c.node.arguments.len() == 2
+                {
+                    let d = &c.node.arguments[1];
+                    // A function the program defines, or the C library's `free`.
+                    let known = |n: &&str| self.defs.contains_key(*n) || *n == "free";
+                    if let Some(n) = ident_name(d).filter(known) {
+                        match self.out.iter_mut().find(|x| x.name == n) {
+                            Some(x) => {
+                                x.sites += 1;
+                                x.only_main &= self.in_main;
+                            }
+                            None => self.out.push(Destructor {
+                                name: n.to_string(),
+                                sites: 1,
+                                only_main: self.in_main,
+                                span: d.span,
+                            }),
+                        }
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut names: Vec<&String> = defs.keys().collect();
+    names.sort_by_key(|n| (n.as_str() != "main", n.as_str()));
+    let mut v = Sites {
+        defs,
+        in_main: false,
+        out: vec![],
+    };
+    for n in names {
+        v.in_main = n == "main";
+        let Ok(()) = visit::stmt(&mut v, &defs[n].statement);
+    }
+    for d in &v.out {
+        let Some(def) = defs.get(&d.name) else {
+            continue;
+        };
+        let body = &def.statement;
+        if ladr_c::syntax::walk::mentions(body, &["pthread_setspecific", "pthread_exit"]) {
+            return Err(Error::unsupported(
+                d.span,
+                "a key destructor that calls pthread_setspecific or pthread_exit",
+            )
+            .note("POSIX runs destructors again while values are set; ladr runs them once"));
+        }
+    }
+    Ok(v.out)
+}
+
+/// What slot `k` (> 0) runs after its start routine returns or calls `pthread_exit`: for
+/// each destructor `d` (numbered from 1), `sites` times `v = __ladr_pthread_key_take(d, k); if (v)
+/// { d's body on v }`. When a site is outside `main`, more keys may have `d`: those
+/// executions are not explored (`__CPROVER_assume` that none is left, a `key-destructors`
+/// cut).
+fn run_destructors(
+    p: &mut Program,
+    defs: &HashMap<String, FunctionDefinition>,
+    dtors: &[Destructor],
+    k: usize,
+) -> Result<Node<Statement>> {
+    let mut items = vec![];
+    for (i, d) in dtors.iter().enumerate() {
+        let span = d.span;
+        let def = defs.get(&d.name);
+        let take = || {
+            call(
+                &abi::model_function("pthread_key_take"),
+                vec![int(i as u64 + 1, span), int(k as u64, span)],
+                span,
+            )
+        };
+        let void_ptr = || type_name(&[TypeSpecifier::Void], 1, span);
+        for _ in 0..d.sites {
+            let v = p.names.local("value");
+            items.push(decl_item(typeof_decl(
+                &v,
+                cast(void_ptr(), int(0, span), span),
+                false,
+                span,
+            )));
+            items.push(item(expr_stmt(assign(ident(&v, span), take(), span))));
+            let Some(def) = def else {
+                // `free`: a call of the library function, which `race` sees as a write.
+                let free = expr_stmt(call(&d.name, vec![ident(&v, span)], span));
+                items.push(item(if_stmt(ident(&v, span), free, None, span)));
+                continue;
+            };
+            let mut c = Copier::new(&mut p.names, Rename::All);
+            let mut body_items = vec![];
+            for (pname, pd) in parameters(def).iter().take(1) {
+                let new = c.param(pname);
+                let mut decl = pd.declarator.clone().expect("named parameter");
+                if let Some(id) = declarator_name_mut(&mut decl.node) {
+                    id.name = new.clone();
+                }
+                params_to_pointers(&mut decl.node);
+                body_items.push(decl_item(declare(pd.specifiers.clone(), decl, None, span)));
+                body_items.push(item(expr_stmt(assign(
+                    ident(&new, span),
+                    ident(&v, span),
+                    span,
+                ))));
+            }
+            let end = c.names.label("dtor_end");
+            c.returns = Some((None, end.clone()));
+            c.fresh_labels(&def.statement.node);
+            let mut body = def.statement.clone();
+            c.body(&mut body);
+            let used_end = c.used_end;
+            body_items.push(item(body));
+            if used_end {
+                body_items.push(item(labeled(&end, empty_stmt(span), span)));
+            }
+            items.push(item(if_stmt(
+                ident(&v, span),
+                block(body_items, span),
+                None,
+                span,
+            )));
+        }
+        if !d.only_main {
+            let w = p.names.temp();
+            items.push(decl_item(typeof_decl(
+                &w,
+                cast(void_ptr(), int(0, span), span),
+                false,
+                span,
+            )));
+            items.push(item(expr_stmt(assign(ident(&w, span), take(), span))));
+            items.push(item(assume(eq(ident(&w, span), int(0, span), span), span)));
+            if !p
+                .cuts
+                .iter()
+                .any(|c| c.kind == CutKind::KeyDestructors && c.span == span)
+            {
+                p.cuts.push(Cut {
+                    kind: CutKind::KeyDestructors,
+                    span,
+                });
+            }
+        }
+    }
+    Ok(block(items, Span::none()))
 }
 
 /// What a function declared at file scope returns.
@@ -839,6 +1040,10 @@ struct SlotCtx<'a> {
     unwind: u32,
     /// `pthread_key_create` sites seen so far, in all slots.
     key_sites: &'a mut usize,
+    /// The key destructors (numbered from 1 in the model).
+    dtors: &'a [Destructor],
+    /// `Options::malloc_may_fail`.
+    malloc_may_fail: bool,
     /// The body's locals assigned once, by a constant expression (a size that an
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
     /// as the `malloc` size test below has it.
@@ -973,6 +1178,35 @@ impl SlotCtx<'_> {
         };
         let model =
             |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
+        if self.malloc_may_fail
+            && matches!(name, "malloc" | "calloc" | "realloc")
+            && !self.defs.contains_key(name)
+        {
+            // `{ _Bool t; t = __VERIFIER_nondet_bool(); if (t) lv = 0; else lv = f(...); }`:
+            // an allocation fails (a null pointer, `realloc`'s block kept) or succeeds.
+            let Some(lv) = lv else {
+                return Ok(None); // the result is not used: failing changes nothing
+            };
+            let mut c = node(Expression::Call(Box::new(node(ce.clone(), cspan))), cspan);
+            visit_mut::expr(self, &mut c)?;
+            let t = self.p.names.temp();
+            let bool_ty = [TypeSpecifier::Bool];
+            let items = vec![
+                decl_item(simple_decl(&bool_ty, &t, None, false, None, span)),
+                item(expr_stmt(assign(
+                    ident(&t, span),
+                    call(abi::NONDET_BOOL, vec![], span),
+                    span,
+                ))),
+                item(if_stmt(
+                    ident(&t, span),
+                    expr_stmt(assign(lv.clone(), int(0, span), span)),
+                    Some(expr_stmt(assign(lv.clone(), c, span))),
+                    span,
+                )),
+            ];
+            return Ok(Some(vec![block(items, span)]));
+        }
         let out: Vec<Node<Statement>> = match name {
             "pthread_create" => {
                 let routine = self.routine(&arg(2)?.node);
@@ -1103,16 +1337,24 @@ impl SlotCtx<'_> {
                     ));
                 }
                 let destructor = arg(1)?;
-                if !constant::is_null_pointer_constant(&destructor.node) {
-                    return Err(Error::unsupported(
-                        destructor.span,
-                        "a pthread_key_create destructor",
-                    )
-                    .note(
-                        "destructors run when a thread exits; ladr does not model them and will \
-                         not ignore their accesses",
-                    ));
-                }
+                let dtor = if constant::is_null_pointer_constant(&destructor.node) {
+                    None
+                } else {
+                    let n = ident_name(&destructor)
+                        .and_then(|n| self.dtors.iter().position(|d| d.name == n));
+                    let Some(n) = n else {
+                        return Err(Error::unsupported(
+                            destructor.span,
+                            "a pthread_key_create destructor that is neither a function defined \
+                             in the program nor `free`",
+                        )
+                        .note(
+                            "destructors run when a thread exits; ladr will not ignore their \
+                             accesses",
+                        ));
+                    };
+                    Some(n + 1)
+                };
                 // The key is stored by the calling thread: a data write to `*key`.
                 let target = match arg(0)?.node {
                     Expression::UnaryOperator(u)
@@ -1122,11 +1364,11 @@ impl SlotCtx<'_> {
                     }
                     e => deref(node(e, a[0].span), a[0].span),
                 };
-                let mut v = vec![expr_stmt(assign(
-                    target,
-                    model("pthread_key_create", vec![]),
-                    span,
-                ))];
+                let create = match dtor {
+                    None => model("pthread_key_create", vec![]),
+                    Some(d) => model("pthread_key_create_dtor", vec![int(d as u64, cspan)]),
+                };
+                let mut v = vec![expr_stmt(assign(target, create, span))];
                 if lv.is_some() {
                     v.push(with_lv(int(0, cspan)));
                 }

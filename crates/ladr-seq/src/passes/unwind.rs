@@ -34,7 +34,7 @@ use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
@@ -43,10 +43,16 @@ use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    let globals = constant_globals(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let (locals, taken) = locals_and_taken(&f.node);
             let consts = constant_locals(&f.node, &locals, &taken);
+            let global_consts = globals
+                .iter()
+                .filter(|(g, _)| !locals.contains(*g))
+                .map(|(g, v)| (g.clone(), *v))
+                .collect();
             let mut u = Unwinder {
                 names: &mut p.names,
                 cuts: &mut p.cuts,
@@ -55,6 +61,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 locals,
                 taken,
                 consts,
+                global_consts,
             };
             u.stmt(&mut f.node.statement)?;
             prune(&mut f.node.statement);
@@ -88,6 +95,8 @@ struct Unwinder<'a> {
     taken: HashSet<String>,
     /// Private locals written exactly once in the function, by `x = constant`.
     consts: HashMap<String, i128>,
+    /// The program's constant globals (`constant_globals`) no local of the function shadows.
+    global_consts: HashMap<String, i128>,
 }
 
 impl Unwinder<'_> {
@@ -387,7 +396,8 @@ impl Unwinder<'_> {
         // i < c1
         let (op, c1) = match &w.node.expression.node {
             Expression::BinaryOperator(b) if ident_name(&b.node.lhs) == Some(i) => {
-                match constant(&b.node.rhs, &HashMap::new()) {
+                match constant(&b.node.rhs, &self.global_consts) {
+                    // A literal, or a constant global (never written: as good as one).
                     Some(c1) => (b.node.operator.node.clone(), c1),
                     // A bound read from a local that is assigned a constant once
                     // (`int n = 4; for (i = 0; i < n; i++)`): the copies follow it, but
@@ -720,6 +730,92 @@ fn constant_locals(
         .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
         .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
         .collect()
+}
+
+/// The constant globals: file-scope scalar objects initialised with an integer constant
+/// expression, not `volatile`, and never written (assigned, incremented, decremented) nor
+/// address-taken anywhere in the program (a name written or taken in any function, even a
+/// local that shadows it, disqualifies it). Their value is their initialiser's, so a loop
+/// bounded by one (`for (i = 0; i < nthreads; i++)`) is unwound completely like one bounded
+/// by a literal.
+fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
+    let mut out: HashMap<String, i128> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let st = storage_of(&d.node.specifiers);
+        let volatile = d.node.specifiers.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
+                if q.node == TypeQualifier::Volatile)
+        });
+        if st.contains(&StorageClassSpecifier::Typedef) {
+            continue;
+        }
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            let Some(n) = declarator_name(dd) else {
+                continue;
+            };
+            let value = match &id.node.initializer {
+                Some(i) if dd.derived.is_empty() && !volatile => match &i.node {
+                    Initializer::Expression(e) => constant(e, &HashMap::new()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match value {
+                Some(v) if !seen.contains(n) => {
+                    out.insert(n.to_string(), v);
+                }
+                // A second definition, or one that is not a constant scalar: not constant.
+                _ if id.node.initializer.is_some() || !dd.derived.is_empty() => {
+                    out.remove(n);
+                }
+                _ => {}
+            }
+            seen.insert(n.to_string());
+        }
+    }
+    struct W<'a>(&'a mut HashMap<String, i128>);
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            let target = match &e.node {
+                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                    Some(&*b.node.lhs)
+                }
+                Expression::UnaryOperator(u)
+                    if is_inc_dec(&u.node.operator.node)
+                        || u.node.operator.node == UnaryOperator::Address =>
+                {
+                    Some(&*u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target.and_then(ident_name) {
+                self.0.remove(n);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    if !out.is_empty() {
+        let mut w = W(&mut out);
+        for ext in &unit.0 {
+            if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
+                let Ok(()) = visit::stmt(&mut w, &f.node.statement);
+            }
+        }
+        // File-scope initialisers (`int *p = &n;`) take addresses too.
+        for ext in &unit.0 {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let Ok(()) = visit::declaration(&mut w, d);
+            }
+        }
+    }
+    out
 }
 
 /// Locals/parameters of a function, and the names whose address is taken in it.

@@ -1,0 +1,16 @@
+#include <pthread.h>
+int n = 2;
+unsigned long size;
+void *worker(void *p) {
+  int a[n];
+  a[0] = 1;
+  size = sizeof(int[n]);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_join(t, 0);
+  n = 3;
+  return (int)size;
+}

@@ -1,0 +1,14 @@
+#include <pthread.h>
+int n = 2;
+void *worker(void *p) {
+  int a[n];
+  a[0] = 1;
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  n = 3;
+  pthread_join(t, 0);
+  return 0;
+}
