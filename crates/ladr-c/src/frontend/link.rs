@@ -358,7 +358,8 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
                     continue;
                 }
             }
-            if let ExternalDeclaration::Declaration(decl) = &d.node {
+            if let ExternalDeclaration::Declaration(decl) = &mut d.node {
+                let mut again = vec![];
                 for (name, def) in type_definitions(&decl.node) {
                     match types.get(&name) {
                         Some((other, file)) if *other != def && *file != u.file => {
@@ -370,12 +371,17 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
                                 ),
                             ));
                         }
+                        Some((_, file)) if *file != u.file => again.push(name),
                         Some(_) => {}
                         None => {
                             types.insert(name, (def, u.file.clone()));
                         }
                     }
                 }
+                // A tag an earlier unit defined alike, in a declaration kept for its own
+                // objects (`static const struct pair {…} table[] = …` of a header): the
+                // object stays, the second body goes.
+                strip_bodies(&mut decl.node, &again);
             }
             mine.insert(text);
             out.push(d);
@@ -414,7 +420,7 @@ fn known_enumerators(
         let mut next: i128 = 0;
         let mut kept = vec![];
         let mut changed = false;
-        for e in std::mem::take(&mut en.node.enumerators) {
+        for e in en.node.enumerators.clone() {
             let name = e.node.identifier.node.name.clone();
             let v = match &e.node.expression {
                 Some(x) => match value(&x.node, &Env::values(&local)) {
@@ -460,6 +466,24 @@ fn known_enumerators(
         emptied |= en.node.enumerators.is_empty() && en.node.identifier.is_none();
     }
     Ok(!(emptied && decl.node.declarators.is_empty()))
+}
+
+/// Turns `struct tag { … }` into `struct tag` for the tags named (as "struct tag").
+fn strip_bodies(d: &mut Declaration, tags: &[String]) {
+    for s in &mut d.specifiers {
+        if let DeclarationSpecifier::TypeSpecifier(t) = &mut s.node {
+            if let TypeSpecifier::Struct(st) = &mut t.node {
+                let named = st
+                    .node
+                    .identifier
+                    .as_ref()
+                    .is_some_and(|i| tags.contains(&format!("struct {}", i.node.name)));
+                if named {
+                    st.node.declarations = None;
+                }
+            }
+        }
+    }
 }
 
 /// The tags a declaration defines (`struct s { … }`) and the typedef names it declares,
@@ -663,6 +687,27 @@ mod tests {
             e.message.contains("enumerator `B` is 0 here and 1"),
             "{}",
             e.message
+        );
+    }
+
+    #[test]
+    fn a_header_table_with_its_struct_is_one_type_and_two_objects() {
+        let h = "static const struct pair { int id; } table[] = {{1}, {2}};\n";
+        let (_, text) = linked(&[
+            (
+                "a.i",
+                &format!("{h}int main(void) {{ return table[0].id; }}\n"),
+            ),
+            (
+                "b.i",
+                &format!("{h}int f(void) {{ return table[1].id; }}\n"),
+            ),
+        ])
+        .unwrap();
+        assert_eq!(text.matches("struct pair {").count(), 1, "{text}");
+        assert!(
+            text.contains("table__ladr_u1") && text.contains("table__ladr_u2"),
+            "{text}"
         );
     }
 
