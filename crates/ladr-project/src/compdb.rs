@@ -10,8 +10,9 @@
 //! glibc's inline variants) and everything about code generation are left out.
 
 use ladr_c::diag::{Error, ErrorKind, Result};
+use ladr_report::sarif::absolute;
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The options of one source file, by absolute normalised path.
 #[derive(Clone, Debug, Default)]
@@ -130,27 +131,6 @@ pub fn preprocessor_args(arguments: &[String], dir: &Path) -> Vec<String> {
             out.push(a.clone());
         } else if a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ" || a == "-x" {
             it.next();
-        }
-    }
-    out
-}
-
-/// `p` against `base` when relative, with `.` and `..` resolved in the text (the file need
-/// not exist).
-pub fn absolute(p: &Path, base: &Path) -> PathBuf {
-    let joined = if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        base.join(p)
-    };
-    let mut out = PathBuf::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other.as_os_str()),
         }
     }
     out

@@ -323,7 +323,8 @@ pub fn judge(
             files.extend(p.map.files().iter().cloned());
         }
     }
-    let root = compdb::absolute(&config.root, &std::env::current_dir().unwrap_or_default());
+    let root =
+        ladr_report::sarif::absolute(&config.root, &std::env::current_dir().unwrap_or_default());
     let stale = suppress::stale(&files, &used, &config.allows, &mut sources, &root);
     Gate {
         config: config.path.clone(),

@@ -175,8 +175,10 @@ pub fn stale(
 ) -> Vec<Suppression> {
     let mut out = vec![];
     for f in files {
-        let abs =
-            crate::compdb::absolute(Path::new(f), &std::env::current_dir().unwrap_or_default());
+        let abs = ladr_report::sarif::absolute(
+            Path::new(f),
+            &std::env::current_dir().unwrap_or_default(),
+        );
         if !abs.starts_with(root) {
             continue;
         }

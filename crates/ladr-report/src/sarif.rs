@@ -593,8 +593,9 @@ pub fn fnv1a64(bytes: &[u8]) -> u64 {
     h
 }
 
-/// `p` made absolute against `cwd` and cleaned of `.` and `..` (without touching the disk).
-fn absolute(p: &Path, cwd: &Path) -> PathBuf {
+/// `p` made absolute against `cwd` and cleaned of `.` and `..` (without touching the disk;
+/// the file need not exist).
+pub fn absolute(p: &Path, cwd: &Path) -> PathBuf {
     let joined = if p.is_absolute() {
         p.to_path_buf()
     } else {

@@ -414,9 +414,9 @@ fn known_enumerators(
         if en.node.enumerators.is_empty() {
             continue;
         }
-        let values: HashMap<String, i128> =
+        // The values this enum's expressions may name: earlier enumerators, then its own.
+        let mut local: HashMap<String, i128> =
             known.iter().map(|(k, (v, _))| (k.clone(), *v)).collect();
-        let mut local = values.clone();
         let mut next: i128 = 0;
         let mut kept = vec![];
         let mut changed = false;

@@ -385,28 +385,7 @@ impl Rewriter<'_> {
             } else {
                 (C1_WRITE, C1_WRITE_KEY)
             };
-            let record = comma(
-                vec![
-                    assign(ident(DRD, span), int(1, span), span),
-                    assign(ident(FIRST_SITE, span), ident(first, span), span),
-                    assign(ident(SECOND_SITE, span), int(id as u64, span), span),
-                    int(1, span),
-                ],
-                span,
-            );
-            // An excluded pair is not recorded: `c1_write_key != k` for each access of key k
-            // whose pair with this one is excluded.
-            let partners = self.exclusion.map_or(&[][..], |x| x.partners(span));
-            let get = partners.iter().fold(get, |g, &k| {
-                let differs = binop(
-                    BinaryOperator::NotEquals,
-                    ident(first_key, span),
-                    int(k as u64, span),
-                    span,
-                );
-                and(g, differs, span)
-            });
-            and(get, record, span)
+            self.recorded(get, first, first_key, id, span)
         };
         let mut test = found(false);
         if write && !atomic {
@@ -439,7 +418,7 @@ impl Rewriter<'_> {
             );
             checked = or(
                 checked,
-                and(freed, self.record(C1_WRITE, id, span), span),
+                self.recorded(freed, C1_WRITE, C1_WRITE_KEY, id, span),
                 span,
             );
         }
@@ -476,6 +455,30 @@ impl Rewriter<'_> {
         }
         self.atomic = saved;
         pre
+    }
+
+    /// `found && (drd = 1, first = FIRST, second = id, 1)`, where an excluded pair is not
+    /// recorded: `found` also requires `first_key != k` for each access of key k whose pair
+    /// with this one is excluded.
+    fn recorded(
+        &self,
+        found: Node<Expression>,
+        first: &str,
+        first_key: &str,
+        id: u32,
+        span: Span,
+    ) -> Node<Expression> {
+        let partners = self.exclusion.map_or(&[][..], |x| x.partners(span));
+        let found = partners.iter().fold(found, |g, &k| {
+            let differs = binop(
+                BinaryOperator::NotEquals,
+                ident(first_key, span),
+                int(k as u64, span),
+                span,
+            );
+            and(g, differs, span)
+        });
+        and(found, self.record(first, id, span), span)
     }
 
     /// `drd = 1, first = FIRST, second = id, 1`.
