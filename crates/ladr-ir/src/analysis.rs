@@ -117,6 +117,9 @@ struct Collector {
     scalar: HashSet<String>,
     address_taken: HashSet<String>,
     array_fields: HashMap<String, usize>,
+    /// Struct members by name: whether every member of that name (in any struct) is a
+    /// scalar (not an array, struct or union).
+    scalar_fields: HashMap<String, bool>,
     bit_fields: HashSet<String>,
     /// typedef name → (array depth, scalar)
     typedefs: HashMap<String, (usize, bool)>,
@@ -326,10 +329,25 @@ fn is_function_decl(d: &Declarator) -> bool {
 impl Collector {
     /// (array depth, scalar) of a declaration's base type.
     fn base_type(&self, specs: &[Node<DeclarationSpecifier>]) -> (usize, bool) {
+        self.base_of(specs.iter().filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        }))
+    }
+
+    /// (array depth, scalar) of a struct member's base type.
+    fn base_type_of(&self, specs: &[Node<SpecifierQualifier>]) -> (usize, bool) {
+        self.base_of(specs.iter().filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(t),
+            _ => None,
+        }))
+    }
+
+    fn base_of<'a>(&self, types: impl Iterator<Item = &'a Node<TypeSpecifier>>) -> (usize, bool) {
         let mut scalar = true;
         let mut depth = 0;
-        for s in specs {
-            if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
+        for t in types {
+            {
                 match &t.node {
                     // `__typeof__(x)` (copies and temporaries ladr declares): x's type.
                     TypeSpecifier::TypeOf(to) => match &to.node {
@@ -337,6 +355,13 @@ impl Collector {
                             Expression::Identifier(i) if self.depth.contains_key(&i.node.name) => {
                                 depth = self.depth[&i.node.name];
                                 scalar &= self.scalar.contains(&i.node.name);
+                            }
+                            // A member's type (`__typeof__(p->f)`, the temporary of a read
+                            // of a field): scalar when every member of that name is.
+                            Expression::Member(m) => {
+                                let f = &m.node.identifier.node.name;
+                                depth = self.array_fields.get(f).copied().unwrap_or(0);
+                                scalar &= self.scalar_fields.get(f) == Some(&true);
                             }
                             // The type of a call's value (a temporary `normalise` made for a
                             // hoisted call): never an array, so it cannot escape by decay.
@@ -478,6 +503,10 @@ impl Visitor for Collector {
                     let first = self.fields_seen.insert(n.to_string());
                     self.atomic.field(n, shape, first);
                     let depth = trailing_arrays(&d.node);
+                    let (base_depth, base_scalar) = self.base_type_of(&f.node.specifiers);
+                    let pointer = has_pointer(&d.node);
+                    let scalar = depth == 0 && (pointer || (base_depth == 0 && base_scalar));
+                    *self.scalar_fields.entry(n.to_string()).or_insert(true) &= scalar;
                     if depth > 0 {
                         let e = self.array_fields.entry(n.to_string()).or_insert(0);
                         *e = (*e).max(depth);
@@ -671,6 +700,22 @@ mod tests {
             &["t", "u"],
         );
         assert!(!v.is_shared_var("t"));
+        assert!(v.is_shared_var("u"));
+    }
+
+    #[test]
+    fn a_copy_of_a_scalar_member_is_scalar() {
+        let v = vars(
+            "typedef void (*fn_t)(void *); struct j { fn_t fn; int a[2]; struct j *next; }; \
+             struct k { int fn; }; struct m { int a; }; void f(void) { static struct j *p; \
+             static __typeof__(p->fn) t; static __typeof__(p->a) u; \
+             static __typeof__(p->next) w; t = 0; u[0] = 1; w = 0; }",
+            &["t", "u", "w"],
+        );
+        assert!(!v.is_shared_var("t"));
+        assert!(!v.is_shared_var("w"));
+        // `a` is an array member of `struct j` (a scalar one of `struct m`): any doubt
+        // leaves the copy shared.
         assert!(v.is_shared_var("u"));
     }
 
