@@ -21,7 +21,9 @@
 //! * Recursion is inlined while the callee is active fewer than U times on the inlining
 //!   stack; a deeper call becomes `__CPROVER_assume(0);` and a [`CutKind::Recursion`] cut.
 //! * A call through a function pointer becomes an if-chain over the functions whose address
-//!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`.
+//!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`;
+//!   where the pointer's declared type is known, only functions of its return kind (`void`
+//!   or a value; see [`super::fn_pointers`]).
 //! * `__VERIFIER_atomic_*` functions and C11 `atomic_*` operations with a body are
 //!   inlined with their body as `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }`
 //!   (N5); the arguments are evaluated before it and the result stored after it.
@@ -32,6 +34,7 @@
 //! Guarantees: no call of a function with a body remains in any function body.
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
+use super::fn_pointers::Pointers;
 use crate::normal_form::{is_atomic_section, kept_call};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
@@ -195,6 +198,8 @@ struct FnInfo {
     void_fns: HashSet<String>,
     /// File-scope typedefs of array types (`typedef int buf_t[4];`, `jmp_buf`).
     array_typedefs: HashSet<String>,
+    /// The declared types of function pointers (which functions a call through one reaches).
+    pointers: Pointers,
 }
 
 /// The file-scope typedef names whose type is an array (directly, or through another such
@@ -367,6 +372,7 @@ impl FnInfo {
             vars: v.0,
             void_fns,
             array_typedefs: array_typedefs(unit),
+            pointers: Pointers::collect(unit),
         }
     }
 
@@ -522,6 +528,7 @@ impl Inliner<'_> {
         atomic: bool,
     ) -> Result<Node<Statement>> {
         let n = c.arguments.len();
+        let sig = self.info.pointers.of_callee(&c.callee.node);
         let cands: Vec<String> = self
             .info
             .taken
@@ -534,6 +541,13 @@ impl Inliner<'_> {
             })
             // A void function cannot be the target when the value is used.
             .filter(|f| dest.is_none() || !self.info.void_fns.contains(*f))
+            // Nor one whose return type the pointer's declared type contradicts.
+            .filter(|f| {
+                sig.is_none_or(|sig| {
+                    let void = self.info.void_fns.contains(*f);
+                    self.info.pointers.may_reach(sig, f, void)
+                })
+            })
             .cloned()
             .collect();
         let text = ladr_c::print::expr_to_string(&c.callee.node);
