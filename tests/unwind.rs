@@ -132,31 +132,11 @@ int main() { int a; a = sum(2); a = sum(a); return a; }
 
 // ---- semantics: original and bounded program print the same ----
 
-const PRELUDE: &str = "#include <stdio.h>\n#include <stdlib.h>\n\
-void __CPROVER_assume(int c) { if (!c) { printf(\"ASSUME-FAIL\\n\"); exit(0); } }\n\
-void __CPROVER_havoc_object(void *p) { (void)p; }\n";
-
-fn run_c(src: &str, tag: &str) -> String {
-    let dir = tempfile::tempdir().unwrap();
-    let c = dir.path().join(format!("{tag}.c"));
-    let exe = dir.path().join(tag);
-    std::fs::write(&c, format!("{PRELUDE}{src}")).unwrap();
-    let st = std::process::Command::new("gcc")
-        .args(["-w", "-x", "c", "-o"])
-        .arg(&exe)
-        .arg(&c)
-        .status()
-        .unwrap();
-    assert!(st.success(), "gcc failed on {tag}:\n{src}");
-    let out = std::process::Command::new(&exe).output().unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 fn same_output(src: &str, unwind: u32) {
     let (bounded, _) = common::bound(src, unwind, 100).unwrap_or_else(|e| panic!("{e}"));
     // printf was declared by the prelude of the test, not the program: strip nothing.
-    let a = run_c(src, "orig");
-    let b = run_c(&bounded, "bounded");
+    let a = common::run_c(src, "orig");
+    let b = common::run_c(&bounded, "bounded");
     assert_eq!(a, b, "bounded program:\n{bounded}");
     assert!(!b.contains("ASSUME-FAIL"));
 }

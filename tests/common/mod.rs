@@ -50,6 +50,44 @@ pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program
     Ok((text, p))
 }
 
+/// Declarations that let a program in normal form compile and run with gcc.
+const RUN_PRELUDE: &str = "#include <stdio.h>\n#include <stdlib.h>\n\
+void __CPROVER_assume(int c) { if (!c) { printf(\"ASSUME-FAIL\\n\"); exit(0); } }\n\
+void __CPROVER_havoc_object(void *p) { (void)p; }\n";
+
+/// Compiles `src` (after [`RUN_PRELUDE`]) with gcc and runs it: its standard output.
+pub fn run_c(src: &str, tag: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join(format!("{tag}.c"));
+    let exe = dir.path().join(tag);
+    std::fs::write(&c, format!("{RUN_PRELUDE}{src}")).unwrap();
+    let st = std::process::Command::new("gcc")
+        .args(["-w", "-x", "c", "-o"])
+        .arg(&exe)
+        .arg(&c)
+        .status()
+        .unwrap();
+    assert!(st.success(), "gcc failed on {tag}:\n{src}");
+    let out = std::process::Command::new(&exe).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// [`bound`], then `constprop`: the printed program, gcc-checked.
+pub fn folded(src: &str, unwind: u32) -> Result<(String, Program), String> {
+    let (_, p) = bound(src, unwind, 100)?;
+    let opts = Options {
+        rounds: 2,
+        unwind,
+        max_unwind: 100,
+        ..Default::default()
+    };
+    let p = ladr_seq::passes::constprop::run(p, &opts).map_err(|e| e.to_string())?;
+    ladr_seq::invariants::check_bounded(&p.unit).map_err(|v| v.to_string())?;
+    let text = ladr_c::print::print_unit(&p.unit).text;
+    gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
+    Ok((text, p))
+}
+
 pub fn gcc_accepts(text: &str) -> Result<(), String> {
     let mut child = Command::new("gcc")
         .args(["-fsyntax-only", "-w", "-x", "c", "-"])

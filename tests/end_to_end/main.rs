@@ -787,3 +787,22 @@ fn constant_globals_bound_loops() {
         c.text
     );
 }
+
+/// `constprop`: an unwound loop's counter and the pointer an inlined function gets are
+/// constants (`&cache[2]`), so CBMC sees which element each access touches; the race on
+/// the element locked with the wrong mutex is still found, reported with the user's
+/// expression (`e->refs`, not the folded constant).
+#[test]
+fn constant_locals_are_folded() {
+    racy("constprop_racy.c", (5, 18));
+    free("constprop_free.c");
+    let c = checked("constprop_racy.c");
+    let exprs: Vec<&str> = c.json_value["races"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["expr"].as_str().unwrap())
+        .collect();
+    assert!(exprs.contains(&"e->refs"), "{exprs:?}");
+    assert!(exprs.contains(&"cache[2].refs"), "{exprs:?}");
+}

@@ -80,6 +80,7 @@ pub const HOLDS_AFTER: &[(&str, &[Invariant])] = &[
     // every call of a defined function is inlined; loops stay
     ("inline", &[N1, N2, N3, N4, N5, N6, CallOfDefinedFunction]),
     ("unwind", BOUNDED),
+    ("constprop", BOUNDED),
     ("threads", BOUNDED),
     // the slots' code is in `Program::code`
     ("visible", BOUNDED),

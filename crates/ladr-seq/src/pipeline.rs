@@ -30,6 +30,7 @@ pub const PASSES: &[(&str, Pass, Stage)] = &[
     ("normalise", passes::normalise::run, Stage::Normalised),
     ("inline", passes::inline::run, Stage::Bounded),
     ("unwind", passes::unwind::run, Stage::Bounded),
+    ("constprop", passes::constprop::run, Stage::Bounded),
     ("threads", passes::threads::run, Stage::Threads),
     ("visible", passes::visible::run, Stage::Seq),
     ("race", passes::race::run, Stage::Seq),

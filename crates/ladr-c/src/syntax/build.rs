@@ -584,3 +584,40 @@ pub fn is_array_declarator(d: &Declarator) -> bool {
             Some(DerivedDeclarator::Array(_))
         )
 }
+
+/// `(__typeof__(var))(value)`: the constant `value` that `var` holds where it is read (what
+/// the `constprop` pass puts in place of the read, with the read's span). The reports show
+/// it as `var` ([`folded_var`]).
+pub fn folded(var: &str, value: Node<Expression>, span: Span) -> Node<Expression> {
+    let ty = node(
+        TypeName {
+            specifiers: vec![node(
+                SpecifierQualifier::TypeSpecifier(node(typeof_expr(ident(var, span), span), span)),
+                span,
+            )],
+            declarator: None,
+        },
+        span,
+    );
+    cast(ty, value, span)
+}
+
+/// The variable of a [`folded`] read.
+pub fn folded_var(e: &Expression) -> Option<&str> {
+    let Expression::Cast(c) = e else {
+        return None;
+    };
+    let [s] = c.node.type_name.node.specifiers.as_slice() else {
+        return None;
+    };
+    match (&s.node, &c.node.type_name.node.declarator) {
+        (SpecifierQualifier::TypeSpecifier(t), None) => match &t.node {
+            TypeSpecifier::TypeOf(to) => match &to.node {
+                TypeOf::Expression(v) => ident_name(v),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}

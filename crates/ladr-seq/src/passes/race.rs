@@ -905,6 +905,12 @@ fn user_text(e: &Node<Expression>) -> String {
     impl VisitorMut for Unname {
         type Error = std::convert::Infallible;
         fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Self::Error> {
+            if let Some(v) = ladr_c::syntax::build::folded_var(&e.node) {
+                // A read `constprop` replaced by its constant: the variable read.
+                let name = ladr_c::syntax::names::original_name(v).to_string();
+                e.node = Expression::Identifier(Box::new(Node::new(Identifier { name }, e.span)));
+                return Ok(Walk::Skip);
+            }
             if let Expression::Identifier(i) = &mut e.node {
                 i.node.name = ladr_c::syntax::names::original_name(&i.node.name).to_string();
             }
