@@ -68,3 +68,25 @@ int main(void) {
 "#
     ));
 }
+
+/// A locked `asm` (`lock`, `xchg`) accesses its memory operands atomically (`w` only, and
+/// checks `wna`); its register operands are plain accesses by the compiler's code around it.
+#[test]
+fn locked_asm_memory_operands_are_atomic() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+int h;
+void *w(void *a) {
+  __asm__ volatile("lock; xchgl %0, %1" : "=r"(h), "+m"(g) : : "memory");
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  g = 1;
+  return 0;
+}
+"#
+    ));
+}

@@ -477,22 +477,23 @@ impl Rewriter<'_> {
 
     /// An extended `asm` statement accesses the lvalues it names as operands: each output
     /// is written (`+`: also read), each input read (its value; `"m"(*p)` reads `*p`, an
-    /// address `&x` reads nothing). The template itself stays (CBMC ignores it); one
-    /// that locks (`lock`, `xchg`, x86's atomic read-modify-writes) makes the accesses
-    /// atomic.
+    /// address `&x` reads nothing). The template itself stays (CBMC ignores it). One that
+    /// locks (`lock`, `xchg`: x86's atomic read-modify-writes) accesses its memory operands
+    /// (constraint `m`) atomically, like the `__atomic_*` builtins; a register operand is
+    /// loaded or stored by the compiler's own plain code around the instruction.
     fn asm_accesses(&mut self, g: &GnuExtendedAsmStatement) -> Vec<Node<Expression>> {
         let text = g.template.node.concat();
+        let locked = text.contains("lock") || text.contains("xchg");
         let saved = self.atomic;
-        if text.contains("lock") || text.contains("xchg") {
-            self.atomic = true;
-        }
         let mut pre = vec![];
         for o in &g.outputs {
             let lv = &o.node.variable_name;
             if has_side_effect(&lv.node) {
                 continue;
             }
-            if o.node.constraints.node.concat().contains('+') {
+            let constraints = o.node.constraints.node.concat();
+            self.atomic = saved || (locked && constraints.contains('m'));
+            if constraints.contains('+') {
                 pre.push(self.acc(lv.clone()));
             }
             pre.extend(self.write_code(lv));
@@ -500,6 +501,7 @@ impl Rewriter<'_> {
         for i in &g.inputs {
             let e = &i.node.variable_name;
             if !has_side_effect(&e.node) {
+                self.atomic = saved || (locked && i.node.constraints.node.concat().contains('m'));
                 pre.push(self.acc(e.clone()));
             }
         }
