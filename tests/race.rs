@@ -44,3 +44,49 @@ fn two_threads_write_a_global_with_the_pair_excluded() {
         common::show_sites(&p, &map)
     ));
 }
+
+/// The shadow-memory calls get a pointer-typed object's address as `void ***` unless the
+/// lvalue names a variable or a member of one: CBMC 6.6 matches an address of type `T **`
+/// (T no pointer) with no array of non-pointers, so `names[i].str` had no flags. The
+/// choice is made at compile time (`__builtin_choose_expr` on `__builtin_classify_type`),
+/// so a non-pointer element (`names[i].id`) keeps its own address type.
+#[test]
+fn pointer_member_of_an_array_element() {
+    insta::assert_snapshot!(check(
+        r#"
+struct name { int id; const char *str; };
+struct name names[2];
+const char *last;
+void *w(void *a) { names[1].str = "x"; last = "y"; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  int i = names[0].id;
+  last = names[i].str;
+  return 0;
+}
+"#
+    ));
+}
+
+/// A locked `asm` (`lock`, `xchg`) accesses its memory operands atomically (`w` only, and
+/// checks `wna`); its register operands are plain accesses by the compiler's code around it.
+#[test]
+fn locked_asm_memory_operands_are_atomic() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+int h;
+void *w(void *a) {
+  __asm__ volatile("lock; xchgl %0, %1" : "=r"(h), "+m"(g) : : "memory");
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  g = 1;
+  return 0;
+}
+"#
+    ));
+}

@@ -33,6 +33,11 @@ fn load(name: &str) -> (Parsed, Translated, String) {
 
 /// The outcome built from the recorded CBMC output of fixture `name`.
 fn replay(name: &str) -> Outcome {
+    replay_edited(name, |s| s)
+}
+
+/// The outcome built from the recorded CBMC output of fixture `name`, edited by `edit`.
+fn replay_edited(name: &str, edit: impl Fn(String) -> String) -> Outcome {
     let (parsed, t, hash) = load(name);
     let recorded = std::fs::read_to_string(dir().join(format!("{name}.seq.fnv"))).unwrap();
     assert_eq!(
@@ -40,7 +45,7 @@ fn replay(name: &str) -> Outcome {
         "{name}: the sequential program changed since CBMC's output was recorded; re-record \
          with `cargo test --release --test trace_mapping -- --ignored`"
     );
-    let stdout = std::fs::read_to_string(dir().join(format!("{name}.cbmc.json"))).unwrap();
+    let stdout = edit(std::fs::read_to_string(dir().join(format!("{name}.cbmc.json"))).unwrap());
     let (verdict, formula) = ladr_cbmc::interpret(Some(10), &stdout, "");
     let outcome = ladr_cbmc::Outcome {
         verdict,
@@ -110,6 +115,29 @@ fn mutex_racy_maps_to_the_user_lines() {
         .filter(|w| w.starts_with("call "))
         .collect();
     assert_eq!(calls, ["call pthread_mutex_lock"]);
+}
+
+/// A counterexample whose race names a first access no site stands for (site 0: a flag
+/// found set that no instrumented access of C1 set) is an internal error that says which
+/// sites it named and what they are, never a race or a plain "unknown".
+#[test]
+fn a_race_without_its_first_site_is_an_internal_error() {
+    let o = replay_edited("mutex_racy", |s| {
+        let at = s
+            .rfind(r#""lhs":"__ladr_first_site""#)
+            .expect("the first site");
+        let data = at + s[at..].find(r#""data":""#).unwrap() + r#""data":""#.len();
+        let end = data + s[data..].find('"').unwrap();
+        format!("{}0{}", &s[..data], &s[end..])
+    });
+    assert_eq!(o.verdict, "unknown");
+    assert!(o.races.is_empty());
+    let reason = o.reason.expect("a reason");
+    assert!(
+        reason.starts_with("internal error: ") && reason.contains("sites 0 (no site"),
+        "{reason}"
+    );
+    assert!(reason.contains("mutex_racy.c:"), "{reason}");
 }
 
 #[test]

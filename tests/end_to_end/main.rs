@@ -692,6 +692,19 @@ fn asm_operands_are_accesses() {
     free("asm_free.c");
 }
 
+/// A pointer member of a struct in an array (`names[i].str`) has its own race flags: CBMC
+/// 6.6's shadow memory matched its address with no object, so a write of it raced with
+/// nothing (CBMC even failed an invariant), and a read of a constant table of such structs
+/// in a logger's header (with `localtime_r`'s `struct tm`) found a flag no access had set
+/// ("unknown access sites"). Written under the readers' mutex, the member races with no
+/// read.
+#[test]
+fn pointer_members_of_array_elements_have_flags() {
+    racy("table_pointer_racy.c", (13, 18));
+    free("table_pointer_free.c");
+    free("log_header_free.c");
+}
+
 /// Pipes and socket pairs are blocking byte channels (issue 16): a value written before
 /// `write` and read after the matching `read` in another thread is no race (nor, with a
 /// socket pair, one read after the other end closed it and `read` returned 0); written

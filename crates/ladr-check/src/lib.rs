@@ -228,15 +228,24 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
                     };
                     match (access(w), access(r)) {
                         (Some(first), Some(second)) => Verdict::Race { first, second },
+                        // Only an inconsistency of the encoding (or of CBMC's shadow memory)
+                        // gets here: every flag set records its site.
                         _ => Verdict::Unknown {
                             reason: format!(
-                                "CBMC's counterexample names unknown access sites {w} and {r}"
+                                "internal error: CBMC's counterexample reports a race between \
+                                 access sites {} and {}",
+                                describe_site(parsed, &program, w),
+                                describe_site(parsed, &program, r)
                             ),
                         },
                     }
                 }
                 _ => Verdict::Unknown {
-                    reason: "CBMC's counterexample does not name the racing accesses".into(),
+                    reason: format!(
+                        "internal error: CBMC's counterexample reports a race but does not \
+                         assign {}",
+                        if w.is_none() { FIRST_SITE } else { SECOND_SITE }
+                    ),
                 },
             }
         }
@@ -251,6 +260,29 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         program,
         trace,
         origins: t.printed.origins,
+    }
+}
+
+/// A site id of CBMC's counterexample, for the internal error of a race between accesses
+/// that are not both known: what the site is, or why it is none.
+fn describe_site(parsed: &Parsed, program: &Program, id: u32) -> String {
+    if id == 0 {
+        return "0 (no site: no instrumented access of the first context set the flag \
+                the other access found)"
+            .into();
+    }
+    match program.sites.get(id as usize) {
+        Some(s) => format!(
+            "{id} (the {} of `{}` at {}, thread {})",
+            if s.write { "write" } else { "read" },
+            s.expr,
+            parsed.map.lookup(s.span.start),
+            s.slot
+        ),
+        None => format!(
+            "{id} (no such site: the sequential program has sites 1 to {})",
+            program.sites.len().saturating_sub(1)
+        ),
     }
 }
 

@@ -180,6 +180,12 @@ pub const VA_LIST: &str = "__builtin_va_list";
 pub const PURE_BUILTINS: [&str; 4] = [R_OK, W_OK, POINTER_OFFSET, OBJECT_SIZE];
 pub const GET_FIELD: &str = "__CPROVER_get_field";
 pub const SET_FIELD: &str = "__CPROVER_set_field";
+/// GCC's (and CBMC's) compile-time choice between two expressions of different types, and
+/// the type class of an expression (`POINTER_TYPE_CLASS` for every pointer type): the race
+/// pass gives the shadow-memory calls a pointer-typed object's address as `void ***`.
+pub const CHOOSE_EXPR: &str = "__builtin_choose_expr";
+pub const CLASSIFY_TYPE: &str = "__builtin_classify_type";
+pub const POINTER_TYPE_CLASS: u64 = 5;
 pub const FIELD_DECL_GLOBAL: &str = "__CPROVER_field_decl_global";
 pub const FIELD_DECL_LOCAL: &str = "__CPROVER_field_decl_local";
 

@@ -693,6 +693,9 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
             // expression); only the user's own variables and calls are shown as steps.
             let what = match s.kind.as_str() {
                 "assignment" => match (&s.lhs, &s.value) {
+                    // The race found: its line is the second access's, which runs even
+                    // when it assigns nothing of the user's (`if (lvl < level) return;`).
+                    (Some(l), Some(_)) if l == abi::DRD => None,
                     (Some(l), Some(_)) if names::is_internal(l) || l.contains('$') => continue,
                     (Some(l), Some(v)) if is_user_variable(l) => Some(match v.as_str() {
                         // CBMC could not show the value (a pointer into an array, …).

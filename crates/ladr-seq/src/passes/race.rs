@@ -225,6 +225,63 @@ fn phase_flags(slot: usize, label: u32, span: Span) -> Vec<Node<Statement>> {
     ]
 }
 
+/// Is `a` the address of a variable or of a member of one (`&x`, `&s.f.g`): always valid,
+/// and never inside an array?
+fn names_variable(a: &Node<Expression>) -> bool {
+    fn plain(e: &Expression) -> bool {
+        match e {
+            Expression::Identifier(_) => true,
+            Expression::Member(m) => {
+                m.node.operator.node == MemberOperator::Direct && plain(&m.node.expression.node)
+            }
+            _ => false,
+        }
+    }
+    matches!(&a.node, Expression::UnaryOperator(u)
+        if u.node.operator.node == UnaryOperator::Address && plain(&u.node.operand.node))
+}
+
+/// The address handed to `__CPROVER_set_field`/`get_field` for the object `*a`: `a`
+/// itself, or `(void ***)a` when that object is a pointer, chosen at compile time
+/// (`__builtin_choose_expr(__builtin_classify_type(*a) == 5, (void ***)a, a)`; the size
+/// of a pointer is the size of any pointer).
+///
+/// CBMC 6.6's shadow memory takes an address of type `T **`, T no pointer, as unable to
+/// point into an object that is an array of non-pointers (a heuristic of
+/// `are_types_compatible` against `char **` meeting `char[]`), so the address of a pointer
+/// member of a struct in an array (`names[i].str`, `blocks[1].next` in a heap block)
+/// matched no object: `set_field` did nothing (a race on it went unseen), `get_field`
+/// returned a value from no flag at all (a race whose first access no site of C1 had
+/// recorded: "unknown access sites"), or CBMC failed an invariant. An address of type
+/// `void ***` is never taken for that case, and for a pointer variable (whose shadow
+/// type is a pointer to a non-pointer) the pointed-to type stays a pointer, as CBMC
+/// requires there. A variable or a member of one (`&x`, `&s.f`) is no array element, so
+/// its address is handed over as it is.
+fn shadow_address(a: &Node<Expression>) -> Node<Expression> {
+    // A variable or a member of one is no array's element: its address is taken as it is.
+    if names_variable(a) {
+        return a.clone();
+    }
+    let span = a.span;
+    let object = match &a.node {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            (*u.node.operand).clone()
+        }
+        _ => deref(a.clone(), span),
+    };
+    let is_pointer = eq(
+        call(abi::CLASSIFY_TYPE, vec![object], span),
+        int(abi::POINTER_TYPE_CLASS, span),
+        span,
+    );
+    let as_pointer = cast(type_name(&[TypeSpecifier::Void], 3, span), a.clone(), span);
+    call(
+        abi::CHOOSE_EXPR,
+        vec![is_pointer, as_pointer, a.clone()],
+        span,
+    )
+}
+
 struct Rewriter<'a> {
     vars: &'a Vars,
     slot: usize,
@@ -338,19 +395,8 @@ impl Rewriter<'_> {
     /// undefined behaviour, not a data race, and the shadow memory of such an address
     /// holds no meaningful flag (CBMC returns any value), which would be a false alarm.
     fn valid(&self, a: &Node<Expression>, span: Span) -> Option<Node<Expression>> {
-        fn plain(e: &Expression) -> bool {
-            match e {
-                Expression::Identifier(_) => true,
-                Expression::Member(m) => {
-                    m.node.operator.node == MemberOperator::Direct && plain(&m.node.expression.node)
-                }
-                _ => false,
-            }
-        }
-        if let Expression::UnaryOperator(u) = &a.node {
-            if u.node.operator.node == UnaryOperator::Address && plain(&u.node.operand.node) {
-                return None;
-            }
+        if names_variable(a) {
+            return None;
         }
         let size = node(
             Expression::SizeOfVal(Box::new(node(
@@ -379,7 +425,11 @@ impl Rewriter<'_> {
                 (false, false) => abi::FIELD_W,
                 (false, true) => abi::FIELD_WNA,
             };
-            let get = call(abi::GET_FIELD, vec![a.clone(), string(field, span)], span);
+            let get = call(
+                abi::GET_FIELD,
+                vec![shadow_address(&a), string(field, span)],
+                span,
+            );
             let (first, first_key) = if read {
                 (C1_READ, C1_READ_KEY)
             } else {
@@ -427,22 +477,23 @@ impl Rewriter<'_> {
 
     /// An extended `asm` statement accesses the lvalues it names as operands: each output
     /// is written (`+`: also read), each input read (its value; `"m"(*p)` reads `*p`, an
-    /// address `&x` reads nothing). The template itself stays (CBMC ignores it); one
-    /// that locks (`lock`, `xchg`, x86's atomic read-modify-writes) makes the accesses
-    /// atomic.
+    /// address `&x` reads nothing). The template itself stays (CBMC ignores it). One that
+    /// locks (`lock`, `xchg`: x86's atomic read-modify-writes) accesses its memory operands
+    /// (constraint `m`) atomically, like the `__atomic_*` builtins; a register operand is
+    /// loaded or stored by the compiler's own plain code around the instruction.
     fn asm_accesses(&mut self, g: &GnuExtendedAsmStatement) -> Vec<Node<Expression>> {
         let text = g.template.node.concat();
+        let locked = text.contains("lock") || text.contains("xchg");
         let saved = self.atomic;
-        if text.contains("lock") || text.contains("xchg") {
-            self.atomic = true;
-        }
         let mut pre = vec![];
         for o in &g.outputs {
             let lv = &o.node.variable_name;
             if has_side_effect(&lv.node) {
                 continue;
             }
-            if o.node.constraints.node.concat().contains('+') {
+            let constraints = o.node.constraints.node.concat();
+            self.atomic = saved || (locked && constraints.contains('m'));
+            if constraints.contains('+') {
                 pre.push(self.acc(lv.clone()));
             }
             pre.extend(self.write_code(lv));
@@ -450,6 +501,7 @@ impl Rewriter<'_> {
         for i in &g.inputs {
             let e = &i.node.variable_name;
             if !has_side_effect(&e.node) {
+                self.atomic = saved || (locked && i.node.constraints.node.concat().contains('m'));
                 pre.push(self.acc(e.clone()));
             }
         }
@@ -548,7 +600,7 @@ impl Rewriter<'_> {
             .map(|f| {
                 call(
                     abi::SET_FIELD,
-                    vec![a.clone(), string(f, span), int(1, span)],
+                    vec![shadow_address(&a), string(f, span), int(1, span)],
                     span,
                 )
             })
