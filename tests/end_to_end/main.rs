@@ -716,6 +716,16 @@ fn variadic_functions_read_their_arguments() {
     free("variadic_log_free.c");
 }
 
+/// Arguments passed through `...` get the default argument promotions (issue 16): a
+/// `float` is read back with `va_arg(ap, double)` and a `char` with `va_arg(ap, int)`. The
+/// racy program writes `x` only when both values arrive (it raced with `main`'s write only
+/// if they do), the race-free twin only when one does not.
+#[test]
+fn variadic_arguments_are_promoted() {
+    racy("variadic_promote_racy.c", (10, 22));
+    free("variadic_promote_free.c");
+}
+
 /// Key destructors run at a thread's exit (issue 16): for each key with a non-NULL value,
 /// which is set to NULL first. The destructor's write races with `main`'s read before the
 /// join, not after it; and a thread that set no value runs no destructor, so the read while
