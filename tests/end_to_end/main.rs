@@ -748,6 +748,15 @@ fn key_destructors_run_at_thread_exit() {
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
 }
 
+/// When `main` calls `pthread_exit`, the main thread exits and its key destructors run
+/// (issue 16), while the other threads go on: the destructor's write races with a read by
+/// the thread `main` created, and not when both hold the mutex.
+#[test]
+fn key_destructors_run_after_main_exits() {
+    racy("main_exit_destructor_racy.c", (5, 8));
+    free("main_exit_destructor_free.c");
+}
+
 /// `--malloc-may-fail` (issue 16): `malloc` may return NULL, so a race on the path that
 /// handles the failure is found with the option and not without it.
 #[test]

@@ -41,9 +41,9 @@
 //!   and key; `pthread_key_create(&k, NULL)` becomes `k = __ladr_pthread_key_create();` in
 //!   the user's code (a data write); more than [`MAX_KEYS`] create sites are unsupported.
 //!   A destructor (a function the program defines, or `free`; `model/keys.c`, added only
-//!   then) runs at
-//!   the exit of every thread but `main`'s (whose return ends the process) for each key with
-//!   a non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
+//!   then) runs at the exit of every thread — `main`'s too when it calls `pthread_exit`
+//!   (its return ends the process, which runs no destructor) — for each key with a
+//!   non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
 //!   after the slot's end label, so its accesses race like any other. One pass: a
 //!   destructor that calls `pthread_setspecific` is unsupported.
 //! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
@@ -178,7 +178,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }];
     // (slot, body, routine nesting chain)
     let mut queue: VecDeque<(usize, Node<Statement>, Vec<String>)> = VecDeque::new();
-    let main_body = clone_routine(&mut p, &main, 0)?;
+    let mut main_body = clone_routine(&mut p, &main, 0)?;
+    if !dtors.is_empty() && ladr_c::syntax::walk::mentions(&main.statement, &["pthread_exit"]) {
+        // Only `pthread_exit` reaches main's end label (a return or falling off the end
+        // is followed by `assume(0)`): the main thread exits and its destructors run.
+        let span = main_body.span;
+        let exit = run_destructors(&mut p, &defs, &dtors, 0)?;
+        main_body = block(vec![item(main_body), item(exit)], span);
+    }
     queue.push_back((0, main_body, vec!["main".into()]));
     let mut bodies: Vec<Option<Node<Statement>>> = vec![None];
     let mut statics: Vec<Node<Declaration>> = vec![];
@@ -356,7 +363,8 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
     Ok(v.out)
 }
 
-/// What slot `k` (> 0) runs after its start routine returns or calls `pthread_exit`: for
+/// What slot `k` runs after its start routine returns or calls `pthread_exit` (slot 0:
+/// after `main` calls `pthread_exit`): for
 /// each destructor `d` (numbered from 1), `sites` times `v = __ladr_pthread_key_take(d, k); if (v)
 /// { d's body on v }`. When a site is outside `main`, more keys may have `d`: those
 /// executions are not explored (`__CPROVER_assume` that none is left, a `key-destructors`
