@@ -211,8 +211,10 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(0..=100))]
     deepen_steps: u32,
 
-    /// `malloc`, `calloc` and `realloc` may return NULL (as when memory runs out): also the
-    /// executions in which they fail are checked (off by default: they always succeed).
+    /// Allocations may fail (as when memory runs out): `malloc`, `calloc`, `realloc`,
+    /// `reallocarray`, `aligned_alloc`, `memalign`, `valloc` and `strdup` may return NULL, and
+    /// `posix_memalign` ENOMEM; also the executions in which they fail are checked (off by
+    /// default: they always succeed).
     #[arg(long, help_heading = "Input")]
     malloc_may_fail: bool,
     /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).

@@ -781,6 +781,46 @@ fn malloc_may_fail_explores_failed_allocations() {
     assert!(help.contains("--malloc-may-fail"), "{help}");
 }
 
+/// `--malloc-may-fail` covers every allocation function POSIX lets fail with `ENOMEM`
+/// (issue 16): `aligned_alloc` and `strdup` may return NULL and `posix_memalign` ENOMEM,
+/// each a race on its own failure flag; without the option none fails (`aligned_alloc`,
+/// which CBMC does not model, is `malloc`, not a function whose result is any value).
+#[test]
+fn malloc_may_fail_covers_every_allocation_function() {
+    free("alloc_fails_racy.c");
+    let chk = checked("alloc_fails_racy.c");
+    assert!(chk.outcome.assumptions.is_empty(), "{}", chk.json);
+    let (code, out, err) = ladr(&[
+        "tests/e2e/alloc_fails_racy.c",
+        "--malloc-may-fail",
+        "--all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    let mut pairs: Vec<Vec<u64>> = v["races"]
+        .as_array()
+        .expect("races")
+        .iter()
+        .map(|r| {
+            let mut l: Vec<u64> = r["accesses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["line"].as_u64().unwrap())
+                .collect();
+            l.sort();
+            l
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs, [[11, 24], [13, 24], [15, 24]], "{out}");
+    let (_, help, _) = ladr(&["--help"]);
+    assert!(help.contains("posix_memalign"), "{help}");
+}
+
 /// The size of a variable-length array is read where C evaluates it (issue 16): in a
 /// declaration `int a[n];` and in `sizeof(int[n])`, a read of `n` that races with an
 /// unjoined write, and not with one after the join.

@@ -23,8 +23,9 @@ pub struct Options {
     /// itself in two threads): the `race` pass never records a race between them, so CBMC
     /// finds another pair or none (`ladr_check::check_races`).
     pub exclude: Vec<[AccessKey; 2]>,
-    /// `malloc`, `calloc` and `realloc` may return a null pointer (`--malloc-may-fail`;
-    /// `threads`): otherwise they always succeed.
+    /// The C library's allocation functions may fail (`--malloc-may-fail`; `threads`,
+    /// `library::allocation_failure`: `malloc`, `calloc`, `realloc`, `strdup`, … return a
+    /// null pointer, `posix_memalign` ENOMEM): otherwise they always succeed.
     pub malloc_may_fail: bool,
 }
 

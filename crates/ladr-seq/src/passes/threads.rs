@@ -1186,19 +1186,37 @@ impl SlotCtx<'_> {
         };
         let model =
             |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
-        if self.malloc_may_fail
-            && matches!(name, "malloc" | "calloc" | "realloc")
-            && !self.defs.contains_key(name)
-        {
+        let failure = library::allocation_failure(name).filter(|_| !self.defs.contains_key(name));
+        if let Some(failure) = failure.filter(|_| self.malloc_may_fail) {
             // `{ _Bool t; t = __VERIFIER_nondet_bool(); if (t) lv = 0; else lv = f(...); }`:
-            // an allocation fails (a null pointer, `realloc`'s block kept) or succeeds.
-            let Some(lv) = lv else {
-                return Ok(None); // the result is not used: failing changes nothing
+            // an allocation fails (a null pointer, `realloc`'s block kept; `posix_memalign`
+            // returns ENOMEM and writes nothing) or succeeds.
+            let failed = match (failure, lv) {
+                (_, None) if failure == library::AllocationFailure::Null => {
+                    return Ok(None); // the result is not used: failing changes nothing
+                }
+                (_, None) => None,
+                (library::AllocationFailure::Null, Some(lv)) => {
+                    Some(expr_stmt(assign(lv.clone(), int(0, span), span)))
+                }
+                (library::AllocationFailure::ErrorNumber, Some(lv)) => Some(expr_stmt(assign(
+                    lv.clone(),
+                    int(library::ENOMEM, span),
+                    span,
+                ))),
             };
             let mut c = node(Expression::Call(Box::new(node(ce.clone(), cspan))), cspan);
             visit_mut::expr(self, &mut c)?;
+            let succeeded = expr_stmt(match lv {
+                Some(lv) => assign(lv.clone(), c, span),
+                None => c,
+            });
             let t = self.p.names.temp();
             let bool_ty = [TypeSpecifier::Bool];
+            let branch = match failed {
+                Some(failed) => if_stmt(ident(&t, span), failed, Some(succeeded), span),
+                None => if_stmt(not(ident(&t, span), span), succeeded, None, span),
+            };
             let items = vec![
                 decl_item(simple_decl(&bool_ty, &t, None, false, None, span)),
                 item(expr_stmt(assign(
@@ -1206,12 +1224,7 @@ impl SlotCtx<'_> {
                     call(abi::NONDET_BOOL, vec![], span),
                     span,
                 ))),
-                item(if_stmt(
-                    ident(&t, span),
-                    expr_stmt(assign(lv.clone(), int(0, span), span)),
-                    Some(expr_stmt(assign(lv.clone(), c, span))),
-                    span,
-                )),
+                item(branch),
             ];
             return Ok(Some(vec![block(items, span)]));
         }
@@ -1568,6 +1581,36 @@ impl VisitorMut for SlotCtx<'_> {
                     *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
                     self.libc_used = true;
                     return Ok(Walk::Descend);
+                }
+                // Allocation functions CBMC does not model: the one that does their job
+                // (an alignment that is not a constant is still evaluated).
+                if let Some(to) =
+                    library::allocation_alias(n).filter(|_| !self.defs.contains_key(n))
+                {
+                    let span = c.span;
+                    let args = std::mem::take(&mut c.node.arguments);
+                    let mut args = args.into_iter();
+                    let (Some(first), Some(second)) = (args.next(), args.next()) else {
+                        return Err(Error::unsupported(
+                            span,
+                            format!("`{n}` with too few arguments"),
+                        ));
+                    };
+                    c.node.arguments = if to == "realloc" {
+                        let Some(size) = args.next() else {
+                            return Err(Error::unsupported(
+                                span,
+                                format!("`{n}` with too few arguments"),
+                            ));
+                        };
+                        vec![first, binop(BinaryOperator::Multiply, second, size, span)]
+                    } else if is_constant(&first.node, &HashSet::new()) {
+                        vec![second]
+                    } else {
+                        vec![comma(vec![first, second], span)]
+                    };
+                    *c.node.callee = ident(to, c.node.callee.span);
+                    return self.expr(e);
                 }
                 // C library string functions whose CBMC model loops: the model's bounded
                 // ones (`model/string.c`).
