@@ -27,6 +27,11 @@ pub struct Options {
     /// `library::allocation_failure`: `malloc`, `calloc`, `realloc`, `strdup`, … return a
     /// null pointer, `posix_memalign` ENOMEM): otherwise they always succeed.
     pub malloc_may_fail: bool,
+    /// Translate the vacuity query instead of the race check: no race instrumentation
+    /// (`pipeline` skips `race`), one context of `main`, and one assertion that fails
+    /// when `main` creates a thread (`lazy`). CBMC's "verified" then means that no
+    /// execution within the bounds creates a thread: a "no race" at them is vacuous.
+    pub vacuity_query: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -55,6 +60,7 @@ impl Default for Options {
             max_unwind: 100,
             check_ir: false,
             malloc_may_fail: false,
+            vacuity_query: false,
             exclude: vec![],
         }
     }
