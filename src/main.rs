@@ -187,7 +187,9 @@ struct Cli {
     /// (from 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On by
     /// default (and in SV-COMP mode); --no-deepen turns it off. The answer is the first race
     /// found, or "no race" for the deepest bounds of the schedule up to which every bound
-    /// pair finished.
+    /// pair finished. A vacuous "no race" (no execution within the bounds creates a thread)
+    /// does not stop it: the bounds grow on past --deepen-steps (up to 100 pairs) while
+    /// time is left. SV-COMP mode answers a vacuous "no race" with `unknown`.
     #[arg(long, help_heading = "Bounds", conflicts_with = "no_deepen")]
     deepen: bool,
     /// Check only at --rounds/--unwind (no deepening).
@@ -211,8 +213,10 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(0..=100))]
     deepen_steps: u32,
 
-    /// `malloc`, `calloc` and `realloc` may return NULL (as when memory runs out): also the
-    /// executions in which they fail are checked (off by default: they always succeed).
+    /// Allocations may fail (as when memory runs out): `malloc`, `calloc`, `realloc`,
+    /// `reallocarray`, `aligned_alloc`, `memalign`, `valloc` and `strdup` may return NULL, and
+    /// `posix_memalign` ENOMEM; also the executions in which they fail are checked (off by
+    /// default: they always succeed).
     #[arg(long, help_heading = "Input")]
     malloc_may_fail: bool,
     /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).
@@ -641,6 +645,8 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     }
     match &races.reports[0].verdict {
         Verdict::Race { .. } => Done::Race,
+        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none.
+        Verdict::NoRace if cli.svcomp && races.reports[0].vacuous => Done::Unknown,
         Verdict::NoRace => Done::NoRace,
         Verdict::Unknown { .. } => Done::Unknown,
     }
@@ -669,6 +675,7 @@ fn options(cli: &Cli) -> Options {
         check_ir: cli.check_ir,
         exclude: vec![],
         malloc_may_fail: cli.malloc_may_fail,
+        vacuity_query: false,
     }
 }
 

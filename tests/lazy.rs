@@ -13,3 +13,28 @@ fn check(src: &str) -> String {
 }
 
 crate::fixture_snapshots!(check);
+
+/// The vacuity query (`Options::vacuity_query`, issue 16): no race flags (the pipeline
+/// skips `race`), one context of `main`, then one assertion that no thread slot is active;
+/// the invariants hold after every pass.
+#[test]
+fn vacuity_query_runs_main_alone() {
+    let src = "int x;\nvoid *w(void *a) { x = 1; return 0; }\n\
+               int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); x = 2; return 0; }\n";
+    let full = format!(
+        "# 1 \"pthread.h\"\n{}\n# 1 \"test.c\"\n{src}",
+        common::PTHREAD_PRELUDE
+    );
+    let (_, unit, _) = ladr_c::frontend::parse_text(&full, "test.c").expect("parses");
+    let opts = ladr_ir::program::Options {
+        vacuity_query: true,
+        check_ir: true,
+        rounds: 1,
+        ..Default::default()
+    };
+    let p = ladr_seq::pipeline::translate(unit, &opts, ladr_seq::pipeline::Stage::Seq, |_, _| {})
+        .expect("translates");
+    let text = common::printed_without_model(common::PTHREAD_PRELUDE, &p).expect("gcc accepts");
+    assert!(!text.contains(ladr_ir::abi::DRD), "{text}");
+    insta::assert_snapshot!(text);
+}

@@ -189,6 +189,9 @@ fn free(file: &str) {
     let v = &c.json_value;
     assert_eq!(v["verdict"], "no-race", "{}", c.json);
     assert_eq!(v["races"], serde_json::json!([]), "{}", c.json);
+    // A race-free twin's threads run within the bounds: its "no race" checked them.
+    assert_eq!(v["bounds"]["vacuous"], false, "{}", c.json);
+    assert!(!out.contains("vacuous"), "{out}");
     let run = report_formats::check_sarif(&c.sarif);
     assert_eq!(run["results"].as_array().unwrap().len(), 0);
     assert_eq!(run["invocations"][0]["executionSuccessful"], true);
@@ -255,6 +258,92 @@ fn svcomp_mode_ends_with_the_result_line() {
         out.trim_end().lines().last(),
         Some("SV-COMP result: unknown")
     );
+}
+
+/// A "no race" is vacuous when the program creates threads but no execution within the
+/// bounds creates one (issue 16): in both programs a loop of 4 iterations (its bound a global that
+/// `main` writes, so not a constant) comes before `pthread_create`, and 2 unwindings cut
+/// it, so at 2/2 no access of a thread is checked. The text, the JSON (`bounds.vacuous`)
+/// and the SARIF note say so. Deepening grows the bounds on until the threads run: the
+/// race appears at 3/4, and the race-free twin, whose `main` then spins in `while (1)`
+/// (an execution that never ends is no vacuity), gets a "no race" that is not vacuous.
+/// SV-COMP mode answers `unknown` for a vacuous "no race", never `true`.
+#[test]
+fn vacuous_no_race_says_so_and_deepening_goes_on() {
+    for file in ["vacuous_racy.c", "vacuous_free.c"] {
+        let c = checked(file);
+        assert_eq!(c.outcome.verdict, "no-race", "{file}: {}", c.text);
+        assert!(
+            c.text
+                .contains("; vacuous: no execution within these bounds creates a thread"),
+            "{file}: {}",
+            c.text
+        );
+        assert_eq!(c.json_value["bounds"]["vacuous"], true, "{}", c.json);
+        let run = report_formats::check_sarif(&c.sarif);
+        let note = &run["invocations"][0]["toolExecutionNotifications"][0];
+        assert_eq!(note["level"], "note", "{run}");
+        assert!(
+            note["message"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("vacuous: no execution within these bounds creates a thread"),
+            "{run}"
+        );
+        assert_eq!(run["properties"]["bounds"]["vacuous"], true, "{run}");
+    }
+    let (code, out, err) = ladr(&[
+        "tests/e2e/vacuous_racy.c",
+        "--deepen",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    let acc = v["races"][0]["accesses"].as_array().expect("a race");
+    assert!(acc.iter().all(|a| a["line"] == 4), "{out}");
+    assert!(v["bounds"]["unwind"].as_u64().unwrap() >= 4, "{out}");
+    let (code, out, err) = ladr(&[
+        "tests/e2e/vacuous_free.c",
+        "--deepen",
+        "--deepen-steps",
+        "4",
+        "--jobs",
+        "1",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    assert_eq!(v["verdict"], "no-race", "{out}");
+    assert_eq!(v["bounds"]["vacuous"], false, "{out}");
+    assert_eq!(v["bounds"]["unwind"], 4, "{out}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let prp = dir.path().join("no-data-race.prp");
+    std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
+    let prp = prp.to_str().unwrap();
+    let svcomp = |steps: &str| {
+        let (code, out, err) = ladr(&[
+            "tests/e2e/vacuous_free.c",
+            "--svcomp",
+            "--property-file",
+            prp,
+            "--deepen-steps",
+            steps,
+        ]);
+        (code, out.trim_end().lines().last().map(str::to_string), err)
+    };
+    let (code, last, err) = svcomp("0");
+    assert_eq!(last.as_deref(), Some("SV-COMP result: unknown"), "{err}");
+    assert_eq!(code, 3);
+    let (code, last, err) = svcomp("4");
+    assert_eq!(last.as_deref(), Some("SV-COMP result: true"), "{err}");
+    assert_eq!(code, 0);
+    let (_, help, _) = ladr(&["--help"]);
+    assert!(help.contains("vacuous"), "{help}");
 }
 
 #[test]
@@ -728,6 +817,16 @@ fn variadic_functions_read_their_arguments() {
     free("variadic_log_free.c");
 }
 
+/// Arguments passed through `...` get the default argument promotions (issue 16): a
+/// `float` is read back with `va_arg(ap, double)` and a `char` with `va_arg(ap, int)`. The
+/// racy program writes `x` only when both values arrive (it raced with `main`'s write only
+/// if they do), the race-free twin only when one does not.
+#[test]
+fn variadic_arguments_are_promoted() {
+    racy("variadic_promote_racy.c", (10, 22));
+    free("variadic_promote_free.c");
+}
+
 /// Key destructors run at a thread's exit (issue 16): for each key with a non-NULL value,
 /// which is set to NULL first. The destructor's write races with `main`'s read before the
 /// join, not after it; and a thread that set no value runs no destructor, so the read while
@@ -748,6 +847,15 @@ fn key_destructors_run_at_thread_exit() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
     assert_eq!(v["verdict"], "no-race", "{out}");
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
+}
+
+/// When `main` calls `pthread_exit`, the main thread exits and its key destructors run
+/// (issue 16), while the other threads go on: the destructor's write races with a read by
+/// the thread `main` created, and not when both hold the mutex.
+#[test]
+fn key_destructors_run_after_main_exits() {
+    racy("main_exit_destructor_racy.c", (5, 8));
+    free("main_exit_destructor_free.c");
 }
 
 /// `--malloc-may-fail` (issue 16): `malloc` may return NULL, so a race on the path that
@@ -772,6 +880,46 @@ fn malloc_may_fail_explores_failed_allocations() {
     assert_eq!(v["verdict"], "race", "{out}");
     let (_, help, _) = ladr(&["--help"]);
     assert!(help.contains("--malloc-may-fail"), "{help}");
+}
+
+/// `--malloc-may-fail` covers every allocation function POSIX lets fail with `ENOMEM`
+/// (issue 16): `aligned_alloc` and `strdup` may return NULL and `posix_memalign` ENOMEM,
+/// each a race on its own failure flag; without the option none fails (`aligned_alloc`,
+/// which CBMC does not model, is `malloc`, not a function whose result is any value).
+#[test]
+fn malloc_may_fail_covers_every_allocation_function() {
+    free("alloc_fails_racy.c");
+    let chk = checked("alloc_fails_racy.c");
+    assert!(chk.outcome.assumptions.is_empty(), "{}", chk.json);
+    let (code, out, err) = ladr(&[
+        "tests/e2e/alloc_fails_racy.c",
+        "--malloc-may-fail",
+        "--all",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+    let mut pairs: Vec<Vec<u64>> = v["races"]
+        .as_array()
+        .expect("races")
+        .iter()
+        .map(|r| {
+            let mut l: Vec<u64> = r["accesses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|a| a["line"].as_u64().unwrap())
+                .collect();
+            l.sort();
+            l
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    assert_eq!(pairs, [[11, 24], [13, 24], [15, 24]], "{out}");
+    let (_, help, _) = ladr(&["--help"]);
+    assert!(help.contains("posix_memalign"), "{help}");
 }
 
 /// The size of a variable-length array is read where C evaluates it (issue 16): in a

@@ -63,6 +63,9 @@ pub struct Report {
     pub stats: Stats,
     /// Kinds of bound cuts in the program (a "no race" holds only up to them).
     pub cuts: Vec<CutKind>,
+    /// A "no race" that is vacuous: the program creates threads, but no execution within
+    /// the bounds creates one ([`vacuity`]).
+    pub vacuous: bool,
     pub program: Program,
     pub trace: Vec<cbmc::Step>,
     /// The printer's line map of the sequential program (the origin of each output line).
@@ -257,6 +260,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         verdict,
         stats,
         cuts,
+        vacuous: false,
         program,
         trace,
         origins: t.printed.origins,
@@ -316,10 +320,98 @@ pub fn deepening_bounds(start: &Options, step: u32) -> Options {
     b
 }
 
+/// Deepening goes on while a "no race" is vacuous, with a time limit, up to this many
+/// steps (past `--deepen-steps`).
+pub const MAX_DEEPENING_STEPS: u32 = 100;
+
+/// Is a "no race" at `bounds` vacuous? The vacuity criterion: the program creates threads
+/// (after inlining, `main` or a start routine calls `pthread_create`), but no execution
+/// within the bounds creates one (a loop before the first `pthread_create` that the
+/// unwinding cuts, say), so no access of a thread was checked. An execution that never
+/// reaches the end of `main` (`while (1)` in `main`) is no vacuity once it created a
+/// thread: every prefix of an execution up to the bounds is checked. A program that
+/// creates no thread is not vacuous (it has no race at any bounds). Rounds do not matter:
+/// no thread runs before `main` creates the first one.
+///
+/// Translates the vacuity query (`Options::vacuity_query`: no race flags, one context of
+/// `main`, a much smaller formula than the race check's) and runs CBMC: `Some(true)` when
+/// no thread is created (also when the bounds cut every `pthread_create`, so no thread
+/// slot is left), `Some(false)` when one is, `None` when CBMC gave no answer (time limit,
+/// failure).
+pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> Option<bool> {
+    let query = Options {
+        vacuity_query: true,
+        rounds: 1,
+        exclude: vec![],
+        ..bounds.clone()
+    };
+    let mut creates = false;
+    let t0 = Instant::now();
+    let program = translate(parsed.unit.clone(), &query, Stage::Seq, |pass, p| {
+        if pass == "inline" {
+            creates = p.unit.0.iter().any(|ext| match &ext.node {
+                lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                    ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_create"])
+                }
+                _ => false,
+            });
+        }
+    })
+    .ok()?;
+    if !creates {
+        return Some(false);
+    }
+    if program.slots.len() <= 1 {
+        return Some(true);
+    }
+    let printed = print_unit(&program.unit);
+    let t = Translated {
+        program,
+        printed,
+        time: t0.elapsed(),
+    };
+    let outcome = run_cbmc(&t, cbmc_opts, None).ok()?;
+    match outcome.verdict {
+        cbmc::Verdict::Verified => Some(true),
+        cbmc::Verdict::Violated { .. } => Some(false),
+        cbmc::Verdict::Unknown { .. } => None,
+    }
+}
+
+/// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]; an unanswered query
+/// leaves it false), with CBMC stopped at `deadline`.
+pub fn mark_vacuity(
+    parsed: &Parsed,
+    report: &mut Report,
+    bounds: &Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+) {
+    if !matches!(report.verdict, Verdict::NoRace) {
+        return;
+    }
+    let mut c = cbmc_opts.clone();
+    if let Some(d) = deadline {
+        let left = d.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return;
+        }
+        c.timeout = Some(left);
+        c.deadline = Some(d);
+    }
+    let t0 = Instant::now();
+    report.vacuous = vacuity(parsed, bounds, &c) == Some(true);
+    report.stats.cbmc += t0.elapsed();
+}
+
 /// Checks with `opts`, and while the answer is "no race" and time is left before
 /// `deadline`, again with larger bounds ([`deepening_bounds`]), at most `steps` more times. The
 /// result is the first race found, or the answer of the deepest check that finished (a
 /// deeper check that runs out of time does not turn a finished "no race" into "unknown").
+/// A "no race" that would end the deepening (after `steps`, or the first without a time
+/// limit) is checked for vacuity ([`mark_vacuity`]); while it is vacuous the bounds grow
+/// on: up to `steps` without a time limit, up to [`MAX_DEEPENING_STEPS`] with one (none
+/// when `steps` is 0: no deepening).
 /// Returns the report and the bounds it holds for.
 pub fn check_deepening(
     parsed: &Parsed,
@@ -359,9 +451,32 @@ pub fn check_deepening_with(
     steps: u32,
     progress: &mut dyn FnMut(Phase, &Options),
 ) -> Result<(Report, Options)> {
-    let mut bounds = opts.clone();
+    check_deepening_from(parsed, opts, 0, cbmc_opts, keep, deadline, steps, progress)
+}
+
+/// [`check_deepening_with`] from deepening step `first` (0: `opts`).
+#[allow(clippy::too_many_arguments)]
+pub fn check_deepening_from(
+    parsed: &Parsed,
+    opts: &Options,
+    first: u32,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<(Report, Options)> {
+    let mut bounds = deepening_bounds(opts, first);
     let mut best: Option<(Report, Options)> = None;
-    for step in 0..=steps {
+    // Whether `best` was checked for vacuity.
+    let mut asked = false;
+    // Without deepening (`steps` 0), the bounds given are the only ones.
+    let last = if deadline.is_some() && steps > 0 {
+        steps.max(MAX_DEEPENING_STEPS)
+    } else {
+        steps
+    };
+    for step in first..=last {
         let mut c = cbmc_opts.clone();
         if let Some(d) = deadline {
             let left = d.saturating_duration_since(Instant::now());
@@ -389,16 +504,29 @@ pub fn check_deepening_with(
         };
         match report.verdict {
             Verdict::Race { .. } => return Ok((report, bounds)),
-            Verdict::NoRace => best = Some((report, bounds.clone())),
+            Verdict::NoRace => {
+                best = Some((report, bounds.clone()));
+                asked = false;
+            }
             Verdict::Unknown { .. } if best.is_none() => best = Some((report, bounds.clone())),
             Verdict::Unknown { .. } => break,
         }
-        if step == steps || deadline.is_none() {
-            break;
+        if step >= steps || deadline.is_none() {
+            // The deepening would end here: not on a vacuous "no race".
+            let Some((r, b)) = best.as_mut() else { break };
+            mark_vacuity(parsed, r, b, cbmc_opts, deadline);
+            asked = true;
+            if !r.vacuous || step >= last {
+                break;
+            }
         }
         bounds = deepening_bounds(opts, step + 1);
     }
-    Ok(best.expect("the first check always gives an answer or an error"))
+    let (mut report, bounds) = best.expect("the first check always gives an answer or an error");
+    if !asked {
+        mark_vacuity(parsed, &mut report, &bounds, cbmc_opts, deadline);
+    }
+    Ok((report, bounds))
 }
 
 /// How the search for more races after the first ended.

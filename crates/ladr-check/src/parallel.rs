@@ -20,8 +20,8 @@
 //! of units, so no scheduler of our own is involved.
 
 use crate::{
-    deepening_bounds, keep_files, more_races, read_outcome, run_cbmc, Phase, Races, Report,
-    Translated, Verdict,
+    check_deepening_from, deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome,
+    run_cbmc, Phase, Races, Report, Translated, Verdict, MAX_DEEPENING_STEPS,
 };
 use ladr_c::diag::{Error, Result};
 use ladr_c::frontend::Parsed;
@@ -104,11 +104,34 @@ impl Deepening {
     }
 
     /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
-    /// finished "no race", as a sequential deepening runs them in order).
+    /// finished "no race", as a sequential deepening runs them in order; past `steps` when
+    /// a vacuous "no race" made it go on).
     pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Verdict) -> Self {
         let mut out = Deepening::default();
+        out.extend(opts, 0, steps, bounds, verdict);
+        out
+    }
+
+    /// Appends the steps `from`… of a sequential deepening that ended at `bounds` (see
+    /// [`Deepening::sequential`]).
+    fn extend(
+        &mut self,
+        opts: &Options,
+        from: u32,
+        steps: u32,
+        bounds: &Options,
+        verdict: &Verdict,
+    ) {
+        let out = self;
         let mut reached = false;
-        for k in 0..=steps {
+        let reaches = (from..=MAX_DEEPENING_STEPS.max(steps)).any(|k| {
+            let b = deepening_bounds(opts, k);
+            (b.rounds, b.unwind) == (bounds.rounds, bounds.unwind)
+        });
+        for k in from.. {
+            if k > steps && (reached || !reaches) {
+                break;
+            }
             let b = deepening_bounds(opts, k);
             let here = (b.rounds, b.unwind) == (bounds.rounds, bounds.unwind);
             let state = if reached {
@@ -125,11 +148,10 @@ impl Deepening {
             };
             out.steps.push(((b.rounds, b.unwind), state));
             out.instances.push(1);
-            if steps == 0 {
+            if steps == 0 && reached {
                 break;
             }
         }
-        out
     }
 }
 
@@ -340,7 +362,7 @@ pub fn check_races_parallel(
         deepening.instances.push(n);
     }
     let prefix = deepening.prefix();
-    let (first, at) = if let Some((s, done)) = b.race.take() {
+    let (mut first, at) = if let Some((s, done)) = b.race.take() {
         (done, s)
     } else if prefix > 0 {
         let s = prefix - 1;
@@ -380,11 +402,32 @@ pub fn check_races_parallel(
     if let Some(k) = keep {
         keep_files(k, &first.seq, &first.outcome)?;
     }
+    let mut at_bounds = bounds[at].clone();
+    // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a time.
+    mark_vacuity(parsed, &mut first.report, &at_bounds, cbmc_opts, deadline);
+    if first.report.vacuous && prefix == n_steps && deadline.is_some() && steps > 0 {
+        let from = n_steps as u32;
+        let mut p = |ph: Phase, o: &Options| progress(ph, o);
+        if let Ok((r, at)) =
+            check_deepening_from(parsed, opts, from, cbmc_opts, keep, deadline, steps, &mut p)
+        {
+            deepening.extend(opts, from, 0, &at, &r.verdict);
+            let better = match &r.verdict {
+                Verdict::Race { .. } => true,
+                Verdict::NoRace => !r.vacuous,
+                Verdict::Unknown { .. } => false,
+            };
+            if better {
+                first.report = r;
+                at_bounds = at;
+            }
+        }
+    }
     let (translate_time, cbmc_time) = (b.translate, b.cbmc);
     let mut races = more_races(
         parsed,
         first.report,
-        bounds[at].clone(),
+        at_bounds,
         cbmc_opts,
         deadline,
         max_races,
@@ -430,5 +473,22 @@ mod tests {
         assert_eq!(d.steps[3].1, StepState::NotStarted);
         let d = Deepening::sequential(&opts, 0, &opts, &Verdict::NoRace);
         assert_eq!(d.steps.len(), 1);
+    }
+
+    #[test]
+    fn a_deepening_that_went_on_past_its_steps_lists_every_pair_it_ran() {
+        let opts = Options {
+            rounds: 2,
+            unwind: 2,
+            ..Options::default()
+        };
+        // A vacuous "no race" made it go on to step 4.
+        let at = deepening_bounds(&opts, 4);
+        for steps in [0, 2] {
+            let d = Deepening::sequential(&opts, steps, &at, &Verdict::NoRace);
+            assert_eq!(d.steps.len(), 5, "{steps}: {:?}", d.steps);
+            assert_eq!(d.prefix(), 5);
+            assert_eq!(d.steps[4].0, (at.rounds, at.unwind));
+        }
     }
 }

@@ -129,6 +129,8 @@ pub const P1: &str = "__ladr_P1";
 pub const P2: &str = "__ladr_P2";
 /// A data race was detected.
 pub const DRD: &str = "__ladr_drd";
+/// The vacuity query's flag (`Options::vacuity_query`): `main` created a thread.
+pub const THREAD_STARTED: &str = "__ladr_thread_started";
 /// The site of C1's last write / last read (set by P1 code).
 pub const C1_WRITE: &str = "__ladr_c1_write";
 pub const C1_READ: &str = "__ladr_c1_read";

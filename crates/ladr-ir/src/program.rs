@@ -23,9 +23,15 @@ pub struct Options {
     /// itself in two threads): the `race` pass never records a race between them, so CBMC
     /// finds another pair or none (`ladr_check::check_races`).
     pub exclude: Vec<[AccessKey; 2]>,
-    /// `malloc`, `calloc` and `realloc` may return a null pointer (`--malloc-may-fail`;
-    /// `threads`): otherwise they always succeed.
+    /// The C library's allocation functions may fail (`--malloc-may-fail`; `threads`,
+    /// `library::allocation_failure`: `malloc`, `calloc`, `realloc`, `strdup`, … return a
+    /// null pointer, `posix_memalign` ENOMEM): otherwise they always succeed.
     pub malloc_may_fail: bool,
+    /// Translate the vacuity query instead of the race check: no race instrumentation
+    /// (`pipeline` skips `race`), one context of `main`, and one assertion that fails
+    /// when `main` creates a thread (`lazy`). CBMC's "verified" then means that no
+    /// execution within the bounds creates a thread: a "no race" at them is vacuous.
+    pub vacuity_query: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -54,6 +60,7 @@ impl Default for Options {
             max_unwind: 100,
             check_ir: false,
             malloc_may_fail: false,
+            vacuity_query: false,
             exclude: vec![],
         }
     }

@@ -89,6 +89,9 @@ pub struct Bounds {
     /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
     /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
     pub cuts: Vec<&'static str>,
+    /// A "no race" that is vacuous: the program creates threads, but no execution within
+    /// the bounds creates one, so no access of a thread was checked (larger bounds may).
+    pub vacuous: bool,
 }
 
 /// How the search for races ended.
@@ -260,6 +263,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             unwind: opts.unwind,
             cut: false,
             cuts: vec![],
+            vacuous: false,
         },
         races: vec![],
         search: None,
@@ -383,6 +387,7 @@ fn build(
             unwind: opts.unwind,
             cut: !cuts.is_empty(),
             cuts,
+            vacuous: report.vacuous && matches!(report.verdict, Verdict::NoRace),
         },
         races,
         search,

@@ -179,7 +179,13 @@ pub fn summary(o: &Outcome) -> String {
             } else {
                 " (no loop, recursion or thread creation was cut)".to_string()
             };
-            format!("no race found within {}{cut}", bounds_text(o))
+            let vacuous = if o.bounds.vacuous {
+                "; vacuous: no execution within these bounds creates a thread, so no access \
+                 of a thread was checked"
+            } else {
+                ""
+            };
+            format!("no race found within {}{cut}{vacuous}", bounds_text(o))
         }
         (None, _) => {
             let limit = match o.time_limit_s {

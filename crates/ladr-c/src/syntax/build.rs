@@ -202,6 +202,36 @@ pub fn cast(ty: Node<TypeName>, e: Node<Expression>, span: Span) -> Node<Express
     )
 }
 
+/// `_Generic(e, T1: e1, …, default: d)`: each association a type name and its expression.
+pub fn generic(
+    e: Node<Expression>,
+    types: Vec<(Node<TypeName>, Node<Expression>)>,
+    default: Node<Expression>,
+    span: Span,
+) -> Node<Expression> {
+    let mut associations: Vec<Node<GenericAssociation>> = types
+        .into_iter()
+        .map(|(type_name, expression)| {
+            let t = GenericAssociationType {
+                type_name,
+                expression: Box::new(expression),
+            };
+            node(GenericAssociation::Type(node(t, span)), span)
+        })
+        .collect();
+    associations.push(node(GenericAssociation::Default(Box::new(default)), span));
+    node(
+        Expression::GenericSelection(Box::new(node(
+            GenericSelection {
+                expression: Box::new(e),
+                associations,
+            },
+            span,
+        ))),
+        span,
+    )
+}
+
 /// A type name made of basic specifiers, e.g. `&[TypeSpecifier::Unsigned, TypeSpecifier::Int]`,
 /// with `pointers` levels of `*`.
 pub fn type_name(specs: &[TypeSpecifier], pointers: usize, span: Span) -> Node<TypeName> {

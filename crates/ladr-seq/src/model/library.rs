@@ -63,6 +63,44 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
     })
 }
 
+/// How a C library allocation function reports that memory ran out (POSIX: `ENOMEM`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocationFailure {
+    /// It returns a null pointer.
+    Null,
+    /// It returns the error number `ENOMEM` and writes nothing (`posix_memalign`).
+    ErrorNumber,
+}
+
+/// The allocation functions that `--malloc-may-fail` lets fail, and how they fail: every
+/// one POSIX says may fail with `ENOMEM` when memory runs out. Without the option none
+/// fails (CBMC's models of `valloc`, `posix_memalign` and `strdup` call its `malloc`,
+/// which ladr runs without failures; `aligned_alloc`, `memalign` and `reallocarray` are
+/// [`allocation_alias`]es).
+pub fn allocation_failure(name: &str) -> Option<AllocationFailure> {
+    match name {
+        "malloc" | "calloc" | "realloc" | "reallocarray" | "aligned_alloc" | "memalign"
+        | "valloc" | "strdup" => Some(AllocationFailure::Null),
+        "posix_memalign" => Some(AllocationFailure::ErrorNumber),
+        _ => None,
+    }
+}
+
+/// `ENOMEM` (Linux, all architectures): what a failed `posix_memalign` returns.
+pub const ENOMEM: u64 = 12;
+
+/// Allocation functions that CBMC 6.6 does not model, as the one that does their job:
+/// `aligned_alloc(a, n)` and `memalign(a, n)` are `malloc(n)` (CBMC does not model
+/// addresses' alignment), `reallocarray(p, n, s)` is `realloc(p, n * s)` (an overflowing
+/// product is not the failure it would be).
+pub fn allocation_alias(name: &str) -> Option<&'static str> {
+    match name {
+        "aligned_alloc" | "memalign" => Some("malloc"),
+        "reallocarray" => Some("realloc"),
+        _ => None,
+    }
+}
+
 /// Does `name` free the block its first argument points to?
 pub fn frees(name: &str) -> bool {
     matches!(name, "free" | "realloc" | "reallocarray")

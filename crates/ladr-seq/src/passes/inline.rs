@@ -733,11 +733,10 @@ impl Inliner<'_> {
         let mut va_args = vec![];
         for a in args.iter().skip(nparams) {
             if reads_va {
-                // `__typeof__(1 ? a : a) v; v = a;`: the conditional applies the integer
-                // promotions and decays arrays, as passing `a` through `...` does.
+                // `__typeof__(promoted(a)) v; v = a;`: the default argument promotions,
+                // as passing `a` through `...` does.
                 let v = c.names.local("va");
-                let promoted = cond(int(1, a.span), a.clone(), a.clone(), a.span);
-                items.push(decl_item(typeof_decl(&v, promoted, false, a.span)));
+                items.push(decl_item(typeof_decl(&v, promoted(a), false, a.span)));
                 items.push(item(expr_stmt(assign(
                     ident(&v, a.span),
                     a.clone(),
@@ -812,6 +811,31 @@ impl Inliner<'_> {
         }
         Ok(block(items, span))
     }
+}
+
+/// An expression of the type `a` has after the default argument promotions (C11
+/// 6.5.2.2p6), for `__typeof__`: `float` becomes `double`, `_Bool`, `char` and `short`
+/// (signed or not) become `int`, arrays and functions decay (`1 ? a : a`). The
+/// conditional alone is not enough: CBMC 6.6 gives `1 ? c : c` the type `char` and keeps
+/// `float`, so the types are named with `_Generic` (which both gcc and CBMC read).
+fn promoted(a: &Node<Expression>) -> Node<Expression> {
+    let span = a.span;
+    let decayed = || cond(int(1, span), a.clone(), a.clone(), span);
+    let to_int = [
+        vec![TypeSpecifier::Bool],
+        vec![TypeSpecifier::Char],
+        vec![TypeSpecifier::Signed, TypeSpecifier::Char],
+        vec![TypeSpecifier::Unsigned, TypeSpecifier::Char],
+        vec![TypeSpecifier::Short],
+        vec![TypeSpecifier::Unsigned, TypeSpecifier::Short],
+    ];
+    let double = type_name(&[TypeSpecifier::Double], 0, span);
+    let mut types = vec![(
+        type_name(&[TypeSpecifier::Float], 0, span),
+        cast(double, int(0, span), span),
+    )];
+    types.extend(to_int.iter().map(|t| (type_name(t, 0, span), int(0, span))));
+    generic(decayed(), types, decayed(), span)
 }
 
 /// The declaration `T f(params);` of a definition. For a K&R definition with parameter

@@ -128,7 +128,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         None,
         none,
     ));
-    for f in abi::DR_FLAGS {
+    let flags: &[&str] = if opts.vacuity_query {
+        &[abi::THREAD_STARTED]
+    } else {
+        &abi::DR_FLAGS
+    };
+    for f in flags {
         globals.push(simple_decl(
             &[TypeSpecifier::Bool],
             f,
@@ -169,7 +174,11 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(function_def(&slot_function(slot), TypeSpecifier::Void, f));
     }
-    p.unit.0.push(driver(n, k, &code));
+    p.unit.0.push(if opts.vacuity_query {
+        vacuity_driver(n, &code)
+    } else {
+        driver(n, k, &code)
+    });
     p.code = code;
     Ok(p)
 }
@@ -299,6 +308,77 @@ impl VisitorMut for Jumps<'_> {
     }
 }
 
+/// The guessed end of slot `t`'s context: `cs[t] = nondet; assume(pc[t] <= cs[t] &&
+/// cs[t] <= size[t]);`.
+fn guess_context(t: usize, size: u32, s: Span) -> [Node<Statement>; 2] {
+    [
+        expr_stmt(assign(
+            abi::per_slot(abi::CS, t, s),
+            call(abi::NONDET_UINT, vec![], s),
+            s,
+        )),
+        assume(
+            and(
+                binop(
+                    BinaryOperator::LessOrEqual,
+                    abi::per_slot(abi::PC, t, s),
+                    abi::per_slot(abi::CS, t, s),
+                    s,
+                ),
+                binop(
+                    BinaryOperator::LessOrEqual,
+                    abi::per_slot(abi::CS, t, s),
+                    int(size as u64, s),
+                    s,
+                ),
+                s,
+            ),
+            s,
+        ),
+    ]
+}
+
+/// The driver of the vacuity query (`Options::vacuity_query`): one context of `main`,
+/// then `__CPROVER_assert(!(active[1] || … || active[N-1]), …)`, which fails when `main`
+/// creates a thread in some execution within the bounds. That is the question for every
+/// round: a created thread is created by `main` or by a thread `main` created, and until
+/// `main` creates its first thread no other slot is active, so `main`'s contexts up to
+/// there run back to back, as one context can. Executions are closed under ending a
+/// context early, so a `pthread_create` that some execution reaches fails the assertion
+/// whatever that execution does later.
+fn vacuity_driver(n: usize, code: &[SlotCode]) -> Node<ExternalDeclaration> {
+    let s = Span::none();
+    let mut st: Vec<Node<BlockItem>> = vec![item(expr_stmt(assign(
+        abi::per_slot(abi::ACTIVE, 0, s),
+        int(1, s),
+        s,
+    )))];
+    st.push(item(expr_stmt(assign(ident(CONTEXT, s), int(0, s), s))));
+    for g in guess_context(0, code[0].size, s) {
+        st.push(item(g));
+    }
+    st.push(item(expr_stmt(call(&slot_function(0), vec![], s))));
+    let created = (1..n)
+        .map(|t| abi::per_slot(abi::ACTIVE, t, s))
+        .reduce(|a, b| or(a, b, s))
+        .unwrap_or_else(|| int(0, s));
+    st.push(item(expr_stmt(assign(
+        ident(abi::THREAD_STARTED, s),
+        created,
+        s,
+    ))));
+    st.push(item(expr_stmt(call(
+        abi::ASSERT,
+        vec![
+            not(ident(abi::THREAD_STARTED, s), s),
+            string("main creates no thread", s),
+        ],
+        s,
+    ))));
+    st.push(item(ret(Some(int(0, s)), s)));
+    function_def("main", TypeSpecifier::Int, block(st, s))
+}
+
 /// The round-robin driver with the LaDR phase flags.
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
@@ -354,6 +434,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
                 ),
                 s,
             );
+            let guess = guess_context(t, c.size, s);
             let cond_ = and(
                 and(abi::per_slot(abi::ACTIVE, t, s), not(flag(abi::DR2), s), s),
                 within,
@@ -361,29 +442,8 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
             );
             let body = vec![
                 expr_stmt(assign(ident(CONTEXT, s), int(cx, s), s)),
-                expr_stmt(assign(
-                    abi::per_slot(abi::CS, t, s),
-                    call(abi::NONDET_UINT, vec![], s),
-                    s,
-                )),
-                assume(
-                    and(
-                        binop(
-                            BinaryOperator::LessOrEqual,
-                            abi::per_slot(abi::PC, t, s),
-                            abi::per_slot(abi::CS, t, s),
-                            s,
-                        ),
-                        binop(
-                            BinaryOperator::LessOrEqual,
-                            abi::per_slot(abi::CS, t, s),
-                            int(c.size as u64, s),
-                            s,
-                        ),
-                        s,
-                    ),
-                    s,
-                ),
+                guess[0].clone(),
+                guess[1].clone(),
                 if_stmt(cx_is_c1(), set(abi::DR0), None, s),
                 expr_stmt(call(&slot_function(t), vec![], s)),
                 if_stmt(

@@ -41,9 +41,9 @@
 //!   and key; `pthread_key_create(&k, NULL)` becomes `k = __ladr_pthread_key_create();` in
 //!   the user's code (a data write); more than [`MAX_KEYS`] create sites are unsupported.
 //!   A destructor (a function the program defines, or `free`; `model/keys.c`, added only
-//!   then) runs at
-//!   the exit of every thread but `main`'s (whose return ends the process) for each key with
-//!   a non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
+//!   then) runs at the exit of every thread — `main`'s too when it calls `pthread_exit`
+//!   (its return ends the process, which runs no destructor) — for each key with a
+//!   non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
 //!   after the slot's end label, so its accesses race like any other. One pass: a
 //!   destructor that calls `pthread_setspecific` is unsupported.
 //! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
@@ -178,7 +178,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }];
     // (slot, body, routine nesting chain)
     let mut queue: VecDeque<(usize, Node<Statement>, Vec<String>)> = VecDeque::new();
-    let main_body = clone_routine(&mut p, &main, 0)?;
+    let mut main_body = clone_routine(&mut p, &main, 0)?;
+    if !dtors.is_empty() && ladr_c::syntax::walk::mentions(&main.statement, &["pthread_exit"]) {
+        // Only `pthread_exit` reaches main's end label (a return or falling off the end
+        // is followed by `assume(0)`): the main thread exits and its destructors run.
+        let span = main_body.span;
+        let exit = run_destructors(&mut p, &defs, &dtors, 0)?;
+        main_body = block(vec![item(main_body), item(exit)], span);
+    }
     queue.push_back((0, main_body, vec!["main".into()]));
     let mut bodies: Vec<Option<Node<Statement>>> = vec![None];
     let mut statics: Vec<Node<Declaration>> = vec![];
@@ -356,7 +363,8 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
     Ok(v.out)
 }
 
-/// What slot `k` (> 0) runs after its start routine returns or calls `pthread_exit`: for
+/// What slot `k` runs after its start routine returns or calls `pthread_exit` (slot 0:
+/// after `main` calls `pthread_exit`): for
 /// each destructor `d` (numbered from 1), `sites` times `v = __ladr_pthread_key_take(d, k); if (v)
 /// { d's body on v }`. When a site is outside `main`, more keys may have `d`: those
 /// executions are not explored (`__CPROVER_assume` that none is left, a `key-destructors`
@@ -1178,19 +1186,37 @@ impl SlotCtx<'_> {
         };
         let model =
             |f: &str, args: Vec<Node<Expression>>| call(&abi::model_function(f), args, cspan);
-        if self.malloc_may_fail
-            && matches!(name, "malloc" | "calloc" | "realloc")
-            && !self.defs.contains_key(name)
-        {
+        let failure = library::allocation_failure(name).filter(|_| !self.defs.contains_key(name));
+        if let Some(failure) = failure.filter(|_| self.malloc_may_fail) {
             // `{ _Bool t; t = __VERIFIER_nondet_bool(); if (t) lv = 0; else lv = f(...); }`:
-            // an allocation fails (a null pointer, `realloc`'s block kept) or succeeds.
-            let Some(lv) = lv else {
-                return Ok(None); // the result is not used: failing changes nothing
+            // an allocation fails (a null pointer, `realloc`'s block kept; `posix_memalign`
+            // returns ENOMEM and writes nothing) or succeeds.
+            let failed = match (failure, lv) {
+                (_, None) if failure == library::AllocationFailure::Null => {
+                    return Ok(None); // the result is not used: failing changes nothing
+                }
+                (_, None) => None,
+                (library::AllocationFailure::Null, Some(lv)) => {
+                    Some(expr_stmt(assign(lv.clone(), int(0, span), span)))
+                }
+                (library::AllocationFailure::ErrorNumber, Some(lv)) => Some(expr_stmt(assign(
+                    lv.clone(),
+                    int(library::ENOMEM, span),
+                    span,
+                ))),
             };
             let mut c = node(Expression::Call(Box::new(node(ce.clone(), cspan))), cspan);
             visit_mut::expr(self, &mut c)?;
+            let succeeded = expr_stmt(match lv {
+                Some(lv) => assign(lv.clone(), c, span),
+                None => c,
+            });
             let t = self.p.names.temp();
             let bool_ty = [TypeSpecifier::Bool];
+            let branch = match failed {
+                Some(failed) => if_stmt(ident(&t, span), failed, Some(succeeded), span),
+                None => if_stmt(not(ident(&t, span), span), succeeded, None, span),
+            };
             let items = vec![
                 decl_item(simple_decl(&bool_ty, &t, None, false, None, span)),
                 item(expr_stmt(assign(
@@ -1198,12 +1224,7 @@ impl SlotCtx<'_> {
                     call(abi::NONDET_BOOL, vec![], span),
                     span,
                 ))),
-                item(if_stmt(
-                    ident(&t, span),
-                    expr_stmt(assign(lv.clone(), int(0, span), span)),
-                    Some(expr_stmt(assign(lv.clone(), c, span))),
-                    span,
-                )),
+                item(branch),
             ];
             return Ok(Some(vec![block(items, span)]));
         }
@@ -1560,6 +1581,36 @@ impl VisitorMut for SlotCtx<'_> {
                     *c.node.callee = ident(&abi::model_function(n), c.node.callee.span);
                     self.libc_used = true;
                     return Ok(Walk::Descend);
+                }
+                // Allocation functions CBMC does not model: the one that does their job
+                // (an alignment that is not a constant is still evaluated).
+                if let Some(to) =
+                    library::allocation_alias(n).filter(|_| !self.defs.contains_key(n))
+                {
+                    let span = c.span;
+                    let args = std::mem::take(&mut c.node.arguments);
+                    let mut args = args.into_iter();
+                    let (Some(first), Some(second)) = (args.next(), args.next()) else {
+                        return Err(Error::unsupported(
+                            span,
+                            format!("`{n}` with too few arguments"),
+                        ));
+                    };
+                    c.node.arguments = if to == "realloc" {
+                        let Some(size) = args.next() else {
+                            return Err(Error::unsupported(
+                                span,
+                                format!("`{n}` with too few arguments"),
+                            ));
+                        };
+                        vec![first, binop(BinaryOperator::Multiply, second, size, span)]
+                    } else if is_constant(&first.node, &HashSet::new()) {
+                        vec![second]
+                    } else {
+                        vec![comma(vec![first, second], span)]
+                    };
+                    *c.node.callee = ident(to, c.node.callee.span);
+                    return self.expr(e);
                 }
                 // C library string functions whose CBMC model loops: the model's bounded
                 // ones (`model/string.c`).
