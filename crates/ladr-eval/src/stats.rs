@@ -138,6 +138,8 @@ impl Document {
                     access(&race.accesses[1])
                 )
             }
+            // A race without the races list (a document this reader does not know).
+            (_, Some("race")) => "race".to_string(),
             (_, Some("no-race")) => {
                 let cut = match bounds {
                     Some(b) if b.cut => {
@@ -391,6 +393,34 @@ mod tests {
         assert_eq!(mean_median(&[3.0]), Some((3.0, 3.0)));
         assert_eq!(mean_median(&[4.0, 1.0, 10.0]), Some((5.0, 4.0)));
         assert_eq!(mean_median(&[4.0, 1.0, 10.0, 2.0]), Some((4.25, 3.0)));
+    }
+
+    #[test]
+    fn summary_lines() {
+        let race = r#"{"verdict":"race","bounds":{"rounds":2,"unwind":2,"cut":false,"cuts":[]},
+            "races":[{"accesses":[
+              {"file":"a.c","line":3,"column":5,"kind":"write","atomic":false,"expr":"x",
+               "thread":{"slot":1}},
+              {"file":"a.c","line":9,"column":7,"kind":"read","atomic":true,"expr":"p->y",
+               "thread":{"slot":2}}]}, {"accesses":[]}]}"#;
+        assert_eq!(
+            Document::parse(race).unwrap().summary(),
+            "race: write of `x` at a.c:3:5 in thread 1 and atomic read of `p->y` at a.c:9:7 \
+             in thread 2 (and 1 more race)"
+        );
+        let no_race = r#"{"verdict":"no-race","bounds":{"rounds":1,"unwind":3,"cut":true,
+            "cuts":["loop","heap-size"]},"races":[]}"#;
+        assert_eq!(
+            Document::parse(no_race).unwrap().summary(),
+            "no race found within 1 round and 3 unwindings (the bounds cut the program: loop, \
+             heap-size)"
+        );
+        let unknown = r#"{"verdict":"unknown","reason":"CBMC ran out of time",
+            "time_limit_s":20.0,"races":[]}"#;
+        assert_eq!(
+            Document::parse(unknown).unwrap().summary(),
+            "unknown: CBMC ran out of time (time limit 20 s)"
+        );
     }
 
     #[test]
