@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! DIR/**/*.yml ─ yaml::parse ─ task_spec (input, expected verdict, data model)
-//!   ─ N worker threads: `sh -c 'ulimit -v KB && exec "$@"' ladr INPUT --32 ...` per task,
-//!     killed (with its CBMC) at timeout + 10 s
+//!   ─ N worker threads: `sh -c 'ulimit -v KB && exec "$@"' ladr INPUT --32 ... --format json`
+//!     per task (ladr: `--ladr PATH`, else this binary), killed (with its CBMC) at timeout + 10 s
 //!   ─ classify exit status (0 true, 1 false, 3/killed unknown, else error) ─ Status, score
+//!   ─ the JSON document (`stats::Document`): the verdict line, the check's `TaskStats`
 //!   ─ progress line (stderr), JSON results (--out, rewritten after every task),
-//!     table per subfolder, wrong answers and errors, changes against --compare (stdout)
+//!     table per subfolder, wrong answers and errors, changes against --compare, with
+//!     --stats the measures per subfolder and the formula-size ratio (stdout)
 //! ```
 //!
 //! Measurements, all without new dependencies or `libc`:
@@ -704,10 +706,14 @@ impl Runner {
                 .find(|l| !l.is_empty())
                 .map(|l| l.chars().take(300).collect::<String>())
         };
-        // The verdict line as the text output has it, from the JSON document (else the
-        // first line of stdout: not a document).
+        // ladr's one-line verdict, from the JSON document (else the first line of stdout:
+        // not a document).
         let doc = stats::Document::parse(&stdout);
-        let verdict_line = || doc.as_ref().map(|d| d.summary()).or_else(|| first(&stdout));
+        let verdict_line = || {
+            doc.as_ref()
+                .map(|d| d.summary().chars().take(300).collect())
+                .or_else(|| first(&stdout))
+        };
         result.stats = doc.as_ref().and_then(|d| d.task_stats());
         result.reason = if killed {
             Some(format!(
