@@ -329,6 +329,22 @@ fn end_to_end_two_tasks() {
         "{table}"
     );
     assert!(table.contains("(ratio 1.000)"), "{table}");
+    // The same table beside a plot of the results file.
+    let plotted = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .arg("eval")
+        .arg("--plot-only")
+        .arg(&out_json)
+        .arg("--plot")
+        .arg(dir.path().join("q.svg"))
+        .arg("--stats")
+        .output()
+        .expect("run ladr eval");
+    let plotted = String::from_utf8_lossy(&plotted.stdout);
+    assert!(
+        plotted.contains("| counters  |     2 |     2 |       2 |"),
+        "{plotted}"
+    );
+    assert!(plotted.contains("Plot written to "), "{plotted}");
 
     // Comparing with itself, the binary named by --ladr: no changes, the same formula;
     // an unreadable OLD file is a usage error.
