@@ -74,7 +74,7 @@ impl Emit {
 struct EvalArgs {
     /// Directory searched recursively for SV-COMP task files (`*.yml`) whose properties
     /// include `no-data-race.prp`.
-    #[arg(required_unless_present = "plot_only")]
+    #[arg(required_unless_present_any = ["plot_only", "stats_only"])]
     dir: Option<PathBuf>,
     /// Tasks run at the same time (default: the number of cores).
     #[arg(long, short = 'j', value_parser = clap::value_parser!(u32).range(1..))]
@@ -116,6 +116,20 @@ struct EvalArgs {
     /// Run nothing: draw --plot from the results file of a past run.
     #[arg(long, value_name = "RESULTS.json", requires = "plot")]
     plot_only: Option<PathBuf>,
+    /// After the run (or with --plot-only, for that file) print the measures per subfolder:
+    /// tasks with stats, mean / median of translation s, CBMC s, formula variables and
+    /// clauses, visible statements, instrumented accesses; with --compare also the ratio of
+    /// mean formula sizes over the tasks with a formula in both runs.
+    #[arg(long)]
+    stats: bool,
+    /// Run nothing: print the --stats table of the results file of a past run (with
+    /// --compare OLD.json, also the ratio of mean formula sizes).
+    #[arg(long, value_name = "RESULTS.json", conflicts_with = "plot_only")]
+    stats_only: Option<PathBuf>,
+    /// The ladr binary to evaluate (default: this one), e.g. an older build to compare
+    /// with; its JSON may lack newer fields.
+    #[arg(long, value_name = "PATH")]
+    ladr: Option<PathBuf>,
 }
 
 impl From<EvalArgs> for ladr_eval::Args {
@@ -134,6 +148,9 @@ impl From<EvalArgs> for ladr_eval::Args {
             no_deepen: a.no_deepen,
             plot: a.plot,
             plot_only: a.plot_only,
+            stats: a.stats,
+            stats_only: a.stats_only,
+            ladr: a.ladr,
         }
     }
 }

@@ -2,7 +2,10 @@
 //! `ladr` binary with CBMC on a directory of two tasks. The real run needs CBMC
 //! (scripts/install-cbmc); it fails without it.
 
-use ladr_eval::{compare, problems, table, Answer, Run, Status, Tally, TaskResult};
+use ladr_eval::stats::{ratio_text, size_ratio};
+use ladr_eval::{
+    compare, problems, stats_table, table, Answer, Run, Status, Tally, TaskResult, TaskStats,
+};
 use std::path::Path;
 use std::process::Command;
 
@@ -30,6 +33,7 @@ fn result(task: &str, expected: bool, answer: Answer, secs: f64) -> TaskResult {
         wall_s: secs,
         cpu_s: secs * 0.9,
         peak_mb: Some(100.0),
+        stats: None,
     }
 }
 
@@ -57,6 +61,87 @@ fn new_results() -> Vec<TaskResult> {
         result("weaver/f.yml", true, True, 4.0),
         result("weaver/new.yml", true, Unknown, 30.0),
     ]
+}
+
+/// `r` with measures: translation and CBMC seconds, clauses (variables: twice as many),
+/// visible statements, accesses, at bounds (2, 2).
+fn with_stats(mut r: TaskResult, t: f64, c: f64, clauses: Option<u64>, visible: u64) -> TaskResult {
+    r.stats = Some(TaskStats {
+        translate_s: t,
+        cbmc_s: c,
+        slots: 3,
+        visible_statements: visible,
+        instrumented_accesses: Some(visible / 2),
+        formula_variables: clauses.map(|c| c * 2),
+        formula_clauses: clauses,
+        rounds: Some(2),
+        unwind: Some(2),
+    });
+    r
+}
+
+/// The old results with measures for some tasks (c: timed out before the formula; d and
+/// gone: none).
+fn old_with_stats() -> Vec<TaskResult> {
+    let mut rs = old_results();
+    rs[0] = with_stats(rs[0].clone(), 0.25, 1.0, Some(1000), 10);
+    rs[1] = with_stats(rs[1].clone(), 0.75, 2.0, Some(3000), 20);
+    rs[2] = with_stats(rs[2].clone(), 0.5, 30.0, None, 40);
+    rs[4] = with_stats(rs[4].clone(), 0.5, 3.0, Some(500), 6);
+    rs[5] = with_stats(rs[5].clone(), 1.0, 4.0, Some(7000), 8);
+    rs
+}
+
+#[test]
+fn stats_table_snapshot() {
+    insta::assert_snapshot!(stats_table(&old_with_stats()));
+    // Results without measures (an older results file): counted, no means.
+    let t = stats_table(&old_results());
+    assert!(
+        t.contains("| total       |     7 |     0 |       0 |"),
+        "{t}"
+    );
+}
+
+#[test]
+fn ratio_of_mean_clauses() {
+    let old = old_with_stats();
+    let mut new = new_results();
+    // a: 1000 → 500; b: 3000 → 1500; c: no formula before, one now (left out); e: other
+    // bounds (left out); f: 7000 → 7000.
+    new[0] = with_stats(new[0].clone(), 0.2, 0.5, Some(500), 10);
+    new[1] = with_stats(new[1].clone(), 0.2, 0.5, Some(1500), 10);
+    new[2] = with_stats(new[2].clone(), 0.2, 0.5, Some(100), 10);
+    new[4] = with_stats(new[4].clone(), 0.2, 0.5, Some(100), 10);
+    new[4].stats.as_mut().unwrap().rounds = Some(3);
+    new[5] = with_stats(new[5].clone(), 0.2, 0.5, Some(7000), 10);
+    let r = size_ratio(&old, &new).unwrap();
+    assert_eq!((r.tasks, r.other_bounds), (3, 1));
+    assert_eq!(
+        (r.old_clauses, r.new_clauses),
+        (11000.0 / 3.0, 9000.0 / 3.0)
+    );
+    assert!((r.clauses() - 9.0 / 11.0).abs() < 1e-12);
+    assert!((r.variables() - 9.0 / 11.0).abs() < 1e-12);
+    insta::assert_snapshot!(ratio_text(&old, &new, "old.json"));
+    assert_eq!(size_ratio(&old_results(), &new), None);
+}
+
+#[test]
+fn results_without_stats_still_read() {
+    // A results file of an older eval: no `stats` per task, no `ladr` in the settings.
+    let text = r#"{"settings":{"ladr_version":"0.1.0","date":1,"dir":"d","filter":null,
+        "rounds":2,"unwind":2,"timeout_s":20.0,"memory_mb":4000,"jobs":1,"cbmc":"cbmc"},
+        "complete":true,"elapsed_s":1.0,"cpu_s":1.0,"tasks":[{"task":"s/a.yml",
+        "subfolder":"s","input":"s/a.i","expected":true,"answer":"true",
+        "status":"correct-true","exit_code":0,"reason":"no race","wall_s":1.0,"cpu_s":0.9,
+        "peak_mb":10.0}]}"#;
+    let run: Run = serde_json::from_str(text).unwrap();
+    assert_eq!(run.tasks[0].stats, None);
+    assert_eq!(run.settings.ladr, None);
+    // Written without a `stats` key when there are none.
+    let again = serde_json::to_string(&run.tasks[0]).unwrap();
+    assert!(!again.contains("stats"), "{again}");
 }
 
 #[test]
@@ -186,14 +271,93 @@ fn end_to_end_two_tasks() {
     assert!(stdout.contains("| total "), "{stdout}");
     assert!(stderr.contains("[2/2]"), "{stderr}");
 
-    // Comparing with itself: no changes; an unreadable OLD file is a usage error.
+    // Every task has its measures from ladr's JSON document: both checks finished, so
+    // both have a formula; each instruments the accesses of `counter`.
+    for t in &run.tasks {
+        let s = t
+            .stats
+            .as_ref()
+            .unwrap_or_else(|| panic!("no stats: {t:?}"));
+        assert!(s.translate_s > 0.0 && s.cbmc_s > 0.0, "{t:?}");
+        assert!(s.visible_statements > 0 && s.slots == 3, "{t:?}");
+        assert!(s.instrumented_accesses.is_some_and(|n| n >= 2), "{t:?}");
+        assert!(s.formula_variables.is_some_and(|n| n > 0), "{t:?}");
+        assert!(s.formula_clauses.is_some_and(|n| n > 0), "{t:?}");
+        assert!(s.rounds.is_some_and(|r| r >= 2), "{t:?}");
+    }
+    // The reason is the one-line verdict of ladr (`ladr_report::text::summary`), built
+    // from the JSON document: for a race both accesses, for no race the text output's first
+    // line.
+    let racy = &run.tasks[0];
+    let reason = racy.reason.as_deref().unwrap_or_default();
+    assert!(
+        reason.starts_with("race: write of `counter` at "),
+        "{reason}"
+    );
+    assert!(reason.contains("racy.c:3:"), "{reason}");
+    assert!(reason.contains(" in thread 1 and "), "{reason}");
+    let safe = &run.tasks[1];
+    let text = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .arg(&safe.input)
+        .args([
+            "--32",
+            "--timeout",
+            "120",
+            "--color",
+            "never",
+            "--jobs",
+            "1",
+        ])
+        .output()
+        .expect("run ladr");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(safe.reason.as_deref(), text.lines().next(), "{text}");
+    assert!(text.starts_with("no race found within "), "{text}");
+
+    // The measures of the results file, with the ratio against itself.
+    let table = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .arg("eval")
+        .arg("--stats-only")
+        .arg(&out_json)
+        .arg("--compare")
+        .arg(&out_json)
+        .output()
+        .expect("run ladr eval");
+    let table = String::from_utf8_lossy(&table.stdout);
+    assert!(
+        table.contains("| counters  |     2 |     2 |       2 |"),
+        "{table}"
+    );
+    assert!(table.contains("(ratio 1.000)"), "{table}");
+    // The same table beside a plot of the results file.
+    let plotted = Command::new(env!("CARGO_BIN_EXE_ladr"))
+        .arg("eval")
+        .arg("--plot-only")
+        .arg(&out_json)
+        .arg("--plot")
+        .arg(dir.path().join("q.svg"))
+        .arg("--stats")
+        .output()
+        .expect("run ladr eval");
+    let plotted = String::from_utf8_lossy(&plotted.stdout);
+    assert!(
+        plotted.contains("| counters  |     2 |     2 |       2 |"),
+        "{plotted}"
+    );
+    assert!(plotted.contains("Plot written to "), "{plotted}");
+
+    // Comparing with itself, the binary named by --ladr: no changes, the same formula;
+    // an unreadable OLD file is a usage error.
+    let again_json = dir.path().join("again.json");
     let again = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
         .arg(dir.path())
-        .args(["--filter", "racy", "--timeout", "120", "--compare"])
+        .args(["--filter", "racy", "--timeout", "120", "--stats", "--ladr"])
+        .arg(env!("CARGO_BIN_EXE_ladr"))
+        .arg("--compare")
         .arg(&out_json)
         .arg("--out")
-        .arg(dir.path().join("again.json"))
+        .arg(&again_json)
         .output()
         .expect("run ladr eval");
     let stdout = String::from_utf8_lossy(&again.stdout);
@@ -201,6 +365,24 @@ fn end_to_end_two_tasks() {
     assert!(
         stdout.contains("(1 task in both runs):\n  none\n"),
         "{stdout}"
+    );
+    assert!(stdout.contains("translate s (mean / median)"), "{stdout}");
+    assert!(
+        stdout.contains("(means over the 1 task with a formula in both runs at the same bounds)"),
+        "{stdout}"
+    );
+    let again: Run = serde_json::from_str(&std::fs::read_to_string(&again_json).unwrap()).unwrap();
+    assert_eq!(
+        again.settings.ladr.as_deref(),
+        Some(env!("CARGO_BIN_EXE_ladr"))
+    );
+    assert_eq!(again.settings.ladr_version, env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        again.tasks[0]
+            .stats
+            .as_ref()
+            .and_then(|s| s.formula_clauses),
+        run.tasks[0].stats.as_ref().and_then(|s| s.formula_clauses)
     );
     let bad = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")

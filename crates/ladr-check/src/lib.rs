@@ -48,14 +48,19 @@ pub enum Verdict {
     },
 }
 
+/// The measures of one check (one translation and one CBMC run, with its retries).
 #[derive(Clone, Debug, Default)]
 pub struct Stats {
     pub translate: Duration,
     pub cbmc: Duration,
+    /// The size of CBMC's propositional formula (none when CBMC did not get that far).
     pub variables: Option<u64>,
     pub clauses: Option<u64>,
     pub slots: usize,
+    /// Visible statements over all slots.
     pub visible: u32,
+    /// Accesses the race pass instrumented ([`Program::instrumented_accesses`]).
+    pub instrumented: usize,
 }
 
 pub struct Report {
@@ -198,6 +203,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         clauses: outcome.formula.map(|f| f.clauses),
         slots: program.slots.len(),
         visible: program.code.iter().map(|c| c.size).sum(),
+        instrumented: program.instrumented_accesses(),
     };
     let mut trace = vec![];
     let verdict = match outcome.verdict {

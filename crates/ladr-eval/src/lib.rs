@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! DIR/**/*.yml ─ yaml::parse ─ task_spec (input, expected verdict, data model)
-//!   ─ N worker threads: `sh -c 'ulimit -v KB && exec "$@"' ladr INPUT --32 ...` per task,
-//!     killed (with its CBMC) at timeout + 10 s
+//!   ─ N worker threads: `sh -c 'ulimit -v KB && exec "$@"' ladr INPUT --32 ... --format json`
+//!     per task (ladr: `--ladr PATH`, else this binary), killed (with its CBMC) at timeout + 10 s
 //!   ─ classify exit status (0 true, 1 false, 3/killed unknown, else error) ─ Status, score
+//!   ─ the JSON document (`stats::Document`): the verdict line, the check's `TaskStats`
 //!   ─ progress line (stderr), JSON results (--out, rewritten after every task),
-//!     table per subfolder, wrong answers and errors, changes against --compare (stdout)
+//!     table per subfolder, wrong answers and errors, changes against --compare, with
+//!     --stats the measures per subfolder and the formula-size ratio (stdout)
 //! ```
 //!
 //! Measurements, all without new dependencies or `libc`:
@@ -24,10 +26,12 @@
 //! separately.
 
 pub mod plot;
+pub mod stats;
 
 use ladr_cbmc as cbmc;
 use ladr_svcomp::task::{task_spec, DataModel, TaskSpec, PROPERTY};
 use serde::{Deserialize, Serialize};
+pub use stats::{stats_table, TaskStats};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write as _};
@@ -72,6 +76,13 @@ pub struct Args {
     pub plot: Option<PathBuf>,
     /// Run nothing: plot this results file of a past run (needs `plot`).
     pub plot_only: Option<PathBuf>,
+    /// Print the table of measures ([`stats::stats_table`]) after the run (with `compare`,
+    /// also the ratio of mean formula sizes); with `plot_only`, of that file.
+    pub stats: bool,
+    /// Run nothing: print the table of measures of this results file of a past run.
+    pub stats_only: Option<PathBuf>,
+    /// The ladr binary to evaluate (default: the running one).
+    pub ladr: Option<PathBuf>,
 }
 
 /// The child is killed this long after its own `--timeout`.
@@ -267,6 +278,10 @@ pub struct TaskResult {
     /// Peak resident memory of ladr plus its children (sampled), in MB.
     #[serde(default)]
     pub peak_mb: Option<f64>,
+    /// The measures of ladr's JSON document (none: no document, an error before a verdict,
+    /// or a results file older than this field).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stats: Option<TaskStats>,
 }
 
 /// The settings of a run.
@@ -288,6 +303,9 @@ pub struct Settings {
     /// ladr ran with `--deepen` (bounds grown from rounds/unwind while time lasted).
     #[serde(default)]
     pub deepen: bool,
+    /// The ladr binary that was evaluated (`--ladr`; absent in older results files).
+    #[serde(default)]
+    pub ladr: Option<String>,
 }
 
 /// A whole run: what `--out` holds.
@@ -394,40 +412,7 @@ pub fn table(results: &[TaskResult]) -> String {
             row
         })
         .collect();
-    let widths: Vec<usize> = (0..header.len())
-        .map(|c| {
-            body.iter()
-                .map(|r| r[c].chars().count())
-                .chain([header[c].chars().count()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let mut out = String::new();
-    let line = |out: &mut String, cells: &[String]| {
-        for (c, cell) in cells.iter().enumerate() {
-            if c == 0 {
-                let _ = write!(out, "| {cell:<w$} ", w = widths[c]);
-            } else {
-                let _ = write!(out, "| {cell:>w$} ", w = widths[c]);
-            }
-        }
-        out.push_str("|\n");
-    };
-    line(&mut out, &header);
-    for (c, w) in widths.iter().enumerate() {
-        let dashes = "-".repeat(*w);
-        if c == 0 {
-            let _ = write!(out, "|-{dashes}-");
-        } else {
-            let _ = write!(out, "|-{dashes}:");
-        }
-    }
-    out.push_str("|\n");
-    for row in &body {
-        line(&mut out, row);
-    }
-    out
+    stats::markdown(&header, &body)
 }
 
 /// The wrong answers and the errors, one task a line with its reason.
@@ -522,7 +507,7 @@ pub fn compare(old: &[TaskResult], new: &[TaskResult], old_name: &str) -> String
 }
 
 /// `1 task`, `2 tasks`.
-fn count(n: usize, noun: &str) -> String {
+pub(crate) fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -646,7 +631,10 @@ impl Runner {
             .arg("--cbmc")
             .arg(&self.cbmc)
             .arg("--color")
-            .arg("never");
+            .arg("never")
+            // The JSON document: the verdict and the check's measures (`stats`).
+            .arg("--format")
+            .arg("json");
         if self.deepen {
             cmd.arg("--deepen");
         } else {
@@ -675,6 +663,7 @@ impl Runner {
             wall_s: 0.0,
             cpu_s: 0.0,
             peak_mb: None,
+            stats: None,
         };
         let spawned = {
             // Spawning reaps nothing, but keep it out of another task's reap window anyway.
@@ -717,6 +706,15 @@ impl Runner {
                 .find(|l| !l.is_empty())
                 .map(|l| l.chars().take(300).collect::<String>())
         };
+        // ladr's one-line verdict, from the JSON document (else the first line of stdout:
+        // not a document).
+        let doc = stats::Document::parse(&stdout);
+        let verdict_line = || {
+            doc.as_ref()
+                .map(|d| d.summary().chars().take(300).collect())
+                .or_else(|| first(&stdout))
+        };
+        result.stats = doc.as_ref().and_then(|d| d.task_stats());
         result.reason = if killed {
             Some(format!(
                 "killed after {:.0} s (wall-clock limit)",
@@ -724,8 +722,8 @@ impl Runner {
             ))
         } else {
             match result.answer {
-                Answer::True | Answer::False => first(&stdout),
-                Answer::Unknown | Answer::Error => first(&stderr).or_else(|| first(&stdout)),
+                Answer::True | Answer::False => verdict_line(),
+                Answer::Unknown | Answer::Error => first(&stderr).or_else(verdict_line),
             }
         };
         if result.exit_code.is_none() && !killed {
@@ -864,7 +862,28 @@ impl Progress {
 
 /// `ladr eval`: exit 0 if no answer was wrong, 1 if one was, 2 on a usage or I/O error.
 pub fn main(args: &Args) -> ExitCode {
+    if let Some(results) = &args.stats_only {
+        return match stats::stats_only(results, args.compare.as_deref()) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if let Some(results) = &args.plot_only {
+        if args.stats {
+            match stats::stats_only(results, args.compare.as_deref()) {
+                Ok(text) => println!("{text}"),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
         let Some(plot) = &args.plot else {
             eprintln!("error: --plot-only needs --plot FILE.svg");
             return ExitCode::from(2);
@@ -891,6 +910,24 @@ pub fn main(args: &Args) -> ExitCode {
     }
 }
 
+/// Reads a results file (`--out` of a past run).
+pub(crate) fn read_run(path: &Path) -> Result<Run, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The version `ladr --version` of the binary at `ladr` prints (its last word).
+fn version_of(ladr: &Path) -> Option<String> {
+    let out = Command::new(ladr)
+        .arg("--version")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace().last().map(str::to_string)
+}
+
 fn write_json(path: &Path, run: &Run) -> Result<(), String> {
     let text = serde_json::to_string_pretty(run).map_err(|e| e.to_string())?;
     let mut tmp = path.as_os_str().to_owned();
@@ -909,16 +946,21 @@ fn eval(args: &Args) -> Result<bool, String> {
     if !args.dir.is_dir() {
         return Err(format!("{}: not a directory", args.dir.display()));
     }
-    let old: Option<Run> = match &args.compare {
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            Some(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))?)
-        }
-        None => None,
-    };
+    let old: Option<Run> = args.compare.as_deref().map(read_run).transpose()?;
     let cbmc = cbmc::locate(args.cbmc.as_deref()).map_err(|e| e.to_string())?;
-    let ladr = std::env::current_exe().map_err(|e| format!("cannot find ladr itself: {e}"))?;
+    let (ladr, ladr_version) = match &args.ladr {
+        Some(p) => {
+            if !p.is_file() {
+                return Err(format!("--ladr {}: no such file", p.display()));
+            }
+            let v = version_of(p).unwrap_or_else(|| "unknown".into());
+            (p.clone(), v)
+        }
+        None => (
+            std::env::current_exe().map_err(|e| format!("cannot find ladr itself: {e}"))?,
+            env!("CARGO_PKG_VERSION").to_string(),
+        ),
+    };
     let (tasks, skipped) = find_tasks(&args.dir, args.filter.as_deref())
         .map_err(|e| format!("{}: {e}", args.dir.display()))?;
     for (name, reason) in &skipped {
@@ -938,7 +980,7 @@ fn eval(args: &Args) -> Result<bool, String> {
         thread::available_parallelism().map_or(1, |n| u32::try_from(n.get()).unwrap_or(1))
     });
     let runner = Runner {
-        ladr,
+        ladr: ladr.clone(),
         cbmc: cbmc.clone(),
         rounds: args.rounds,
         unwind: args.unwind,
@@ -949,7 +991,7 @@ fn eval(args: &Args) -> Result<bool, String> {
     };
     let mut run = Run {
         settings: Settings {
-            ladr_version: env!("CARGO_PKG_VERSION").into(),
+            ladr_version,
             date: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_secs()),
@@ -962,6 +1004,7 @@ fn eval(args: &Args) -> Result<bool, String> {
             jobs,
             cbmc: cbmc.to_string_lossy().into_owned(),
             deepen: !args.no_deepen,
+            ladr: Some(ladr.to_string_lossy().into_owned()),
         },
         complete: false,
         elapsed_s: 0.0,
@@ -1031,6 +1074,18 @@ fn eval(args: &Args) -> Result<bool, String> {
     if let (Some(old), Some(path)) = (&old, &args.compare) {
         out.push('\n');
         out.push_str(&compare(&old.tasks, results, &path.to_string_lossy()));
+    }
+    if args.stats {
+        out.push('\n');
+        out.push_str(&stats_table(results));
+        if let (Some(old), Some(path)) = (&old, &args.compare) {
+            out.push('\n');
+            out.push_str(&stats::ratio_text(
+                &old.tasks,
+                results,
+                &path.to_string_lossy(),
+            ));
+        }
     }
     print!("{out}");
     write_json(&args.out, &run)?;
@@ -1151,7 +1206,7 @@ mod tests {
         let r = runner.run(&task);
         assert_eq!(
             r.reason.as_deref(),
-            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --no-deepen --jobs 1")
+            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --format json --no-deepen --jobs 1")
         );
     }
 

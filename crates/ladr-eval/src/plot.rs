@@ -209,6 +209,7 @@ mod tests {
             wall_s: cpu,
             cpu_s: cpu,
             peak_mb: None,
+            stats: None,
         }
     }
 

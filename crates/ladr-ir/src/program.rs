@@ -220,4 +220,10 @@ impl Program {
             sites: vec![],
         }
     }
+
+    /// How many accesses `race` instrumented: the entries of the site table but site 0,
+    /// which stands for "no access".
+    pub fn instrumented_accesses(&self) -> usize {
+        self.sites.len().saturating_sub(1)
+    }
 }

@@ -204,6 +204,10 @@ pub struct StepInfo {
     pub what: String,
 }
 
+/// The measures of a check. With several CBMC runs (deepening, `--max-races`, swarm
+/// instances) the times are those of all runs together (what the answer cost), and the sizes
+/// are those of the one check whose answer is reported (the first race's, or for "no race"
+/// the deepest finished bounds'): sizes of different bounds do not add up to a formula.
 #[derive(Clone, Debug, Serialize)]
 pub struct Stats {
     /// Seconds spent before CBMC (parse, passes, printing).
@@ -211,6 +215,8 @@ pub struct Stats {
     pub cbmc_s: f64,
     pub slots: usize,
     pub visible_statements: u32,
+    /// Accesses the race pass instrumented (its site table).
+    pub instrumented_accesses: usize,
     pub formula_variables: Option<u64>,
     pub formula_clauses: Option<u64>,
 }
@@ -273,6 +279,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             cbmc_s: 0.0,
             slots: 0,
             visible_statements: 0,
+            instrumented_accesses: 0,
             formula_variables: None,
             formula_clauses: None,
         },
@@ -402,6 +409,7 @@ fn build(
             cbmc_s: cbmc.as_secs_f64(),
             slots: report.stats.slots,
             visible_statements: report.stats.visible,
+            instrumented_accesses: report.stats.instrumented,
             formula_variables: report.stats.variables,
             formula_clauses: report.stats.clauses,
         },
