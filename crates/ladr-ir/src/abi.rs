@@ -189,7 +189,6 @@ pub const CHOOSE_EXPR: &str = "__builtin_choose_expr";
 pub const CLASSIFY_TYPE: &str = "__builtin_classify_type";
 pub const POINTER_TYPE_CLASS: u64 = 5;
 pub const FIELD_DECL_GLOBAL: &str = "__CPROVER_field_decl_global";
-pub const FIELD_DECL_LOCAL: &str = "__CPROVER_field_decl_local";
 
 // ---- SV-COMP environment --------------------------------------------------------------------
 

@@ -383,11 +383,18 @@ fn vacuity_driver(n: usize, code: &[SlotCode]) -> Node<ExternalDeclaration> {
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
     let mut st: Vec<Node<BlockItem>> = vec![];
+    // Shadow fields for globals and heap objects only: every object an access can touch is
+    // one of those (`threads` made the slots' locals static; VLAs got a fixed size). Fields
+    // for locals would cost CBMC a shadow cell per local of every model function and
+    // temporary, merged again at every later merge point (ARCHITECTURE, "Where the formula
+    // goes"), and no flag of them is ever set or read.
     for f in abi::SHADOW_FIELDS {
-        for decl in [abi::FIELD_DECL_GLOBAL, abi::FIELD_DECL_LOCAL] {
-            let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
-            st.push(item(expr_stmt(call(decl, vec![string(f, s), zero], s))));
-        }
+        let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
+        st.push(item(expr_stmt(call(
+            abi::FIELD_DECL_GLOBAL,
+            vec![string(f, s), zero],
+            s,
+        ))));
     }
     let drcx = abi::DRCX;
     st.push(decl_item(simple_decl(
