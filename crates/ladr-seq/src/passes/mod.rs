@@ -64,6 +64,7 @@ pub mod inline;
 pub mod lazy;
 pub mod normalise;
 pub mod race;
+pub mod racefree;
 pub mod threads;
 pub mod unwind;
 pub mod visible;
