@@ -468,8 +468,7 @@ impl Collector {
         let scalar = depth == 0 && (pointer || base_scalar);
         // `int (*p)[3]` is a pointer, though its outer declarator ends in an array.
         let nested_array = matches!(&d.kind.node, DeclaratorKind::Declarator(inner) if !inner.node.derived.is_empty())
-            && d
-                .derived
+            && d.derived
                 .iter()
                 .any(|x| matches!(x.node, DerivedDeclarator::Array(_)));
         let uncertain = nested_array
@@ -575,12 +574,13 @@ impl Visitor for Collector {
                     let first = self.fields_seen.insert(n.to_string());
                     self.atomic.field(n, shape, first);
                     let depth = trailing_arrays(&d.node);
-                    let typed = self.uncertain_base(f.node.specifiers.iter().filter_map(|s| {
-                        match &s.node {
-                            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                            _ => None,
-                        }
-                    }));
+                    let typed =
+                        self.uncertain_base(f.node.specifiers.iter().filter_map(
+                            |s| match &s.node {
+                                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                                _ => None,
+                            },
+                        ));
                     let typedef_array = f.node.specifiers.iter().any(|s| {
                         matches!(&s.node, SpecifierQualifier::TypeSpecifier(t)
                             if matches!(&t.node, TypeSpecifier::TypedefName(n)

@@ -26,6 +26,9 @@ pub struct Options {
     /// `malloc`, `calloc` and `realloc` may return a null pointer (`--malloc-may-fail`;
     /// `threads`): otherwise they always succeed.
     pub malloc_may_fail: bool,
+    /// Run the race-free pre-analysis (`passes::racefree`; on unless `--no-racefree`): no
+    /// instrumentation, no visibility for what cannot race.
+    pub racefree: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -54,6 +57,7 @@ impl Default for Options {
             max_unwind: 100,
             check_ir: false,
             malloc_may_fail: false,
+            racefree: true,
             exclude: vec![],
         }
     }

@@ -57,13 +57,22 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use ladr_ir::abi;
 use ladr_ir::analysis::Vars;
-use ladr_ir::program::{Item, Options, Program};
+use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::convert::Infallible;
 
-pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    if !opts.racefree {
+        return Ok(p);
+    }
+    // `main`'s first statements run before any thread exists: `visible` merged them into
+    // its label 0 (for a thread, so that its first statement can be C2's first access),
+    // which would keep them visible and instrumented; apart, rule 1 applies to them.
+    if let Some(c) = p.code.first_mut() {
+        unmerge_first(c);
+    }
     let shapes = shapes(&p);
     let ints = int_locals(&p);
     // Every occurrence of every variable, wherever it is.
@@ -146,19 +155,6 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                 Item::Decl(_) => {}
             }
         }
-        if std::env::var_os("RACEFREE_DEBUG").is_some() {
-            for (it, st) in c.items.iter().zip(&states) {
-                let what = match it {
-                    Item::Visible { stmt, .. } | Item::Plain(stmt) => {
-                        ladr_c::print::statement_to_string(&stmt.node)
-                    }
-                    Item::Label(l, _) => format!("{l}:"),
-                    Item::Decl(_) => "decl".into(),
-                };
-                eprintln!("{slot} {st:?}\n    {what}");
-            }
-            eprintln!("tids {tids:?} mutexes {mutexes:?} ints {ints:?}");
-        }
         before.push(states);
     }
     // The race-free objects.
@@ -175,9 +171,10 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let read_only = live.iter().all(|u| !u.write);
             let one_slot = live.windows(2).all(|w| w[0].slot == w[1].slot);
             let locked = live.first().is_some_and(|first| {
-                first.locks.iter().any(|m| {
-                    !bad_locks.contains(m) && live.iter().all(|u| u.locks.contains(m))
-                })
+                first
+                    .locks
+                    .iter()
+                    .any(|m| !bad_locks.contains(m) && live.iter().all(|u| u.locks.contains(m)))
             });
             if read_only || one_slot || locked {
                 race_free.insert(name.clone());
@@ -221,9 +218,66 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             }
         }
         c.size = next;
-        visible::merge_first(c);
+        // `main`'s merge again when that instruments nothing more: none of the statements
+        // merged accesses a shared object.
+        let merged_quiet = c
+            .items
+            .iter()
+            .skip(1)
+            .take_while(|i| !matches!(i, Item::Visible { .. } | Item::Label(..)))
+            .all(|i| match i {
+                Item::Plain(s) => !visible::is_visible_stmt(s, &p.vars),
+                _ => true,
+            });
+        if slot > 0 || merged_quiet {
+            visible::merge_first(c);
+        }
     }
     Ok(p)
+}
+
+/// `[0: { plain…; s }]` → `[0: ;] plain… [1: s]`: `visible::merge_first` undone.
+fn unmerge_first(c: &mut SlotCode) {
+    let Some(Item::Visible {
+        label: 0,
+        stmt,
+        atomic: false,
+    }) = c.items.first()
+    else {
+        return;
+    };
+    let Statement::Compound(body) = &stmt.node else {
+        return;
+    };
+    let mut parts = vec![];
+    for it in body {
+        match &it.node {
+            BlockItem::Statement(s) => parts.push(s.clone()),
+            _ => return,
+        }
+    }
+    let Some(last) = parts.pop() else {
+        return;
+    };
+    let span = stmt.span;
+    let mut items = vec![Item::Visible {
+        label: 0,
+        stmt: empty_stmt(span),
+        atomic: false,
+    }];
+    items.extend(parts.into_iter().map(Item::Plain));
+    items.push(Item::Visible {
+        label: 1,
+        stmt: last,
+        atomic: false,
+    });
+    for it in &mut c.items[1..] {
+        if let Item::Visible { label, .. } = it {
+            *label += 1;
+        }
+    }
+    c.items.splice(0..1, items);
+    c.size += 1;
 }
 
 /// The shapes of the program's variables (array depths), from its declarations without the
@@ -668,9 +722,10 @@ impl State {
     /// creating threads of its own?
     fn solo(&self, parents: &[Option<usize>]) -> bool {
         !self.top
-            && self.created.iter().all(|k| {
-                self.joined.contains(k) && !parents.iter().any(|p| *p == Some(*k))
-            })
+            && self
+                .created
+                .iter()
+                .all(|k| self.joined.contains(k) && !parents.contains(&Some(*k)))
     }
 
     fn top() -> State {
@@ -911,7 +966,10 @@ impl Flow<'_, '_> {
             let name = callee_name(c).unwrap_or("");
             let first = c.arguments.first();
             if is_model(name, "pthread_create") {
-                let k = c.arguments.get(1).and_then(|a| constant::int_literal(&a.node));
+                let k = c
+                    .arguments
+                    .get(1)
+                    .and_then(|a| constant::int_literal(&a.node));
                 let tid = first.and_then(|a| match &a.node {
                     Expression::UnaryOperator(u)
                         if u.node.operator.node == UnaryOperator::Address =>
@@ -936,18 +994,18 @@ impl Flow<'_, '_> {
                         st.locks.insert(m.to_string());
                     }
                 }
-            } else if name == abi::ASSUME {
-                if first.and_then(|a| value(&a.node, &st.consts)) == Some(0) {
-                    return; // no path goes on
-                }
+            } else if name == abi::ASSUME
+                && first.and_then(|a| value(&a.node, &st.consts)) == Some(0)
+            {
+                return; // no path goes on
             }
         }
         // Writes of private integer locals.
         let mut writes = Writes(vec![]);
         let Ok(()) = visit::expr(&mut writes, e);
         let new = match (&e.node, target) {
-            (Expression::BinaryOperator(b), Some(lv)) if top_call.is_none() => {
-                ident_name(lv).and_then(|x| {
+            (Expression::BinaryOperator(b), Some(lv)) if top_call.is_none() => ident_name(lv)
+                .and_then(|x| {
                     let rhs = value(&b.node.rhs.node, &st.consts)?;
                     let old = st.consts.get(x).copied();
                     let v = match b.node.operator.node {
@@ -957,8 +1015,7 @@ impl Flow<'_, '_> {
                         _ => None,
                     }?;
                     Some((x, v))
-                })
-            }
+                }),
             (Expression::UnaryOperator(u), None) if top && is_inc_dec(&u.node.operator.node) => {
                 ident_name(&u.node.operand).and_then(|x| {
                     let old = st.consts.get(x).copied()?;
