@@ -312,6 +312,11 @@ struct Cli {
     /// internal error naming the pass. For developers.
     #[arg(long, hide = true)]
     check_ir: bool,
+    /// Instrument every shared access and keep every statement that makes one visible,
+    /// without the race-free pre-analysis (solo stretches of `main`, read-only, one-thread
+    /// and lock-protected objects): a bigger formula, the same answers.
+    #[arg(long, help_heading = "Debugging")]
+    no_racefree: bool,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -693,6 +698,7 @@ fn options(cli: &Cli) -> Options {
         exclude: vec![],
         malloc_may_fail: cli.malloc_may_fail,
         vacuity_query: false,
+        racefree: !cli.no_racefree,
     }
 }
 

@@ -4,9 +4,10 @@
 
 mod common;
 
-/// The whole pipeline; the printed program without prelude and model.
+/// The whole pipeline but `racefree` (every shared access instrumented); the printed
+/// program without prelude and model.
 fn check(src: &str) -> String {
-    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "lazy")
+    let (p, _) = common::passes_instrumenting_all(common::PTHREAD_PRELUDE, src, 2, "lazy")
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     common::printed_without_model(common::PTHREAD_PRELUDE, &p)
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"))

@@ -279,6 +279,24 @@ pub fn passes(
     passes_with(prelude, src, &opts, last)
 }
 
+/// [`passes`] without the race-free pre-analysis (`Options::racefree` off): every shared
+/// access instrumented, as the `race` and `lazy` snapshots show them.
+pub fn passes_instrumenting_all(
+    prelude: &str,
+    src: &str,
+    unwind: u32,
+    last: &str,
+) -> Result<(Program, SourceMap), String> {
+    let opts = Options {
+        rounds: 2,
+        unwind,
+        max_unwind: 100,
+        racefree: false,
+        ..Default::default()
+    };
+    passes_with(prelude, src, &opts, last)
+}
+
 /// [`passes`] with the given options.
 pub fn passes_with(
     prelude: &str,

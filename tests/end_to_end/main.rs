@@ -967,3 +967,74 @@ fn constant_locals_are_folded() {
     assert!(exprs.contains(&"e->refs"), "{exprs:?}");
     assert!(exprs.contains(&"cache[2].refs"), "{exprs:?}");
 }
+
+/// The lvalues `race` instruments in `tests/e2e/FILE` (as the user wrote them) and the
+/// number of visible statements, with or without the race-free pre-analysis.
+fn instrumented(file: &str, racefree: bool) -> (Vec<String>, u32) {
+    let parsed = ladr_c::frontend::load(&checked::e2e(file), &Default::default())
+        .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let opts = ladr_ir::program::Options {
+        racefree,
+        ..Default::default()
+    };
+    let p = ladr_seq::pipeline::translate(
+        parsed.unit.clone(),
+        &opts,
+        ladr_seq::pipeline::Stage::Seq,
+        |_, _| {},
+    )
+    .unwrap_or_else(|e| panic!("{file}: {e}"));
+    let sites = p.sites.iter().skip(1).map(|s| s.expr.clone()).collect();
+    (sites, p.code.iter().map(|c| c.size).sum())
+}
+
+/// Asserts that the race-free pre-analysis removes every access of `objects` in `file`
+/// (instrumented without it) and some visible statements.
+fn removes(file: &str, objects: &[&str]) {
+    let (all, visible_all) = instrumented(file, false);
+    let (kept, visible) = instrumented(file, true);
+    for o in objects {
+        assert!(all.iter().any(|s| s == o), "{file}: `{o}` not in {all:?}");
+        assert!(
+            !kept.iter().any(|s| s == o),
+            "{file}: `{o}` still in {kept:?}"
+        );
+    }
+    assert!(visible < visible_all, "{file}: {visible} ≥ {visible_all}");
+}
+
+/// Rule 1 of `racefree`: `main`'s statements before its first `pthread_create` and after
+/// the joins of all threads (created and joined in loops) race with nothing. When one
+/// thread is not joined, `main`'s later accesses still race with it.
+#[test]
+fn racefree_main_alone() {
+    racy_one_of("solo_main_racy.c", &[(6, 19), (8, 18)]);
+    free("solo_main_free.c");
+    removes("solo_main_free.c", &["config", "result"]);
+}
+
+/// Rule 2, read-only objects: a global only read (an array's element too) needs no flags;
+/// one whose address is taken may be written through a pointer, and is.
+#[test]
+fn racefree_read_only_objects() {
+    racy("read_only_racy.c", (6, 10));
+    free("read_only_free.c");
+    removes("read_only_free.c", &["limit", "table[1]"]);
+}
+
+/// Rule 2, objects of one thread: a global only one thread accesses cannot race; the same
+/// routine started twice makes two threads of it.
+#[test]
+fn racefree_objects_of_one_thread() {
+    racy_one_of("confined_racy.c", &[(5, 5), (5, 6), (6, 6)]);
+    free("confined_free.c");
+    removes("confined_free.c", &["counter", "flag"]);
+}
+
+/// Rule 2, must-locksets: every access under one mutex; a read after the unlock races.
+#[test]
+fn racefree_lock_protected_objects() {
+    racy("lockset_racy.c", (6, 17));
+    free("lockset_free.c");
+    removes("lockset_free.c", &["balance"]);
+}

@@ -35,6 +35,16 @@ pub struct Vars {
     pub bit_fields: HashSet<String>,
     /// Which levels of the types of variables, typedefs and struct members are `_Atomic`.
     atomic: Atomics,
+    /// Variables whose array depth is not known for sure: a base type the analysis cannot
+    /// see through (an unknown typedef, `__typeof__` of an expression), or declarations of
+    /// the name with different depths (a parameter of a prototype beside a global array).
+    uncertain: HashSet<String>,
+    /// Struct members whose array depth is not known for sure (a typedef or `__typeof__`
+    /// type).
+    uncertain_fields: HashSet<String>,
+    /// Objects no access of which can be part of a data race (`passes::racefree`): never
+    /// instrumented, as private locals are not.
+    race_free: HashSet<String>,
 }
 
 /// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object
@@ -62,7 +72,48 @@ impl Vars {
             array_fields: c.array_fields,
             bit_fields: c.bit_fields,
             atomic: c.atomic,
+            uncertain: c.uncertain,
+            uncertain_fields: c.uncertain_fields,
+            race_free: HashSet::new(),
         }
+    }
+
+    /// Marks objects no access of which can race (`passes::racefree` proves it): from now
+    /// on they are not shared.
+    pub fn set_race_free(&mut self, names: HashSet<String>) {
+        self.race_free = names;
+    }
+
+    /// The objects marked race-free.
+    pub fn race_free(&self) -> &HashSet<String> {
+        &self.race_free
+    }
+
+    /// Is `name` a variable (declared, not a function, not ladr's own)?
+    pub fn is_variable(&self, name: &str) -> bool {
+        self.depth.contains_key(name) && !self.functions.contains(name) && !names::is_internal(name)
+    }
+
+    /// The array depth of variable `name`, when it is known for sure.
+    pub fn object_depth(&self, name: &str) -> Option<usize> {
+        if self.uncertain.contains(name) {
+            return None;
+        }
+        self.depth.get(name).copied()
+    }
+
+    /// The array depth of struct member `name` (the deepest of the members of that name),
+    /// when it is known for sure.
+    pub fn field_depth(&self, name: &str) -> Option<usize> {
+        if self.uncertain_fields.contains(name) {
+            return None;
+        }
+        Some(self.array_fields.get(name).copied().unwrap_or(0))
+    }
+
+    /// Is `name` a private thread local (scalar, address never taken)?
+    pub fn is_private(&self, name: &str) -> bool {
+        self.private.contains(name)
     }
 
     /// Is lvalue `e` an `_Atomic` object (declared `_Atomic T`, `_Atomic(T)`, through a
@@ -86,7 +137,7 @@ impl Vars {
         if names::is_internal(name) {
             return false;
         }
-        !self.private.contains(name)
+        !self.private.contains(name) && !self.race_free.contains(name)
     }
 
     /// Number of array dimensions of the value of `e` (0 when it is not an array or unknown).
@@ -123,6 +174,9 @@ struct Collector {
     bit_fields: HashSet<String>,
     /// typedef name → (array depth, scalar)
     typedefs: HashMap<String, (usize, bool)>,
+    /// Variables and typedefs whose array depth is not known for sure (`Vars::uncertain`).
+    uncertain: HashSet<String>,
+    uncertain_fields: HashSet<String>,
     atomic: Atomics,
     /// Struct member names seen so far.
     fields_seen: HashSet<String>,
@@ -388,6 +442,34 @@ impl Collector {
         (depth, scalar)
     }
 
+    /// Does a base type hide whether it is an array: an unknown or uncertain typedef,
+    /// `__typeof__` of anything but a variable, a call or a pointer cast, `_Atomic(T)`?
+    fn uncertain_base<'a>(&self, specs: impl Iterator<Item = &'a TypeSpecifier>) -> bool {
+        let mut uncertain = false;
+        for t in specs {
+            uncertain |= match t {
+                TypeSpecifier::TypeOf(to) => match &to.node {
+                    TypeOf::Expression(e) => match &e.node {
+                        Expression::Identifier(i) => {
+                            !self.depth.contains_key(&i.node.name)
+                                || self.uncertain.contains(&i.node.name)
+                        }
+                        Expression::Call(_) => false,
+                        e => !is_pointer_cast(e),
+                    },
+                    TypeOf::Type(_) => true,
+                },
+                TypeSpecifier::TypedefName(n) => {
+                    !self.typedefs.contains_key(&n.node.name)
+                        || self.uncertain.contains(&n.node.name)
+                }
+                TypeSpecifier::Atomic(_) => true,
+                _ => false,
+            };
+        }
+        uncertain
+    }
+
     fn declare(&mut self, specs: &[Node<DeclarationSpecifier>], d: &Declarator, is_typedef: bool) {
         let Some(name) = declarator_name(d) else {
             return;
@@ -409,6 +491,20 @@ impl Collector {
             base_depth
         };
         let scalar = depth == 0 && (pointer || base_scalar);
+        // `int (*p)[3]` is a pointer, though its outer declarator ends in an array.
+        let nested_array = matches!(&d.kind.node, DeclaratorKind::Declarator(inner) if !inner.node.derived.is_empty())
+            && d.derived
+                .iter()
+                .any(|x| matches!(x.node, DerivedDeclarator::Array(_)));
+        let uncertain = nested_array
+            || self.uncertain_base(specs.iter().filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            }));
+        let differs = !is_typedef && self.depth.get(name).is_some_and(|&old| old != depth);
+        if uncertain || differs {
+            self.uncertain.insert(name.to_string());
+        }
         if is_typedef {
             self.typedefs.insert(name.to_string(), (depth, scalar));
         } else {
@@ -507,6 +603,21 @@ impl Visitor for Collector {
                     let pointer = has_pointer(&d.node);
                     let scalar = depth == 0 && (pointer || (base_depth == 0 && base_scalar));
                     *self.scalar_fields.entry(n.to_string()).or_insert(true) &= scalar;
+                    let typed =
+                        self.uncertain_base(f.node.specifiers.iter().filter_map(
+                            |s| match &s.node {
+                                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                                _ => None,
+                            },
+                        ));
+                    let typedef_array = f.node.specifiers.iter().any(|s| {
+                        matches!(&s.node, SpecifierQualifier::TypeSpecifier(t)
+                            if matches!(&t.node, TypeSpecifier::TypedefName(n)
+                                if self.typedefs.get(&n.node.name).is_some_and(|&(d, _)| d > 0)))
+                    });
+                    if typed || typedef_array || has_pointer(&d.node) && depth > 0 {
+                        self.uncertain_fields.insert(n.to_string());
+                    }
                     if depth > 0 {
                         let e = self.array_fields.entry(n.to_string()).or_insert(0);
                         *e = (*e).max(depth);

@@ -32,6 +32,9 @@ pub struct Options {
     /// when `main` creates a thread (`lazy`). CBMC's "verified" then means that no
     /// execution within the bounds creates a thread: a "no race" at them is vacuous.
     pub vacuity_query: bool,
+    /// Run the race-free pre-analysis (`passes::racefree`; on unless `--no-racefree`): no
+    /// instrumentation, no visibility for what cannot race.
+    pub racefree: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -61,6 +64,7 @@ impl Default for Options {
             check_ir: false,
             malloc_may_fail: false,
             vacuity_query: false,
+            racefree: true,
             exclude: vec![],
         }
     }

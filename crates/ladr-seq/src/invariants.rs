@@ -84,6 +84,7 @@ pub const HOLDS_AFTER: &[(&str, &[Invariant])] = &[
     ("threads", BOUNDED),
     // the slots' code is in `Program::code`
     ("visible", BOUNDED),
+    ("racefree", BOUNDED),
     ("race", INSTRUMENTED),
     ("lazy", INSTRUMENTED),
 ];

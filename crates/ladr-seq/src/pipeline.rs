@@ -1,6 +1,6 @@
 //! The pipeline, written once: the order of the passes and what each stage prints.
 //!
-//! parse → normalise → inline → unwind → threads → visible → race → lazy. The reasons for
+//! parse → normalise → inline → unwind → threads → visible → racefree → race → lazy. The reasons for
 //! the order are in `passes/mod.rs`. Translation is pure: no files, no processes.
 
 use crate::{invariants, passes};
@@ -33,6 +33,7 @@ pub const PASSES: &[(&str, Pass, Stage)] = &[
     ("constprop", passes::constprop::run, Stage::Bounded),
     ("threads", passes::threads::run, Stage::Threads),
     ("visible", passes::visible::run, Stage::Seq),
+    ("racefree", passes::racefree::run, Stage::Seq),
     ("race", passes::race::run, Stage::Seq),
     ("lazy", passes::lazy::run, Stage::Seq),
 ];

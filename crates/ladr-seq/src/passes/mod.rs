@@ -7,7 +7,9 @@
 //! 3. [`unwind`] makes every function loop-free.
 //! 4. `threads` after both, so each `pthread_create` site in the bounded program (also one
 //!    produced by unwinding a loop) becomes its own slot with its own copy of the routine.
-//! 5. `visible`, `lazy`, `race` build the sequential program from the slots.
+//! 5. `visible`, `racefree`, `race`, `lazy` build the sequential program from the slots;
+//!    `racefree` after `visible` (it reads the slots' items in order) and before `race`
+//!    (which instruments what it leaves visible and shared).
 //!
 //! # Normal form (established by `normalise`)
 //! * N1 no `switch`, `for`, `do`, `break`, `continue`; loops are `while (c) S`.
@@ -53,6 +55,7 @@
 //! | unwind    | yes         | yes    | yes               | yes                   |
 //! | threads   | yes         | yes    | yes               | yes                   |
 //! | visible   | yes         | yes    | yes               | yes                   |
+//! | racefree  | yes         | yes    | yes               | yes                   |
 //! | race      | yes         | **no** | yes               | yes                   |
 //! | lazy      | yes         | **no** | yes               | yes                   |
 //!
@@ -66,6 +69,7 @@ pub mod inline;
 pub mod lazy;
 pub mod normalise;
 pub mod race;
+pub mod racefree;
 pub mod threads;
 pub mod unwind;
 pub mod visible;

@@ -195,8 +195,13 @@ impl Flattener<'_> {
     }
 
     fn is_visible_stmt(&self, s: &Node<Statement>) -> bool {
-        visit::stmt(&mut Finder { vars: self.vars }, s).is_err()
+        is_visible_stmt(s, self.vars)
     }
+}
+
+/// Does `s` contain anything that makes a statement visible (with `vars`' shared objects)?
+pub(crate) fn is_visible_stmt(s: &Node<Statement>, vars: &Vars) -> bool {
+    visit::stmt(&mut Finder { vars }, s).is_err()
 }
 
 /// Makes the slot's first visible statement label 0, with the plain statements before it
@@ -204,7 +209,7 @@ impl Flattener<'_> {
 /// Otherwise a thread's first context would always begin with the empty label 0, and a
 /// race whose second access is the first statement of a thread (a context C2 that starts
 /// the thread) could not be found. Not done when a goto target lies in between.
-fn merge_first(c: &mut SlotCode) {
+pub(crate) fn merge_first(c: &mut SlotCode) {
     let Some(Item::Visible { stmt, .. }) = c.items.first() else {
         return;
     };
