@@ -1050,6 +1050,10 @@ fn value(e: &Expression, consts: &BTreeMap<String, i128>) -> Option<i128> {
     match e {
         Expression::Constant(_) => ok(i128::from(constant::int_literal(e)?)),
         Expression::Identifier(i) => consts.get(&i.node.name).copied(),
+        // A read `constprop` folded (its constants are in 0..=127 too).
+        Expression::Cast(c) if ladr_c::syntax::build::folded_var(e).is_some() => {
+            value(&c.node.expression.node, consts)
+        }
         Expression::UnaryOperator(u) => {
             let v = value(&u.node.operand.node, consts)?;
             match u.node.operator.node {
