@@ -32,6 +32,7 @@
 //! Guarantees: no call of a function with a body remains in any function body.
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
+use crate::callee_types::CalleeTypes;
 use crate::normal_form::{is_atomic_section, kept_call};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
@@ -189,12 +190,17 @@ struct FnInfo {
     arity: HashMap<String, (usize, bool)>,
     /// Functions used as values (address taken), in order of first use.
     taken: Vec<String>,
+    /// The functions of `taken` whose address may be stored in the program's objects: all
+    /// but those only named as the start routine of `pthread_create`.
+    escaping: HashSet<String>,
     /// Names declared as objects anywhere (globals, locals, parameters).
     vars: HashSet<String>,
     /// Functions returning `void`.
     void_fns: HashSet<String>,
     /// File-scope typedefs of array types (`typedef int buf_t[4];`, `jmp_buf`).
     array_typedefs: HashSet<String>,
+    /// The types that decide which functions a call through a pointer may reach.
+    types: CalleeTypes,
 }
 
 /// The file-scope typedef names whose type is an array (directly, or through another such
@@ -302,23 +308,43 @@ impl FnInfo {
         struct Taken<'a> {
             fns: &'a HashMap<String, (usize, bool)>,
             out: Vec<String>,
+            escaping: HashSet<String>,
+        }
+        impl Taken<'_> {
+            fn take(&mut self, name: &str, escapes: bool) {
+                if self.fns.contains_key(name) {
+                    if !self.out.iter().any(|t| t == name) {
+                        self.out.push(name.to_string());
+                    }
+                    if escapes {
+                        self.escaping.insert(name.to_string());
+                    }
+                }
+            }
         }
         impl Visitor for Taken<'_> {
             type Error = Infallible;
             fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
                 match &e.node {
                     Expression::Identifier(i) => {
-                        if self.fns.contains_key(&i.node.name) && !self.out.contains(&i.node.name) {
-                            self.out.push(i.node.name.clone());
-                        }
+                        self.take(&i.node.name, true);
                         Ok(Walk::Skip)
                     }
                     Expression::Call(c) => {
                         // A called function's name is not taken.
-                        if peel_deref(&c.node.callee).is_none() {
+                        let callee = peel_deref(&c.node.callee);
+                        if callee.is_none() {
                             visit::expr(self, &c.node.callee)?;
                         }
-                        for a in &c.node.arguments {
+                        for (k, a) in c.node.arguments.iter().enumerate() {
+                            // A start routine named in `pthread_create` goes to the
+                            // model, never into a pointer of the program.
+                            if k == 2 && callee == Some(PTHREAD_CREATE) {
+                                if let Some(r) = routine_name(&a.node) {
+                                    self.take(r, false);
+                                    continue;
+                                }
+                            }
                             visit::expr(self, a)?;
                         }
                         Ok(Walk::Skip)
@@ -330,9 +356,11 @@ impl FnInfo {
         let mut t = Taken {
             fns: &arity,
             out: vec![],
+            escaping: HashSet::new(),
         };
         let Ok(()) = visit::unit(&mut t, unit);
         let taken = t.out;
+        let escaping = t.escaping;
         struct Vars(HashSet<String>);
         impl Visitor for Vars {
             type Error = Infallible;
@@ -357,6 +385,18 @@ impl FnInfo {
                 }
                 Ok(Walk::Descend)
             }
+            // A struct or union member is no variable: `ops->free(…)` declares a member
+            // `free`, which must not make a call of the library's `free` a call through a
+            // pointer.
+            fn type_specifier(
+                &mut self,
+                t: &Node<TypeSpecifier>,
+            ) -> std::result::Result<Walk, Infallible> {
+                Ok(match t.node {
+                    TypeSpecifier::Struct(_) => Walk::Skip,
+                    _ => Walk::Descend,
+                })
+            }
         }
         let mut v = Vars(HashSet::new());
         let Ok(()) = visit::unit(&mut v, unit);
@@ -364,9 +404,11 @@ impl FnInfo {
             defs,
             arity,
             taken,
+            escaping,
             vars: v.0,
             void_fns,
             array_typedefs: array_typedefs(unit),
+            types: CalleeTypes::collect(unit),
         }
     }
 
@@ -395,6 +437,20 @@ pub fn is_atomic_function(name: &str) -> bool {
             | "atomic_flag_test_and_set"
             | "atomic_flag_clear"
     ) || base.starts_with("atomic_fetch_")
+}
+
+const PTHREAD_CREATE: &str = "pthread_create";
+
+/// The function a `pthread_create` start-routine argument names: `f`, `&f`, `(T) f`.
+fn routine_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            routine_name(&u.node.operand.node)
+        }
+        Expression::Cast(c) => routine_name(&c.node.expression.node),
+        _ => None,
+    }
 }
 
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
@@ -526,6 +582,9 @@ impl Inliner<'_> {
             .info
             .taken
             .iter()
+            // Only a function whose address the program may store can be reached by a
+            // pointer.
+            .filter(|f| self.info.escaping.contains(*f))
             .filter(|f| {
                 self.info
                     .arity
@@ -534,6 +593,8 @@ impl Inliner<'_> {
             })
             // A void function cannot be the target when the value is used.
             .filter(|f| dest.is_none() || !self.info.void_fns.contains(*f))
+            // Nor a function of an incompatible type.
+            .filter(|f| self.info.types.may_reach(&c.callee, f))
             .cloned()
             .collect();
         let text = ladr_c::print::expr_to_string(&c.callee.node);
