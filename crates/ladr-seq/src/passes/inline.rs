@@ -34,6 +34,7 @@
 
 use crate::callee_types::CalleeTypes;
 use crate::normal_form::{is_atomic_section, kept_call};
+use crate::passes::visible;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{Copier, Rename};
@@ -50,7 +51,8 @@ use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     hoist_and_hygiene(&mut p);
-    let info = FnInfo::collect(&p.unit);
+    let mut info = FnInfo::collect(&p.unit);
+    info.kept = kept_functions(&p.unit, &info);
     let mut inl = Inliner {
         names: &mut p.names,
         cuts: &mut p.cuts,
@@ -62,7 +64,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     // (start routines, function-pointer targets). Every other function is only called,
     // so after inlining it into the roots its definition is dead and is removed (its
     // prototype stays).
-    let is_root = |name: &str| name == "main" || info.taken.iter().any(|t| t == name);
+    let is_root = |name: &str| {
+        name == "main" || info.taken.iter().any(|t| t == name) || info.kept.contains(name)
+    };
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
             if !is_root(function_name(&f.node).unwrap_or_default()) {
@@ -80,7 +84,138 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }
     check_no_defined_calls(&p.unit, &info)?;
     definitions_last(&mut p.unit);
+    p.kept = info.kept.iter().cloned().collect();
     Ok(p)
+}
+
+/// The functions whose calls stay calls ([`Program::kept`]): defined, neither `main`, nor
+/// atomic, variadic or K&R-style; no statement of the body is visible
+/// ([`visible::may_switch`], with the function's parameters and locals as its own objects:
+/// each call has fresh ones); no loop, backward `goto` or `asm`; and every call is of
+/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin or another kept function (so no cycle:
+/// the set grows from the leaves). Nothing in such a body needs a later pass: no access to
+/// instrument, no label to guard, no bound to cut, no library call to model.
+fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
+    let mut own_objects = HashSet::new();
+    for def in info.defs.values() {
+        own_objects.extend(objects_of(&def.node));
+    }
+    let vars = ladr_ir::analysis::Vars::new(unit, &own_objects);
+    // Each candidate with the defined functions it calls.
+    let mut candidates: Vec<(&String, HashSet<String>)> = vec![];
+    for (name, def) in &info.defs {
+        let plain_prototype = matches!(
+            first_suffix(&def.node.declarator.node),
+            Some(DerivedDeclarator::Function(f)) if matches!(f.node.ellipsis, Ellipsis::None)
+        );
+        if name == "main" || is_atomic_function(name) || !plain_prototype {
+            continue;
+        }
+        let body = &def.node.statement;
+        if visible::may_switch(&vars, body) {
+            continue;
+        }
+        if let Some(callees) = bounded_callees(body, &info.defs) {
+            candidates.push((name, callees));
+        }
+    }
+    let mut kept: HashSet<String> = HashSet::new();
+    loop {
+        let before = kept.len();
+        for (name, callees) in &candidates {
+            if !kept.contains(*name) && callees.iter().all(|c| kept.contains(c)) {
+                kept.insert((*name).clone());
+            }
+        }
+        if kept.len() == before {
+            return kept;
+        }
+    }
+}
+
+/// The parameters and locals a function definition declares.
+fn objects_of(f: &FunctionDefinition) -> HashSet<String> {
+    struct Objects(HashSet<String>);
+    impl Visitor for Objects {
+        type Error = Infallible;
+        fn declarator(&mut self, d: &Node<Declarator>) -> std::result::Result<Walk, Infallible> {
+            if let Some(n) = declarator_name(&d.node) {
+                self.0.insert(n.to_string());
+            }
+            Ok(Walk::Descend)
+        }
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            Ok(match t.node {
+                TypeSpecifier::Struct(_) => Walk::Skip,
+                _ => Walk::Descend,
+            })
+        }
+    }
+    let mut o = Objects(HashSet::new());
+    if let Some(DerivedDeclarator::Function(fd)) = first_suffix(&f.declarator.node) {
+        for p in &fd.node.parameters {
+            if let Some(n) = p.node.declarator.as_ref().and_then(|d| declarator_name(&d.node)) {
+                o.0.insert(n.to_string());
+            }
+        }
+    }
+    let Ok(()) = visit::stmt(&mut o, &f.statement);
+    o.0
+}
+
+/// The defined functions a body calls, or None if it has a loop, a backward `goto`, an
+/// `asm` statement, a call through a pointer or a call of a function without a body
+/// (besides `__VERIFIER_nondet_*` and `__CPROVER_*`).
+fn bounded_callees(
+    body: &Node<Statement>,
+    defs: &HashMap<String, Node<FunctionDefinition>>,
+) -> Option<HashSet<String>> {
+    struct Scan<'a> {
+        defs: &'a HashMap<String, Node<FunctionDefinition>>,
+        labels: HashSet<String>,
+        callees: HashSet<String>,
+    }
+    impl Visitor for Scan<'_> {
+        type Error = ();
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
+            match &s.node {
+                Statement::While(_)
+                | Statement::DoWhile(_)
+                | Statement::For(_)
+                | Statement::Asm(_) => Err(()),
+                Statement::Goto(l) if self.labels.contains(&l.node.name) => Err(()),
+                Statement::Labeled(l) => {
+                    if let Label::Identifier(i) = &l.node.label.node {
+                        self.labels.insert(i.node.name.clone());
+                    }
+                    Ok(Walk::Descend)
+                }
+                _ => Ok(Walk::Descend),
+            }
+        }
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            if let Expression::Call(c) = &e.node {
+                match callee_name(&c.node) {
+                    Some(n) if self.defs.contains_key(n) => {
+                        self.callees.insert(n.to_string());
+                    }
+                    Some(n) if n.starts_with(abi::NONDET_PREFIX) || n.starts_with(abi::CPROVER_PREFIX) => {}
+                    _ => return Err(()),
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut s = Scan {
+        defs,
+        labels: HashSet::new(),
+        callees: HashSet::new(),
+    };
+    visit::stmt(&mut s, body).ok()?;
+    Some(s.callees)
 }
 
 /// Replaces each function definition by its prototype and moves the definitions to the end,
@@ -201,6 +336,8 @@ struct FnInfo {
     array_typedefs: HashSet<String>,
     /// The types that decide which functions a call through a pointer may reach.
     types: CalleeTypes,
+    /// Functions called, not inlined ([`kept_functions`]).
+    kept: HashSet<String>,
 }
 
 /// The file-scope typedef names whose type is an array (directly, or through another such
@@ -409,12 +546,13 @@ impl FnInfo {
             void_fns,
             array_typedefs: array_typedefs(unit),
             types: CalleeTypes::collect(unit),
+            kept: HashSet::new(),
         }
     }
 
     /// True if calls of `name` are replaced by its body.
     fn inlinable(&self, name: &str) -> bool {
-        self.defs.contains_key(name) && !kept_call(name)
+        self.defs.contains_key(name) && !kept_call(name) && !self.kept.contains(name)
     }
 }
 

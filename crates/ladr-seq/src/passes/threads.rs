@@ -269,6 +269,17 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .into_iter()
             .map(|d| node(ExternalDeclaration::Declaration(d.clone()), d.span)),
     );
+    // The functions `inline` kept as calls: shared by every slot that calls them (they
+    // touch no shared object and have only automatic locals, so one definition serves all).
+    for name in &p.kept {
+        if let Some(f) = defs.get(name) {
+            let span = f.declarator.span;
+            unit.push(node(
+                ExternalDeclaration::FunctionDefinition(node(f.clone(), span)),
+                span,
+            ));
+        }
+    }
     for (k, b) in bodies.into_iter().enumerate() {
         let b = b.expect("every slot has a body");
         unit.push(function_def(&slot_function(k), TypeSpecifier::Void, b));

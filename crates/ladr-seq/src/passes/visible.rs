@@ -195,8 +195,17 @@ impl Flattener<'_> {
     }
 
     fn is_visible_stmt(&self, s: &Node<Statement>) -> bool {
-        visit::stmt(&mut Finder { vars: self.vars }, s).is_err()
+        may_switch(self.vars, s)
     }
+}
+
+/// True if a context switch may happen before `s` or inside it: it may access shared
+/// memory (by `vars`), calls the pthread model or a library function that reads or writes
+/// through its arguments, assumes, or is an atomic section. The one test of visibility:
+/// `visible` labels such statements, and `inline` keeps a function as a call only if no
+/// statement of its body is one.
+pub fn may_switch(vars: &Vars, s: &Node<Statement>) -> bool {
+    visit::stmt(&mut Finder { vars }, s).is_err()
 }
 
 /// Makes the slot's first visible statement label 0, with the plain statements before it
