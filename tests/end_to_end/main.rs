@@ -685,6 +685,15 @@ fn free_and_realloc_write_the_block() {
     racy("realloc_racy.c", (4, 9));
 }
 
+/// A helper in which no context switch can happen stays a C function called from the
+/// slots (issue 17): the accesses right next to its calls (its argument, its result's
+/// store) still race, and a mutex around them still orders them.
+#[test]
+fn kept_helper_call_next_to_racing_accesses() {
+    racy("kept_helper_racy.c", (7, 13));
+    free("kept_helper_free.c");
+}
+
 /// An extended `asm` statement accesses its operands (issue 16): outputs are written,
 /// inputs read, so two threads' `asm` on one variable race unless a mutex orders them.
 #[test]
