@@ -157,7 +157,12 @@ fn objects_of(f: &FunctionDefinition) -> HashSet<String> {
     let mut o = Objects(HashSet::new());
     if let Some(DerivedDeclarator::Function(fd)) = first_suffix(&f.declarator.node) {
         for p in &fd.node.parameters {
-            if let Some(n) = p.node.declarator.as_ref().and_then(|d| declarator_name(&d.node)) {
+            if let Some(n) = p
+                .node
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node))
+            {
                 o.0.insert(n.to_string());
             }
         }
@@ -202,7 +207,9 @@ fn bounded_callees(
                     Some(n) if self.defs.contains_key(n) => {
                         self.callees.insert(n.to_string());
                     }
-                    Some(n) if n.starts_with(abi::NONDET_PREFIX) || n.starts_with(abi::CPROVER_PREFIX) => {}
+                    Some(n)
+                        if n.starts_with(abi::NONDET_PREFIX)
+                            || n.starts_with(abi::CPROVER_PREFIX) => {}
                     _ => return Err(()),
                 }
             }
