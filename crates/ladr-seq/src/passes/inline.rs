@@ -25,11 +25,18 @@
 //! * `__VERIFIER_atomic_*` functions and C11 `atomic_*` operations with a body are
 //!   inlined with their body as `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }`
 //!   (N5); the arguments are evaluated before it and the result stored after it.
+//! * A call through a function pointer considers only the candidates whose type may be
+//!   that of the pointer ([`CalleeTypes`]) and whose address the program may store (not a
+//!   start routine only named in `pthread_create`).
 //! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
-//!   and the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined).
+//!   the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined), and the
+//!   functions in which no context switch can happen ([`kept_functions`],
+//!   [`Program::kept`]): their calls stay calls and their definitions stay whole, so the
+//!   bounded program does not grow with every call site of a pure helper.
 //!
 //! Needs the normal form N1–N6 (calls only as `f(a..);` / `lv = f(a..);`); keeps it.
-//! Guarantees: no call of a function with a body remains in any function body.
+//! Guarantees: no call of a function with a body remains in any function body, but of the
+//! kept functions (which call only each other and CBMC builtins).
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
 use crate::callee_types::CalleeTypes;
