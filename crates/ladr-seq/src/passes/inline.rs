@@ -100,7 +100,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 /// ([`visible::may_switch`], with the function's parameters and locals as its own objects:
 /// each call has fresh ones); no loop, backward `goto` or `asm`; and every call is of
 /// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin or another kept function (so no cycle:
-/// the set grows from the leaves). Nothing in such a body needs a later pass: no access to
+/// the set grows from the leaves); no `_Thread_local` object named (`threads` renames
+/// those per slot in the slots' code only). Nothing in such a body needs a later pass: no access to
 /// instrument, no label to guard, no bound to cut, no library call to model.
 fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
     let mut own_objects = HashSet::new();
@@ -108,6 +109,25 @@ fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
         own_objects.extend(objects_of(&def.node));
     }
     let vars = ladr_ir::analysis::Vars::new(unit, &own_objects);
+    // `threads` gives each slot its own instance of a `_Thread_local` object and renames
+    // its uses in the slots' code only: a kept function must not name one, even where the
+    // visibility test would let it (a private object is no shared access).
+    let per_thread: HashSet<String> =
+        unit.0
+            .iter()
+            .filter_map(|e| match &e.node {
+                ExternalDeclaration::Declaration(d)
+                    if has_storage(&d.node, StorageClassSpecifier::ThreadLocal) =>
+                {
+                    Some(d.node.declarators.iter().filter_map(|id| {
+                        declarator_name(&id.node.declarator.node).map(str::to_string)
+                    }))
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+    let per_thread: Vec<&str> = per_thread.iter().map(String::as_str).collect();
     // Each candidate with the defined functions it calls.
     let mut candidates: Vec<(&String, HashSet<String>)> = vec![];
     for (name, def) in &info.defs {
@@ -120,6 +140,9 @@ fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
         }
         let body = &def.node.statement;
         if visible::may_switch(&vars, body) {
+            continue;
+        }
+        if ladr_c::syntax::walk::mentions(body, &per_thread) {
             continue;
         }
         if let Some(callees) = bounded_callees(body, &info.defs) {
