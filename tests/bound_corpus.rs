@@ -43,7 +43,7 @@ fn svcomp_corpus_bounds() {
         let r = std::panic::catch_unwind(move || {
             let p = ladr_seq::passes::inline::run(p, &opts).map_err(|e| e.message)?;
             let p = ladr_seq::passes::unwind::run(p, &opts).map_err(|e| e.message)?;
-            ladr_seq::invariants::check_bounded(&p.unit).map_err(|e| format!("check: {e}"))?;
+            ladr_seq::invariants::check_bounded(&p).map_err(|e| format!("check: {e}"))?;
             let out = ladr_c::print::print_unit(&p.unit).text;
             common::gcc_accepts(&out).map_err(|e| {
                 let first = e.lines().find(|l| l.contains("error")).unwrap_or("?");

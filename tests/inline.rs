@@ -11,8 +11,60 @@ fn function_called_twice_has_distinct_locals() {
     insta::assert_snapshot!(check(
         r#"
 int g;
-int inc(int x) { int y; __CPROVER_havoc_object(&y); y = x + 1; return y; }
+int inc(int x) { int y; __CPROVER_havoc_object(&y); y = x + g; return y; }
 int main() { int a; a = 1; a = inc(a); g = inc(a); inc(3); return 0; }
+"#,
+        2
+    ));
+}
+
+/// A function in which no context switch can happen (no shared access, no model call, no
+/// assumption; no loop or recursion) stays a call, as do the functions it calls; one that
+/// reads a global, loops or recurses is inlined (and unwound, cut).
+#[test]
+fn function_without_visible_statement_is_kept_as_a_call() {
+    insta::assert_snapshot!(check(
+        r#"
+int g;
+int clamp(int v, int lo, int hi) { if (v < lo) return lo; if (v > hi) return hi; return v; }
+int scale(int v) { int r; r = clamp(v, 0, 10); return 2 * r; }
+int shared(int v) { int r; r = scale(v); return r + g; }
+int sum(int n) { int s; s = 0; while (n > 0) { s = s + n; n = n - 1; } return s; }
+int depth(int n) { int r; if (n <= 0) return 0; r = depth(n - 1); return r + 1; }
+int main() { int a; a = scale(3); a = shared(a); a = sum(a); a = depth(a); g = a; return 0; }
+"#,
+        2
+    ));
+}
+
+/// A call through a pointer reaches only functions of a compatible type whose address the
+/// program may store: not `probe` (a pointer to another struct), not `count` (a pointer
+/// result where a number is expected), not the start routine `worker`, which is only named
+/// in `pthread_create`.
+#[test]
+fn pointer_call_reaches_compatible_functions_only() {
+    insta::assert_snapshot!(check(
+        r#"
+typedef int pthread_t;
+int pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+struct desc { int v; };
+struct dev { int w; };
+struct ops { int (*submit)(struct desc *); };
+int g;
+int submit(struct desc *d) { return d->v; }
+int submit_any(void *d) { g = 1; return g; }
+int probe(struct dev *d) { return d->w; }
+int *count(struct desc *d) { return &d->v; }
+void *worker(void *arg) { g = 2; return 0; }
+struct ops o;
+int main() {
+  pthread_t t; struct desc d; int r; int (*pp)(struct dev *); int *(*cp)(struct desc *);
+  o.submit = submit; o.submit = (int (*)(struct desc *))submit_any;
+  pp = probe; cp = count;
+  pthread_create(&t, 0, worker, 0);
+  r = o.submit(&d);
+  return r;
+}
 "#,
         2
     ));

@@ -44,7 +44,7 @@ pub fn bound(src: &str, unwind: u32, max_unwind: u32) -> Result<(String, Program
     let p = ladr_seq::passes::normalise::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr_seq::passes::inline::run(p, &opts).map_err(|e| e.to_string())?;
     let p = ladr_seq::passes::unwind::run(p, &opts).map_err(|e| e.to_string())?;
-    ladr_seq::invariants::check_bounded(&p.unit).map_err(|v| v.to_string())?;
+    ladr_seq::invariants::check_bounded(&p).map_err(|v| v.to_string())?;
     let text = ladr_c::print::print_unit(&p.unit).text;
     gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
     Ok((text, p))
@@ -82,7 +82,7 @@ pub fn folded(src: &str, unwind: u32) -> Result<(String, Program), String> {
         ..Default::default()
     };
     let p = ladr_seq::passes::constprop::run(p, &opts).map_err(|e| e.to_string())?;
-    ladr_seq::invariants::check_bounded(&p.unit).map_err(|v| v.to_string())?;
+    ladr_seq::invariants::check_bounded(&p).map_err(|v| v.to_string())?;
     let text = ladr_c::print::print_unit(&p.unit).text;
     gcc_accepts(&text).map_err(|e| format!("gcc rejects:\n{e}\n{text}"))?;
     Ok((text, p))

@@ -208,6 +208,11 @@ pub struct Program {
     pub vars: crate::analysis::Vars,
     /// The accesses `race` instrumented, indexed by site id (filled by `race`).
     pub sites: Vec<Site>,
+    /// Functions the bounded program calls instead of inlining them (filled by `inline`):
+    /// no context switch can happen inside them (no visible statement, transitively), and
+    /// they have no loop, backward `goto` or recursion, so they need no bound. They stay
+    /// real C functions that CBMC inlines itself.
+    pub kept: std::collections::BTreeSet<String>,
 }
 
 impl Program {
@@ -222,6 +227,7 @@ impl Program {
             code: vec![],
             vars: Default::default(),
             sites: vec![],
+            kept: Default::default(),
         }
     }
 

@@ -6,6 +6,7 @@
 //! serde, no command line: a pass is a function from program to program. The crate does
 //! not know CBMC is the back end beyond the `__CPROVER_*` builtins the program uses.
 
+pub mod callee_types;
 pub mod invariants;
 pub mod model;
 pub mod normal_form;

@@ -21,21 +21,27 @@
 //! * Recursion is inlined while the callee is active fewer than U times on the inlining
 //!   stack; a deeper call becomes `__CPROVER_assume(0);` and a [`CutKind::Recursion`] cut.
 //! * A call through a function pointer becomes an if-chain over the functions whose address
-//!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`;
-//!   where the pointer's declared type is known, only functions of its return kind (`void`
-//!   or a value; see [`super::fn_pointers`]).
+//!   is taken somewhere and whose parameter count fits, ending in `__CPROVER_assume(0);`.
 //! * `__VERIFIER_atomic_*` functions and C11 `atomic_*` operations with a body are
 //!   inlined with their body as `{ __VERIFIER_atomic_begin(); … __VERIFIER_atomic_end(); }`
 //!   (N5); the arguments are evaluated before it and the result stored after it.
+//! * A call through a function pointer considers only the candidates whose type may be
+//!   that of the pointer ([`CalleeTypes`]) and whose address the program may store (not a
+//!   start routine only named in `pthread_create`).
 //! * Not inlined: `main` (calling it is an error), functions without a body, `pthread_*`,
-//!   and the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined).
+//!   the builtins of [`kept_call`] (`__VERIFIER_assert` with a body is inlined), and the
+//!   functions in which no context switch can happen ([`kept_functions`],
+//!   [`Program::kept`]): their calls stay calls and their definitions stay whole, so the
+//!   bounded program does not grow with every call site of a pure helper.
 //!
 //! Needs the normal form N1–N6 (calls only as `f(a..);` / `lv = f(a..);`); keeps it.
-//! Guarantees: no call of a function with a body remains in any function body.
+//! Guarantees: no call of a function with a body remains in any function body, but of the
+//! kept functions (which call only each other and CBMC builtins).
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
-use super::fn_pointers::Pointers;
+use crate::callee_types::CalleeTypes;
 use crate::normal_form::{is_atomic_section, kept_call};
+use crate::passes::visible;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{Copier, Rename};
@@ -52,7 +58,8 @@ use std::convert::Infallible;
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     hoist_and_hygiene(&mut p);
-    let info = FnInfo::collect(&p.unit);
+    let mut info = FnInfo::collect(&p.unit);
+    info.kept = kept_functions(&p.unit, &info);
     let mut inl = Inliner {
         names: &mut p.names,
         cuts: &mut p.cuts,
@@ -64,7 +71,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     // (start routines, function-pointer targets). Every other function is only called,
     // so after inlining it into the roots its definition is dead and is removed (its
     // prototype stays).
-    let is_root = |name: &str| name == "main" || info.taken.iter().any(|t| t == name);
+    let is_root = |name: &str| {
+        name == "main" || info.taken.iter().any(|t| t == name) || info.kept.contains(name)
+    };
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
             if !is_root(function_name(&f.node).unwrap_or_default()) {
@@ -82,7 +91,168 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }
     check_no_defined_calls(&p.unit, &info)?;
     definitions_last(&mut p.unit);
+    p.kept = info.kept.iter().cloned().collect();
     Ok(p)
+}
+
+/// The functions whose calls stay calls ([`Program::kept`]): defined, neither `main`, nor
+/// atomic, variadic or K&R-style; no statement of the body is visible
+/// ([`visible::may_switch`], with the function's parameters and locals as its own objects:
+/// each call has fresh ones); no loop, backward `goto` or `asm`; and every call is of
+/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin or another kept function (so no cycle:
+/// the set grows from the leaves); no `_Thread_local` object named (`threads` renames
+/// those per slot in the slots' code only). Nothing in such a body needs a later pass: no access to
+/// instrument, no label to guard, no bound to cut, no library call to model.
+fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
+    let mut own_objects = HashSet::new();
+    for def in info.defs.values() {
+        own_objects.extend(objects_of(&def.node));
+    }
+    let vars = ladr_ir::analysis::Vars::new(unit, &own_objects);
+    // `threads` gives each slot its own instance of a `_Thread_local` object and renames
+    // its uses in the slots' code only: a kept function must not name one, even where the
+    // visibility test would let it (a private object is no shared access).
+    let per_thread: HashSet<String> =
+        unit.0
+            .iter()
+            .filter_map(|e| match &e.node {
+                ExternalDeclaration::Declaration(d)
+                    if has_storage(&d.node, StorageClassSpecifier::ThreadLocal) =>
+                {
+                    Some(d.node.declarators.iter().filter_map(|id| {
+                        declarator_name(&id.node.declarator.node).map(str::to_string)
+                    }))
+                }
+                _ => None,
+            })
+            .flatten()
+            .collect();
+    let per_thread: Vec<&str> = per_thread.iter().map(String::as_str).collect();
+    // Each candidate with the defined functions it calls.
+    let mut candidates: Vec<(&String, HashSet<String>)> = vec![];
+    for (name, def) in &info.defs {
+        let plain_prototype = matches!(
+            first_suffix(&def.node.declarator.node),
+            Some(DerivedDeclarator::Function(f)) if matches!(f.node.ellipsis, Ellipsis::None)
+        );
+        if name == "main" || is_atomic_function(name) || !plain_prototype {
+            continue;
+        }
+        let body = &def.node.statement;
+        if visible::may_switch(&vars, body) {
+            continue;
+        }
+        if ladr_c::syntax::walk::mentions(body, &per_thread) {
+            continue;
+        }
+        if let Some(callees) = bounded_callees(body, &info.defs) {
+            candidates.push((name, callees));
+        }
+    }
+    let mut kept: HashSet<String> = HashSet::new();
+    loop {
+        let before = kept.len();
+        for (name, callees) in &candidates {
+            if !kept.contains(*name) && callees.iter().all(|c| kept.contains(c)) {
+                kept.insert((*name).clone());
+            }
+        }
+        if kept.len() == before {
+            return kept;
+        }
+    }
+}
+
+/// The parameters and locals a function definition declares.
+fn objects_of(f: &FunctionDefinition) -> HashSet<String> {
+    struct Objects(HashSet<String>);
+    impl Visitor for Objects {
+        type Error = Infallible;
+        fn declarator(&mut self, d: &Node<Declarator>) -> std::result::Result<Walk, Infallible> {
+            if let Some(n) = declarator_name(&d.node) {
+                self.0.insert(n.to_string());
+            }
+            Ok(Walk::Descend)
+        }
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            Ok(match t.node {
+                TypeSpecifier::Struct(_) => Walk::Skip,
+                _ => Walk::Descend,
+            })
+        }
+    }
+    let mut o = Objects(HashSet::new());
+    if let Some(DerivedDeclarator::Function(fd)) = first_suffix(&f.declarator.node) {
+        for p in &fd.node.parameters {
+            if let Some(n) = p
+                .node
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node))
+            {
+                o.0.insert(n.to_string());
+            }
+        }
+    }
+    let Ok(()) = visit::stmt(&mut o, &f.statement);
+    o.0
+}
+
+/// The defined functions a body calls, or None if it has a loop, a backward `goto`, an
+/// `asm` statement, a call through a pointer or a call of a function without a body
+/// (besides `__VERIFIER_nondet_*` and `__CPROVER_*`).
+fn bounded_callees(
+    body: &Node<Statement>,
+    defs: &HashMap<String, Node<FunctionDefinition>>,
+) -> Option<HashSet<String>> {
+    struct Scan<'a> {
+        defs: &'a HashMap<String, Node<FunctionDefinition>>,
+        labels: HashSet<String>,
+        callees: HashSet<String>,
+    }
+    impl Visitor for Scan<'_> {
+        type Error = ();
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
+            match &s.node {
+                Statement::While(_)
+                | Statement::DoWhile(_)
+                | Statement::For(_)
+                | Statement::Asm(_) => Err(()),
+                Statement::Goto(l) if self.labels.contains(&l.node.name) => Err(()),
+                Statement::Labeled(l) => {
+                    if let Label::Identifier(i) = &l.node.label.node {
+                        self.labels.insert(i.node.name.clone());
+                    }
+                    Ok(Walk::Descend)
+                }
+                _ => Ok(Walk::Descend),
+            }
+        }
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            if let Expression::Call(c) = &e.node {
+                match callee_name(&c.node) {
+                    Some(n) if self.defs.contains_key(n) => {
+                        self.callees.insert(n.to_string());
+                    }
+                    Some(n)
+                        if n.starts_with(abi::NONDET_PREFIX)
+                            || n.starts_with(abi::CPROVER_PREFIX) => {}
+                    _ => return Err(()),
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut s = Scan {
+        defs,
+        labels: HashSet::new(),
+        callees: HashSet::new(),
+    };
+    visit::stmt(&mut s, body).ok()?;
+    Some(s.callees)
 }
 
 /// Replaces each function definition by its prototype and moves the definitions to the end,
@@ -192,14 +362,19 @@ struct FnInfo {
     arity: HashMap<String, (usize, bool)>,
     /// Functions used as values (address taken), in order of first use.
     taken: Vec<String>,
+    /// The functions of `taken` whose address may be stored in the program's objects: all
+    /// but those only named as the start routine of `pthread_create`.
+    escaping: HashSet<String>,
     /// Names declared as objects anywhere (globals, locals, parameters).
     vars: HashSet<String>,
     /// Functions returning `void`.
     void_fns: HashSet<String>,
     /// File-scope typedefs of array types (`typedef int buf_t[4];`, `jmp_buf`).
     array_typedefs: HashSet<String>,
-    /// The declared types of function pointers (which functions a call through one reaches).
-    pointers: Pointers,
+    /// The types that decide which functions a call through a pointer may reach.
+    types: CalleeTypes,
+    /// Functions called, not inlined ([`kept_functions`]).
+    kept: HashSet<String>,
 }
 
 /// The file-scope typedef names whose type is an array (directly, or through another such
@@ -307,23 +482,43 @@ impl FnInfo {
         struct Taken<'a> {
             fns: &'a HashMap<String, (usize, bool)>,
             out: Vec<String>,
+            escaping: HashSet<String>,
+        }
+        impl Taken<'_> {
+            fn take(&mut self, name: &str, escapes: bool) {
+                if self.fns.contains_key(name) {
+                    if !self.out.iter().any(|t| t == name) {
+                        self.out.push(name.to_string());
+                    }
+                    if escapes {
+                        self.escaping.insert(name.to_string());
+                    }
+                }
+            }
         }
         impl Visitor for Taken<'_> {
             type Error = Infallible;
             fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
                 match &e.node {
                     Expression::Identifier(i) => {
-                        if self.fns.contains_key(&i.node.name) && !self.out.contains(&i.node.name) {
-                            self.out.push(i.node.name.clone());
-                        }
+                        self.take(&i.node.name, true);
                         Ok(Walk::Skip)
                     }
                     Expression::Call(c) => {
                         // A called function's name is not taken.
-                        if peel_deref(&c.node.callee).is_none() {
+                        let callee = peel_deref(&c.node.callee);
+                        if callee.is_none() {
                             visit::expr(self, &c.node.callee)?;
                         }
-                        for a in &c.node.arguments {
+                        for (k, a) in c.node.arguments.iter().enumerate() {
+                            // A start routine named in `pthread_create` goes to the
+                            // model, never into a pointer of the program.
+                            if k == 2 && callee == Some(PTHREAD_CREATE) {
+                                if let Some(r) = routine_name(&a.node) {
+                                    self.take(r, false);
+                                    continue;
+                                }
+                            }
                             visit::expr(self, a)?;
                         }
                         Ok(Walk::Skip)
@@ -335,9 +530,11 @@ impl FnInfo {
         let mut t = Taken {
             fns: &arity,
             out: vec![],
+            escaping: HashSet::new(),
         };
         let Ok(()) = visit::unit(&mut t, unit);
         let taken = t.out;
+        let escaping = t.escaping;
         struct Vars(HashSet<String>);
         impl Visitor for Vars {
             type Error = Infallible;
@@ -362,6 +559,18 @@ impl FnInfo {
                 }
                 Ok(Walk::Descend)
             }
+            // A struct or union member is no variable: `ops->free(…)` declares a member
+            // `free`, which must not make a call of the library's `free` a call through a
+            // pointer.
+            fn type_specifier(
+                &mut self,
+                t: &Node<TypeSpecifier>,
+            ) -> std::result::Result<Walk, Infallible> {
+                Ok(match t.node {
+                    TypeSpecifier::Struct(_) => Walk::Skip,
+                    _ => Walk::Descend,
+                })
+            }
         }
         let mut v = Vars(HashSet::new());
         let Ok(()) = visit::unit(&mut v, unit);
@@ -369,16 +578,18 @@ impl FnInfo {
             defs,
             arity,
             taken,
+            escaping,
             vars: v.0,
             void_fns,
             array_typedefs: array_typedefs(unit),
-            pointers: Pointers::collect(unit),
+            types: CalleeTypes::collect(unit),
+            kept: HashSet::new(),
         }
     }
 
     /// True if calls of `name` are replaced by its body.
     fn inlinable(&self, name: &str) -> bool {
-        self.defs.contains_key(name) && !kept_call(name)
+        self.defs.contains_key(name) && !kept_call(name) && !self.kept.contains(name)
     }
 }
 
@@ -401,6 +612,20 @@ pub fn is_atomic_function(name: &str) -> bool {
             | "atomic_flag_test_and_set"
             | "atomic_flag_clear"
     ) || base.starts_with("atomic_fetch_")
+}
+
+const PTHREAD_CREATE: &str = "pthread_create";
+
+/// The function a `pthread_create` start-routine argument names: `f`, `&f`, `(T) f`.
+fn routine_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            routine_name(&u.node.operand.node)
+        }
+        Expression::Cast(c) => routine_name(&c.node.expression.node),
+        _ => None,
+    }
 }
 
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
@@ -528,11 +753,13 @@ impl Inliner<'_> {
         atomic: bool,
     ) -> Result<Node<Statement>> {
         let n = c.arguments.len();
-        let sig = self.info.pointers.of_callee(&c.callee.node);
         let cands: Vec<String> = self
             .info
             .taken
             .iter()
+            // Only a function whose address the program may store can be reached by a
+            // pointer.
+            .filter(|f| self.info.escaping.contains(*f))
             .filter(|f| {
                 self.info
                     .arity
@@ -541,13 +768,8 @@ impl Inliner<'_> {
             })
             // A void function cannot be the target when the value is used.
             .filter(|f| dest.is_none() || !self.info.void_fns.contains(*f))
-            // Nor one whose return type the pointer's declared type contradicts.
-            .filter(|f| {
-                sig.is_none_or(|sig| {
-                    let void = self.info.void_fns.contains(*f);
-                    self.info.pointers.may_reach(sig, f, void)
-                })
-            })
+            // Nor a function of an incompatible type.
+            .filter(|f| self.info.types.may_reach(&c.callee, f))
             .cloned()
             .collect();
         let text = ladr_c::print::expr_to_string(&c.callee.node);

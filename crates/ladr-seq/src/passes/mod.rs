@@ -37,8 +37,9 @@
 //! * Loop: no `while`, `do`, `for`.
 //! * BackwardGoto: no `goto` to a label earlier in the function's text.
 //! * CallOfDefinedFunction: no call of a function with a body, except `main` and the names
-//!   `inline` keeps (`inline::kept_call`), the model's functions and (from `lazy`'s driver)
-//!   the slot functions.
+//!   `inline` keeps (`inline::kept_call`), the functions in which no context switch can
+//!   happen (`Program::kept`, which call only each other and builtins), the model's
+//!   functions and (from `lazy`'s driver) the slot functions.
 //!
 //! # What holds after which pass
 //! Checked by [`crate::invariants`] (table `HOLDS_AFTER`) after every pass in debug builds
@@ -64,7 +65,6 @@
 //! visible statements and their conditions, so N2 and N3 stop holding there by design.
 
 pub mod constprop;
-mod fn_pointers;
 pub mod inline;
 pub mod lazy;
 pub mod normalise;

@@ -203,7 +203,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             let keep = if slot == 0 && state.solo(&parents) {
                 structural(stmt)
             } else {
-                visible::is_visible_stmt(stmt, &p.vars)
+                visible::may_switch(&p.vars, stmt)
             };
             if !keep {
                 let stmt = std::mem::replace(stmt, empty_stmt(stmt.span));
@@ -226,7 +226,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .skip(1)
             .take_while(|i| !matches!(i, Item::Visible { .. } | Item::Label(..)))
             .all(|i| match i {
-                Item::Plain(s) => !visible::is_visible_stmt(s, &p.vars),
+                Item::Plain(s) => !visible::may_switch(&p.vars, s),
                 _ => true,
             });
         if slot > 0 || merged_quiet {

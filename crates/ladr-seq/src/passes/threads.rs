@@ -276,6 +276,31 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .into_iter()
             .map(|d| node(ExternalDeclaration::Declaration(d.clone()), d.span)),
     );
+    // The functions `inline` kept as calls that the slots call (directly or through other
+    // kept functions): shared by every slot that calls them (they touch no shared object
+    // and have only automatic locals, so one definition serves all).
+    let mut called: HashSet<&str> = HashSet::new();
+    let mut todo: Vec<&Node<Statement>> = bodies.iter().flatten().collect();
+    while let Some(b) = todo.pop() {
+        for name in identifiers(b) {
+            if let Some(k) = p.kept.get(&name) {
+                if called.insert(k.as_str()) {
+                    if let Some(f) = defs.get(k) {
+                        todo.push(&f.statement);
+                    }
+                }
+            }
+        }
+    }
+    for name in p.kept.iter().filter(|k| called.contains(k.as_str())) {
+        if let Some(f) = defs.get(name) {
+            let span = f.declarator.span;
+            unit.push(node(
+                ExternalDeclaration::FunctionDefinition(node(f.clone(), span)),
+                span,
+            ));
+        }
+    }
     for (k, b) in bodies.into_iter().enumerate() {
         let b = b.expect("every slot has a body");
         unit.push(function_def(&slot_function(k), TypeSpecifier::Void, b));
@@ -283,6 +308,23 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     p.unit.0 = unit;
     p.slots = slots;
     Ok(p)
+}
+
+/// The names a statement uses as identifier expressions.
+fn identifiers(s: &Node<Statement>) -> HashSet<String> {
+    struct Ids(HashSet<String>);
+    impl Visitor for Ids {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Expression::Identifier(i) = &e.node {
+                self.0.insert(i.node.name.clone());
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut ids = Ids(HashSet::new());
+    let Ok(()) = visit::stmt(&mut ids, s);
+    ids.0
 }
 
 /// A function named as a key destructor (`pthread_key_create(&k, d)`).

@@ -25,7 +25,7 @@
 //! Needs the normal form (N1: only `while`; N2: side-effect-free conditions) and `inline`
 //! having removed calls and static locals. Guarantees (checked by
 //! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
-//! with a body.
+//! with a body but of the kept ones (`Program::kept`, which have no loop to unwind).
 
 use crate::normal_form::havoced_var;
 use ladr_c::diag::{Error, Result};

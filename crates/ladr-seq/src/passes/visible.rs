@@ -195,12 +195,16 @@ impl Flattener<'_> {
     }
 
     fn is_visible_stmt(&self, s: &Node<Statement>) -> bool {
-        is_visible_stmt(s, self.vars)
+        may_switch(self.vars, s)
     }
 }
 
-/// Does `s` contain anything that makes a statement visible (with `vars`' shared objects)?
-pub(crate) fn is_visible_stmt(s: &Node<Statement>, vars: &Vars) -> bool {
+/// True if a context switch may happen before `s` or inside it: it may access shared
+/// memory (by `vars`), calls the pthread model or a library function that reads or writes
+/// through its arguments, assumes, or is an atomic section. The one test of visibility:
+/// `visible` labels such statements, and `inline` keeps a function as a call only if no
+/// statement of its body is one.
+pub fn may_switch(vars: &Vars, s: &Node<Statement>) -> bool {
     visit::stmt(&mut Finder { vars }, s).is_err()
 }
 
