@@ -4,12 +4,13 @@
 
    The race (built with the default options): `progress.last_block` is published by the
    job without the pool's lock, and `main` reads it right after submitting the last block,
-   while the jobs of blocks 1 and 2 may still be running. The first block's publication is
+   while the jobs of blocks 1 and 2 may still be running (and those two jobs, on two
+   workers, write it at the same time). The first block's publication is
    ordered before the read by pool_wait (the pool's mutex and condition variable). In
    ladr's model the racing interleaving takes 3 rounds: main submits and waits, a worker
    runs block 0 and signals, main wakes up, submits and reads, and a worker writes after
-   that (the same handshake done twice needs 4). With -DPOOL_FIXED main waits before the
-   read and the program has no race. */
+   that (the same handshake done twice needs 4). With -DPOOL_FIXED main waits for every
+   block before the next one and before the read, and the program has no race. */
 #include "pool.h"
 
 #include <stdio.h>
@@ -75,12 +76,13 @@ int main(int argc, char **argv)
       fprintf(stderr, "block %d rejected\n", i);
       break;
     }
+#ifdef POOL_FIXED
+    pool_wait(&pool);
+#else
     if (i == 0)
       pool_wait(&pool);
-  }
-#ifdef POOL_FIXED
-  pool_wait(&pool);
 #endif
+  }
   printf("last block done: %d\n", progress.last_block);
   pool_wait(&pool);
   pool_snapshot(&pool, &stats);
