@@ -19,7 +19,7 @@
 //! and a name declared with several types has all of them, so a doubt never removes a
 //! candidate.
 
-use ladr_c::syntax::build::{declarator_name, function_name};
+use ladr_c::syntax::build::{declarator_name, function_name, type_specifiers};
 use ladr_c::syntax::names::original_name;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
@@ -261,7 +261,7 @@ impl CalleeTypes {
 
     /// A parameter's type, adjusted: arrays and functions are pointers.
     fn param(&self, p: &ParameterDeclaration, depth: usize) -> Ty {
-        let specs = type_specifiers(&p.specifiers);
+        let specs = owned_specifiers(&p.specifiers);
         match self.declared(&specs, p.declarator.as_ref().map(|d| &d.node), depth) {
             Ty::Array(t) => Ty::Pointer(t),
             f @ Ty::Function(..) => Ty::Pointer(Box::new(f)),
@@ -270,14 +270,9 @@ impl CalleeTypes {
     }
 }
 
-fn type_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<TypeSpecifier> {
-    specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => Some(t.node.clone()),
-            _ => None,
-        })
-        .collect()
+/// The type specifiers of a declaration, owned (kept with typedefs and functions).
+fn owned_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<TypeSpecifier> {
+    type_specifiers(specs).into_iter().cloned().collect()
 }
 
 /// The function type a callee type calls (a function, a pointer to one); None: unknown.
@@ -341,7 +336,7 @@ struct Collect {
 
 impl Collect {
     fn declaration(&mut self, d: &Declaration) {
-        let specs = type_specifiers(&d.specifiers);
+        let specs = owned_specifiers(&d.specifiers);
         let typedef = ladr_c::syntax::build::is_typedef(d);
         for id in &d.declarators {
             let decl = &id.node.declarator.node;
@@ -425,7 +420,7 @@ fn add_definitions(t: &mut CalleeTypes, unit: &TranslationUnit) {
         // A definition's own type.
         if let Some(n) = function_name(&f.node) {
             if !t.functions.contains_key(n) {
-                let specs = type_specifiers(&f.node.specifiers);
+                let specs = owned_specifiers(&f.node.specifiers);
                 let ty = t.declared(&specs, Some(&f.node.declarator.node), 0);
                 t.functions.insert(n.to_string(), ty);
             }

@@ -601,6 +601,35 @@ pub fn is_pointer_declarator(d: &Declarator) -> bool {
     }
 }
 
+/// The type specifiers among declaration specifiers.
+pub fn type_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<&TypeSpecifier> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect()
+}
+
+/// True if the declaration specifiers include `volatile`.
+pub fn is_volatile(specs: &[Node<DeclarationSpecifier>]) -> bool {
+    specs.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
+            if q.node == TypeQualifier::Volatile)
+    })
+}
+
+/// How many array dimensions the declarator has at its top (`int *q[2][3]`: 2; lang-c
+/// lists a declarator's pointers before its suffixes, and the suffixes apply last).
+pub fn array_dims(d: &Declarator) -> usize {
+    d.derived
+        .iter()
+        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
+        .count()
+}
+
 /// `x[…]…`: a declarator whose outermost derivation is an array.
 pub fn is_array_declarator(d: &Declarator) -> bool {
     // lang-c lists a declarator's pointers before its array part: `int *q[2]` is an array

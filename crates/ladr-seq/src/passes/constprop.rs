@@ -51,8 +51,9 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
-/// The largest integer folded: every C integer type (but `_Bool`) holds 0..=127.
-const MAX_INT: i128 = 127;
+/// The largest integer folded: every C integer type (but `_Bool`) holds 0..=127, alike in
+/// every conversion (`racefree` keeps its counter values in the same range).
+pub(crate) const MAX_INT: i128 = 127;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let file = FileScope::collect(&p.unit);
@@ -135,33 +136,14 @@ fn is_int_specs(specs: &[&TypeSpecifier], int_typedefs: &HashSet<String>) -> boo
     any
 }
 
-fn types_of(specs: &[Node<DeclarationSpecifier>]) -> Vec<&TypeSpecifier> {
-    specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-            _ => None,
-        })
-        .collect()
-}
-
-fn is_volatile(specs: &[Node<DeclarationSpecifier>]) -> bool {
-    specs.iter().any(|s| {
-        matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
-            if q.node == TypeQualifier::Volatile)
-    })
-}
-
-/// The number of array dimensions of an array declarator (`int a[2][3]`: 2).
-fn array_dims(d: &Declarator) -> usize {
-    if !is_array_declarator(d) {
-        return 0;
+/// The number of array dimensions of an array object's declarator (`int a[2][3]`: 2; 0 for
+/// `int (*p)[3]`, a pointer).
+fn object_array_dims(d: &Declarator) -> usize {
+    if is_array_declarator(d) {
+        array_dims(d)
+    } else {
+        0
     }
-    d.derived
-        .iter()
-        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
-        .count()
 }
 
 impl FileScope {
@@ -176,7 +158,7 @@ impl FileScope {
                 }
                 ExternalDeclaration::Declaration(d) => {
                     let typedef = is_typedef(&d.node);
-                    let types = types_of(&d.node.specifiers);
+                    let types = type_specifiers(&d.node.specifiers);
                     for id in &d.node.declarators {
                         let dd = &id.node.declarator.node;
                         let Some(n) = declarator_name(dd) else {
@@ -190,7 +172,7 @@ impl FileScope {
                             f.functions.insert(n.to_string());
                         } else {
                             f.objects.insert(n.to_string());
-                            let dims = array_dims(dd);
+                            let dims = object_array_dims(dd);
                             let e = f.arrays.entry(n.to_string()).or_insert(dims);
                             *e = (*e).min(dims);
                         }
@@ -245,13 +227,13 @@ fn candidates(
                         | StorageClassSpecifier::ThreadLocal
                 )
             });
-            let types = types_of(&d.node.specifiers);
+            let types = type_specifiers(&d.node.specifiers);
             for id in &d.node.declarators {
                 let dd = &id.node.declarator.node;
                 let Some(n) = declarator_name(dd) else {
                     continue;
                 };
-                let dims = array_dims(dd);
+                let dims = object_array_dims(dd);
                 if dims > 0 {
                     self.arrays.insert(n.to_string(), dims);
                 }

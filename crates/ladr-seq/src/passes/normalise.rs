@@ -1491,17 +1491,6 @@ fn is_special_call(c: &CallExpression) -> bool {
         || n == abi::VERIFIER_ASSUME || n == "assert" || n == abi::ASSUME)
 }
 
-/// Number of leading array derivations (`int a[2][3]` → 2).
-/// How many array dimensions the declared object has at its top (`int *q[2][3]`: 2; lang-c
-/// lists a declarator's pointers before its suffixes, and the suffixes apply last).
-fn array_dims(d: &Declarator) -> usize {
-    d.derived
-        .iter()
-        .skip_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-        .take_while(|x| matches!(x.node, DerivedDeclarator::Array(_)))
-        .count()
-}
-
 /// Labels and gotos of a statement (outside statement expressions' own scopes too: labels
 /// are per function).
 #[derive(Default)]

@@ -48,6 +48,9 @@
 //! Needs: `visible`. Guarantees: `Program::code` with the same statements, some visible ones
 //! made plain and the labels numbered again; `Program::vars` knows the race-free objects.
 
+// Counter values the analysis keeps: every integer type holds them, alike in every
+// conversion (the range `constprop` folds).
+use super::constprop::MAX_INT as MAX_VALUE;
 use crate::normal_form::is_atomic_section;
 use crate::passes::visible;
 use ladr_c::diag::Result;
@@ -1039,9 +1042,6 @@ impl Flow<'_, '_> {
         self.cur = Some(st);
     }
 }
-
-/// Values the analysis keeps: every integer type holds them, alike in every conversion.
-const MAX_VALUE: i128 = 127;
 
 /// The value of `e` from literals and known locals, when every step stays in
 /// `0..=MAX_VALUE` (so signedness and width never matter).

@@ -746,10 +746,7 @@ fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
             continue;
         };
         let st = storage_of(&d.node.specifiers);
-        let volatile = d.node.specifiers.iter().any(|s| {
-            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
-                if q.node == TypeQualifier::Volatile)
-        });
+        let volatile = is_volatile(&d.node.specifiers);
         if st.contains(&StorageClassSpecifier::Typedef) {
             continue;
         }
