@@ -201,7 +201,7 @@ struct Cli {
           value_parser = parse_seconds)]
     timeout: f64,
     /// After "no race", check again with larger bounds while the time limit leaves time
-    /// (from 2/2: 3/2, 4/2, 3/3, 3/4, 4/4, then rounds and unwinding in turn). On by
+    /// (from 2/2: 3/2, 3/3, 3/4, 4/2, 4/4, then rounds and unwinding in turn). On by
     /// default (and in SV-COMP mode); --no-deepen turns it off. The answer is the first race
     /// found, or "no race" for the deepest bounds of the schedule up to which every bound
     /// pair finished. A vacuous "no race" (no execution within the bounds creates a thread)

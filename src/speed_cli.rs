@@ -6,7 +6,7 @@ use ladr_check::parallel::{Deepening, StepState};
 
 /// The schedule as a line of text, when there is more to say than the report's own bounds
 /// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
-/// 3/2 race, 4/2 stopped (…), 3/3 not started`.
+/// 3/2 race, 3/3 stopped (…), 3/4 not started`.
 pub fn bounds_line(d: &Deepening) -> Option<String> {
     if d.steps.len() <= 1 && d.instances.iter().all(|&n| n <= 1) {
         return None;

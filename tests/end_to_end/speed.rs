@@ -87,10 +87,10 @@ fn jobs_without_race_name_the_finished_prefix() {
     assert_eq!(code, 0, "{v}");
     let d = &v["deepening"];
     assert_eq!(d["prefix"], 3, "{v}");
-    assert_eq!(d["finished"], serde_json::json!([[2, 2], [3, 2], [4, 2]]));
+    assert_eq!(d["finished"], serde_json::json!([[2, 2], [3, 2], [3, 3]]));
     assert_eq!(
         (&v["bounds"]["rounds"], &v["bounds"]["unwind"]),
-        (&4.into(), &2.into())
+        (&3.into(), &3.into())
     );
     let (code, out, _) = ladr(&[
         "tests/e2e/global_joined_free.c",
