@@ -1,4 +1,4 @@
-//! `racefree` — what cannot race is neither visible nor instrumented (issue 17): a static
+//! `racefree` — what cannot race is not instrumented, `main` alone not visible (issue 17): a static
 //! pre-analysis between `visible` and `race` that makes the formula CBMC gets smaller and
 //! never removes a race. Every doubt keeps the statement visible and the access
 //! instrumented.
@@ -32,8 +32,9 @@
 //!    are all reads (a read-only object, or one written only while `main` runs alone), or
 //!    all by one slot (an object confined to one thread), or all made while the slot holds
 //!    one and the same mutex (must-locksets). Such an object is not shared: its accesses
-//!    are not instrumented and statements touching only it and private locals are not
-//!    visible.
+//!    are not instrumented. Statements touching only it and private locals stay visible
+//!    (fewer labels outside `main`'s solo stretches made CBMC's symbolic execution slower,
+//!    see `run`).
 //!
 //! Locks: a mutex counts only when it is a named variable whose every occurrence is `&m` as
 //! the lock argument of `pthread_mutex_lock`/`unlock`/`trylock`/`init` or of the spin
@@ -204,11 +205,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             let Some(state) = state else {
                 continue; // unreachable: left as it is
             };
-            let keep = if slot == 0 && state.solo(&parents) {
-                structural(stmt, state.created.is_empty())
-            } else {
-                visible::may_switch(&p.vars, stmt)
-            };
+            // Outside `main`'s solo stretches a statement keeps the visibility `visible`
+            // gave it, also when it touches only race-free objects: its accesses are not
+            // instrumented, but without its label the stretches between labels grow and
+            // take in the jumps around them, and CBMC's symex merges the guards of such
+            // crossing jumps into exponentially growing expressions (weaver's
+            // chl-nzb-file-symm: 22 s of symex with those labels gone, 1 s with them).
+            let keep =
+                !(slot == 0 && state.solo(&parents)) || structural(stmt, state.created.is_empty());
             if !keep {
                 let stmt = std::mem::replace(stmt, empty_stmt(stmt.span));
                 *it = Item::Plain(stmt);
