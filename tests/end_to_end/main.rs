@@ -985,6 +985,25 @@ fn constant_locals_are_folded() {
     assert!(exprs.contains(&"cache[2].refs"), "{exprs:?}");
 }
 
+/// A function pointer parameter that holds one function (`each(bump)`) is folded into its
+/// reads, so the dispatch `inline` wrote for the calls through it compares constants; the
+/// race of the callback (under another mutex than the thread's) is still found.
+#[test]
+fn function_pointer_locals_are_folded() {
+    racy_one_of("callback_racy.c", &[(13, 19), (19, 13)]);
+    free("callback_free.c");
+    let seq = ladr_c::print::print_unit(&translated("callback_racy.c", true).unit).text;
+    let dispatch: Vec<&str> = seq
+        .lines()
+        .filter(|l| l.contains("== (void *)bump"))
+        .collect();
+    assert_eq!(dispatch.len(), 3, "{seq}");
+    assert!(
+        dispatch.iter().all(|l| l.contains("callback))bump")),
+        "{dispatch:?}"
+    );
+}
+
 /// The lvalues `race` instruments in `tests/e2e/FILE` (as the user wrote them) and the
 /// number of visible statements, with or without the race-free pre-analysis.
 fn instrumented(file: &str, racefree: bool) -> (Vec<String>, u32) {
