@@ -1021,7 +1021,7 @@ fn translated(file: &str, racefree: bool) -> ladr_ir::program::Program {
         ..Default::default()
     };
     ladr_seq::pipeline::translate(
-        parsed.unit.clone(),
+        parsed.unit,
         &opts,
         ladr_seq::pipeline::Stage::Seq,
         |_, _| {},
@@ -1039,10 +1039,6 @@ fn removes(file: &str, objects: &[&str], fewer_visible: bool) {
     if fewer_visible {
         assert!(visible < visible_all, "{file}: {visible} = {visible_all}");
     }
-    removes_accesses(file, objects, &all, &kept);
-}
-
-fn removes_accesses(file: &str, objects: &[&str], all: &[String], kept: &[String]) {
     for o in objects {
         assert!(all.iter().any(|s| s == o), "{file}: `{o}` not in {all:?}");
         assert!(

@@ -308,34 +308,6 @@ fn rename_in(decls: &mut [Node<ExternalDeclaration>], map: &HashMap<String, Stri
     }
 }
 
-/// The names of a function declarator's parameters.
-fn parameter_names(d: &Declarator) -> Vec<String> {
-    let mut out = vec![];
-    for x in &innermost(d).derived {
-        match &x.node {
-            DerivedDeclarator::Function(f) => {
-                for p in &f.node.parameters {
-                    if let Some(n) = p
-                        .node
-                        .declarator
-                        .as_ref()
-                        .and_then(|d| declarator_name(&d.node))
-                    {
-                        out.push(n.to_string());
-                    }
-                }
-                break;
-            }
-            DerivedDeclarator::KRFunction(ids) => {
-                out.extend(ids.iter().map(|i| i.node.name.clone()));
-                break;
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// One list of external declarations: a declaration printed exactly as one of an earlier
 /// unit is dropped; a struct, union or enum tag, or a typedef, defined differently in two
 /// units is an error at the second.

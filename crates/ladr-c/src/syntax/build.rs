@@ -584,6 +584,35 @@ pub fn has_storage(d: &Declaration, k: StorageClassSpecifier) -> bool {
         .any(|s| matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == k))
 }
 
+/// The names of a function declarator's parameters (prototype or K&R identifier list):
+/// those of the innermost declarator's first parameter list (`int (*f(int x))(int y)`: `x`).
+pub fn parameter_names(d: &Declarator) -> Vec<String> {
+    let mut out = vec![];
+    for x in &innermost(d).derived {
+        match &x.node {
+            DerivedDeclarator::Function(f) => {
+                for p in &f.node.parameters {
+                    if let Some(n) = p
+                        .node
+                        .declarator
+                        .as_ref()
+                        .and_then(|d| declarator_name(&d.node))
+                    {
+                        out.push(n.to_string());
+                    }
+                }
+                break;
+            }
+            DerivedDeclarator::KRFunction(ids) => {
+                out.extend(ids.iter().map(|i| i.node.name.clone()));
+                break;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `*x`, `**x`, `(*f)(void)`: a declarator that declares a pointer (to an object or a
 /// function), not an array of pointers or a function returning one.
 pub fn is_pointer_declarator(d: &Declarator) -> bool {

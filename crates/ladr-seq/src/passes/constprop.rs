@@ -315,17 +315,8 @@ fn candidates(
     };
     let Ok(()) = visit::stmt(&mut c, &f.statement);
     // Parameters are no candidates (their values come from the caller), and they shadow.
-    if let Some(DerivedDeclarator::Function(fd)) = first_suffix(&f.declarator.node) {
-        for p in &fd.node.parameters {
-            if let Some(n) = p
-                .node
-                .declarator
-                .as_ref()
-                .and_then(|d| declarator_name(&d.node))
-            {
-                c.kinds.insert(n.to_string(), None);
-            }
-        }
+    for n in parameter_names(&f.declarator.node) {
+        c.kinds.insert(n, None);
     }
     // A name declared where another declaration of it is in scope (shadowing): the facts,
     // kept by name, would mix the two.
@@ -846,23 +837,16 @@ fn goto_targets(s: &Node<Statement>) -> Vec<String> {
 /// `*x`: a pointer, not `volatile` itself.
 fn is_plain_pointer(dd: &Declarator) -> bool {
     matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-        && matches!(dd.derived.as_slice(), [p] if is_nonvolatile_pointer(&p.node))
+        && matches!(dd.derived.as_slice(), [p] if matches!(&p.node,
+            DerivedDeclarator::Pointer(q) if q.iter().all(|q| !matches!(&q.node,
+                PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Volatile))))
 }
 
 /// `(*f)(…)`: a pointer to a function, not `volatile` itself.
 fn is_function_pointer(dd: &Declarator) -> bool {
-    let DeclaratorKind::Declarator(inner) = &dd.kind.node else {
-        return false;
-    };
-    matches!(inner.node.kind.node, DeclaratorKind::Identifier(_))
-        && matches!(inner.node.derived.as_slice(), [p] if is_nonvolatile_pointer(&p.node))
+    matches!(&dd.kind.node, DeclaratorKind::Declarator(inner) if is_plain_pointer(&inner.node))
         && matches!(
             dd.derived.as_slice(),
             [f] if matches!(f.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
         )
-}
-
-fn is_nonvolatile_pointer(d: &DerivedDeclarator) -> bool {
-    matches!(d, DerivedDeclarator::Pointer(q) if q.iter().all(|q| !matches!(&q.node,
-        PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Volatile)))
 }

@@ -41,6 +41,7 @@
 
 use crate::callee_types::CalleeTypes;
 use crate::normal_form::{is_atomic_section, kept_call};
+use crate::passes::threads::routine_name;
 use crate::passes::visible;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
@@ -184,19 +185,7 @@ fn objects_of(f: &FunctionDefinition) -> HashSet<String> {
             })
         }
     }
-    let mut o = Objects(HashSet::new());
-    if let Some(DerivedDeclarator::Function(fd)) = first_suffix(&f.declarator.node) {
-        for p in &fd.node.parameters {
-            if let Some(n) = p
-                .node
-                .declarator
-                .as_ref()
-                .and_then(|d| declarator_name(&d.node))
-            {
-                o.0.insert(n.to_string());
-            }
-        }
-    }
+    let mut o = Objects(parameter_names(&f.declarator.node).into_iter().collect());
     let Ok(()) = visit::stmt(&mut o, &f.statement);
     o.0
 }
@@ -548,15 +537,7 @@ impl FnInfo {
                     }
                 }
                 // Parameters are objects even when declared with a function type.
-                if let Some(DerivedDeclarator::Function(f)) = first_suffix(&d.node) {
-                    for p in &f.node.parameters {
-                        if let Some(pd) = &p.node.declarator {
-                            if let Some(n) = declarator_name(&pd.node) {
-                                self.0.insert(n.to_string());
-                            }
-                        }
-                    }
-                }
+                self.0.extend(parameter_names(&d.node));
                 Ok(Walk::Descend)
             }
             // A struct or union member is no variable: `ops->free(…)` declares a member
@@ -615,18 +596,6 @@ pub fn is_atomic_function(name: &str) -> bool {
 }
 
 const PTHREAD_CREATE: &str = "pthread_create";
-
-/// The function a `pthread_create` start-routine argument names: `f`, `&f`, `(T) f`.
-fn routine_name(e: &Expression) -> Option<&str> {
-    match e {
-        Expression::Identifier(i) => Some(&i.node.name),
-        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-            routine_name(&u.node.operand.node)
-        }
-        Expression::Cast(c) => routine_name(&c.node.expression.node),
-        _ => None,
-    }
-}
 
 /// The identifier a callee names, looking through `*` and `&` (`(*f)(x)`, `(&f)(x)`).
 fn peel_deref(e: &Node<Expression>) -> Option<&str> {

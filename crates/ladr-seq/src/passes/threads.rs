@@ -1152,7 +1152,7 @@ fn top_call(s: &Statement) -> Option<(Option<&Node<Expression>>, &CallExpression
 }
 
 /// The function a start-routine argument names: `f`, `&f`, `(T) f`.
-fn routine_name(e: &Expression) -> Option<&str> {
+pub(crate) fn routine_name(e: &Expression) -> Option<&str> {
     match e {
         Expression::Identifier(i) => Some(&i.node.name),
         Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {

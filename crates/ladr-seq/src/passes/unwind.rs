@@ -850,21 +850,10 @@ fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>
             Ok(Walk::Descend)
         }
     }
-    let mut l = L(HashSet::new(), HashSet::new());
-    for d in &f.declarator.node.derived {
-        if let DerivedDeclarator::Function(fd) = &d.node {
-            for p in &fd.node.parameters {
-                if let Some(n) = p
-                    .node
-                    .declarator
-                    .as_ref()
-                    .and_then(|d| declarator_name(&d.node))
-                {
-                    l.0.insert(n.to_string());
-                }
-            }
-        }
-    }
+    let mut l = L(
+        parameter_names(&f.declarator.node).into_iter().collect(),
+        HashSet::new(),
+    );
     let Ok(()) = visit::stmt(&mut l, &f.statement);
     (l.0, l.1)
 }
