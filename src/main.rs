@@ -206,7 +206,11 @@ struct Cli {
     /// found, or "no race" for the deepest bounds of the schedule up to which every bound
     /// pair finished. A vacuous "no race" (no execution within the bounds creates a thread)
     /// does not stop it: the bounds grow on past --deepen-steps (up to 100 pairs) while
-    /// time is left. SV-COMP mode answers a vacuous "no race" with `unknown`.
+    /// time is left. SV-COMP mode answers a vacuous "no race" with `unknown`. It starts
+    /// with a probe of the first bound pair with loops of a constant bound cut after
+    /// --unwind iterations (where that at least halves the program; at most a quarter of
+    /// the time left):
+    /// only a race found there is an answer.
     #[arg(long, help_heading = "Bounds", conflicts_with = "no_deepen")]
     deepen: bool,
     /// Check only at --rounds/--unwind (no deepening).

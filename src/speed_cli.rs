@@ -8,7 +8,7 @@ use ladr_check::parallel::{Deepening, StepState};
 /// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
 /// 3/2 race, 3/3 stopped (…), 3/4 not started`.
 pub fn bounds_line(d: &Deepening) -> Option<String> {
-    if d.steps.len() <= 1 && d.instances.iter().all(|&n| n <= 1) {
+    if d.steps.len() <= 1 && d.instances.iter().all(|&n| n <= 1) && !d.probe {
         return None;
     }
     let pair = |(r, u): (u32, u32)| format!("{r}/{u}");
@@ -29,7 +29,12 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
         } else {
             String::new()
         };
-        parts.push(format!("{} {what}{split}", pair((*r, *u))));
+        let probe = if d.probe && *state == StepState::Race {
+            format!(" (probe: loops of a constant bound cut after {u} iterations)")
+        } else {
+            String::new()
+        };
+        parts.push(format!("{} {what}{split}{probe}", pair((*r, *u))));
     }
     let mut line = format!("bounds (rounds/unwindings): {}", parts.join(", "));
     if !not_started.is_empty() {
@@ -48,7 +53,8 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
 /// The deepening schedule as JSON: `schedule` (each bound pair: `rounds`, `unwind`,
 /// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` — and
 /// `instances`), `finished` (the pairs that finished "no race") and `prefix` (how many
-/// leading pairs of the schedule all finished "no race").
+/// leading pairs of the schedule all finished "no race") and `probe` (the race was found by
+/// the constant-loop probe).
 pub fn deepening_json(d: &Deepening) -> serde_json::Value {
     use serde_json::json;
     let schedule: Vec<serde_json::Value> = d
@@ -71,7 +77,7 @@ pub fn deepening_json(d: &Deepening) -> serde_json::Value {
         })
         .collect();
     let finished: Vec<[u32; 2]> = d.finished().iter().map(|&(r, u)| [r, u]).collect();
-    json!({ "schedule": schedule, "finished": finished, "prefix": d.prefix() })
+    json!({ "schedule": schedule, "finished": finished, "prefix": d.prefix(), "probe": d.probe })
 }
 
 /// `json` (the report's JSON document) with the `deepening` object added.

@@ -512,6 +512,35 @@ fn library_results_and_assumptions() {
         .is_none());
 }
 
+/// A pointer made from an integer (a device register) names no object CBMC's shadow memory
+/// can flag: its race is missed, and the "no race" says that such accesses may not have
+/// been checked, in every format. Programs whose pointers all have known targets (every
+/// other e2e program) state no such thing.
+#[test]
+fn unbounded_pointers_are_an_assumption_of_no_race() {
+    let c = checked("mmio_unchecked.c");
+    assert_eq!(c.json_value["verdict"], "no-race", "{}", c.json);
+    let want = "accesses through 1 pointer whose target CBMC could not bound (read from memory \
+                never written, or made from an integer) may not have been checked for races";
+    assert_eq!(
+        c.json_value["assumptions"],
+        serde_json::json!([want]),
+        "{}",
+        c.json
+    );
+    assert!(c.text.contains(want), "{}", c.text);
+    assert_eq!(
+        c.sarif["runs"][0]["properties"]["assumptions"],
+        serde_json::json!([want])
+    );
+    for bounded in ["global_joined_free.c", "library_free.c"] {
+        assert!(
+            checked(bounded).json_value.get("assumptions").is_none(),
+            "{bounded}"
+        );
+    }
+}
+
 #[test]
 fn race_after_two_loop_iterations() {
     racy("loop_twice_racy.c", (9, 13));

@@ -273,3 +273,46 @@ fn swarm_collect_without_outputs_has_no_verdict() {
     assert_eq!(code, 3, "{text}");
     assert!(text.contains("has no output"), "{text}");
 }
+
+#[test]
+fn the_constant_loop_probe_finds_a_race_in_the_first_iterations() {
+    // Both loops have a constant bound of 40: the first bound pair unwinds them completely,
+    // the probe cuts them after 2 iterations and finds the race there.
+    for jobs in ["1", "2"] {
+        let file = "tests/e2e/constant_loop_racy.c";
+        let (code, v) = json(&[file, "--jobs", jobs, "--deepen-steps", "1"]);
+        assert_eq!(code, 1, "{v}");
+        assert_eq!(lines(&v["races"][0]), [8, 16], "{v}");
+        assert_eq!(v["deepening"]["probe"], true, "{v}");
+        assert_eq!(v["bounds"]["cuts"], serde_json::json!(["loop"]), "{v}");
+        assert_eq!(v["deepening"]["schedule"][1]["state"], "not-started", "{v}");
+        // Without deepening there is no probe: the same race, with the loops unwound.
+        let (code, v) = json(&[file, "--jobs", jobs, "--no-deepen"]);
+        assert_eq!(code, 1, "{v}");
+        assert_eq!(lines(&v["races"][0]), [8, 16], "{v}");
+        assert_eq!(v["deepening"]["probe"], false, "{v}");
+        assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
+        let (_, out, _) = ladr(&[file, "--jobs", jobs, "--deepen-steps", "1", "-q"]);
+        assert!(
+            out.contains("2/2 race (probe: loops of a constant bound cut after 2 iterations)"),
+            "{out}"
+        );
+        // The twin joins before it reads: the probe finds nothing, and "no race" is that of
+        // the schedule, the loops unwound completely (no cut).
+        let (code, v) = json(&[
+            "tests/e2e/constant_loop_free.c",
+            "--jobs",
+            jobs,
+            "--deepen-steps",
+            "1",
+        ]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["deepening"]["probe"], false, "{v}");
+        assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
+        assert_eq!(
+            v["deepening"]["finished"],
+            serde_json::json!([[2, 2], [3, 2]]),
+            "{v}"
+        );
+    }
+}

@@ -83,6 +83,9 @@ pub struct Deepening {
     pub steps: Vec<((u32, u32), StepState)>,
     /// Instances each bound pair was split into (1: none).
     pub instances: Vec<u32>,
+    /// The race was found by the constant-loop probe ([`probe`](crate::probe)): at the
+    /// first pair's bounds with loops of a constant bound cut after `unwind` iterations.
+    pub probe: bool,
 }
 
 impl Deepening {
@@ -107,7 +110,11 @@ impl Deepening {
     /// finished "no race", as a sequential deepening runs them in order; past `steps` when
     /// a vacuous "no race" made it go on).
     pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Verdict) -> Self {
-        let mut out = Deepening::default();
+        let mut out = Deepening {
+            // Only the probe lowers `max_unwind`.
+            probe: bounds.max_unwind < opts.max_unwind,
+            ..Deepening::default()
+        };
         out.extend(opts, 0, steps, bounds, verdict);
         out
     }
@@ -202,6 +209,19 @@ pub fn check_races_parallel(
     // Without a time limit deepening stops after the first bound pair, as it does
     // sequentially (nothing would ever stop the deeper ones).
     let steps = if deadline.is_none() { 0 } else { steps };
+    // The probe's times when it found no race (they count in the answer's).
+    let mut probed = (Duration::ZERO, Duration::ZERO);
+    if steps > 0 {
+        let mut p = |ph: Phase, o: &Options| progress(ph, o);
+        if let Some((report, at)) = crate::probe(parsed, opts, cbmc_opts, keep, deadline, &mut p) {
+            if matches!(report.verdict, Verdict::Race { .. }) {
+                let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
+                let races = more_races(parsed, report, at, cbmc_opts, deadline, max_races, &mut p);
+                return Ok((races, deepening));
+            }
+            probed = (report.stats.translate, report.stats.cbmc);
+        }
+    }
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
     let n_steps = bounds.len();
     let wanted = plan.swarm.max(1);
@@ -216,6 +236,8 @@ pub fn check_races_parallel(
         no_race: (0..n_steps).map(|_| None).collect(),
         unknown: (0..n_steps).map(|_| None).collect(),
         errors: (0..n_steps).map(|_| None).collect(),
+        translate: probed.0,
+        cbmc: probed.1,
         ..Board::default()
     });
     let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
@@ -454,6 +476,7 @@ mod tests {
                 ((3, 4), StepState::NotStarted),
             ],
             instances: vec![1; 5],
+            probe: false,
         };
         // (3,3) finished, but (4,2) before it did not: the answer's bounds are (3,2).
         assert_eq!(d.prefix(), 2);

@@ -403,6 +403,10 @@ fn build(
             .assumptions
             .iter()
             .map(|a| assumption_text(&a.function, a.result))
+            .chain(
+                (matches!(report.verdict, Verdict::NoRace) && report.unbounded_pointers > 0)
+                    .then(|| unbounded_text(report.unbounded_pointers)),
+            )
             .collect(),
         stats: Stats {
             translate_s: parse_time + translate.as_secs_f64(),
@@ -428,6 +432,16 @@ pub fn assumption_text(function: &str, result: AssumedResult) -> String {
              pointee type, not one of the program's objects"
         ),
     }
+}
+
+/// The assumption of a "no race" whose check had pointers CBMC could not bound
+/// (`Report::unbounded_pointers`).
+pub fn unbounded_text(n: usize) -> String {
+    format!(
+        "accesses through {n} pointer{} whose target CBMC could not bound (read from memory \
+         never written, or made from an integer) may not have been checked for races",
+        if n == 1 { "" } else { "s" }
+    )
 }
 
 fn cut_name(c: CutKind) -> &'static str {
