@@ -575,10 +575,13 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             Phase::Translating => "translating",
             Phase::Cbmc => "CBMC is checking",
         };
-        let more = match b.exclude.len() {
+        let mut more = match b.exclude.len() {
             0 => String::new(),
             n => format!(", looking for race {}", n + 1),
         };
+        if b.max_unwind < opts.max_unwind {
+            more.push_str(", probe: constant loops cut");
+        }
         bar.set_message(format!(
             "{}: {what} ({} rounds, {} unwindings{more})",
             file.display(),
