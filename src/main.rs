@@ -209,8 +209,7 @@ struct Cli {
     /// time is left. SV-COMP mode answers a vacuous "no race" with `unknown`. It starts
     /// with a probe of the first bound pair with loops of a constant bound cut after
     /// --unwind iterations (where that at least halves the program; at most a quarter of
-    /// the time left):
-    /// only a race found there is an answer.
+    /// the time left): only a race found there is an answer.
     #[arg(long, help_heading = "Bounds", conflicts_with = "no_deepen")]
     deepen: bool,
     /// Check only at --rounds/--unwind (no deepening).
@@ -579,7 +578,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             0 => String::new(),
             n => format!(", looking for race {}", n + 1),
         };
-        if b.max_unwind < opts.max_unwind {
+        if ladr_check::is_probe(&opts, b) {
             more.push_str(", probe: constant loops cut");
         }
         bar.set_message(format!(

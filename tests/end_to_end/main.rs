@@ -1038,7 +1038,7 @@ fn function_pointer_locals_are_folded() {
 fn instrumented(file: &str, racefree: bool) -> (Vec<String>, u32) {
     let p = translated(file, racefree);
     let sites = p.sites.iter().skip(1).map(|s| s.expr.clone()).collect();
-    (sites, p.code.iter().map(|c| c.size).sum())
+    (sites, p.visible_statements())
 }
 
 /// `tests/e2e/FILE` translated up to the sequential program, with or without `racefree`.

@@ -212,7 +212,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         variables: outcome.formula.map(|f| f.variables),
         clauses: outcome.formula.map(|f| f.clauses),
         slots: program.slots.len(),
-        visible: program.code.iter().map(|c| c.size).sum(),
+        visible: program.visible_statements(),
         instrumented: program.instrumented_accesses(),
     };
     let mut trace = vec![];
@@ -360,6 +360,12 @@ pub fn probe_bounds(opts: &Options) -> Option<Options> {
     })
 }
 
+/// Are `bounds` the probe's of a deepening from `opts` ([`probe_bounds`])? Only the probe
+/// lowers `max_unwind`.
+pub fn is_probe(opts: &Options, bounds: &Options) -> bool {
+    bounds.max_unwind < opts.max_unwind
+}
+
 /// The constant-loop probe: a deepening first checks its start bounds with constant loops
 /// cut ([`probe_bounds`]), when that makes the program much smaller ([`PROBE_RATIO`]). A
 /// race there is a race of the program (a cut only removes executions, as every bound
@@ -385,13 +391,12 @@ pub fn probe(
 ) -> Option<(Report, Options)> {
     let deadline = deadline?;
     let bounds = probe_bounds(opts)?;
-    let visible = |p: &Program| p.code.iter().map(|c| c.size).sum::<u32>();
     progress(Phase::Translating, &bounds);
     let t0 = Instant::now();
     let full = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {}).ok()?;
     let mut t = translate_seq(parsed, &bounds).ok()?;
     t.time = t0.elapsed();
-    if visible(&t.program) * PROBE_RATIO > visible(&full) {
+    if t.program.visible_statements() * PROBE_RATIO > full.visible_statements() {
         return None;
     }
     let left = deadline.saturating_duration_since(Instant::now());

@@ -111,8 +111,7 @@ impl Deepening {
     /// a vacuous "no race" made it go on).
     pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Verdict) -> Self {
         let mut out = Deepening {
-            // Only the probe lowers `max_unwind`.
-            probe: bounds.max_unwind < opts.max_unwind,
+            probe: crate::is_probe(opts, bounds),
             ..Deepening::default()
         };
         out.extend(opts, 0, steps, bounds, verdict);

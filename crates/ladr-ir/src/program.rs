@@ -236,4 +236,9 @@ impl Program {
     pub fn instrumented_accesses(&self) -> usize {
         self.sites.len().saturating_sub(1)
     }
+
+    /// Visible statements over all slots (the sizes of `code`).
+    pub fn visible_statements(&self) -> u32 {
+        self.code.iter().map(|c| c.size).sum()
+    }
 }
