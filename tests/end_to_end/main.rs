@@ -382,6 +382,24 @@ fn heap_object_of_nondeterministic_size() {
     free("heap_nondet_size_free.c");
 }
 
+/// An allocation whose size an inlined helper computes from its parameters (`size = priv +
+/// sizeof(struct dev)`, a driver's private data after its struct): a constant, though no
+/// literal. It was once taken for a size of its own (a `heap-size` cut of 128 bytes), which
+/// cut every execution in which the allocation succeeds: "no race", vacuous.
+#[test]
+fn allocation_size_computed_from_constants() {
+    racy("alloc_size_chain_racy.c", (5, 13));
+    free("alloc_size_chain_free.c");
+    for file in ["alloc_size_chain_racy.c", "alloc_size_chain_free.c"] {
+        let c = checked(file);
+        assert_eq!(
+            c.json_value["bounds"]["cuts"],
+            serde_json::json!([]),
+            "{file}"
+        );
+    }
+}
+
 #[test]
 fn main_arguments_are_inputs() {
     racy("argv_racy.c", (3, 3));

@@ -205,14 +205,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             key_sites: &mut key_sites,
             dtors: &dtors,
             malloc_may_fail: opts.malloc_may_fail,
-            constants: once
-                .iter()
-                .filter(|(n, rhs)| {
-                    n.starts_with(ladr_c::syntax::names::PREFIX)
-                        && is_constant(&rhs.node, &HashSet::new())
-                })
-                .map(|(n, rhs)| (n.clone(), rhs.clone()))
-                .collect(),
+            constants: once_constants(&once, &enumerators),
             routines: once
                 .iter()
                 .filter_map(|(n, rhs)| {
@@ -1028,6 +1021,51 @@ fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
 
 /// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are
 /// `enumerators`.
+/// The ladr-named locals of a slot body assigned exactly once (`once`) whose value is a
+/// constant expression once the values of other such locals are put in for their reads,
+/// with that expression: after `n = 600; size = n + 2200;` (an inlined allocator's
+/// parameters) `size` holds `(__typeof__(n))(600) + 2200`. A read replaced keeps its
+/// variable's type ([`folded`]).
+fn once_constants(
+    once: &HashMap<String, Node<Expression>>,
+    enumerators: &HashSet<String>,
+) -> HashMap<String, Node<Expression>> {
+    struct Subst<'a>(&'a HashMap<String, Node<Expression>>);
+    impl VisitorMut for Subst<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Some((x, v)) = ident_name(e).and_then(|x| self.0.get(x).map(|v| (x, v))) {
+                *e = folded(&x.to_string(), v.clone(), e.span);
+                return Ok(Walk::Skip);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut names: Vec<&String> = once
+        .keys()
+        .filter(|n| n.starts_with(ladr_c::syntax::names::PREFIX))
+        .collect();
+    names.sort();
+    let mut known: HashMap<String, Node<Expression>> = HashMap::new();
+    loop {
+        let mut grew = false;
+        for n in &names {
+            if known.contains_key(*n) {
+                continue;
+            }
+            let mut v = once[*n].clone();
+            let Ok(()) = visit_mut::expr(&mut Subst(&known), &mut v);
+            if is_constant(&v.node, enumerators) {
+                known.insert((*n).clone(), v);
+                grew = true;
+            }
+        }
+        if !grew {
+            return known;
+        }
+    }
+}
+
 fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
     constant::is_constant(e, &constant::Env::enumerators(enumerators))
 }
@@ -1701,8 +1739,10 @@ impl VisitorMut for SlotCtx<'_> {
                 let heap = matches!(n, "malloc" | "calloc");
                 if heap {
                     for a in &mut c.node.arguments {
-                        if let Some(v) = ident_name(a).and_then(|x| self.constants.get(x)) {
-                            *a = v.clone();
+                        if let Some((x, v)) = ident_name(a)
+                            .and_then(|x| self.constants.get(x).map(|v| (x.to_string(), v)))
+                        {
+                            *a = folded(&x, v.clone(), a.span);
                         }
                     }
                 }
