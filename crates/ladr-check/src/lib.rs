@@ -376,14 +376,17 @@ pub fn is_probe(opts: &Options, bounds: &Options) -> bool {
 /// clauses (divinefifo_1w1r: CBMC 62 s), whose race lies in the first iteration; cut after
 /// 2 iterations it is found in 4.6 s. The probe's CBMC gets at most 1/[`PROBE_SHARE`] of
 /// the time left, so a race-free program loses at most that much of its time limit (and
-/// only programs it halves pay anything but two translations).
+/// only programs it halves pay anything but the translation of its own program).
 ///
-/// Returns the probe's report (its times include the translation that decided whether to
-/// probe) and bounds; `None` when there is no probe or no time limit (nothing would stop
-/// a slow probe). Only a race is an answer. `keep` keeps its files.
+/// `full` is the program of `opts` itself (the first bound pair's, which the caller then
+/// checks: it is translated once). Returns the probe's report and bounds; `None` when
+/// there is no probe or no time limit (nothing would stop a slow probe). Only a race is an
+/// answer. `keep` keeps its files.
+#[allow(clippy::too_many_arguments)]
 pub fn probe(
     parsed: &Parsed,
     opts: &Options,
+    full: &Program,
     cbmc_opts: &cbmc::Options,
     keep: Option<&Path>,
     deadline: Option<Instant>,
@@ -392,10 +395,7 @@ pub fn probe(
     let deadline = deadline?;
     let bounds = probe_bounds(opts)?;
     progress(Phase::Translating, &bounds);
-    let t0 = Instant::now();
-    let full = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {}).ok()?;
-    let mut t = translate_seq(parsed, &bounds).ok()?;
-    t.time = t0.elapsed();
+    let t = translate_seq(parsed, &bounds).ok()?;
     if t.program.visible_statements() * PROBE_RATIO > full.visible_statements() {
         return None;
     }
@@ -569,13 +569,21 @@ pub fn check_deepening_from(
         r.stats.cbmc += spent.1;
         r
     };
-    if first == 0 && steps > 0 {
-        if let Some((report, at)) = probe(parsed, opts, cbmc_opts, keep, deadline, progress) {
+    // The first bound pair's program, when the probe needed it first.
+    let mut translated: Option<Translated> = None;
+    if first == 0 && steps > 0 && deadline.is_some() && probe_bounds(opts).is_some() {
+        progress(Phase::Translating, opts);
+        let t = translate_seq(parsed, opts)?;
+        let probed = probe(
+            parsed, opts, &t.program, cbmc_opts, keep, deadline, progress,
+        );
+        if let Some((report, at)) = probed {
             if matches!(report.verdict, Verdict::Race { .. }) {
                 return Ok((report, at));
             }
             add(&mut spent, &report);
         }
+        translated = Some(t);
     }
     let mut bounds = deepening_bounds(opts, first);
     let mut best: Option<(Report, Options)> = None;
@@ -600,8 +608,13 @@ pub fn check_deepening_from(
             c.deadline = Some(d);
         }
         let checked = (|| {
-            progress(Phase::Translating, &bounds);
-            let t = translate_seq(parsed, &bounds)?;
+            let t = match translated.take() {
+                Some(t) => t,
+                None => {
+                    progress(Phase::Translating, &bounds);
+                    translate_seq(parsed, &bounds)?
+                }
+            };
             progress(Phase::Cbmc, &bounds);
             let outcome = run_cbmc(&t, &c, keep)?;
             Ok(read_outcome(parsed, t, outcome))

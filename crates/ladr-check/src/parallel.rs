@@ -210,9 +210,16 @@ pub fn check_races_parallel(
     let steps = if deadline.is_none() { 0 } else { steps };
     // The probe's times when it found no race (they count in the answer's).
     let mut probed = (Duration::ZERO, Duration::ZERO);
-    if steps > 0 {
+    // The first bound pair's translation, when the probe needed it first.
+    let mut first: Option<std::result::Result<(Program, Duration), Error>> = None;
+    if steps > 0 && crate::probe_bounds(opts).is_some() && deadline.is_some() {
         let mut p = |ph: Phase, o: &Options| progress(ph, o);
-        if let Some((report, at)) = crate::probe(parsed, opts, cbmc_opts, keep, deadline, &mut p) {
+        p(Phase::Translating, opts);
+        let t0 = Instant::now();
+        let full = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {})?;
+        let time = t0.elapsed();
+        let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
+        if let Some((report, at)) = probe {
             if matches!(report.verdict, Verdict::Race { .. }) {
                 let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
                 let races = more_races(parsed, report, at, cbmc_opts, deadline, max_races, &mut p);
@@ -220,6 +227,7 @@ pub fn check_races_parallel(
             }
             probed = (report.stats.translate, report.stats.cbmc);
         }
+        first = Some(Ok((full, time)));
     }
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
     let n_steps = bounds.len();
@@ -228,6 +236,9 @@ pub fn check_races_parallel(
         .flat_map(|s| (0..wanted).map(move |i| (s, i)))
         .collect();
     let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
+    if let Some(t) = first {
+        let _ = shared[0].set(t);
+    }
     let next = AtomicUsize::new(0);
     let cancel = Arc::new(AtomicBool::new(false));
     let board = Mutex::new(Board {
