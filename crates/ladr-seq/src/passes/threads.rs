@@ -1035,7 +1035,7 @@ fn once_constants(
         type Error = Infallible;
         fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
             if let Some((x, v)) = ident_name(e).and_then(|x| self.0.get(x).map(|v| (x, v))) {
-                *e = folded(&x.to_string(), v.clone(), e.span);
+                *e = folded(x, v.clone(), e.span);
                 return Ok(Walk::Skip);
             }
             Ok(Walk::Descend)
