@@ -298,6 +298,35 @@ int main() {
 "#,
         2,
     );
-    assert!(out.contains("malloc(sizeof(struct big))"), "{out}");
+    assert!(
+        out.contains("malloc((__typeof__(__ladr_1_size))(sizeof(struct big)))"),
+        "{out}"
+    );
+    assert!(!out.contains("__ladr_malloc"), "{out}");
+}
+
+/// A size computed from other locals assigned once (an inlined allocator's parameters) is a
+/// constant too: each read put in with its variable's type.
+#[test]
+fn malloc_of_a_size_computed_from_constants_keeps_its_size() {
+    let out = check(
+        r#"
+struct big { int a[300]; };
+struct big *p;
+int main() {
+  unsigned int priv = 600;
+  unsigned long size = priv + sizeof(struct big);
+  p = malloc(size);
+  return 0;
+}
+"#,
+        2,
+    );
+    assert!(
+        out.contains(
+            "malloc((__typeof__(__ladr_2_size))((__typeof__(__ladr_1_priv))600 + sizeof(struct big)))"
+        ),
+        "{out}"
+    );
     assert!(!out.contains("__ladr_malloc"), "{out}");
 }
