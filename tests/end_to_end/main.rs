@@ -1156,6 +1156,41 @@ fn racefree_objects_of_one_thread() {
     removes("confined_free.c", &["counter", "flag"], false);
 }
 
+/// A program whose every access `racefree` proves race-free instruments nothing: no
+/// execution can set the race flag, so ladr answers "no race" without running CBMC on it
+/// (no formula; `--keep-files` keeps the program and says so). With
+/// `--no-racefree` CBMC checks every access and agrees.
+#[test]
+fn nothing_instrumented_is_no_race_without_cbmc() {
+    let keep = tempfile::tempdir().unwrap();
+    let keep_arg = keep.path().to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["tests/e2e/lockset_free.c", "--format", "json"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = ladr(&args);
+        assert_eq!(code, 0, "{out}{err}");
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let v = run(&["--keep-files", keep_arg]);
+    assert_eq!(v["verdict"], "no-race", "{v}");
+    assert_eq!(v["stats"]["instrumented_accesses"], 0, "{v}");
+    assert_eq!(
+        v["stats"]["formula_clauses"],
+        serde_json::Value::Null,
+        "{v}"
+    );
+    let said = std::fs::read_to_string(keep.path().join("cbmc.stderr")).unwrap();
+    assert_eq!(said, ladr_check::NOTHING_TO_CHECK);
+    assert!(keep.path().join(ladr_check::SEQ_FILE).is_file());
+    let v = run(&["--no-racefree"]);
+    assert_eq!(v["verdict"], "no-race", "{v}");
+    assert!(
+        v["stats"]["instrumented_accesses"].as_u64().unwrap() > 0,
+        "{v}"
+    );
+    assert!(v["stats"]["formula_clauses"].as_u64().unwrap() > 0, "{v}");
+}
+
 /// Rule 2, must-locksets: every access under one mutex; a read after the unlock races.
 #[test]
 fn racefree_lock_protected_objects() {

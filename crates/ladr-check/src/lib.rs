@@ -113,9 +113,42 @@ pub fn translate_seq(parsed: &Parsed, opts: &Options) -> Result<Translated> {
     })
 }
 
+/// Checks the race check `t` with CBMC ([`run_cbmc_process`]), but not when it instruments
+/// no access: then no execution can set the race flag, the only property CBMC checks, and
+/// CBMC's answer could only be "verified" (after minutes of symbolic execution on some
+/// programs whose accesses `racefree` proves all race-free: 47 SV-COMP tasks, 231 s of
+/// their 20 s budgets). That answer is given at once, with no formula; `keep` keeps the
+/// program (and no CBMC output).
+pub fn run_cbmc(
+    t: &Translated,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+) -> Result<cbmc::Outcome> {
+    if t.program.instrumented_accesses() > 0 {
+        return run_cbmc_process(t, cbmc_opts, keep);
+    }
+    let outcome = cbmc::Outcome {
+        verdict: cbmc::Verdict::Verified,
+        exit_code: Some(0),
+        wall: Duration::ZERO,
+        timed_out: false,
+        formula: None,
+        stdout: String::new(),
+        stderr: NOTHING_TO_CHECK.into(),
+    };
+    if let Some(k) = keep {
+        keep_files(k, &t.printed.text, &outcome)?;
+    }
+    Ok(outcome)
+}
+
+/// What `--keep-files` writes as CBMC's error output when CBMC did not run ([`run_cbmc`]).
+pub const NOTHING_TO_CHECK: &str =
+    "CBMC was not run: the program instruments no access (every shared access is race-free)\n";
+
 /// Writes the sequential program to a temporary directory as [`SEQ_FILE`] and runs CBMC on
 /// it (with `ladr_cbmc`'s retry policy); `keep` also keeps the program and CBMC's output.
-pub fn run_cbmc(
+pub fn run_cbmc_process(
     t: &Translated,
     cbmc_opts: &cbmc::Options,
     keep: Option<&Path>,
@@ -462,7 +495,7 @@ pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> 
         printed,
         time: t0.elapsed(),
     };
-    let outcome = run_cbmc(&t, cbmc_opts, None).ok()?;
+    let outcome = run_cbmc_process(&t, cbmc_opts, None).ok()?;
     match outcome.verdict {
         cbmc::Verdict::Verified => Some(true),
         cbmc::Verdict::Violated { .. } => Some(false),
