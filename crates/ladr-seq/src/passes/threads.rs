@@ -1019,8 +1019,6 @@ fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
     }
 }
 
-/// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are
-/// `enumerators`.
 /// The ladr-named locals of a slot body assigned exactly once (`once`) whose value is a
 /// constant expression once the values of other such locals are put in for their reads,
 /// with that expression: after `n = 600; size = n + 2200;` (an inlined allocator's
@@ -1066,6 +1064,8 @@ fn once_constants(
     }
 }
 
+/// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are
+/// `enumerators`.
 fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool {
     constant::is_constant(e, &constant::Env::enumerators(enumerators))
 }
@@ -1133,8 +1133,9 @@ struct SlotCtx<'a> {
     /// `Options::malloc_may_fail`.
     malloc_may_fail: bool,
     /// The body's locals assigned once, by a constant expression (a size that an
-    /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), with it; "constant"
-    /// as the `malloc` size test below has it.
+    /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), also one made of
+    /// other such locals, with it ([`once_constants`]); "constant" as the `malloc` size
+    /// test below has it.
     constants: HashMap<String, Node<Expression>>,
     /// Locals assigned once, with a function the program defines: a start routine (or
     /// once-routine) passed through a parameter of a helper (`spawn(worker, arg)`), known
