@@ -393,6 +393,13 @@ pub fn probe_bounds(opts: &Options) -> Option<Options> {
     })
 }
 
+/// Does a deepening from `opts` of `steps` steps start with the constant-loop probe
+/// ([`probe`])? Only with a time limit (nothing would stop a slow probe) and when cutting
+/// constant loops changes the bounds.
+pub fn probes(opts: &Options, steps: u32, deadline: Option<Instant>) -> bool {
+    steps > 0 && deadline.is_some() && probe_bounds(opts).is_some()
+}
+
 /// Are `bounds` the probe's of a deepening from `opts` ([`probe_bounds`])? Only the probe
 /// lowers `max_unwind`.
 pub fn is_probe(opts: &Options, bounds: &Options) -> bool {
@@ -604,7 +611,7 @@ pub fn check_deepening_from(
     };
     // The first bound pair's program, when the probe needed it first.
     let mut translated: Option<Translated> = None;
-    if first == 0 && steps > 0 && deadline.is_some() && probe_bounds(opts).is_some() {
+    if first == 0 && probes(opts, steps, deadline) {
         progress(Phase::Translating, opts);
         let t = translate_seq(parsed, opts)?;
         let probed = probe(
@@ -612,7 +619,10 @@ pub fn check_deepening_from(
         );
         if let Some((report, at)) = probed {
             if matches!(report.verdict, Verdict::Race { .. }) {
-                return Ok((report, at));
+                // The first pair's translation, done for the probe's size test, is part
+                // of what the answer cost.
+                spent.0 += t.time;
+                return Ok((with_spent(report, spent), at));
             }
             add(&mut spent, &report);
         }

@@ -187,6 +187,16 @@ struct Board {
 /// A step's translation, shared by its instances.
 type Shared = OnceLock<std::result::Result<(Program, Duration), Error>>;
 
+/// The sequential program at `bounds`, with how long translating it took.
+fn timed_translation(
+    parsed: &Parsed,
+    bounds: &Options,
+) -> std::result::Result<(Program, Duration), Error> {
+    let t0 = Instant::now();
+    let p = translate(parsed.unit.clone(), bounds, Stage::Seq, |_, _| {})?;
+    Ok((p, t0.elapsed()))
+}
+
 /// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
 /// (`steps` more after `opts`; only `opts` when `steps` is 0), each split into
 /// `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops the
@@ -212,15 +222,16 @@ pub fn check_races_parallel(
     let mut probed = (Duration::ZERO, Duration::ZERO);
     // The first bound pair's translation, when the probe needed it first.
     let mut first: Option<std::result::Result<(Program, Duration), Error>> = None;
-    if steps > 0 && crate::probe_bounds(opts).is_some() && deadline.is_some() {
+    if crate::probes(opts, steps, deadline) {
         let mut p = |ph: Phase, o: &Options| progress(ph, o);
         p(Phase::Translating, opts);
-        let t0 = Instant::now();
-        let full = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {})?;
-        let time = t0.elapsed();
+        let (full, time) = timed_translation(parsed, opts)?;
         let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
-        if let Some((report, at)) = probe {
+        if let Some((mut report, at)) = probe {
             if matches!(report.verdict, Verdict::Race { .. }) {
+                // The first pair's translation, done for the probe's size test, is part
+                // of what the answer cost.
+                report.stats.translate += time;
                 let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
                 let races = more_races(parsed, report, at, cbmc_opts, deadline, max_races, &mut p);
                 return Ok((races, deepening));
@@ -267,11 +278,9 @@ pub fn check_races_parallel(
                 continue;
             }
         }
-        let t0 = Instant::now();
         let translated = shared[s].get_or_init(|| {
             progress(Phase::Translating, &bounds[s]);
-            let p = translate(parsed.unit.clone(), &bounds[s], Stage::Seq, |_, _| {})?;
-            Ok((p, t0.elapsed()))
+            timed_translation(parsed, &bounds[s])
         });
         let (program, time) = match translated {
             Ok(t) => t,

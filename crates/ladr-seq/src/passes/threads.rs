@@ -1019,6 +1019,15 @@ fn bound_vla(d: &mut Node<Declarator>, enumerators: &HashSet<String>) {
     }
 }
 
+/// `e` if it reads a local of `constants`: its value there, as [`folded`] puts it.
+fn constant_read(
+    e: &Node<Expression>,
+    constants: &HashMap<String, Node<Expression>>,
+) -> Option<Node<Expression>> {
+    let x = ident_name(e)?;
+    Some(folded(x, constants.get(x)?.clone(), e.span))
+}
+
 /// The ladr-named locals of a slot body assigned exactly once (`once`) whose value is a
 /// constant expression once the values of other such locals are put in for their reads,
 /// with that expression: after `n = 600; size = n + 2200;` (an inlined allocator's
@@ -1032,8 +1041,8 @@ fn once_constants(
     impl VisitorMut for Subst<'_> {
         type Error = Infallible;
         fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            if let Some((x, v)) = ident_name(e).and_then(|x| self.0.get(x).map(|v| (x, v))) {
-                *e = folded(x, v.clone(), e.span);
+            if let Some(v) = constant_read(e, self.0) {
+                *e = v;
                 return Ok(Walk::Skip);
             }
             Ok(Walk::Descend)
@@ -1740,10 +1749,8 @@ impl VisitorMut for SlotCtx<'_> {
                 let heap = matches!(n, "malloc" | "calloc");
                 if heap {
                     for a in &mut c.node.arguments {
-                        if let Some((x, v)) = ident_name(a)
-                            .and_then(|x| self.constants.get(x).map(|v| (x.to_string(), v)))
-                        {
-                            *a = folded(&x, v.clone(), a.span);
+                        if let Some(v) = constant_read(a, &self.constants) {
+                            *a = v;
                         }
                     }
                 }
