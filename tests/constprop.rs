@@ -68,8 +68,8 @@ out:
     ));
 }
 
-/// A local declared in two blocks one after the other is folded in each; a local that
-/// shadows another is not.
+/// A local declared in two blocks one after the other is folded in each, and so is a local
+/// that shadows another: `inline` renamed a function's locals of one name apart.
 #[test]
 fn scopes() {
     insta::assert_snapshot!(check(

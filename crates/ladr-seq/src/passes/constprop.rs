@@ -18,7 +18,8 @@
 //!
 //! What is folded (sound: a constant replaces a read only where every execution reaching it
 //! has that value):
-//! * Candidates: automatic locals of the function declared once, not `volatile`, not named
+//! * Candidates: automatic locals of the function declared once (`inline` renamed apart the
+//!   locals of one name: `for (int i …)` twice beside an `int i`), not `volatile`, not named
 //!   like a file-scope object, whose address is never taken (`__CPROVER_havoc_object(&x)`
 //!   of N4 sets a value; it does not let the address escape), not mentioned by an `asm`
 //!   statement nor assigned inside a statement expression: integers (integer keywords or

@@ -271,7 +271,8 @@ fn definitions_last(unit: &mut TranslationUnit) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Pre-pass: hoist static locals, rename locals that shadow file-scope names.
+// Pre-pass: hoist static locals, rename locals that shadow file-scope names or that share
+// their name with another local or a parameter of the function.
 // ---------------------------------------------------------------------------------------
 
 fn hoist_and_hygiene(p: &mut Program) {
@@ -279,7 +280,11 @@ fn hoist_and_hygiene(p: &mut Program) {
     let old = std::mem::take(&mut p.unit.0);
     for mut ext in old {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
-            let mut c = Copier::new(&mut p.names, Rename::StaticsAnd(globals.clone()));
+            // `for (int i …) …; int i; for (int i …) …` in one function: three objects of one
+            // name, which `constprop` (facts kept by name) would have to leave alone.
+            let mut set = globals.clone();
+            set.extend(repeated_locals(&f.node));
+            let mut c = Copier::new(&mut p.names, Rename::StaticsAnd(set));
             // Parameters are in the outermost scope; a parameter named like a global is
             // renamed too.
             let inner = innermost_mut(&mut f.node.declarator.node);
@@ -307,6 +312,38 @@ fn hoist_and_hygiene(p: &mut Program) {
         }
         p.unit.0.push(ext);
     }
+}
+
+/// The names of a function's objects declared more than once in it (locals, or a local and
+/// a parameter), wherever their scopes are.
+fn repeated_locals(f: &FunctionDefinition) -> HashSet<String> {
+    struct D(HashMap<String, usize>);
+    impl Visitor for D {
+        type Error = Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+            let storage = storage_of(&d.node.specifiers);
+            if !storage.contains(&StorageClassSpecifier::Typedef)
+                && !storage.contains(&StorageClassSpecifier::Extern)
+            {
+                for id in &d.node.declarators {
+                    let dd = &id.node.declarator.node;
+                    if let (false, Some(n)) = (is_function_declarator(dd), declarator_name(dd)) {
+                        *self.0.entry(n.to_string()).or_default() += 1;
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut d = D(HashMap::new());
+    for n in parameter_names(&f.declarator.node) {
+        *d.0.entry(n).or_default() += 1;
+    }
+    let Ok(()) = visit::stmt(&mut d, &f.statement);
+    d.0.into_iter()
+        .filter(|(_, k)| *k > 1)
+        .map(|(n, _)| n)
+        .collect()
 }
 
 /// Names declared at file scope (variables, functions, enumeration constants).
