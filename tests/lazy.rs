@@ -17,7 +17,8 @@ crate::fixture_snapshots!(check);
 
 /// The vacuity query (`Options::vacuity_query`, issue 16): no race flags (the pipeline
 /// skips `race`), one context of `main`, then one assertion that no thread slot is active;
-/// the invariants hold after every pass.
+/// the same assertion after each create of `main`, where an execution that created a thread
+/// stops; the invariants hold after every pass.
 #[test]
 fn vacuity_query_runs_main_alone() {
     let src = "int x;\nvoid *w(void *a) { x = 1; return 0; }\n\
