@@ -36,6 +36,19 @@ fn l(lock: &str, kind: &str, line: u64) -> (String, String, u64) {
     (lock.to_string(), kind.to_string(), line)
 }
 
+/// A lock taken and released through a pointer parameter (`&e->m` of `addref(&cache[i])`)
+/// is released: `main`, after two calls of `addref`, holds nothing (the unlock's call of the
+/// model's own helper once named its lock `m`, and nothing was released).
+#[test]
+fn locks_released_through_a_pointer() {
+    let v = &checked("lock_member_racy.c").json_value;
+    assert_eq!(
+        held(access(v, "worker")),
+        vec![l("e->m", "mutex", 5), l("g", "mutex", 6)]
+    );
+    assert_eq!(held(access(v, "main")), vec![]);
+}
+
 #[test]
 fn locks_held_by_each_racing_access() {
     // inc writes `counter` holding m; peek reads it holding nothing.

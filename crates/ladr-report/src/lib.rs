@@ -576,8 +576,9 @@ fn is_user_variable(lhs: &str) -> bool {
 /// A C text from CBMC (an lvalue or a value) in the user's names: renamed locals get their
 /// own names back (`__ladr_3_pool` → `pool`) and CBMC's instance suffixes (`x!0@1`) go.
 fn user_text(text: &str) -> String {
+    let text = without_padding(text);
     let mut out = String::new();
-    let mut rest = text;
+    let mut rest = text.as_str();
     while let Some(c) = rest.chars().next() {
         if c.is_ascii_alphabetic() || c == '_' {
             let end = rest
@@ -698,6 +699,11 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
         // (the user's own functions are inlined, so every call left is one of the model, of
         // CBMC's library (`malloc`) or of an external function).
         let mut in_call = false;
+        // The array last written at a symbolic index, on its line: CBMC's trace then lists
+        // every element and member again (`a[0l] = { … }`, `a[0l].datum = 0`, …), which are
+        // no writes of the user's (a write of a constant element later on the same line is
+        // not shown either; its line is).
+        let mut symbolic: Option<(u32, String)> = None;
         for s in &report.trace[start + 1..end] {
             if s.kind != "assignment" {
                 in_call = false;
@@ -724,6 +730,13 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
                     // when it assigns nothing of the user's (`if (lvl < level) return;`).
                     (Some(l), Some(_)) if l == abi::DRD => None,
                     (Some(l), Some(_)) if names::is_internal(l) || l.contains('$') => continue,
+                    (Some(l), Some(_))
+                        if symbolic.as_ref().is_some_and(|(line, base)| {
+                            *line == pos.line && constant_element_of(l, base)
+                        }) =>
+                    {
+                        continue
+                    }
                     (Some(l), Some(v)) if is_user_variable(l) => Some(match v.as_str() {
                         // CBMC could not show the value (a pointer into an array, …).
                         "unknown" => format!("{} assigned", user_text(l)),
@@ -738,6 +751,11 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
                 },
                 _ => continue,
             };
+            if s.kind == "assignment" {
+                if let Some(base) = s.lhs.as_deref().and_then(symbolic_index_base) {
+                    symbolic = Some((pos.line, base.to_string()));
+                }
+            }
             if lines.last().map(|l| l.line) != Some(pos.line) {
                 lines.push(Position {
                     column: 1,
@@ -775,9 +793,76 @@ fn user_span(report: &Report, s: &Step) -> Option<Span> {
     (span.end > span.start).then_some(span)
 }
 
+/// `a` of an lvalue `a[e]…` whose index `e` is no number (`a[(signed long int)i].datum`).
+fn symbolic_index_base(lhs: &str) -> Option<&str> {
+    let (base, rest) = lhs.split_once('[')?;
+    let index = &rest[..rest.find(']')?];
+    let number = index
+        .trim_end_matches(['l', 'L', 'u', 'U'])
+        .chars()
+        .all(|c| c.is_ascii_digit());
+    (!number && !base.is_empty()).then_some(base)
+}
+
+/// Is `lhs` an element of `base` at a constant index, or a part of one (`a[0l].m.__lock`)?
+fn constant_element_of(lhs: &str, base: &str) -> bool {
+    lhs.strip_prefix(base)
+        .and_then(|r| r.strip_prefix('['))
+        .and_then(|r| r.split_once(']'))
+        .is_some_and(|(i, _)| {
+            let digits = i.trim_end_matches(['l', 'L', 'u', 'U']);
+            !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+        })
+}
+
+/// CBMC's struct values list the padding members it inserted (`{ .a=0, .$pad1=0, .b=1 }`),
+/// which are no members of the user's.
+fn without_padding(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(".$pad") {
+        out.push_str(&rest[..i]);
+        let member = &rest[i..];
+        rest = &member[member.find([',', '}']).unwrap_or(member.len())..];
+        if let Some(r) = rest.strip_prefix(", ") {
+            rest = r;
+        } else if rest.starts_with('}') && out.ends_with(", ") {
+            out.truncate(out.len() - 2);
+            out.push(' ');
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::{identifiers, is_user_variable, user_text};
+
+    #[test]
+    fn elements_rewritten_after_a_symbolic_index() {
+        use super::{constant_element_of, symbolic_index_base};
+        assert_eq!(
+            symbolic_index_base("a[(signed long int)i].datum"),
+            Some("a")
+        );
+        assert_eq!(symbolic_index_base("a[1l].datum"), None);
+        assert_eq!(symbolic_index_base("x"), None);
+        assert!(constant_element_of("a[0l].m.__data.__lock", "a"));
+        assert!(constant_element_of("a[0l]", "a"));
+        assert!(!constant_element_of("ab[0l]", "a"));
+        assert!(!constant_element_of("a[(signed long int)i]", "a"));
+    }
+
+    #[test]
+    fn padding_is_no_member() {
+        assert_eq!(
+            user_text("{ .datum=0, .$pad1=0, .m=union }"),
+            "{ .datum=0, .m=union }"
+        );
+        assert_eq!(user_text("{ .a=1, .$pad2=0 }"), "{ .a=1 }");
+        assert_eq!(user_text("{ .$pad0=0, .a=1 }"), "{ .a=1 }");
+    }
 
     #[test]
     fn user_text_uses_the_user_names() {

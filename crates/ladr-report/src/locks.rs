@@ -143,15 +143,25 @@ pub(crate) fn held_at_race(report: &Report, parsed: &Parsed) -> Vec<Vec<LockHeld
                 continue;
             };
             // The model's own writes, up to its return (not the parameters' bindings, which
-            // are in the caller, nor those of functions it calls).
+            // are in the caller, nor those of functions it calls: CBMC puts a callee's
+            // parameter bindings after its call step, in the calling function, so an unlock
+            // calling `__ladr_mutex_kind(m)` would name its lock `m`).
             let mut writes = vec![];
             let mut j = i;
+            let mut nested = 0usize;
             while j < end {
                 let t = &trace[j];
-                if t.kind == "function-return" && t.callee.as_deref() == Some(callee) {
-                    break;
-                }
-                if t.kind == "assignment" && t.function.as_deref() == Some(callee) {
+                if t.kind == "function-return" {
+                    if nested == 0 && t.callee.as_deref() == Some(callee) {
+                        break;
+                    }
+                    nested = nested.saturating_sub(1);
+                } else if t.kind == "function-call" {
+                    nested += 1;
+                } else if nested == 0
+                    && t.kind == "assignment"
+                    && t.function.as_deref() == Some(callee)
+                {
                     if let Some(o) = t.lhs.as_deref().filter(|_| !t.is_internal()) {
                         writes.extend(object(o));
                     }
