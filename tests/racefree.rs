@@ -146,3 +146,33 @@ int main(void) {
         [read_only, one_thread, locks].map(summary).join("\n")
     );
 }
+
+/// Rule 2 with mutexes inside objects: `p = &x[i]` read only to lock `&p->m` takes `x`
+/// nowhere, but `q = &y[i]` also read as `q->v` does; unlocking `&p->m` leaves `g` held;
+/// `&z[0].m` as a lock argument is no escape of `z`, but `z[0].v` written under `z[0].m`
+/// alone is not under `g`.
+#[test]
+fn mutexes_inside_objects() {
+    let src = r#"
+struct s { int v; pthread_mutex_t m; } x[2], y[2], z[2];
+pthread_mutex_t g;
+void *w(void *a) {
+  int i = (int)(long)a;
+  struct s *p = &x[i];
+  struct s *q = &y[i];
+  pthread_mutex_lock(&g);
+  pthread_mutex_lock(&p->m); pthread_mutex_unlock(&p->m);
+  x[1].v = 1; y[1].v = q->v; z[1].v = 1;
+  pthread_mutex_unlock(&g);
+  pthread_mutex_lock(&z[0].m); z[0].v = 2; pthread_mutex_unlock(&z[0].m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, (void *)1);
+  pthread_mutex_lock(&g); x[0].v = 3; y[0].v = 3; z[1].v = 3; pthread_mutex_unlock(&g);
+  return 0;
+}
+"#;
+    insta::assert_snapshot!("mutexes_inside_objects", summary(src));
+}

@@ -1191,6 +1191,38 @@ fn nothing_instrumented_is_no_race_without_cbmc() {
     assert!(v["stats"]["formula_clauses"].as_u64().unwrap() > 0, "{v}");
 }
 
+/// Rule 2 with mutexes inside objects (goblint's 28-race_reach_70 pattern): `&cache[i].m` as
+/// a lock argument is neither an access of `cache`'s data nor an escape; a pointer
+/// `constprop` folded (`e` of `addref(&cache[i])`, now also in `main`, whose two loop
+/// counters `i` `inline` renamed apart) is an access of `cache` by name; unlocking `e->m`
+/// leaves `g` held. Every access of `refs` is under `g`; the racy twin's unlocked write in
+/// `main` races with the worker's increment.
+#[test]
+fn racefree_mutexes_inside_objects() {
+    racy("lock_member_racy.c", (7, 23));
+    free("lock_member_free.c");
+    removes("lock_member_free.c", &["e->refs", "cache[1].refs"], false);
+}
+
+/// Rule 2 with a pointer used only to lock (goblint's 28-race_reach_77 pattern):
+/// `p = &a[i]; lock(&p->m);` takes `a` nowhere, and releasing `p->m` leaves `g` held, so
+/// `datum`, always written under `g`, is race-free; the racy twin's write without `g` races.
+#[test]
+fn racefree_pointer_used_only_to_lock() {
+    racy("lock_through_pointer_racy.c", (12, 21));
+    // The write `a[i].datum++` at a symbolic index is one step, not CBMC's rewrite of every
+    // element (`a[0l] = { … }`) and member after it.
+    let steps = &checked("lock_through_pointer_racy.c").steps_text;
+    assert!(steps.contains(".datum = 1"), "{steps}");
+    assert!(!steps.contains("a[0l]"), "{steps}");
+    free("lock_through_pointer_free.c");
+    removes(
+        "lock_through_pointer_free.c",
+        &["a[i].datum", "a[1].datum"],
+        false,
+    );
+}
+
 /// Rule 2, must-locksets: every access under one mutex; a read after the unlock races.
 #[test]
 fn racefree_lock_protected_objects() {

@@ -705,6 +705,19 @@ pub fn lvalue_base(e: &Expression) -> Option<&str> {
     }
 }
 
+/// The object a pointer expression surely points into when it is an address taken in place,
+/// under any casts: `&s`, `(T *)&s`, `(__typeof__(p))(&s)` (a pointer `constprop` folded)
+/// → `s`. So `((__typeof__(p))(&a[3]))->f` is part of `a`'s storage, as `a[3].f` is.
+pub fn address_target(e: &Expression) -> Option<&Node<Expression>> {
+    match e {
+        Expression::Cast(c) => address_target(&c.node.expression.node),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            Some(&u.node.operand)
+        }
+        _ => None,
+    }
+}
+
 /// The largest constant element count of any array declared in `unit` (0 if none).
 pub fn largest_array(unit: &TranslationUnit) -> u64 {
     struct A(u64);

@@ -50,7 +50,7 @@ use ladr_ir::abi::{
     self, C1_FREE, C1_READ, C1_READ_KEY, C1_WRITE, C1_WRITE_KEY, DRD, FIRST_SITE, P1, P2,
     SECOND_SITE,
 };
-use ladr_ir::analysis::Vars;
+use ladr_ir::analysis::{address_target, Vars};
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -352,7 +352,12 @@ impl Rewriter<'_> {
             Expression::Identifier(i) => self.vars.is_shared_var(&i.node.name),
             Expression::Member(m) => match m.node.operator.node {
                 MemberOperator::Direct => self.storage_shared(&m.node.expression.node),
-                MemberOperator::Indirect => true,
+                // `((T)(&s))->f` (a folded pointer) is in `s`'s storage; any other pointer
+                // may point anywhere.
+                MemberOperator::Indirect => match address_target(&m.node.expression.node) {
+                    Some(s) => self.storage_shared(&s.node),
+                    None => true,
+                },
             },
             Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Indirection,
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {

@@ -36,16 +36,27 @@
 //!    (fewer labels outside `main`'s solo stretches made CBMC's symbolic execution slower,
 //!    see `run`).
 //!
+//!    What counts as an access by name, and what is no escape of the address
+//!    (`tests/e2e/lock_member_*`, `lock_through_pointer_*`):
+//!    * `((T)(&x[k]))->f`, the read of a pointer `constprop` folded to `&x[k]`, is the
+//!      access `x[k].f` (`race` agrees: [`address_target`]);
+//!    * `&x.m`, `&x[i].m`, `&x[i]` as the lock argument of a lock function: the model
+//!      touches only that mutex, no data of `x`;
+//!    * `p = &x…;` into a private pointer `p` that is read nowhere but as `&p->m` for a lock
+//!      function (or not at all): `x` goes nowhere through it.
+//!
 //! Locks: a mutex counts only when it is a named variable whose every occurrence is `&m` as
 //! the lock argument of `pthread_mutex_lock`/`unlock`/`trylock`/`init` or of the spin
 //! lock functions (condition waits are an unlock and a lock after `threads`); a lock adds
 //! it to the set, an unlock or init removes it, a trylock adds nothing; an unlock where the
 //! slot does not surely hold it (a recursive mutex's second unlock, an unlock after a
-//! trylock) or an init outside a solo statement disqualifies it.
+//! trylock) or an init outside a solo statement disqualifies it. No pointer reaches such a
+//! mutex, so unlocking anything but `&m` (`&e->lock`, `&a[i].m`) leaves `m` held.
 //!
 //! Not done (kept instrumented): locals whose address is taken but stays in their thread
-//! (needs a points-to analysis), objects reached through pointers outside solo statements,
-//! locks through pointers, rwlocks, `trylock` results.
+//! (needs a points-to analysis), objects reached through pointers outside solo statements
+//! (but folded ones), mutexes inside objects or reached through pointers as locks of the
+//! lockset, rwlocks, `trylock` results.
 //!
 //! Needs: `visible`. Guarantees: `Program::code` with the same statements, some visible ones
 //! made plain and the labels numbered again; `Program::vars` knows the race-free objects.
@@ -61,7 +72,7 @@ use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use ladr_ir::abi;
-use ladr_ir::analysis::Vars;
+use ladr_ir::analysis::{address_target, Vars};
 use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -105,6 +116,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         for (name, ev) in o.events {
             summary.entry(name).or_default().add(None, ev, outside);
         }
+        for (x, p) in o.stores {
+            let s = summary.entry(x).or_default();
+            if outside {
+                s.add(None, Ev::Escape, true);
+            } else {
+                s.stored_in.insert(p);
+            }
+        }
     }
     for (slot, c) in p.code.iter().enumerate() {
         for it in &c.items {
@@ -117,6 +136,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             asm |= o.asm;
             for (name, ev) in o.events {
                 summary.entry(name).or_default().add(Some(slot), ev, false);
+            }
+            for (x, p) in o.stores {
+                summary.entry(x).or_default().stored_in.insert(p);
             }
         }
     }
@@ -166,7 +188,13 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut race_free = HashSet::new();
     if !asm {
         for (name, s) in &summary {
-            if s.escaped || s.outside || !shapes.is_variable(name) {
+            // Its address assigned to a pointer that leads somewhere: an escape.
+            let stored = s.stored_in.iter().any(|p| {
+                !summary
+                    .get(p)
+                    .is_some_and(|ps| ps.dead_end(shapes.is_private(p)))
+            });
+            if s.escaped || stored || s.outside || !shapes.is_variable(name) {
                 continue;
             }
             let live: Vec<&Use> = uses
@@ -434,6 +462,11 @@ enum Ev {
     Havoc,
     /// `&m` as the lock argument of a lock function.
     Lock(LockOp),
+    /// `&x.f`, `&x[i]` (a part of `x`) as the lock argument of a lock function: the model
+    /// touches only that mutex, so neither a data access nor an escape of `x`.
+    LockPart,
+    /// Pointer `p` read only to form `&p->f` as the lock argument of a lock function.
+    LockBase,
 }
 
 impl Ev {
@@ -454,6 +487,10 @@ struct Summary {
     data: bool,
     /// The lock argument of a lock function.
     lock: bool,
+    /// Read (as data: not only as `&p->f` for a lock function).
+    read: bool,
+    /// The pointer variables its address (or a part's) is assigned to: `p = &x[i];`.
+    stored_in: HashSet<String>,
 }
 
 impl Summary {
@@ -462,8 +499,10 @@ impl Summary {
         match ev {
             Ev::Escape => self.escaped = true,
             Ev::Lock(_) => self.lock = true,
+            Ev::LockPart | Ev::LockBase => {}
             _ => {
                 self.data = true;
+                self.read |= matches!(ev, Ev::Read | Ev::ReadWrite);
                 let creating = matches!(ev, Ev::Tid | Ev::Havoc) && slot == Some(0);
                 if ev.is_write() && !creating {
                     self.other_writes = true;
@@ -479,7 +518,13 @@ impl Summary {
 
     /// A mutex the analysis may follow.
     fn lock_only(&self) -> bool {
-        !self.escaped && !self.outside && !self.data && self.lock
+        !self.escaped && !self.outside && !self.data && self.lock && self.stored_in.is_empty()
+    }
+
+    /// A pointer through which what it was assigned cannot be reached: a private variable
+    /// used only to lock a mutex it points to (`p = &a[i]; lock(&p->m);`), or not read.
+    fn dead_end(&self, private: bool) -> bool {
+        private && !self.escaped && !self.outside && !self.read && self.stored_in.is_empty()
     }
 }
 
@@ -488,6 +533,8 @@ impl Summary {
 struct Occurrences<'a> {
     shapes: &'a Vars,
     events: Vec<(String, Ev)>,
+    /// `p = &x…;`: (x, p).
+    stores: Vec<(String, String)>,
     asm: bool,
 }
 
@@ -504,6 +551,7 @@ impl<'a> Occurrences<'a> {
         Occurrences {
             shapes,
             events: vec![],
+            stores: vec![],
             asm: false,
         }
     }
@@ -522,8 +570,14 @@ impl<'a> Occurrences<'a> {
                     indices: vec![],
                 })
             }
-            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
-                let mut s = self.storage(&m.node.expression.node)?;
+            Expression::Member(m) => {
+                let mut s = match m.node.operator.node {
+                    MemberOperator::Direct => self.storage(&m.node.expression.node)?,
+                    // `((T)(&s))->f`: a pointer `constprop` folded points into `s`.
+                    MemberOperator::Indirect => {
+                        self.storage(&address_target(&m.node.expression.node)?.node)?
+                    }
+                };
                 s.depth = self.shapes.field_depth(&m.node.identifier.node.name);
                 Some(s)
             }
@@ -576,15 +630,30 @@ impl<'a> Occurrences<'a> {
             return false;
         }
         if let Ev::Lock(_) = ev {
-            // A lock is a whole named variable.
-            let Expression::Identifier(i) = &u.node.operand.node else {
-                return false;
-            };
-            if !self.shapes.is_variable(&i.node.name) {
-                return false;
+            // A lock the analysis follows is a whole named variable; a part of a variable is
+            // no access of its data, and a pointer read only to lock through it leads
+            // nowhere else.
+            let operand = &u.node.operand.node;
+            if let Expression::Identifier(i) = operand {
+                if !self.shapes.is_variable(&i.node.name) {
+                    return false;
+                }
+                self.ev(&i.node.name, ev);
+                return true;
             }
-            self.ev(&i.node.name, ev);
-            return true;
+            if let Some(s) = self.storage(operand) {
+                self.ev(s.var, Ev::LockPart);
+                let indices = s.indices;
+                self.visit_all(&indices);
+                return true;
+            }
+            if let Some(p) = lock_base(operand) {
+                if self.shapes.is_variable(p) {
+                    self.ev(p, Ev::LockBase);
+                    return true;
+                }
+            }
+            return false;
         }
         let Some(s) = self.storage(&u.node.operand.node) else {
             return false;
@@ -613,7 +682,23 @@ impl Visitor for Occurrences<'_> {
                 };
                 self.ev(s.var, ev);
                 let mut rest = s.indices;
-                rest.push(&b.node.rhs);
+                // `p = &x…;` into a scalar `p`: where `x` goes depends on `p`'s uses.
+                let stored = match (&b.node.lhs.node, b.node.operator.node.clone()) {
+                    (Expression::Identifier(p), BinaryOperator::Assign) => {
+                        address_target(&b.node.rhs.node).and_then(|t| {
+                            let x = self.storage(&t.node)?;
+                            Some((p.node.name.clone(), x))
+                        })
+                    }
+                    _ => None,
+                };
+                match stored {
+                    Some((p, x)) => {
+                        self.stores.push((x.var.to_string(), p));
+                        rest.extend(x.indices);
+                    }
+                    None => rest.push(&b.node.rhs),
+                }
                 self.visit_all(&rest);
                 Ok(Walk::Skip)
             }
@@ -888,7 +973,7 @@ impl Flow<'_, '_> {
         let solo = self.slot == 0 && st.solo(self.ctx.parents);
         for (name, ev) in events {
             match ev {
-                Ev::Escape => {}
+                Ev::Escape | Ev::LockPart | Ev::LockBase => {}
                 Ev::Lock(op) => match op {
                     LockOp::Release if !st.locks.contains(&name) || st.top => {
                         self.bad_locks.insert(name);
@@ -969,11 +1054,11 @@ impl Flow<'_, '_> {
                     }
                 }
             } else if matches!(lock_op(name), Some(LockOp::Release | LockOp::Init)) {
-                match first.and_then(address_of_var) {
-                    Some(m) => {
-                        st.locks.remove(m);
-                    }
-                    None => st.locks.clear(),
+                // Only `&m` can be a followed mutex `m` (every occurrence of one is `&m` as
+                // a lock argument: no pointer reaches it), so any other argument releases
+                // none of them.
+                if let Some(m) = first.and_then(address_of_var) {
+                    st.locks.remove(m);
                 }
             }
         }
@@ -1115,6 +1200,17 @@ fn address_of_var(e: &Node<Expression>) -> Option<&str> {
         Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
             ident_name(&u.node.operand)
         }
+        _ => None,
+    }
+}
+
+/// `p` of a lock argument `&p->f` (`&p->f.g`): the pointer variable read to form it.
+fn lock_base(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Member(m) => match m.node.operator.node {
+            MemberOperator::Direct => lock_base(&m.node.expression.node),
+            MemberOperator::Indirect => ident_name(&m.node.expression),
+        },
         _ => None,
     }
 }
