@@ -68,6 +68,27 @@ out:
     ));
 }
 
+/// A function pointer returning a pointer (`void *(*f)(void *)`) and one of a typedef
+/// (`fn_t`), passed down two calls, are folded into the call through it.
+#[test]
+fn function_pointer_typedefs() {
+    insta::assert_snapshot!(check(
+        r#"
+typedef void *(*fn_t)(void *);
+void *work(void *a) { return a; }
+void *r;
+static void call(fn_t f) { r = f(0); }
+static void pass(fn_t g) { call(g); }
+int main() {
+  void *(*h)(void *) = work;
+  pass(h);
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
 /// A local declared in two blocks one after the other is folded in each, and so is a local
 /// that shadows another: `inline` renamed a function's locals of one name apart.
 #[test]

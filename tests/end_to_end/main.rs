@@ -1050,6 +1050,17 @@ fn function_pointer_locals_are_folded() {
     );
 }
 
+/// A start routine passed down through parameters of a function-pointer typedef
+/// (`thread_func_t fn`, two calls deep, as channel.c of sysprog21/concurrent-programs does)
+/// is folded like any function pointer, so `threads` knows which routine each create
+/// starts (before: "unsupported: a start routine that is not a function defined in the
+/// program"). Also `void *(*f)(void *)`, a function pointer returning a pointer.
+#[test]
+fn start_routine_through_typedef_parameters() {
+    racy("routine_typedef_racy.c", (6, 6));
+    free("routine_typedef_free.c");
+}
+
 /// The lvalues `race` instruments in `tests/e2e/FILE` (as the user wrote them) and the
 /// number of visible statements, with or without the race-free pre-analysis.
 fn instrumented(file: &str, racefree: bool) -> (Vec<String>, u32) {

@@ -119,6 +119,8 @@ struct FileScope {
     objects: HashSet<String>,
     functions: HashSet<String>,
     int_typedefs: HashSet<String>,
+    /// Typedefs of object or function pointers (`typedef void *(*thread_func_t)(void *);`).
+    pointer_typedefs: HashSet<String>,
     /// Array objects (file scope) with their number of array dimensions.
     arrays: HashMap<String, usize>,
 }
@@ -138,6 +140,11 @@ fn is_int_specs(specs: &[&TypeSpecifier], int_typedefs: &HashSet<String>) -> boo
         }
     }
     any
+}
+
+/// `T` alone, a typedef of a pointer (`thread_func_t`, or a typedef of one).
+fn is_pointer_typedef(specs: &[&TypeSpecifier], pointer_typedefs: &HashSet<String>) -> bool {
+    matches!(specs, [TypeSpecifier::TypedefName(n)] if pointer_typedefs.contains(&n.node.name))
 }
 
 /// The number of array dimensions of an array object's declarator (`int a[2][3]`: 2; 0 for
@@ -171,6 +178,13 @@ impl FileScope {
                         if typedef {
                             if dd.derived.is_empty() && is_int_specs(&types, &f.int_typedefs) {
                                 f.int_typedefs.insert(n.to_string());
+                            }
+                            if is_plain_pointer(dd)
+                                || is_function_pointer(dd)
+                                || (dd.derived.is_empty()
+                                    && is_pointer_typedef(&types, &f.pointer_typedefs))
+                            {
+                                f.pointer_typedefs.insert(n.to_string());
                             }
                         } else if is_function_declarator(dd) {
                             f.functions.insert(n.to_string());
@@ -248,7 +262,12 @@ fn candidates(
                     && is_int_specs(&types, &file.int_typedefs)
                 {
                     Some(Kind::Int)
-                } else if is_plain_pointer(dd) || is_function_pointer(dd) {
+                } else if is_plain_pointer(dd)
+                    || is_function_pointer(dd)
+                    || (dd.derived.is_empty()
+                        && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+                        && is_pointer_typedef(&types, &file.pointer_typedefs))
+                {
                     Some(Kind::Pointer)
                 } else {
                     None
@@ -843,11 +862,19 @@ fn is_plain_pointer(dd: &Declarator) -> bool {
                 PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Volatile))))
 }
 
-/// `(*f)(…)`: a pointer to a function, not `volatile` itself.
+/// `(*f)(…)`: a pointer to a function (returning anything but a function pointer: `void
+/// *(*f)(void *)` too), not `volatile` itself.
 fn is_function_pointer(dd: &Declarator) -> bool {
-    matches!(&dd.kind.node, DeclaratorKind::Declarator(inner) if is_plain_pointer(&inner.node))
-        && matches!(
-            dd.derived.as_slice(),
-            [f] if matches!(f.node, DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_))
+    let function = |d: &Node<DerivedDeclarator>| {
+        matches!(
+            d.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
         )
+    };
+    matches!(&dd.kind.node, DeclaratorKind::Declarator(inner) if is_plain_pointer(&inner.node))
+        && dd.derived.iter().filter(|d| function(d)).count() == 1
+        && dd
+            .derived
+            .iter()
+            .all(|d| function(d) || matches!(d.node, DerivedDeclarator::Pointer(_)))
 }
