@@ -671,13 +671,16 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
             eprintln!("error: cannot write the witness {}: {e}", path.display());
         }
     }
-    match &races.reports[0].verdict {
+    let done = match &races.reports[0].verdict {
         Verdict::Race { .. } => Done::Race,
         // SV-COMP's `true` claims every execution: a vacuous "no race" checked none.
         Verdict::NoRace if cli.svcomp && races.reports[0].vacuous => Done::Unknown,
         Verdict::NoRace => Done::NoRace,
         Verdict::Unknown { .. } => Done::Unknown,
-    }
+    };
+    // The answer is out; the watchdog must not wait for the program trees to be freed.
+    ladr_check::drop_in_background((races, outcome, parsed));
+    done
 }
 
 /// The progress line: a spinner with the phase, the bounds and the time spent (hidden with

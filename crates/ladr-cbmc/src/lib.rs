@@ -379,7 +379,17 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
             ),
         };
     } else if let (Some(sig), Verdict::Unknown { reason }) = (status.signal(), &mut verdict) {
-        *reason = format!("CBMC was killed by signal {sig}; {reason}");
+        let name = match sig {
+            6 => " (SIGABRT)",
+            9 => " (SIGKILL: out of memory?)",
+            11 => " (SIGSEGV)",
+            15 => " (SIGTERM)",
+            _ => "",
+        };
+        *reason = format!(
+            "CBMC crashed: killed by signal {sig}{name}; {}",
+            last_words(&stderr, &stdout)
+        );
     }
     Ok(Outcome {
         verdict,
@@ -554,7 +564,11 @@ pub fn interpret(
             describe_exit(code),
             tail(stderr, stdout)
         )),
-        (code, Err(_)) => unknown(format!("{}: {}", describe_exit(code), tail(stderr, stdout))),
+        (code, Err(_)) => unknown(format!(
+            "{}: {}",
+            describe_exit(code),
+            last_words(stderr, stdout)
+        )),
     };
     (verdict, formula)
 }
@@ -567,6 +581,32 @@ fn describe_exit(code: Option<i32>) -> String {
         Some(c) => format!("CBMC exited with status {c}"),
         None => "CBMC did not exit normally".into(),
     }
+}
+
+/// What CBMC said last before it stopped: the last lines of stderr, else the text of the
+/// last message of its (cut off) JSON output, else its last lines.
+fn last_words(stderr: &str, stdout: &str) -> String {
+    const TEXT: &str = "\"messageText\": \"";
+    if stderr.trim().is_empty() {
+        if let Some(at) = stdout.rfind(TEXT) {
+            let rest = &stdout[at + TEXT.len()..];
+            // Up to the closing quote (an escaped quote `\"` is part of the text).
+            let mut end = rest.len();
+            let mut escaped = false;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '\\' if !escaped => escaped = true,
+                    '"' if !escaped => {
+                        end = i;
+                        break;
+                    }
+                    _ => escaped = false,
+                }
+            }
+            return format!("its last message: {}", &rest[..end]);
+        }
+    }
+    tail(stderr, stdout)
 }
 
 /// The last few non-empty lines of stderr, or of stdout if stderr is empty.
@@ -832,6 +872,21 @@ mod tests {
         assert_eq!(last.kind, "failure");
         assert_eq!(last.line, Some(6));
         assert_eq!(last.function.as_deref(), Some("main"));
+    }
+
+    /// A CBMC killed mid-output (no exit status, JSON cut off): its last message, not the
+    /// raw tail of the JSON.
+    #[test]
+    fn cut_off_output_names_the_last_message() {
+        let stdout = "[\n  {\n    \"messageText\": \"Type-checking seq\",\n  },\n  {\n    \"messageText\": \"a \\\"quoted\\\" pointer\",\n    \"messageType\": \"WARNING\"\n  },\n  {";
+        let (verdict, _) = interpret(None, stdout, "");
+        let Verdict::Unknown { reason } = verdict else {
+            panic!("expected unknown, got {verdict:?}");
+        };
+        assert_eq!(
+            reason,
+            "CBMC did not exit normally: its last message: a \\\"quoted\\\" pointer"
+        );
     }
 
     #[test]

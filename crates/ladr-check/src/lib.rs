@@ -452,6 +452,18 @@ pub fn probe(
     Some((read_outcome(parsed, t, outcome), bounds))
 }
 
+/// Frees `x` on a thread of its own, so that an answer does not wait for it: the programs
+/// and reports of a check are gigabytes of syntax trees on large programs, and freeing them
+/// took longer than the watchdog of `ladr FILE` allows after the time limit (spmc.c and
+/// channel.c of sysprog21/concurrent-programs at `--timeout 60`: "the time limit was
+/// reached" instead of, or after, the answer). With no thread to be had, `spawn` frees it
+/// here.
+pub fn drop_in_background<T: Send + 'static>(x: T) {
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(x));
+}
+
 /// Deepening goes on while a "no race" is vacuous, with a time limit, up to this many
 /// steps (past `--deepen-steps`).
 pub const MAX_DEEPENING_STEPS: u32 = 100;
