@@ -374,10 +374,6 @@ fn exit_cleanly_on_signals() {
     });
 }
 
-/// The check runs on a thread with this much stack: deeply nested programs (a 10 000-term
-/// expression, thousands of unwound statements) recurse deeply in the passes and printer.
-const STACK: usize = 256 << 20;
-
 /// How long after the time limit the watchdog gives up on a check still translating.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
 
@@ -408,7 +404,7 @@ fn main() -> ExitCode {
         let (cli, file) = (cli.clone(), file.clone());
         std::thread::Builder::new()
             .name("check".into())
-            .stack_size(STACK)
+            .stack_size(ladr_check::STACK)
             .spawn(move || {
                 let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
                 let _ = tx.send(run(&cli, &file, &mut err_out));

@@ -587,6 +587,24 @@ fn describe_exit(code: Option<i32>) -> String {
 /// last message of its (cut off) JSON output, else its last lines.
 fn last_words(stderr: &str, stdout: &str) -> String {
     const TEXT: &str = "\"messageText\": \"";
+    // CBMC's own bug report: where and which invariant, not its backtrace.
+    if let Some(at) = stderr.find("Invariant check failed") {
+        let report = &stderr[at..];
+        let field = |name: &str| {
+            report
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .map(str::trim)
+        };
+        let file = field("File:").map(|f| f.split(" function:").next().unwrap_or(f));
+        return format!(
+            "an invariant of CBMC failed{}{}",
+            file.map(|f| format!(" at {f}")).unwrap_or_default(),
+            field("Condition:")
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default()
+        );
+    }
     if stderr.trim().is_empty() {
         if let Some(at) = stdout.rfind(TEXT) {
             let rest = &stdout[at + TEXT.len()..];
@@ -886,6 +904,20 @@ mod tests {
         assert_eq!(
             reason,
             "CBMC did not exit normally: its last message: a \\\"quoted\\\" pointer"
+        );
+    }
+
+    /// CBMC's invariant violation report: the invariant and where, not the backtrace.
+    #[test]
+    fn invariant_violation_names_the_invariant() {
+        let stderr = "--- begin invariant violation report ---\nInvariant check failed\nFile: goto_symex_state.cpp:294 function: rename\nCondition: Type of renamed expr should be the same\nReason: expr.id() != ID_if\nBacktrace:\n/cbmc(+0x2bbc7a) [0x7f]\n--- end invariant violation report ---\n";
+        let (verdict, _) = interpret(None, "[ {", stderr);
+        let Verdict::Unknown { reason } = verdict else {
+            panic!("expected unknown, got {verdict:?}");
+        };
+        assert_eq!(
+            reason,
+            "CBMC did not exit normally: an invariant of CBMC failed at goto_symex_state.cpp:294: Type of renamed expr should be the same"
         );
     }
 

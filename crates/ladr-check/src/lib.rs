@@ -452,6 +452,11 @@ pub fn probe(
     Some((read_outcome(parsed, t, outcome), bounds))
 }
 
+/// The stack of a thread that translates, prints or checks a program: deeply nested
+/// programs (a 10 000-term expression, thousands of unwound statements) recurse deeply in
+/// the passes and the printer.
+pub const STACK: usize = 256 << 20;
+
 /// Frees `x` on a thread of its own, so that an answer does not wait for it: the programs
 /// and reports of a check are gigabytes of syntax trees on large programs, and freeing them
 /// took longer than the watchdog of `ladr FILE` allows after the time limit (spmc.c and

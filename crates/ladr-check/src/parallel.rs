@@ -23,7 +23,7 @@ use crate::{
     check_deepening_from, deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome,
     run_cbmc, Phase, Races, Report, Translated, Verdict, MAX_DEEPENING_STEPS,
 };
-use ladr_c::diag::{Error, Result};
+use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
 use ladr_c::print::print_unit;
 use ladr_cbmc as cbmc;
@@ -197,6 +197,56 @@ fn timed_translation(
     Ok((p, t0.elapsed()))
 }
 
+/// [`timed_translation`] that gives up at `deadline` or when `cancel` is set: the
+/// translation runs on a thread of its own, which is left to finish (and free its program)
+/// alone. A large program's deeper bounds take long to translate (word-count.c of
+/// sysprog21/concurrent-programs: 15 s and 3 GB at 4 unwindings), and a worker waiting for
+/// that kept the answer past the time limit.
+fn translation_until(
+    parsed: &Parsed,
+    bounds: &Options,
+    deadline: Option<Instant>,
+    cancel: &AtomicBool,
+) -> std::result::Result<(Program, Duration), Error> {
+    let Some(deadline) = deadline else {
+        return timed_translation(parsed, bounds);
+    };
+    let (unit, opts) = (parsed.unit.clone(), bounds.clone());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("translate".into())
+        .stack_size(crate::STACK)
+        .spawn(move || {
+            let t0 = Instant::now();
+            let p = translate(unit, &opts, Stage::Seq, |_, _| {});
+            let _ = tx.send(p.map(|p| (p, t0.elapsed())));
+        });
+    if spawned.is_err() {
+        return timed_translation(parsed, bounds);
+    }
+    use std::sync::mpsc::RecvTimeoutError;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(Duration::from_millis(100))) {
+            Ok(translated) => return translated,
+            Err(RecvTimeoutError::Timeout) => {
+                if left.is_zero() || cancel.load(Ordering::SeqCst) {
+                    return Err(Error::new(
+                        ErrorKind::Backend,
+                        "the time limit was reached during the translation",
+                    ));
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(Error::new(
+                    ErrorKind::Internal,
+                    "internal error: the translation failed",
+                ))
+            }
+        }
+    }
+}
+
 /// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
 /// (`steps` more after `opts`; only `opts` when `steps` is 0), each split into
 /// `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops the
@@ -280,7 +330,7 @@ pub fn check_races_parallel(
         }
         let translated = shared[s].get_or_init(|| {
             progress(Phase::Translating, &bounds[s]);
-            timed_translation(parsed, &bounds[s])
+            translation_until(parsed, &bounds[s], deadline, &cancel)
         });
         let (program, time) = match translated {
             Ok(t) => t,
@@ -368,8 +418,15 @@ pub fn check_races_parallel(
         }
     };
     std::thread::scope(|scope| {
-        for _ in 0..plan.jobs.max(1) {
-            scope.spawn(worker);
+        for k in 0..plan.jobs.max(1) {
+            // The printer recurses as deep as the program nests: the check's stack.
+            let spawned = std::thread::Builder::new()
+                .name(format!("worker {k}"))
+                .stack_size(crate::STACK)
+                .spawn_scoped(scope, worker);
+            if spawned.is_err() && k == 0 {
+                worker();
+            }
         }
     });
 
