@@ -1050,6 +1050,20 @@ fn function_pointer_locals_are_folded() {
     );
 }
 
+/// A program that creates no thread (a lock library's single-threaded test, say) has no
+/// data race, and the answer says why rather than naming bounds that cut nothing.
+#[test]
+fn a_program_without_threads_says_so() {
+    free("no_thread_free.c");
+    let c = checked("no_thread_free.c");
+    assert!(
+        c.text
+            .contains("(the program creates no thread, so it has no data race)"),
+        "{}",
+        c.text
+    );
+}
+
 /// A start routine passed down through parameters of a function-pointer typedef
 /// (`thread_func_t fn`, two calls deep, as channel.c of sysprog21/concurrent-programs does)
 /// is folded like any function pointer, so `threads` knows which routine each create

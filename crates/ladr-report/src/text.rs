@@ -176,6 +176,9 @@ pub fn summary(o: &Outcome) -> String {
                     " (the bounds cut the program: {})",
                     o.bounds.cuts.join(", ")
                 )
+            } else if o.stats.slots <= 1 {
+                // Nothing cut and no thread slot: no execution creates a thread.
+                " (the program creates no thread, so it has no data race)".to_string()
             } else {
                 " (no loop, recursion or thread creation was cut)".to_string()
             };
