@@ -386,10 +386,11 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
             15 => " (SIGTERM)",
             _ => "",
         };
-        *reason = format!(
-            "CBMC crashed: killed by signal {sig}{name}; {}",
-            last_words(&stderr, &stdout)
-        );
+        // `interpret`'s reason without its "did not exit normally": what CBMC said last.
+        let said = reason
+            .strip_prefix(&format!("{}: ", describe_exit(None)))
+            .unwrap_or(reason);
+        *reason = format!("CBMC crashed: killed by signal {sig}{name}; {said}");
     }
     Ok(Outcome {
         verdict,

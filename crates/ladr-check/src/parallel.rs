@@ -30,6 +30,7 @@ use ladr_cbmc as cbmc;
 use ladr_ir::program::{Options, Program};
 use ladr_seq::pipeline::{translate, Stage};
 use ladr_seq::swarm;
+use lang_c::ast::TranslationUnit;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -187,13 +188,13 @@ struct Board {
 /// A step's translation, shared by its instances.
 type Shared = OnceLock<std::result::Result<(Program, Duration), Error>>;
 
-/// The sequential program at `bounds`, with how long translating it took.
+/// The sequential program of `unit` at `bounds`, with how long translating it took.
 fn timed_translation(
-    parsed: &Parsed,
+    unit: TranslationUnit,
     bounds: &Options,
 ) -> std::result::Result<(Program, Duration), Error> {
     let t0 = Instant::now();
-    let p = translate(parsed.unit.clone(), bounds, Stage::Seq, |_, _| {})?;
+    let p = translate(unit, bounds, Stage::Seq, |_, _| {})?;
     Ok((p, t0.elapsed()))
 }
 
@@ -209,7 +210,7 @@ fn translation_until(
     cancel: &AtomicBool,
 ) -> std::result::Result<(Program, Duration), Error> {
     let Some(deadline) = deadline else {
-        return timed_translation(parsed, bounds);
+        return timed_translation(parsed.unit.clone(), bounds);
     };
     let (unit, opts) = (parsed.unit.clone(), bounds.clone());
     let (tx, rx) = std::sync::mpsc::channel();
@@ -217,12 +218,10 @@ fn translation_until(
         .name("translate".into())
         .stack_size(crate::STACK)
         .spawn(move || {
-            let t0 = Instant::now();
-            let p = translate(unit, &opts, Stage::Seq, |_, _| {});
-            let _ = tx.send(p.map(|p| (p, t0.elapsed())));
+            let _ = tx.send(timed_translation(unit, &opts));
         });
     if spawned.is_err() {
-        return timed_translation(parsed, bounds);
+        return timed_translation(parsed.unit.clone(), bounds);
     }
     use std::sync::mpsc::RecvTimeoutError;
     loop {
@@ -275,7 +274,7 @@ pub fn check_races_parallel(
     if crate::probes(opts, steps, deadline) {
         let mut p = |ph: Phase, o: &Options| progress(ph, o);
         p(Phase::Translating, opts);
-        let (full, time) = timed_translation(parsed, opts)?;
+        let (full, time) = timed_translation(parsed.unit.clone(), opts)?;
         let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
         if let Some((mut report, at)) = probe {
             if matches!(report.verdict, Verdict::Race { .. }) {

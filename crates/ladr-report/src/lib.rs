@@ -797,11 +797,7 @@ fn user_span(report: &Report, s: &Step) -> Option<Span> {
 fn symbolic_index_base(lhs: &str) -> Option<&str> {
     let (base, rest) = lhs.split_once('[')?;
     let index = &rest[..rest.find(']')?];
-    let number = index
-        .trim_end_matches(['l', 'L', 'u', 'U'])
-        .chars()
-        .all(|c| c.is_ascii_digit());
-    (!number && !base.is_empty()).then_some(base)
+    (!is_number(index) && !base.is_empty()).then_some(base)
 }
 
 /// Is `lhs` an element of `base` at a constant index, or a part of one (`a[0l].m.__lock`)?
@@ -809,10 +805,13 @@ fn constant_element_of(lhs: &str, base: &str) -> bool {
     lhs.strip_prefix(base)
         .and_then(|r| r.strip_prefix('['))
         .and_then(|r| r.split_once(']'))
-        .is_some_and(|(i, _)| {
-            let digits = i.trim_end_matches(['l', 'L', 'u', 'U']);
-            !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
-        })
+        .is_some_and(|(i, _)| is_number(i))
+}
+
+/// An integer literal as CBMC prints an index (`0l`, `12ul`).
+fn is_number(text: &str) -> bool {
+    let digits = text.trim_end_matches(['l', 'L', 'u', 'U']);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
 }
 
 /// CBMC's struct values list the padding members it inserted (`{ .a=0, .$pad1=0, .b=1 }`),

@@ -142,9 +142,19 @@ fn is_int_specs(specs: &[&TypeSpecifier], int_typedefs: &HashSet<String>) -> boo
     any
 }
 
-/// `T` alone, a typedef of a pointer (`thread_func_t`, or a typedef of one).
-fn is_pointer_typedef(specs: &[&TypeSpecifier], pointer_typedefs: &HashSet<String>) -> bool {
-    matches!(specs, [TypeSpecifier::TypedefName(n)] if pointer_typedefs.contains(&n.node.name))
+/// A declarator of a pointer, not `volatile` itself: `*p`, `(*f)(…)`, or a plain name of a
+/// pointer typedef alone (`thread_func_t fn`, or a typedef of one) among `specs`.
+fn is_pointer_declarator(
+    dd: &Declarator,
+    specs: &[&TypeSpecifier],
+    pointer_typedefs: &HashSet<String>,
+) -> bool {
+    is_plain_pointer(dd)
+        || is_function_pointer(dd)
+        || (dd.derived.is_empty()
+            && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+            && matches!(specs, [TypeSpecifier::TypedefName(n)]
+                if pointer_typedefs.contains(&n.node.name)))
 }
 
 /// The number of array dimensions of an array object's declarator (`int a[2][3]`: 2; 0 for
@@ -179,11 +189,7 @@ impl FileScope {
                             if dd.derived.is_empty() && is_int_specs(&types, &f.int_typedefs) {
                                 f.int_typedefs.insert(n.to_string());
                             }
-                            if is_plain_pointer(dd)
-                                || is_function_pointer(dd)
-                                || (dd.derived.is_empty()
-                                    && is_pointer_typedef(&types, &f.pointer_typedefs))
-                            {
+                            if is_pointer_declarator(dd, &types, &f.pointer_typedefs) {
                                 f.pointer_typedefs.insert(n.to_string());
                             }
                         } else if is_function_declarator(dd) {
@@ -262,12 +268,7 @@ fn candidates(
                     && is_int_specs(&types, &file.int_typedefs)
                 {
                     Some(Kind::Int)
-                } else if is_plain_pointer(dd)
-                    || is_function_pointer(dd)
-                    || (dd.derived.is_empty()
-                        && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-                        && is_pointer_typedef(&types, &file.pointer_typedefs))
-                {
+                } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
                     Some(Kind::Pointer)
                 } else {
                     None
