@@ -665,9 +665,11 @@ fn function_with_specifiers<V: Visitor + ?Sized>(
     visit::function(v, f)
 }
 
-/// Is `e` a cast to a pointer type, or a statement expression whose value is one?
+/// Is `e` a cast to a pointer type, an address (`&x`: the `__auto_type p = &x` of
+/// `<stdatomic.h>`'s macros), or a statement expression whose value is one of them?
 fn is_pointer_cast(e: &Expression) -> bool {
     match e {
+        Expression::UnaryOperator(u) => u.node.operator.node == UnaryOperator::Address,
         Expression::Cast(c) => c
             .node
             .type_name
@@ -825,6 +827,21 @@ mod tests {
         );
         assert!(!v.is_shared_var("t"));
         assert!(v.is_shared_var("u"));
+    }
+
+    #[test]
+    fn an_address_is_scalar() {
+        // `<stdatomic.h>`'s `__auto_type __atomic_store_ptr = (&n->next);`, declared by
+        // `normalise` with the type of its initialiser.
+        let v = vars(
+            "struct n { struct n *next; int a[2]; }; void f(void) { static struct n *m; \
+             static __typeof__(&m->next) p; static __typeof__(&m->a) q; \
+             static __typeof__(m->a) r; p = 0; q = 0; r[0] = 1; }",
+            &["p", "q", "r"],
+        );
+        assert!(!v.is_shared_var("p"));
+        assert!(!v.is_shared_var("q"));
+        assert!(v.is_shared_var("r"));
     }
 
     #[test]
