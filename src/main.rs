@@ -598,12 +598,15 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         )
         .map(|races| {
             let s = if deadline.is_some() { steps } else { 0 };
-            let d = ladr_check::parallel::Deepening::sequential(
-                &opts,
-                s,
-                &races.bounds,
-                &races.reports[0].verdict,
-            );
+            let d = match &races.reports[0].fallback {
+                Some(reason) => ladr_check::parallel::Deepening::fallen_back(&opts, s, reason),
+                None => ladr_check::parallel::Deepening::sequential(
+                    &opts,
+                    s,
+                    &races.bounds,
+                    &races.reports[0].verdict,
+                ),
+            };
             (races, d)
         })
     } else {
@@ -669,8 +672,13 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     }
     let done = match &races.reports[0].verdict {
         Verdict::Race { .. } => Done::Race,
-        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none.
-        Verdict::NoRace if cli.svcomp && races.reports[0].vacuous => Done::Unknown,
+        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
+        // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
+        Verdict::NoRace
+            if cli.svcomp && (races.reports[0].vacuous || races.reports[0].fallback.is_some()) =>
+        {
+            Done::Unknown
+        }
         Verdict::NoRace => Done::NoRace,
         Verdict::Unknown { .. } => Done::Unknown,
     };

@@ -36,11 +36,17 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
         };
         parts.push(format!("{} {what}{split}{probe}", pair((*r, *u))));
     }
+    let race = d.steps.iter().any(|(_, s)| *s == StepState::Race);
+    if let (true, false, Some(((r, u), _))) = (d.probe, race, d.steps.first()) {
+        parts.insert(
+            0,
+            format!("{r}/{u} no race with loops of a constant bound cut after {u} iterations (probe)"),
+        );
+    }
     let mut line = format!("bounds (rounds/unwindings): {}", parts.join(", "));
     if !not_started.is_empty() {
         line.push_str(&format!("; not started: {}", not_started.join(", ")));
     }
-    let race = d.steps.iter().any(|(_, s)| *s == StepState::Race);
     if let (false, p @ 1..) = (race, d.prefix()) {
         line.push_str(&format!(
             "; every bound pair up to {} finished",
@@ -53,8 +59,8 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
 /// The deepening schedule as JSON: `schedule` (each bound pair: `rounds`, `unwind`,
 /// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` — and
 /// `instances`), `finished` (the pairs that finished "no race") and `prefix` (how many
-/// leading pairs of the schedule all finished "no race") and `probe` (the race was found by
-/// the constant-loop probe).
+/// leading pairs of the schedule all finished "no race") and `probe` (the answer is the
+/// constant-loop probe's: a race, or the "no race" given when the first pair gave none).
 pub fn deepening_json(d: &Deepening) -> serde_json::Value {
     use serde_json::json;
     let schedule: Vec<serde_json::Value> = d

@@ -316,3 +316,29 @@ fn the_constant_loop_probe_finds_a_race_in_the_first_iterations() {
         );
     }
 }
+
+#[test]
+fn the_probe_answers_when_the_first_bound_pair_cannot() {
+    // Loops of a constant bound of 100 in two threads: unwound completely (the first bound
+    // pair) CBMC needs minutes; with them cut after 2 iterations (the probe) a second. The
+    // answer is the probe's "no race", its cut stated, not "unknown".
+    let file = "tests/e2e/constant_loop_heavy_free.c";
+    for jobs in ["1", "2"] {
+        let (code, v) = json(&[file, "--jobs", jobs, "--timeout", "30"]);
+        assert_eq!(code, 0, "{v}");
+        assert_eq!(v["verdict"], "no-race", "{v}");
+        assert_eq!(v["deepening"]["probe"], true, "{v}");
+        assert_eq!(v["bounds"]["cuts"], serde_json::json!(["loop"]), "{v}");
+        assert_eq!(v["bounds"]["vacuous"], false, "{v}");
+        assert_eq!(v["deepening"]["schedule"][0]["state"], "unfinished", "{v}");
+        assert_eq!(v["deepening"]["prefix"], 0, "{v}");
+    }
+    let (_, out, _) = ladr(&[file, "--timeout", "30", "-q"]);
+    assert!(
+        out.contains("2/2 no race with loops of a constant bound cut after 2 iterations (probe)"),
+        "{out}"
+    );
+    // SV-COMP's `true` would claim the loops' every iteration.
+    let (_, out, _) = ladr(&[file, "--svcomp", "--timeout", "30"]);
+    assert!(out.ends_with("SV-COMP result: unknown\n"), "{out}");
+}

@@ -79,6 +79,9 @@ pub struct Report {
     /// could not bound ([`cbmc::unbounded_pointers`]): accesses through them may not have
     /// been checked, which a "no race" states.
     pub unbounded_pointers: usize,
+    /// A "no race" of the constant-loop probe given because the first bound pair of the
+    /// deepening gave no answer: why it gave none ([`probe_fallback`]).
+    pub fallback: Option<String>,
 }
 
 /// The file name of the sequential program given to CBMC (in a temporary directory, or in
@@ -315,6 +318,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         trace,
         origins: t.printed.origins,
         unbounded_pointers,
+        fallback: None,
     }
 }
 
@@ -450,6 +454,59 @@ pub fn probe(
     progress(Phase::Cbmc, &bounds);
     let outcome = run_cbmc(&t, &c, keep).ok()?;
     Some((read_outcome(parsed, t, outcome), bounds))
+}
+
+/// The constant-loop probe's "no race" (`report` at the probe's `bounds`), kept as the
+/// answer of last resort: when the first bound pair of the deepening gives no answer (its
+/// constant loops unwound completely are too much for CBMC within the time limit), the
+/// answer is this "no race", whose bounds cut those loops after `unwind` iterations (listed
+/// as `loop` cuts), instead of "unknown" — what a bounded check can say of a large program
+/// (64 threads running loops of 100 iterations). SV-COMP mode does not take it (a race may
+/// need more iterations of a constant loop). It is checked for vacuity at once ([`vacuity`],
+/// with at most 1/[`PROBE_SHARE`] of the time left, as the probe): a vacuous or unanswered
+/// one is not kept (`None`). Returns it and the time its vacuity query took.
+pub fn probe_fallback(
+    parsed: &Parsed,
+    report: Report,
+    bounds: Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+) -> (Option<(Report, Options)>, Duration) {
+    let Some(deadline) = deadline else {
+        return (None, Duration::ZERO);
+    };
+    let share = deadline.saturating_duration_since(Instant::now()) / PROBE_SHARE;
+    if !matches!(report.verdict, Verdict::NoRace) || share.is_zero() {
+        return (None, Duration::ZERO);
+    }
+    let mut c = cbmc_opts.clone();
+    c.timeout = Some(share);
+    c.deadline = Some(Instant::now() + share);
+    let t0 = Instant::now();
+    let vacuous = vacuity(parsed, &bounds, &c);
+    let time = t0.elapsed();
+    let mut report = report;
+    // The answer's times are those of all runs, which the caller adds.
+    report.stats.translate = Duration::ZERO;
+    report.stats.cbmc = Duration::ZERO;
+    ((vacuous == Some(false)).then_some((report, bounds)), time)
+}
+
+/// The answer of a deepening whose first bound pair gave no answer (`unknown`): the probe's
+/// "no race" ([`probe_fallback`]) when there is one, marked with the reason; else `unknown`.
+pub fn fall_back(
+    unknown: (Report, Options),
+    fallback: Option<(Report, Options)>,
+) -> (Report, Options) {
+    match (&unknown.0.verdict, fallback) {
+        (Verdict::Unknown { reason }, Some((mut r, b))) => {
+            r.fallback = Some(reason.clone());
+            r.stats.translate += unknown.0.stats.translate;
+            r.stats.cbmc += unknown.0.stats.cbmc;
+            (r, b)
+        }
+        _ => unknown,
+    }
 }
 
 /// The stack of a thread that translates, prints or checks a program: deeply nested
@@ -628,6 +685,8 @@ pub fn check_deepening_from(
     };
     // The first bound pair's program, when the probe needed it first.
     let mut translated: Option<Translated> = None;
+    // The probe's "no race", the answer when the first pair gives none.
+    let mut fallback = None;
     if first == 0 && probes(opts, steps, deadline) {
         progress(Phase::Translating, opts);
         let t = translate_seq(parsed, opts)?;
@@ -642,6 +701,9 @@ pub fn check_deepening_from(
                 return Ok((with_spent(report, spent), at));
             }
             add(&mut spent, &report);
+            let (kept, time) = probe_fallback(parsed, report, at, cbmc_opts, deadline);
+            spent.1 += time;
+            fallback = kept;
         }
         translated = Some(t);
     }
@@ -717,7 +779,10 @@ pub fn check_deepening_from(
         }
         bounds = deepening_bounds(opts, step + 1);
     }
-    let (report, bounds) = best.expect("the first check always gives an answer or an error");
+    let best = best.expect("the first check always gives an answer or an error");
+    // The probe's "no race" was checked for vacuity.
+    asked |= fallback.is_some() && matches!(best.0.verdict, Verdict::Unknown { .. });
+    let (report, bounds) = fall_back(best, fallback);
     let mut report = with_spent(report, spent);
     if !asked {
         mark_vacuity(parsed, &mut report, &bounds, cbmc_opts, deadline);

@@ -84,8 +84,10 @@ pub struct Deepening {
     pub steps: Vec<((u32, u32), StepState)>,
     /// Instances each bound pair was split into (1: none).
     pub instances: Vec<u32>,
-    /// The race was found by the constant-loop probe ([`probe`](crate::probe)): at the
-    /// first pair's bounds with loops of a constant bound cut after `unwind` iterations.
+    /// The answer is the constant-loop probe's ([`probe`](crate::probe)), at the first
+    /// pair's bounds with loops of a constant bound cut after `unwind` iterations: a race,
+    /// or the "no race" given when the first pair gave no answer
+    /// ([`probe_fallback`](crate::probe_fallback)).
     pub probe: bool,
 }
 
@@ -116,6 +118,21 @@ impl Deepening {
             ..Deepening::default()
         };
         out.extend(opts, 0, steps, bounds, verdict);
+        out
+    }
+
+    /// The schedule of a sequential deepening whose first bound pair gave no answer (the
+    /// `reason`), answered by the probe's "no race" ([`crate::probe_fallback`]): the others
+    /// were not started.
+    pub fn fallen_back(opts: &Options, steps: u32, reason: &str) -> Self {
+        let mut out = Deepening {
+            probe: true,
+            ..Deepening::default()
+        };
+        let unknown = Verdict::Unknown {
+            reason: reason.to_string(),
+        };
+        out.extend(opts, 0, steps, opts, &unknown);
         out
     }
 
@@ -271,6 +288,8 @@ pub fn check_races_parallel(
     let mut probed = (Duration::ZERO, Duration::ZERO);
     // The first bound pair's translation, when the probe needed it first.
     let mut first: Option<std::result::Result<(Program, Duration), Error>> = None;
+    // The probe's "no race", the answer when the first pair gives none.
+    let mut fallback = None;
     if crate::probes(opts, steps, deadline) {
         let mut p = |ph: Phase, o: &Options| progress(ph, o);
         p(Phase::Translating, opts);
@@ -286,6 +305,9 @@ pub fn check_races_parallel(
                 return Ok((races, deepening));
             }
             probed = (report.stats.translate, report.stats.cbmc);
+            let (kept, vacuity) = crate::probe_fallback(parsed, report, at, cbmc_opts, deadline);
+            probed.1 += vacuity;
+            fallback = kept;
         }
         first = Some(Ok((full, time)));
     }
@@ -459,7 +481,7 @@ pub fn check_races_parallel(
         deepening.instances.push(n);
     }
     let prefix = deepening.prefix();
-    let (mut first, at) = if let Some((s, done)) = b.race.take() {
+    let (first, at) = if let Some((s, done)) = b.race.take() {
         (done, s)
     } else if prefix > 0 {
         let s = prefix - 1;
@@ -496,13 +518,25 @@ pub fn check_races_parallel(
             0,
         )
     };
-    if let Some(k) = keep {
-        keep_files(k, &first.seq, &first.outcome)?;
+    let Done {
+        report,
+        seq,
+        outcome,
+    } = first;
+    let unanswered = b.race.is_none() && prefix == 0 && fallback.is_some();
+    let (mut report, mut at_bounds) = crate::fall_back((report, bounds[at].clone()), fallback);
+    if unanswered {
+        // The probe's "no race" was checked for vacuity; the probe kept its own files.
+        deepening.probe = true;
+    } else {
+        if let Some(k) = keep {
+            keep_files(k, &seq, &outcome)?;
+        }
+        // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a
+        // time.
+        mark_vacuity(parsed, &mut report, &at_bounds, cbmc_opts, deadline);
     }
-    let mut at_bounds = bounds[at].clone();
-    // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a time.
-    mark_vacuity(parsed, &mut first.report, &at_bounds, cbmc_opts, deadline);
-    if first.report.vacuous && prefix == n_steps && deadline.is_some() && steps > 0 {
+    if report.vacuous && prefix == n_steps && deadline.is_some() && steps > 0 {
         let from = n_steps as u32;
         let mut p = |ph: Phase, o: &Options| progress(ph, o);
         if let Ok((r, at)) =
@@ -515,7 +549,7 @@ pub fn check_races_parallel(
                 Verdict::Unknown { .. } => false,
             };
             if better {
-                first.report = r;
+                report = r;
                 at_bounds = at;
             }
         }
@@ -523,7 +557,7 @@ pub fn check_races_parallel(
     let (translate_time, cbmc_time) = (b.translate, b.cbmc);
     let mut races = more_races(
         parsed,
-        first.report,
+        report,
         at_bounds,
         cbmc_opts,
         deadline,
