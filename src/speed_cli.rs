@@ -40,7 +40,9 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
     if let (true, false, Some(((r, u), _))) = (d.probe, race, d.steps.first()) {
         parts.insert(
             0,
-            format!("{r}/{u} no race with loops of a constant bound cut after {u} iterations (probe)"),
+            format!(
+                "{r}/{u} no race with loops of a constant bound cut after {u} iterations (probe)"
+            ),
         );
     }
     let mut line = format!("bounds (rounds/unwindings): {}", parts.join(", "));

@@ -326,3 +326,39 @@ int main() {
         "malloc((__typeof__(__ladr_2_size))((__typeof__(__ladr_1_priv))600 + sizeof(struct big)))",
     );
 }
+
+/// `posix_memalign` and `realloc` keep a size assigned once as well (`aligned_alloc` is
+/// `malloc`); a size that is not a constant makes the call the model's (a `heap-size`
+/// cut), as `malloc`'s does.
+#[test]
+fn aligned_allocations_keep_constant_sizes() {
+    let out = check(
+        r#"
+struct big { int a[300]; };
+void *p, *q;
+int main(int argc, char **argv) {
+  unsigned long size = sizeof(struct big);
+  posix_memalign(&p, 64, size);
+  q = aligned_alloc(64, size);
+  unsigned long n = argc * 16;
+  posix_memalign(&p, 64, n);
+  q = aligned_alloc(64, n);
+  q = realloc(q, size);
+  q = realloc(q, n);
+  return 0;
+}
+"#,
+        2,
+    );
+    for want in [
+        "posix_memalign(&p, 64, (__typeof__(__ladr_3_size))(sizeof(struct big)))",
+        "q = malloc((__typeof__(__ladr_3_size))(sizeof(struct big)))",
+        "__ladr_posix_memalign(&p, 64, __ladr_4_n)",
+        "q = __ladr_malloc(__ladr_4_n)",
+        "q = realloc(q, (__typeof__(__ladr_3_size))(sizeof(struct big)))",
+        "q = __ladr_realloc(q, __ladr_4_n)",
+        "HeapSize@",
+    ] {
+        assert!(out.contains(want), "{want}:\n{out}");
+    }
+}

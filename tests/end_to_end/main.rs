@@ -1255,3 +1255,24 @@ fn racefree_lock_protected_objects() {
     free("lockset_free.c");
     removes("lockset_free.c", &["balance"], false);
 }
+
+/// `posix_memalign` whose size is an inlined helper's parameter, in a loop: the size is
+/// the constant the parameter was assigned (before: CBMC's own model allocated an object
+/// of the parameter's symbolic size, and CBMC 6.6 crashed on an invariant, as on mpmc.c of
+/// sysprog21/concurrent-programs).
+#[test]
+fn posix_memalign_through_a_helper() {
+    racy("memalign_racy.c", (27, 36));
+    free("memalign_free.c");
+}
+
+/// `realloc` to a size that is not a constant: ladr's model (128 bytes, the old block's
+/// contents, the old block freed; a `heap-size` cut) instead of CBMC's, whose block of
+/// symbolic size crashed CBMC 6.6 (word-count.c of sysprog21/concurrent-programs).
+#[test]
+fn realloc_to_a_symbolic_size() {
+    racy("realloc_symbolic_racy.c", (12, 28));
+    free("realloc_symbolic_free.c");
+    let c = checked("realloc_symbolic_free.c");
+    assert!(c.json.contains("heap-size"), "{}", c.json);
+}

@@ -86,7 +86,8 @@ pub enum CutKind {
     /// More threads than the model has slots (`MAX_SLOTS`).
     ThreadCount,
     /// A heap object whose size is not a constant is at most 128 bytes
-    /// (`model/pthread.c`, `__ladr_malloc`): larger requests are not explored.
+    /// (`model/pthread.c`, `__ladr_malloc` and its siblings for `calloc`, `valloc`,
+    /// `realloc` and `posix_memalign`): larger requests are not explored.
     HeapSize,
     /// `main`'s command line has at most 4 arguments of at most 15 characters
     /// (`model/pthread.c`, `__ladr_main_args`).

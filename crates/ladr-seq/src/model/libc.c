@@ -159,3 +159,31 @@ void *__ladr_fresh_object(unsigned long n)
     return 0;
   return __CPROVER_allocate(n, 0);
 }
+
+/* The siblings of `__ladr_malloc` (`model/pthread.c`) for `valloc`, `realloc` and
+   `posix_memalign` of a size that is not a constant: 128 bytes, a "heap-size" cut. Here,
+   so that only programs that call one have them. */
+void *__ladr_valloc(unsigned long n)
+{
+  __CPROVER_assume(n <= 128);
+  return __CPROVER_allocate(128, 0);
+}
+
+/* The old block's bytes, as far as both objects have them, then the old block freed. */
+void *__ladr_realloc(void *p, unsigned long n)
+{
+  __CPROVER_assume(n <= 128);
+  void *q = __CPROVER_allocate(128, 0);
+  if (p) {
+    __CPROVER_array_replace((char *)q, (char *)p);
+    free(p);
+  }
+  return q;
+}
+
+int __ladr_posix_memalign(void **p, unsigned long a, unsigned long n)
+{
+  __CPROVER_assume(n <= 128);
+  *p = __CPROVER_allocate(128, 0);
+  return 0;
+}

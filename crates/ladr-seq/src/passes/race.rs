@@ -192,7 +192,12 @@ fn calls_free(s: &Node<Statement>) -> bool {
         type Error = ();
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
             match &e.node {
-                Expression::Call(c) if callee_name(&c.node).is_some_and(library::frees) => Err(()),
+                Expression::Call(c)
+                    if callee_name(&c.node)
+                        .is_some_and(|n| library::frees(abi::modelled_function(n))) =>
+                {
+                    Err(())
+                }
                 _ => Ok(Walk::Descend),
             }
         }

@@ -1746,24 +1746,27 @@ impl VisitorMut for SlotCtx<'_> {
                 }
                 // Heap objects of a non-constant size: see `__ladr_malloc` in the model.
                 // A size in a local assigned a constant once is that constant.
-                let heap = matches!(n, "malloc" | "calloc");
-                if heap {
-                    for a in &mut c.node.arguments {
+                let sizes = size_arguments(n);
+                for (i, a) in c.node.arguments.iter_mut().enumerate() {
+                    if sizes.contains(&i) {
                         if let Some(v) = constant_read(a, &self.constants) {
                             *a = v;
                         }
                     }
                 }
-                if heap
-                    && !c
-                        .node
-                        .arguments
-                        .iter()
-                        .all(|a| is_constant(&a.node, &HashSet::new()))
+                let args = &c.node.arguments;
+                if !sizes.is_empty()
+                    && !sizes.iter().all(|&i| {
+                        args.get(i)
+                            .is_some_and(|a| is_constant(&a.node, &HashSet::new()))
+                    })
                 {
                     let model = abi::model_function(n);
                     let span = c.node.callee.span;
                     *c.node.callee = ident(&model, span);
+                    // `__ladr_malloc` and `__ladr_calloc` are the pthread model's; the others
+                    // `model/libc.c`'s.
+                    self.libc_used |= !matches!(n, "malloc" | "calloc");
                     self.p.cuts.push(Cut {
                         kind: CutKind::HeapSize,
                         span: c.span,
@@ -1772,6 +1775,23 @@ impl VisitorMut for SlotCtx<'_> {
             }
         }
         Ok(Walk::Descend)
+    }
+}
+
+/// The arguments of allocation function `f` that give the size of the object it allocates
+/// (none for other functions). A size that is not a constant makes the call one of the
+/// model's (`__ladr_malloc` and its siblings in `model/pthread.c`), whose objects have 128
+/// bytes: CBMC's own models allocate objects of that symbolic size, on which CBMC 6.6
+/// crashes (mpmc.c of sysprog21/concurrent-programs: `posix_memalign(&p, align, size)` in an
+/// inlined helper).
+fn size_arguments(f: &str) -> &'static [usize] {
+    match f {
+        "malloc" | "valloc" => &[0],
+        "calloc" => &[0, 1],
+        // (`aligned_alloc` and `memalign` are `malloc` by now: `library::allocation_alias`.)
+        "posix_memalign" => &[2],
+        "realloc" => &[1],
+        _ => &[],
     }
 }
 
