@@ -6,7 +6,7 @@ use ladr_check::parallel::{Deepening, StepState};
 
 /// The schedule as a line of text, when there is more to say than the report's own bounds
 /// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
-/// 3/2 race, 3/3 stopped (…), 3/4 not started`.
+/// 3/2 race, 3/3 unfinished (…), 3/4 unfinished (the same); not started: …`.
 pub fn bounds_line(d: &Deepening) -> Option<String> {
     if d.steps.len() <= 1 && d.instances.iter().all(|&n| n <= 1) && !d.probe {
         return None;
@@ -14,11 +14,20 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
     let pair = |(r, u): (u32, u32)| format!("{r}/{u}");
     let mut parts = vec![];
     let mut not_started = vec![];
+    // The reason of the last unfinished pair: a pair that ends alike says so in a word (a
+    // CBMC crash at every pair would repeat a long message).
+    let mut last_why: Option<&str> = None;
     for (((r, u), state), &n) in d.steps.iter().zip(&d.instances) {
         let what = match state {
             StepState::NoRace => "no race".to_string(),
             StepState::Race => "race".to_string(),
-            StepState::Unfinished(why) => format!("unfinished ({why})"),
+            StepState::Unfinished(why) if last_why == Some(why.as_str()) => {
+                "unfinished (the same)".to_string()
+            }
+            StepState::Unfinished(why) => {
+                last_why = Some(why);
+                format!("unfinished ({why})")
+            }
             StepState::NotStarted => {
                 not_started.push(pair((*r, *u)));
                 continue;
@@ -106,4 +115,31 @@ pub fn with_field(json: &str, name: &str, value: &serde_json::Value) -> String {
     let head = head.trim_end();
     let sep = if head.ends_with('{') { "" } else { "," };
     format!("{head}{sep}\n  \"{name}\": {value}\n}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reason_is_written_once_for_pairs_that_end_alike() {
+        let crash = || StepState::Unfinished("CBMC crashed: a long message".into());
+        let d = Deepening {
+            steps: vec![
+                ((2, 2), StepState::NoRace),
+                ((3, 2), crash()),
+                ((3, 3), crash()),
+                ((3, 4), StepState::Unfinished("CBMC ran out of time".into())),
+                ((4, 2), StepState::NotStarted),
+            ],
+            instances: vec![1; 5],
+            probe: false,
+        };
+        assert_eq!(
+            bounds_line(&d).unwrap(),
+            "bounds (rounds/unwindings): 2/2 no race, 3/2 unfinished (CBMC crashed: a long \
+             message), 3/3 unfinished (the same), 3/4 unfinished (CBMC ran out of time); not \
+             started: 4/2; every bound pair up to 2/2 finished"
+        );
+    }
 }
