@@ -503,6 +503,8 @@ pub fn fall_back(
             r.fallback = Some(reason.clone());
             r.stats.translate += unknown.0.stats.translate;
             r.stats.cbmc += unknown.0.stats.cbmc;
+            // The first pair's program: gigabytes of syntax trees on large programs.
+            drop_in_background(unknown.0.program);
             (r, b)
         }
         _ => unknown,
