@@ -342,3 +342,17 @@ fn the_probe_answers_when_the_first_bound_pair_cannot() {
     let (_, out, _) = ladr(&[file, "--svcomp", "--timeout", "30"]);
     assert!(out.ends_with("SV-COMP result: unknown\n"), "{out}");
 }
+
+#[test]
+fn a_race_beyond_the_probe_is_the_first_pairs() {
+    // The race lies in the 20th iteration: the probe finds no race, the first bound pair
+    // finds it, and the answer is that pair's (no `loop` cut, `probe` false).
+    for jobs in ["1", "2"] {
+        let (code, v) = json(&["tests/e2e/late_iteration_racy.c", "--jobs", jobs]);
+        assert_eq!(code, 1, "{v}");
+        assert_eq!(lines(&v["races"][0]), [12, 20], "{v}");
+        assert_eq!(v["deepening"]["probe"], false, "{v}");
+        assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
+        assert_eq!(v["deepening"]["schedule"][0]["state"], "race", "{v}");
+    }
+}

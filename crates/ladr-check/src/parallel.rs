@@ -523,7 +523,8 @@ pub fn check_races_parallel(
         seq,
         outcome,
     } = first;
-    let unanswered = b.race.is_none() && prefix == 0 && fallback.is_some();
+    // The first pair gave no answer and the probe's "no race" stands in.
+    let unanswered = matches!(report.verdict, Verdict::Unknown { .. }) && fallback.is_some();
     let (mut report, mut at_bounds) = crate::fall_back((report, bounds[at].clone()), fallback);
     if unanswered {
         // The probe's "no race" was checked for vacuity; the probe kept its own files.
