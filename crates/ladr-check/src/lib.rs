@@ -467,7 +467,7 @@ pub fn probe(
 /// one is not kept (`None`). Returns it and the time its vacuity query took.
 pub fn probe_fallback(
     parsed: &Parsed,
-    report: Report,
+    mut report: Report,
     bounds: Options,
     cbmc_opts: &cbmc::Options,
     deadline: Option<Instant>,
@@ -485,7 +485,6 @@ pub fn probe_fallback(
     let t0 = Instant::now();
     let vacuous = vacuity(parsed, &bounds, &c);
     let time = t0.elapsed();
-    let mut report = report;
     // The answer's times are those of all runs, which the caller adds.
     report.stats.translate = Duration::ZERO;
     report.stats.cbmc = Duration::ZERO;
@@ -493,7 +492,8 @@ pub fn probe_fallback(
 }
 
 /// The answer of a deepening whose first bound pair gave no answer (`unknown`): the probe's
-/// "no race" ([`probe_fallback`]) when there is one, marked with the reason; else `unknown`.
+/// "no race" ([`probe_fallback`]) when there is one, marked with the reason
+/// (`Report::fallback`, which tells the caller it fell back); else `unknown`.
 pub fn fall_back(
     unknown: (Report, Options),
     fallback: Option<(Report, Options)>,
@@ -782,9 +782,9 @@ pub fn check_deepening_from(
         bounds = deepening_bounds(opts, step + 1);
     }
     let best = best.expect("the first check always gives an answer or an error");
-    // The probe's "no race" was checked for vacuity.
-    asked |= fallback.is_some() && matches!(best.0.verdict, Verdict::Unknown { .. });
     let (report, bounds) = fall_back(best, fallback);
+    // The probe's "no race" was checked for vacuity.
+    asked |= report.fallback.is_some();
     let mut report = with_spent(report, spent);
     if !asked {
         mark_vacuity(parsed, &mut report, &bounds, cbmc_opts, deadline);

@@ -523,10 +523,9 @@ pub fn check_races_parallel(
         seq,
         outcome,
     } = first;
-    // The first pair gave no answer and the probe's "no race" stands in.
-    let unanswered = matches!(report.verdict, Verdict::Unknown { .. }) && fallback.is_some();
     let (mut report, mut at_bounds) = crate::fall_back((report, bounds[at].clone()), fallback);
-    if unanswered {
+    if report.fallback.is_some() {
+        // The first pair gave no answer and the probe's "no race" stands in.
         // The probe's "no race" was checked for vacuity; the probe kept its own files.
         deepening.probe = true;
     } else {

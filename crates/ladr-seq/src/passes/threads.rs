@@ -1780,7 +1780,8 @@ impl VisitorMut for SlotCtx<'_> {
 
 /// The arguments of allocation function `f` that give the size of the object it allocates
 /// (none for other functions). A size that is not a constant makes the call one of the
-/// model's (`__ladr_malloc` and its siblings in `model/pthread.c`), whose objects have 128
+/// model's (`__ladr_malloc`, `__ladr_calloc` in `model/pthread.c`, the others in
+/// `model/libc.c`), whose objects have 128
 /// bytes: CBMC's own models allocate objects of that symbolic size, on which CBMC 6.6
 /// crashes (mpmc.c of sysprog21/concurrent-programs: `posix_memalign(&p, align, size)` in an
 /// inlined helper).
