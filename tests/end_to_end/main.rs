@@ -10,6 +10,7 @@ mod checked;
 mod cli;
 mod locks;
 mod project;
+mod renamed;
 mod report_formats;
 mod speed;
 

@@ -46,6 +46,10 @@ pub enum Invariant {
     /// Bounded: no call of a function the program defines (besides [`kept_call`] names and
     /// the functions `inline` kept, `Program::kept`).
     CallOfDefinedFunction,
+    /// One name, one declaration: no two parameters or block-scope objects of the program,
+    /// nor one of them and a file-scope name, share a name (`hygiene`), so the analyses'
+    /// facts keyed by name are keyed by declaration.
+    UniqueNames,
 }
 
 use Invariant::*;
@@ -63,6 +67,19 @@ pub const BOUNDED: &[Invariant] = &[
     Loop,
     BackwardGoto,
     CallOfDefinedFunction,
+];
+/// The bounded-program guarantees and one name per declaration (from `threads` on).
+pub const BOUNDED_UNIQUE: &[Invariant] = &[
+    N1,
+    N2,
+    N3,
+    N4,
+    N5,
+    N6,
+    Loop,
+    BackwardGoto,
+    CallOfDefinedFunction,
+    UniqueNames,
 ];
 /// What holds of the instrumented program: `race` puts its flag code (assignments of
 /// `__ladr_*` flags, `__CPROVER_set_field`/`get_field` calls) into comma and `&&`
@@ -82,10 +99,10 @@ pub const HOLDS_AFTER: &[(&str, &[Invariant])] = &[
     ("inline", &[N1, N2, N3, N4, N5, N6, CallOfDefinedFunction]),
     ("unwind", BOUNDED),
     ("constprop", BOUNDED),
-    ("threads", BOUNDED),
+    ("threads", BOUNDED_UNIQUE),
     // the slots' code is in `Program::code`
-    ("visible", BOUNDED),
-    ("racefree", BOUNDED),
+    ("visible", BOUNDED_UNIQUE),
+    ("racefree", BOUNDED_UNIQUE),
     ("race", INSTRUMENTED),
     ("lazy", INSTRUMENTED),
 ];
@@ -103,6 +120,7 @@ impl Invariant {
             Loop => "bounded: no loops",
             BackwardGoto => "bounded: no backward gotos",
             CallOfDefinedFunction => "bounded: no calls of defined functions",
+            UniqueNames => "one declaration per name",
         }
     }
 }
@@ -220,6 +238,22 @@ pub fn check(p: &Program, which: &[Invariant]) -> Vec<Violation> {
             })
             .collect();
         c.block(&items, false);
+    }
+    if which.contains(&UniqueNames) {
+        let slot_declarations = p.code.iter().flat_map(|code| {
+            code.items.iter().filter_map(|it| match it {
+                Item::Decl(d) => Some(d),
+                _ => None,
+            })
+        });
+        for name in crate::hygiene::duplicates(&p.unit, slot_declarations) {
+            c.out.push(Violation {
+                invariant: UniqueNames,
+                function: String::new(),
+                span: Span::none(),
+                message: format!("`{name}` is declared more than once"),
+            });
+        }
     }
     c.out
 }

@@ -40,6 +40,7 @@
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
 use crate::callee_types::CalleeTypes;
+use crate::hygiene::{file_scope_names, repeated_locals};
 use crate::normal_form::{is_atomic_section, kept_call};
 use crate::passes::threads::routine_name;
 use crate::passes::visible;
@@ -312,70 +313,6 @@ fn hoist_and_hygiene(p: &mut Program) {
         }
         p.unit.0.push(ext);
     }
-}
-
-/// The names of a function's objects declared more than once in it (locals, or a local and
-/// a parameter), wherever their scopes are.
-fn repeated_locals(f: &FunctionDefinition) -> HashSet<String> {
-    struct D(HashMap<String, usize>);
-    impl Visitor for D {
-        type Error = Infallible;
-        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
-            let storage = storage_of(&d.node.specifiers);
-            if !storage.contains(&StorageClassSpecifier::Typedef)
-                && !storage.contains(&StorageClassSpecifier::Extern)
-            {
-                for id in &d.node.declarators {
-                    let dd = &id.node.declarator.node;
-                    if let (false, Some(n)) = (is_function_declarator(dd), declarator_name(dd)) {
-                        *self.0.entry(n.to_string()).or_default() += 1;
-                    }
-                }
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut d = D(HashMap::new());
-    for n in parameter_names(&f.declarator.node) {
-        *d.0.entry(n).or_default() += 1;
-    }
-    let Ok(()) = visit::stmt(&mut d, &f.statement);
-    d.0.into_iter()
-        .filter(|(_, k)| *k > 1)
-        .map(|(n, _)| n)
-        .collect()
-}
-
-/// Names declared at file scope (variables, functions, enumeration constants).
-fn file_scope_names(unit: &TranslationUnit) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for ext in &unit.0 {
-        match &ext.node {
-            ExternalDeclaration::Declaration(d) => {
-                for id in &d.node.declarators {
-                    if let Some(n) = declarator_name(&id.node.declarator.node) {
-                        out.insert(n.to_string());
-                    }
-                }
-                for s in &d.node.specifiers {
-                    if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
-                        if let TypeSpecifier::Enum(e) = &t.node {
-                            for en in &e.node.enumerators {
-                                out.insert(en.node.identifier.node.name.clone());
-                            }
-                        }
-                    }
-                }
-            }
-            ExternalDeclaration::FunctionDefinition(f) => {
-                if let Some(n) = function_name(&f.node) {
-                    out.insert(n.to_string());
-                }
-            }
-            ExternalDeclaration::StaticAssert(_) => {}
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------

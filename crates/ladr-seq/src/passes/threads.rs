@@ -299,6 +299,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         unit.push(function_def(&slot_function(k), TypeSpecifier::Void, b));
     }
     p.unit.0 = unit;
+    crate::hygiene::rename_apart(&mut p.unit, &mut p.names);
     p.slots = slots;
     Ok(p)
 }
