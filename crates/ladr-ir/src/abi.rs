@@ -131,14 +131,19 @@ pub const P2: &str = "__ladr_P2";
 pub const DRD: &str = "__ladr_drd";
 /// The vacuity query's flag (`Options::vacuity_query`): `main` created a thread.
 pub const THREAD_STARTED: &str = "__ladr_thread_started";
-/// The site of C1's last write / last read (set by P1 code).
-pub const C1_WRITE: &str = "__ladr_c1_write";
-pub const C1_READ: &str = "__ladr_c1_read";
-/// The exclusion key of C1's last write / last read (`Options::exclude`; declared and set
-/// only when some pair of accesses is excluded): 0, or the number of the excluded access
-/// whose span the site has, so that C2's check can skip an excluded pair.
-pub const C1_WRITE_KEY: &str = "__ladr_c1_write_key";
-pub const C1_READ_KEY: &str = "__ladr_c1_read_key";
+/// Which access of C1's last statement sets shadow flags (an arbitrary number, chosen once
+/// by the driver): only the access whose number in its statement (`id - first id + 1`) it
+/// is. CBMC tries every number, so every access of the statement is tried as C1's, and the
+/// access a race names is exactly the one whose flag C2 found (when every access of the
+/// statement set flags, a race was reported on the statement's last one: `return x + y;`
+/// racing on `x` was reported on `y`).
+pub const C1_PICK: &str = "__ladr_c1_pick";
+/// The site of the access of C1 that set flags (or freed, [`C1_FREE`]).
+pub const C1_SITE: &str = "__ladr_c1_site";
+/// Its exclusion key (`Options::exclude`; declared and set only when some pair of accesses
+/// is excluded): 0, or the number of the excluded access whose span the site has, so that
+/// C2's check can skip an excluded pair.
+pub const C1_KEY: &str = "__ladr_c1_key";
 /// The block C1's last statement frees (`free`, `realloc`; declared only in programs that
 /// free): a pointer, not a shadow flag, since setting a flag on a heap block of symbolic
 /// size is costly for CBMC. C2's accesses through pointers check `same_object` with it.

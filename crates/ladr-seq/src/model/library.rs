@@ -1,8 +1,11 @@
 //! Memory effects of C library functions without a body in the input: which pointer
-//! arguments they read or write through. `race` instruments such a call as an access of the
-//! first byte of each object they touch (`*(char *)p`): shadow memory is per byte, so this
-//! catches every conflicting access that overlaps that byte, and never reports a conflict
-//! the call cannot have (at worst it misses one on later bytes of a buffer).
+//! arguments they read or write through, and how many bytes ([`extent`]). `race`
+//! instruments such a call as an access of every byte it covers when that count is a
+//! constant (`*(char (*)[n])p`, shadow memory being per byte), of the first and the last
+//! byte when it is not (CBMC 6.6 fails an invariant on an object of symbolic size), and of
+//! the first byte when ladr does not know it (`strcpy`: up to the source's terminator). It
+//! never reports a conflict the call cannot have, except that `snprintf(s, n, …)` counts
+//! as writing all `n` bytes it may write.
 //!
 //! Functions not listed here are treated as not touching memory through their arguments
 //! (their arguments themselves are still evaluated and instrumented as reads).
@@ -59,6 +62,32 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "__atomic_exchange" => &[(At(1), Read), (At(2), Write)],
         "__atomic_compare_exchange" => &[(At(1), Read), (At(2), Read)],
         "__atomic_compare_exchange_n" => &[(At(1), Read)],
+        _ => return None,
+    })
+}
+
+/// How many bytes a call accesses through one of its pointer arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extent {
+    /// The value of the argument at this index (`memcpy(d, s, n)`: `n`).
+    Arg(usize),
+    /// The product of two arguments' values (`fwrite(p, size, nmemb, f)`).
+    Product(usize, usize),
+}
+
+/// How many bytes library function `name` reads or writes through its argument `arg`
+/// ([`effects`]), where the call's arguments say it: exactly (`memcpy`, `memset`, `strncpy`'s
+/// destination, which it pads, `memcmp`, `write`, `fwrite`) or at most (`snprintf`'s `n`).
+/// `None`: only the first byte is known to be accessed (`strcpy`, `fgets`, `read`, …).
+pub fn extent(name: &str, arg: usize) -> Option<Extent> {
+    use Extent::*;
+    Some(match (name, arg) {
+        ("memcpy" | "memmove" | "memcmp", 0 | 1) => Arg(2),
+        ("memset" | "strncpy", 0) => Arg(2),
+        ("bzero" | "explicit_bzero", 0) => Arg(1),
+        ("snprintf" | "vsnprintf", 0) => Arg(1),
+        ("write" | "send" | "pwrite", 1) => Arg(2),
+        ("fwrite", 0) => Product(1, 2),
         _ => return None,
     })
 }
@@ -228,6 +257,23 @@ pub fn selected(a: Args, n: usize) -> std::ops::Range<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_extent_is_of_an_argument_the_function_accesses() {
+        for name in [
+            "memcpy", "memmove", "memcmp", "memset", "strncpy", "bzero", "snprintf",
+        ] {
+            let e = effects(name).unwrap();
+            for (sel, _) in e {
+                for arg in selected(*sel, 4) {
+                    if let Some(Extent::Arg(n)) = extent(name, arg) {
+                        assert!(n > arg, "{name}: the size comes after the pointer");
+                    }
+                }
+            }
+        }
+        assert_eq!(extent("strcpy", 0), None);
+    }
 
     #[test]
     fn scanf_writes_every_pointer_after_the_format() {

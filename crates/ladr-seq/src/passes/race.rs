@@ -3,16 +3,20 @@
 //!
 //! In front of each instrumented visible statement with label L of slot t:
 //! `P1 = (L == cs[t]-1) && dr0 && !dr1;  P2 = (L == pc[t]) && dr1;` (last statement of C1,
-//! first statement of C2). Each write to a shared lvalue ℓ adds
-//! `P1 && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_write = id, 1)`; each read or write
-//! adds `P2 && !drd && (get_field(&ℓ,"w") && (drd = 1, first = c1_write, second = id, 1))`.
+//! first statement of C2). The n-th write to a shared lvalue ℓ of the statement adds
+//! `P1 && c1_pick == n && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_site = id, 1)`;
+//! each read or write adds `P2 && !drd && (get_field(&ℓ,"w") && (drd = 1, first = c1_site,
+//! second = id, 1))`. `c1_pick` is arbitrary (`abi::C1_PICK`): one access of C1's last
+//! statement sets flags, so the access a race names is the one whose bytes C2 touched
+//! (with every access setting flags and `c1_site` the last one's, `return x + y;` racing on
+//! `x` was reported on `y`), and CBMC tries each.
 //! Accesses inside atomic sections, of `_Atomic` objects (`Vars::is_atomic`; `x++` on one
 //! is one atomic read-modify-write) and by `__atomic_*`/`__sync_*` builtins (through any
 //! pointer) set only `w` and check `wna`, so atomic–atomic pairs never race.
 //!
 //! Beyond the paper, a read of C1 races with a write of C2 the same way: plain reads of an
 //! object the lvalue names (`x`, `s.f`, `a[2]`; not through a pointer or at a computed
-//! index, which are costly for CBMC) set `r` and record `c1_read`; plain writes of C2 also
+//! index, which are costly for CBMC) set `r` and record `c1_site`; plain writes of C2 also
 //! check `r`. The paper finds such a pair only in the other order, the write first, which
 //! costs a round when the reader runs in an earlier slot than the writer (a read by `main`
 //! after a join-like wait). Pairs with an atomic access are still found write first only.
@@ -30,12 +34,12 @@
 //! ```
 //! Excluded pairs (`Options::exclude`, to find further races after one was reported): each
 //! excluded access gets a key k ≥ 1 (0: none), C1's code records it beside the site
-//! (`c1_write_key = k`, `c1_read_key = k`), and C2's check of an access whose pair with the
-//! access of key k is excluded adds `c1_write_key != k` before recording the race, so that
+//! (`c1_key = k`), and C2's check of an access whose pair with the
+//! access of key k is excluded adds `c1_key != k` before recording the race, so that
 //! pair is never recorded and CBMC looks for another. Without exclusions nothing of this is
 //! emitted.
 //! ```text
-//! P2 && !drd && (get_field(&x, "w") && c1_write_key != 1 && (drd = 1, …))
+//! P2 && !drd && (get_field(&x, "w") && c1_key != 1 && (drd = 1, …))
 //! ```
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 
@@ -43,13 +47,11 @@ use crate::model::library;
 use ladr_c::diag::{Error, Result};
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
-use ladr_ir::abi::{
-    self, C1_FREE, C1_READ, C1_READ_KEY, C1_WRITE, C1_WRITE_KEY, DRD, FIRST_SITE, P1, P2,
-    SECOND_SITE,
-};
+use ladr_ir::abi::{self, C1_FREE, C1_KEY, C1_PICK, C1_SITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
 use ladr_ir::analysis::{address_target, Vars};
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
@@ -130,6 +132,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                     slot,
                     label: *label,
                     atomic: *atomic,
+                    first: before as u32,
                     sites: &mut sites,
                     exclusion: exclusion.as_ref(),
                     frees,
@@ -153,17 +156,18 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         (P1, TypeSpecifier::Bool),
         (P2, TypeSpecifier::Bool),
         (DRD, TypeSpecifier::Bool),
-        (C1_WRITE, TypeSpecifier::Int),
-        (C1_READ, TypeSpecifier::Int),
+        (C1_PICK, TypeSpecifier::Int),
+        (C1_SITE, TypeSpecifier::Int),
         (FIRST_SITE, TypeSpecifier::Int),
         (SECOND_SITE, TypeSpecifier::Int),
     ];
     if exclusion.is_some() {
-        globals.push((C1_WRITE_KEY, TypeSpecifier::Int));
-        globals.push((C1_READ_KEY, TypeSpecifier::Int));
+        globals.push((C1_KEY, TypeSpecifier::Int));
     }
-    for (name, ty) in globals {
-        let d = simple_decl(&[ty], name, None, false, None, span);
+    let decls = globals
+        .into_iter()
+        .map(|(name, ty)| simple_decl(&[ty], name, None, false, None, span));
+    for d in decls {
         p.unit
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
@@ -182,6 +186,77 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
     Ok(p)
+}
+
+/// The number of bytes an [`library::Extent`] says, from the call's arguments (`None`: an
+/// argument is missing or has side effects), as `(size_t)(n)`.
+fn extent_value(
+    x: library::Extent,
+    args: &[Node<Expression>],
+    span: Span,
+) -> Option<Node<Expression>> {
+    let arg = |i: usize| {
+        args.get(i).filter(|a| !has_side_effect(&a.node)).map(|a| {
+            cast(
+                type_name(&[TypeSpecifier::Unsigned, TypeSpecifier::Long], 0, span),
+                a.clone(),
+                span,
+            )
+        })
+    };
+    match x {
+        library::Extent::Arg(i) => arg(i),
+        library::Extent::Product(i, j) => {
+            Some(binop(BinaryOperator::Multiply, arg(i)?, arg(j)?, span))
+        }
+    }
+}
+
+/// Is `a` a cast to a pointer to an array (`(char (*)[n])p`, [`char_array_pointer`])?
+fn is_byte_range(a: &Node<Expression>) -> bool {
+    matches!(&a.node, Expression::Cast(c) if c.node.type_name.node.declarator.as_ref().is_some_and(
+        |d| d.node.derived.iter().any(|x| matches!(x.node, DerivedDeclarator::Array(_)))))
+}
+
+/// `char (*)[n]`: the type of a pointer to `n` bytes.
+fn char_array_pointer(n: Node<Expression>, span: Span) -> Node<TypeName> {
+    let declarator = node(
+        Declarator {
+            kind: node(
+                DeclaratorKind::Declarator(Box::new(node(
+                    Declarator {
+                        kind: node(DeclaratorKind::Abstract, span),
+                        derived: vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+                        extensions: vec![],
+                    },
+                    span,
+                ))),
+                span,
+            ),
+            derived: vec![node(
+                DerivedDeclarator::Array(node(
+                    ArrayDeclarator {
+                        qualifiers: vec![],
+                        size: ArraySize::VariableExpression(Box::new(n)),
+                    },
+                    span,
+                )),
+                span,
+            )],
+            extensions: vec![],
+        },
+        span,
+    );
+    node(
+        TypeName {
+            specifiers: vec![node(
+                SpecifierQualifier::TypeSpecifier(node(TypeSpecifier::Char, span)),
+                span,
+            )],
+            declarator: Some(declarator),
+        },
+        span,
+    )
 }
 
 /// Does `s` call `free` or `realloc` ([`library::frees`])?
@@ -264,7 +339,9 @@ fn names_variable(a: &Node<Expression>) -> bool {
 /// its address is handed over as it is.
 fn shadow_address(a: &Node<Expression>) -> Node<Expression> {
     // A variable or a member of one is no array's element: its address is taken as it is.
-    if names_variable(a) {
+    // Nor is a range of bytes (`(char (*)[n])p`, [`char_array_pointer`]) a pointer, though
+    // `__builtin_classify_type` would call the array it points to one (it decays).
+    if names_variable(a) || is_byte_range(a) {
         return a.clone();
     }
     let span = a.span;
@@ -292,6 +369,8 @@ struct Rewriter<'a> {
     slot: usize,
     label: u32,
     atomic: bool,
+    /// The first site of the statement: an access's number is `id - first + 1`.
+    first: u32,
     sites: &'a mut Vec<Site>,
     exclusion: Option<&'a Exclusion>,
     /// The program frees blocks: accesses through pointers also check C1's `c1_free`.
@@ -418,9 +497,9 @@ impl Rewriter<'_> {
         Some(call(abi::R_OK, vec![a.clone(), size], span))
     }
 
-    /// `P2 && !drd && [valid &&] (get_field(a, "w") && (drd = 1, first = c1_write,
+    /// `P2 && !drd && [valid &&] (get_field(a, "w") && (drd = 1, first = c1_site,
     /// second = id, 1) || …)`: every access checks for a write of C1 (`w`, or `wna` when
-    /// atomic), a plain write also for a plain read of C1 (`r`, with `first = c1_read`).
+    /// atomic), a plain write also for a plain read of C1 (`r`).
     fn check(
         &self,
         a: Node<Expression>,
@@ -440,12 +519,7 @@ impl Rewriter<'_> {
                 vec![shadow_address(&a), string(field, span)],
                 span,
             );
-            let (first, first_key) = if read {
-                (C1_READ, C1_READ_KEY)
-            } else {
-                (C1_WRITE, C1_WRITE_KEY)
-            };
-            self.recorded(get, first, first_key, id, span)
+            self.recorded(get, id, span)
         };
         let mut test = found(false);
         if write && !atomic {
@@ -476,11 +550,7 @@ impl Rewriter<'_> {
                 call(abi::SAME_OBJECT, vec![a, ident(C1_FREE, span)], span),
                 span,
             );
-            checked = or(
-                checked,
-                self.recorded(freed, C1_WRITE, C1_WRITE_KEY, id, span),
-                span,
-            );
+            checked = or(checked, self.recorded(freed, id, span), span);
         }
         checked
     }
@@ -519,36 +589,29 @@ impl Rewriter<'_> {
         pre
     }
 
-    /// `found && (drd = 1, first = FIRST, second = id, 1)`, where an excluded pair is not
-    /// recorded: `found` also requires `first_key != k` for each access of key k whose pair
+    /// `found && (drd = 1, first = c1_site, second = id, 1)`, where an excluded pair is not
+    /// recorded: `found` also requires `c1_key != k` for each access of key k whose pair
     /// with this one is excluded.
-    fn recorded(
-        &self,
-        found: Node<Expression>,
-        first: &str,
-        first_key: &str,
-        id: u32,
-        span: Span,
-    ) -> Node<Expression> {
+    fn recorded(&self, found: Node<Expression>, id: u32, span: Span) -> Node<Expression> {
         let partners = self.exclusion.map_or(&[][..], |x| x.partners(span));
         let found = partners.iter().fold(found, |g, &k| {
             let differs = binop(
                 BinaryOperator::NotEquals,
-                ident(first_key, span),
+                ident(C1_KEY, span),
                 int(k as u64, span),
                 span,
             );
             and(g, differs, span)
         });
-        and(found, self.record(first, id, span), span)
+        and(found, self.record(id, span), span)
     }
 
-    /// `drd = 1, first = FIRST, second = id, 1`.
-    fn record(&self, first: &str, id: u32, span: Span) -> Node<Expression> {
+    /// `drd = 1, first = c1_site, second = id, 1`.
+    fn record(&self, id: u32, span: Span) -> Node<Expression> {
         comma(
             vec![
                 assign(ident(DRD, span), int(1, span), span),
-                assign(ident(FIRST_SITE, span), ident(first, span), span),
+                assign(ident(FIRST_SITE, span), ident(C1_SITE, span), span),
                 assign(ident(SECOND_SITE, span), int(id as u64, span), span),
                 int(1, span),
             ],
@@ -576,21 +639,32 @@ impl Rewriter<'_> {
         let byte = cast(type_name(&[TypeSpecifier::Char], 1, span), p.clone(), span);
         let mut record = vec![
             assign(ident(C1_FREE, span), byte.clone(), span),
-            assign(ident(C1_WRITE, span), int(id as u64, span), span),
+            assign(ident(C1_SITE, span), int(id as u64, span), span),
         ];
         if let Some(x) = self.exclusion {
             let k = x.key(span);
-            record.push(assign(ident(C1_WRITE_KEY, span), int(k as u64, span), span));
+            record.push(assign(ident(C1_KEY, span), int(k as u64, span), span));
         }
         record.push(int(1, span));
         vec![
-            and(ident(P1, span), comma(record, span), span),
+            and(self.picked(id, span), comma(record, span), span),
             self.check(byte, true, false, id, span),
         ]
     }
 
-    /// `P1 && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),] c1_write = id, 1)` for
-    /// a write; `r` and `c1_read` for a (plain) read.
+    /// `P1 && c1_pick == n && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),]
+    /// c1_site = id, 1)` for a write, `r` for a (plain) read, where n is the access's number
+    /// in its statement ([`abi::C1_PICK`]).
+    /// `P1 && c1_pick == n`: access `id` is C1's last statement's picked one.
+    fn picked(&self, id: u32, span: Span) -> Node<Expression> {
+        let number = int((id - self.first + 1) as u64, span);
+        and(
+            ident(P1, span),
+            eq(ident(C1_PICK, span), number, span),
+            span,
+        )
+    }
+
     fn set(
         &self,
         a: Node<Expression>,
@@ -615,18 +689,13 @@ impl Rewriter<'_> {
                 )
             })
             .collect();
-        let (last, last_key) = if write {
-            (C1_WRITE, C1_WRITE_KEY)
-        } else {
-            (C1_READ, C1_READ_KEY)
-        };
-        v.push(assign(ident(last, span), int(id as u64, span), span));
+        v.push(assign(ident(C1_SITE, span), int(id as u64, span), span));
         if let Some(x) = self.exclusion {
             let k = x.key(span);
-            v.push(assign(ident(last_key, span), int(k as u64, span), span));
+            v.push(assign(ident(C1_KEY, span), int(k as u64, span), span));
         }
         v.push(int(1, span));
-        let mut pre = ident(P1, span);
+        let mut pre = self.picked(id, span);
         if let Some(ok) = self.valid(&a0, span) {
             pre = and(pre, ok, span);
         }
@@ -868,7 +937,9 @@ impl Rewriter<'_> {
             _ if library_name.is_some_and(library::frees) && !c.arguments.is_empty() => {
                 self.free_accesses(&c.arguments[0])
             }
-            Some(effects) => self.library_accesses(effects, &c.arguments),
+            Some(effects) => {
+                self.library_accesses(library_name.unwrap_or(""), effects, &c.arguments)
+            }
             None => vec![],
         };
         c.arguments = std::mem::take(&mut c.arguments)
@@ -884,16 +955,21 @@ impl Rewriter<'_> {
     }
 
     /// Flag code for what a library call reads and writes through its pointer arguments
-    /// ([`library`]): an access of the first byte, `*(char *)arg`. Arguments with side
-    /// effects cannot be evaluated twice and are left out.
+    /// ([`library`]): an access of the bytes it covers, `*(char (*)[n])arg`, when their
+    /// number `n` ([`library::extent`]) is a constant expression; of the first and the last
+    /// byte, `*(char *)arg` and `((char *)arg)[n - 1]` when `n > 0`, when it is not; of the
+    /// first byte when it is not known. Arguments with side effects cannot be evaluated
+    /// twice and are left out.
     fn library_accesses(
         &mut self,
+        name: &str,
         effects: &[(library::Args, library::Effect)],
         args: &[Node<Expression>],
     ) -> Vec<Node<Expression>> {
         let mut out = vec![];
         for &(sel, effect) in effects {
-            for a in &args[library::selected(sel, args.len())] {
+            for i in library::selected(sel, args.len()) {
+                let a = &args[i];
                 if has_side_effect(&a.node) {
                     continue;
                 }
@@ -910,8 +986,34 @@ impl Rewriter<'_> {
                     continue;
                 }
                 let write = effect == library::Effect::Write;
-                let byte = cast(type_name(&[TypeSpecifier::Char], 1, span), a.clone(), span);
-                out.extend(self.flags(&shown, byte, write, self.atomic));
+                let bytes = library::extent(name, i).and_then(|x| extent_value(x, args, span));
+                match bytes {
+                    Some(n) if constant::is_constant(&n.node, &constant::Env::default()) => {
+                        let range = cast(char_array_pointer(n, span), a.clone(), span);
+                        out.extend(self.flags(&shown, range, write, self.atomic));
+                    }
+                    Some(n) => {
+                        let byte =
+                            cast(type_name(&[TypeSpecifier::Char], 1, span), a.clone(), span);
+                        out.extend(self.flags(&shown, byte.clone(), write, self.atomic));
+                        // `n > 0 && flags of ((char *)a + (n - 1))`
+                        let last = binop(
+                            BinaryOperator::Plus,
+                            byte,
+                            binop(BinaryOperator::Minus, n.clone(), int(1, span), span),
+                            span,
+                        );
+                        let positive = binop(BinaryOperator::Greater, n, int(0, span), span);
+                        for f in self.flags(&shown, last, write, self.atomic) {
+                            out.push(and(positive.clone(), f, span));
+                        }
+                    }
+                    None => {
+                        let byte =
+                            cast(type_name(&[TypeSpecifier::Char], 1, span), a.clone(), span);
+                        out.extend(self.flags(&shown, byte, write, self.atomic));
+                    }
+                }
             }
         }
         out
@@ -950,7 +1052,7 @@ impl Rewriter<'_> {
             }
         }
         if let Some(effects) = library::effects(name) {
-            pre.extend(self.library_accesses(effects, &c.arguments));
+            pre.extend(self.library_accesses(name, effects, &c.arguments));
         }
         c.arguments = std::mem::take(&mut c.arguments)
             .into_iter()
