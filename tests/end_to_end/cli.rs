@@ -386,7 +386,7 @@ fn sigint_and_sigterm_stop_cbmc_and_remove_the_temporary_directory() {
 
 /// Constructs ladr cannot check yet are located "unsupported" errors, never "no race".
 #[test]
-fn signal_handlers_setjmp_and_openmp_are_located_errors() {
+fn signal_handlers_setjmp_openmp_c11_threads_and_fork_are_located_errors() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unsupported");
     let s = Sandbox::new();
     for (file, line, says) in [
@@ -401,6 +401,14 @@ fn signal_handlers_setjmp_and_openmp_are_located_errors() {
             "`pthread_rwlock_rdlock` on `m`, a `pthread_mutex_t`",
         ),
         ("socket_connect.c", 7, "a socket connection"),
+        // Issue 27 items 4 and 5: C11 threads were ignored ("creates no thread"), and a
+        // child process's write raced with the parent's thread.
+        (
+            "c11_threads.c",
+            9,
+            "the C11 <threads.h> function `thrd_create`",
+        ),
+        ("fork.c", 11, "a child process has its own copy of memory"),
     ] {
         let path = root.join(file);
         let r = s.run(&[path.to_str().unwrap(), "--format", "json"]);

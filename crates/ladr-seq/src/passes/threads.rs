@@ -1579,6 +1579,22 @@ impl SlotCtx<'_> {
                 }
                 v
             }
+            n if is_c11_thread_function(n) => {
+                return Err(Error::unsupported(
+                    cspan,
+                    format!("the C11 <threads.h> function `{n}`"),
+                )
+                .note(
+                    "ladr models POSIX threads only; ignoring C11 threads would check a \
+                     program without its threads, or its locks (write it with <pthread.h>)",
+                ));
+            }
+            "fork" | "vfork" | "clone" | "clone3" | "posix_spawn" | "posix_spawnp" | "daemon" => {
+                return Err(Error::unsupported(cspan, format!("`{name}`")).note(
+                    "a child process has its own copy of memory: ladr checks the threads of \
+                     one process and would take the child's accesses for a thread's",
+                ));
+            }
             n if n.starts_with("pthread_") || n.starts_with("sem_") => {
                 return Err(Error::unsupported(
                     cspan,
@@ -1589,6 +1605,14 @@ impl SlotCtx<'_> {
         };
         Ok(Some(out))
     }
+}
+
+/// Is `n` a function of C11's `<threads.h>` that creates, joins or synchronises threads
+/// (C11 7.26: `thrd_*` but `thrd_sleep`/`thrd_yield`, `mtx_*`, `cnd_*`, `call_once`,
+/// `tss_*`)?
+fn is_c11_thread_function(n: &str) -> bool {
+    let thread = n.starts_with("thrd_") && !matches!(n, "thrd_sleep" | "thrd_yield");
+    thread || n == "call_once" || ["mtx_", "cnd_", "tss_"].iter().any(|p| n.starts_with(p))
 }
 
 /// `return;` in a `pthread_once` routine → `goto end`.
