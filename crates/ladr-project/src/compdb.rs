@@ -231,8 +231,8 @@ mod tests {
 
     #[test]
     fn reads_command_and_arguments_entries() {
-        let dir = std::env::temp_dir().join(format!("ladr-compdb-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
         let db = format!(
             r#"[
   {{ "directory": "{d}", "command": "cc -I inc -DA=\"x y\" -c a.c -o a.o", "file": "a.c" }},
