@@ -357,8 +357,12 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
             .map(|s| s.as_str().map(String::from).ok_or_else(|| bad(f)))
             .collect()
     };
+    let files = strings("files")?;
+    if files.is_empty() {
+        return Err(bad("files"));
+    }
     Ok(Recorded {
-        files: strings("files")?.into_iter().map(PathBuf::from).collect(),
+        files: files.into_iter().map(PathBuf::from).collect(),
         cpp_args: strings("cpp_args")?,
         compile_commands: v["compile_commands"].as_str().map(PathBuf::from),
         opts: Options {
