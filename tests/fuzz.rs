@@ -1146,6 +1146,46 @@ fn swarm_manifests() {
     });
 }
 
+/// Found by `swarm_manifests`: `rounds: 100000` in a manifest made collect allocate until
+/// it aborted ("memory allocation of 1 bytes failed" under a 4 GB limit); the numbers are
+/// now checked against the command line's ranges.
+#[test]
+fn a_swarm_manifest_out_of_range_names_its_field() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.i"), SWARM_PROGRAM).unwrap();
+    let swarm = dir.path().join("swarm");
+    std::fs::create_dir_all(&swarm).unwrap();
+    for (field, value) in [
+        ("rounds", 100_000u64),
+        ("rounds", 0),
+        ("unwind", 4_294_967_298),
+        ("max_unwind", 1001),
+        ("instances", 100_001),
+    ] {
+        let mut manifest = serde_json::json!({
+            "schema": 1, "files": [dir.path().join("prog.i")], "cpp_args": [],
+            "compile_commands": null, "rounds": 2, "unwind": 2, "max_unwind": 100,
+            "ilp32": false, "instances": 1
+        });
+        manifest[field] = value.into();
+        std::fs::write(swarm.join("manifest.json"), manifest.to_string()).unwrap();
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 4000000; exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_ladr"))
+            .args(["swarm", "collect", "--color", "never"])
+            .arg(&swarm)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{field} = {value}: {stderr}");
+        assert!(
+            stderr.contains(&format!("`{field}`")),
+            "{field} = {value}: {stderr}"
+        );
+    }
+}
+
 /// Found by `swarm_manifests`: a manifest with no files made collect say "no C file to
 /// check", naming neither the manifest nor the field.
 #[test]
