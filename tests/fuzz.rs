@@ -20,12 +20,14 @@
 //! An `Internal` error (a pass broke an invariant, `--check-ir` is on) is an error
 //! document, not a crash: it is counted and printed, not failed.
 //!
-//! Budget: `LADR_FUZZ_CASES` inputs per target (default [`DEFAULT_CASES`], a few
-//! seconds per target in a release build), seed `LADR_FUZZ_SEED` (default fixed). A long
+//! Budget: `LADR_FUZZ_CASES` inputs per target (default [`DEFAULT_CASES`] for the C and
+//! manifest targets, four times that for the others: about 8 s in all in a release build
+//! on 2 cores), seed `LADR_FUZZ_SEED` (default fixed). A long
 //! run: `LADR_FUZZ_CASES=100000 cargo test --release --test fuzz -- --nocapture`. Each
 //! failure names its target, seed and case number; `LADR_FUZZ_ONLY=N` reruns case N alone,
 //! and the failing inputs are written under `target/tmp/fuzz-failures/`; `LADR_FUZZ_TRACE=1`
-//! prints each case's number and each rejection's message.
+//! prints each case's number and each rejection's message and keeps each C input. The
+//! README (Security → Fuzzing) lists what the long runs tried and found.
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::frontend::source_map::SourceMap;
