@@ -349,7 +349,14 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
     if v["schema"] != json!(1) {
         return Err(bad("schema"));
     }
-    let num = |f: &str| v[f].as_u64().map(|n| n as u32).ok_or_else(|| bad(f));
+    // The command line's ranges: `rounds: 4000000000` made collect allocate until it
+    // aborted, and `as u32` wrapped larger numbers.
+    let num = |f: &str, range: std::ops::RangeInclusive<u64>| {
+        v[f].as_u64()
+            .filter(|n| range.contains(n))
+            .map(|n| n as u32)
+            .ok_or_else(|| bad(f))
+    };
     let strings = |f: &str| -> Result<Vec<String>, Failed> {
         v[f].as_array()
             .ok_or_else(|| bad(f))?
@@ -357,18 +364,22 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
             .map(|s| s.as_str().map(String::from).ok_or_else(|| bad(f)))
             .collect()
     };
+    let files = strings("files")?;
+    if files.is_empty() {
+        return Err(bad("files"));
+    }
     Ok(Recorded {
-        files: strings("files")?.into_iter().map(PathBuf::from).collect(),
+        files: files.into_iter().map(PathBuf::from).collect(),
         cpp_args: strings("cpp_args")?,
         compile_commands: v["compile_commands"].as_str().map(PathBuf::from),
         opts: Options {
-            rounds: num("rounds")?,
-            unwind: num("unwind")?,
-            max_unwind: num("max_unwind")?,
+            rounds: num("rounds", 1..=100)?,
+            unwind: num("unwind", 0..=1000)?,
+            max_unwind: num("max_unwind", 0..=1000)?,
             ..Options::default()
         },
         ilp32: v["ilp32"].as_bool().ok_or_else(|| bad("ilp32"))?,
-        instances: num("instances")?.max(1),
+        instances: num("instances", 0..=100_000)?.max(1),
     })
 }
 

@@ -47,23 +47,27 @@ impl Database {
             path.to_path_buf()
         };
         let usage = |m: String| Error::new(ErrorKind::Usage, m);
-        let f = std::fs::File::open(&file).map_err(|e| {
+        let bytes = std::fs::read(&file).map_err(|e| {
             usage(format!(
                 "cannot read the compile database `{}`: {e}",
                 file.display()
             ))
         })?;
-        let mut db = Database {
-            path: file.clone(),
-            ..Database::default()
-        };
-        for entry in json_compilation_db::read(std::io::BufReader::new(f)) {
-            let entry = entry.map_err(|e| {
+        // Read whole with serde_json, whose errors name the line and column (the streaming
+        // `json_compilation_db::read` names neither: "expected `[`"). The input is as
+        // large as the file.
+        let entries: Vec<json_compilation_db::Entry> =
+            serde_json::from_slice(&bytes).map_err(|e| {
                 usage(format!(
                     "the compile database `{}` is not valid: {e}",
                     file.display()
                 ))
             })?;
+        let mut db = Database {
+            path: file.clone(),
+            ..Database::default()
+        };
+        for entry in entries {
             // A relative `directory` is taken relative to the database's own directory.
             let here = absolute(
                 file.parent().unwrap_or(Path::new(".")),
@@ -231,8 +235,8 @@ mod tests {
 
     #[test]
     fn reads_command_and_arguments_entries() {
-        let dir = std::env::temp_dir().join(format!("ladr-compdb-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().to_path_buf();
         let db = format!(
             r#"[
   {{ "directory": "{d}", "command": "cc -I inc -DA=\"x y\" -c a.c -o a.o", "file": "a.c" }},
@@ -252,6 +256,24 @@ mod tests {
         );
         assert!(db.args(&dir.join("c.c")).is_none());
         assert_eq!(db.files.len(), 2);
+        let bad = Database::load(&dir.join("missing.json")).unwrap_err();
+        assert!(bad.message.contains("missing.json"), "{}", bad.message);
+        // A syntax error names its line and column (found by tests/fuzz.rs).
+        for text in [
+            "[\n  {\n  x",
+            "{}",
+            "",
+            "[{\"directory\": 1}]",
+            "[{\"file\": \"a.c\"}]",
+        ] {
+            std::fs::write(dir.join("bad.json"), text).unwrap();
+            let bad = Database::load(&dir.join("bad.json")).unwrap_err();
+            assert!(
+                bad.message.contains("bad.json") && bad.message.contains(" line "),
+                "{text:?}: {}",
+                bad.message
+            );
+        }
         let bad = Database::load(&dir.join("missing.json")).unwrap_err();
         assert!(bad.message.contains("missing.json"), "{}", bad.message);
     }

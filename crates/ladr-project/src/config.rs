@@ -366,18 +366,21 @@ files = ["tests/race_harness.c", "src/*.c"]
 mod tests {
     use super::*;
 
-    fn dir() -> PathBuf {
-        let d = std::env::temp_dir().join(format!("ladr-config-{}", std::process::id()));
+    /// A project directory, removed when the `TempDir` is dropped (keep it alive).
+    fn dir() -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        let d = t.path();
         std::fs::create_dir_all(d.join("src")).unwrap();
         for f in ["main.c", "src/a.c", "src/b.c"] {
             std::fs::write(d.join(f), "").unwrap();
         }
-        d
+        t
     }
 
     #[test]
     fn harnesses_inherit_defaults_and_expand_globs() {
-        let d = dir();
+        let t = dir();
+        let d = t.path();
         let c = Config::parse(
             "rounds = 3\nflags = [\"-Iinc\"]\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\", \"src/*.c\", \"src/a.c\"]\nunwind = 4\nflags = [\"-DX\"]\n\n[[harness]]\nname = \"r\"\nfiles = [\"main.c\"]\ndata-model = \"ilp32\"\nmax-races = 1\n[[allow]]\nvariable = \"hits\"\nreason = \"on purpose\"\n",
             &d.join(FILE_NAME),
@@ -412,7 +415,8 @@ mod tests {
 
     #[test]
     fn errors_name_the_line() {
-        let d = dir();
+        let t = dir();
+        let d = t.path();
         let cases = [
             ("[[harness]]\nname = \"q\"\nfiles = [\"nope/*.c\"]\n", ":3:9", "matches no file"),
             ("[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\nroundz = 2\n", ":4:1", "roundz"),

@@ -534,23 +534,12 @@ mod tests {
     }
 
     fn linked(files: &[(&str, &str)]) -> Result<(Parsed, String)> {
-        let dir = tempfile_dir();
-        let inputs: Vec<Input> = files.iter().map(|(n, t)| write(&dir, n, t)).collect();
+        // Removed when dropped: no `ladr-link-*` directory is left behind.
+        let dir = tempfile::tempdir().unwrap();
+        let inputs: Vec<Input> = files.iter().map(|(n, t)| write(dir.path(), n, t)).collect();
         let p = load_all(&inputs)?;
         let text = print_unit(&p.unit).text;
         Ok((p, text))
-    }
-
-    fn tempfile_dir() -> PathBuf {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let d = std::env::temp_dir().join(format!(
-            "ladr-link-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&d).unwrap();
-        d
     }
 
     const HEADER: &str = "struct q { int n; };\nextern int shared;\nint put(struct q *q);\n";

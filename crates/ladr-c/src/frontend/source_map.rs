@@ -91,7 +91,9 @@ impl SourceMap {
             file_lines[cur_file]
                 .entry(cur_line)
                 .or_insert_with(|| text.to_string());
-            cur_line += 1;
+            // A marker may say line 4294967295: the next line is not a wrap to 0 (nor an
+            // overflow panic in a debug build).
+            cur_line = cur_line.saturating_add(1);
         }
         if line_starts.is_empty() {
             line_starts.push(0);
@@ -161,10 +163,17 @@ impl SourceMap {
 
     /// The text of `file` as far as the preprocessed program shows it: its lines at their
     /// original line numbers, lines not shown left empty.
+    ///
+    /// `None` when the last line shown is beyond [`MAX_RECONSTRUCTED_LINES`]: a line marker
+    /// `# 4294967295 "f.c"` would otherwise make 4 GB of empty lines (found by
+    /// `tests/fuzz.rs`); a diagnostic there is shown without its excerpt.
     pub fn reconstructed_text(&self, file: &str) -> Option<String> {
         let idx = self.files.iter().position(|f| f == file)?;
         let lines = &self.file_lines[idx];
         let last = lines.keys().next_back().copied().unwrap_or(0);
+        if last > MAX_RECONSTRUCTED_LINES {
+            return None;
+        }
         let mut out = String::new();
         for n in 1..=last {
             if let Some(l) = lines.get(&n) {
@@ -181,6 +190,10 @@ impl SourceMap {
         self.file_lines[idx].get(&line).map(|s| s.as_str())
     }
 }
+
+/// The last line number [`SourceMap::reconstructed_text`] pads up to (a million empty
+/// lines: 1 MB of text, and 8 MB of line starts in codespan).
+pub const MAX_RECONSTRUCTED_LINES: u32 = 1 << 20;
 
 /// Parses `# 12 "file.c" 1 3` / `#line 12 "file.c"`.
 fn parse_marker(line: &str) -> Option<(u32, String)> {
@@ -234,6 +247,21 @@ mod tests {
         assert_eq!(m.lookup(2).column, 2); // inside the replacement
         assert_eq!(m.lookup(5).column, 3); // 'b'
         assert_eq!(m.lookup(7).column, 5); // '='
+    }
+
+    #[test]
+    fn huge_line_numbers_stay_bounded() {
+        // Found by tests/fuzz.rs: a marker's line number made gigabytes of padding, and
+        // the line after line 4294967295 overflowed.
+        let text = "# 4294967295 \"h.c\"\nint x;\nint y;\n";
+        let m = SourceMap::new(text, "in.i", vec![]);
+        assert_eq!(m.lookup(text.find("y;").unwrap()).line, u32::MAX);
+        assert_eq!(m.reconstructed_text("h.c"), None);
+        let text = "# 1048576 \"h.c\"\nint x;\n";
+        let m = SourceMap::new(text, "in.i", vec![]);
+        let r = m.reconstructed_text("h.c").unwrap();
+        assert_eq!(r.lines().count(), 1 << 20);
+        assert!(r.ends_with("int x;\n"));
     }
 
     #[test]
