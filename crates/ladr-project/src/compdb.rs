@@ -237,6 +237,23 @@ mod tests {
     }
 
     #[test]
+    fn drops_options_that_run_programs() {
+        let args = s(&[
+            "cc",
+            "-wrapper",
+            "/bin/sh,-c,touch /tmp/x",
+            "-fplugin=/tmp/p.so",
+            "-B/tmp",
+            "-specs=/tmp/s",
+            "@/tmp/opts",
+            "-dumpbase",
+            "x",
+            "-DOK",
+        ]);
+        assert_eq!(preprocessor_args(&args, Path::new("/p")), s(&["-DOK"]));
+    }
+
+    #[test]
     fn reads_command_and_arguments_entries() {
         let dir = std::env::temp_dir().join(format!("ladr-compdb-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
