@@ -276,11 +276,17 @@ impl Progress {
 /// Runs `ladr init`.
 pub fn init(force: bool) -> ExitCode {
     let path = Path::new(FILE_NAME);
-    if path.exists() && !force {
+    // `symlink_metadata`: a dangling link counts as existing; neither write follows a link.
+    if path.symlink_metadata().is_ok() && !force {
         eprintln!("error: `{FILE_NAME}` exists already (--force overwrites it)");
         return ExitCode::from(2);
     }
-    match std::fs::write(path, STARTER) {
+    let written = if force {
+        ladr_check::files::write_no_follow(path, STARTER.as_bytes())
+    } else {
+        ladr_check::files::write_new(path, STARTER.as_bytes())
+    };
+    match written {
         Ok(()) => {
             eprintln!("wrote {FILE_NAME}: name your harness files in it, then run `ladr check`");
             ExitCode::SUCCESS

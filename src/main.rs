@@ -185,15 +185,15 @@ struct Cli {
 
     /// Round-robin rounds K: each thread runs at most K contexts (1–100).
     #[arg(long, default_value_t = 2, value_name = "K", help_heading = "Bounds",
-          value_parser = clap::value_parser!(u32).range(1..=100))]
+          value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
     rounds: u32,
     /// Loop unwinding and recursion depth U (0–1000).
     #[arg(long, default_value_t = 2, value_name = "U", help_heading = "Bounds",
-          value_parser = clap::value_parser!(u32).range(0..=1000))]
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     unwind: u32,
     /// Loops with a constant bound up to N iterations are unwound completely (0–1000).
     #[arg(long, default_value_t = 100, value_name = "N", help_heading = "Bounds",
-          value_parser = clap::value_parser!(u32).range(0..=1000))]
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     max_unwind: u32,
     /// Time limit for the whole check, in seconds (translation and CBMC); 0: none. The
     /// answer is then "unknown", or with --deepen the answer of the deepest finished bounds.

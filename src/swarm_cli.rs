@@ -62,19 +62,19 @@ struct EmitArgs {
     /// How many instances (default: one per context the first racing access can end,
     /// rounds × threads; at most that many).
     #[arg(long, short = 'n', value_name = "N",
-          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+          value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_INSTANCES as i64))]
     instances: Option<u32>,
     /// Round-robin rounds K (1–100).
     #[arg(long, default_value_t = 2, value_name = "K",
-          value_parser = clap::value_parser!(u32).range(1..=100))]
+          value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
     rounds: u32,
     /// Loop unwinding and recursion depth U (0–1000).
     #[arg(long, default_value_t = 2, value_name = "U",
-          value_parser = clap::value_parser!(u32).range(0..=1000))]
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     unwind: u32,
     /// Loops with a constant bound up to N iterations are unwound completely (0–1000).
     #[arg(long, default_value_t = 100, value_name = "N",
-          value_parser = clap::value_parser!(u32).range(0..=1000))]
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     max_unwind: u32,
     /// Check with ILP32.
     #[arg(long = "32")]
@@ -244,7 +244,9 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
         copts.extra_args.push("--arrays-uf-always".into());
     }
     std::fs::create_dir_all(&a.dir).map_err(|e| io(&a.dir, e))?;
-    let write = |path: PathBuf, text: &str| std::fs::write(&path, text).map_err(|e| io(&path, e));
+    let write = |path: PathBuf, text: &str| {
+        ladr_check::files::write_no_follow(&path, text.as_bytes()).map_err(|e| io(&path, e))
+    };
     let mut commands = String::new();
     for i in 0..r.instances {
         let t = instance(&parsed, &program, &r, i).map_err(|e| Box::new((e, None)))?;
@@ -268,7 +270,8 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
              # Runs CBMC on seq.i and writes cbmc.json (its output), cbmc.stderr and cbmc.exit\n\
              # (its exit status: 0 no race, 10 race) here; exits 0 when CBMC gave a verdict.\n\
              cd \"$(dirname \"$0\")\" || exit 2\n\
-             CBMC=\"${{LADR_CBMC:-{cbmc}}}\"\n\
+             CBMC=\"${{LADR_CBMC:-}}\"\n\
+             [ -n \"$CBMC\" ] || CBMC={cbmc}\n\
              {limit}\"$CBMC\" {args} > cbmc.json 2> cbmc.stderr\n\
              status=$?\n\
              echo \"$status\" > cbmc.exit\n\
@@ -278,7 +281,7 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
             unwind = r.opts.unwind,
             lo = part.start,
             hi = part.end,
-            cbmc = quote(&cbmc_path.display().to_string()).replace('\'', ""),
+            cbmc = quote(&cbmc_path.display().to_string()),
             args = args.join(" "),
         );
         write(d.join("run.sh"), &script)?;
@@ -349,12 +352,9 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
     if v["schema"] != json!(1) {
         return Err(bad("schema"));
     }
-    // The command line's ranges: `rounds: 4000000000` made collect allocate until it
-    // aborted, and `as u32` wrapped larger numbers.
-    let num = |f: &str, range: std::ops::RangeInclusive<u64>| {
+    let num = |f: &str| {
         v[f].as_u64()
-            .filter(|n| range.contains(n))
-            .map(|n| n as u32)
+            .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| bad(f))
     };
     let strings = |f: &str| -> Result<Vec<String>, Failed> {
@@ -364,22 +364,41 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
             .map(|s| s.as_str().map(String::from).ok_or_else(|| bad(f)))
             .collect()
     };
+    // Checked like the command line: the bounds in range, and the preprocessor options
+    // through the allow-list (a tampered manifest must not run `gcc -wrapper …`).
+    let (rounds, unwind, max_unwind) = (num("rounds")?, num("unwind")?, num("max_unwind")?);
+    ladr_ir::program::check_bounds(rounds, unwind, max_unwind).map_err(|m| {
+        // `rounds = 0: give …` → `` `rounds` = 0: give … ``: the manifest's field.
+        let (field, rest) = m.split_once(" = ").unwrap_or((m.as_str(), ""));
+        usage(format!("{}: `{field}` = {rest}", path.display()))
+    })?;
+    let instances = num("instances")?;
+    if !(1..=ladr_ir::program::MAX_INSTANCES).contains(&instances) {
+        return Err(usage(format!(
+            "{}: `instances` = {instances}: give 1 to {}",
+            path.display(),
+            ladr_ir::program::MAX_INSTANCES
+        )));
+    }
+    let cpp_args = strings("cpp_args")?;
+    ladr_c::frontend::cpp_options::check(&cpp_args)
+        .map_err(|(_, m)| usage(format!("{}: `cpp_args`: {m}", path.display())))?;
     let files = strings("files")?;
     if files.is_empty() {
         return Err(bad("files"));
     }
     Ok(Recorded {
         files: files.into_iter().map(PathBuf::from).collect(),
-        cpp_args: strings("cpp_args")?,
+        cpp_args,
         compile_commands: v["compile_commands"].as_str().map(PathBuf::from),
         opts: Options {
-            rounds: num("rounds", 1..=100)?,
-            unwind: num("unwind", 0..=1000)?,
-            max_unwind: num("max_unwind", 0..=1000)?,
+            rounds,
+            unwind,
+            max_unwind,
             ..Options::default()
         },
         ilp32: v["ilp32"].as_bool().ok_or_else(|| bad("ilp32"))?,
-        instances: num("instances", 0..=100_000)?.max(1),
+        instances,
     })
 }
 

@@ -12,6 +12,7 @@ mod locks;
 mod project;
 mod renamed;
 mod report_formats;
+mod security;
 mod speed;
 
 use checked::{checked, checked_all};

@@ -23,6 +23,7 @@ use ladr_seq::pipeline::{translate, Stage};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+pub mod files;
 pub mod parallel;
 
 /// One of the two racing accesses.
@@ -196,15 +197,13 @@ pub fn prepare_keep_dir(dir: &Path) -> Result<()> {
         )
     };
     std::fs::create_dir_all(dir).map_err(bad)?;
-    let probe = dir.join(".ladr-probe");
-    std::fs::write(&probe, b"").map_err(bad)?;
-    std::fs::remove_file(&probe).map_err(bad)
+    files::probe_dir(dir).map_err(bad)
 }
 
 /// Writes the sequential program and CBMC's output into `dir` (`--keep-files`).
 fn keep_files(dir: &Path, seq: &str, outcome: &cbmc::Outcome) -> Result<()> {
     let write = |name: &str, text: &str| {
-        std::fs::write(dir.join(name), text).map_err(|e| {
+        files::write_no_follow(&dir.join(name), text.as_bytes()).map_err(|e| {
             Error::new(
                 ErrorKind::Usage,
                 format!(

@@ -7,6 +7,27 @@ use ladr_c::syntax::names::Names;
 use lang_c::ast::{Declaration, Statement, TranslationUnit};
 use lang_c::span::{Node, Span};
 
+/// The largest round-robin rounds K accepted (command line, `ladr.toml`, swarm manifest).
+pub const MAX_ROUNDS: u32 = 100;
+/// The largest loop unwinding and recursion depth U, and the largest `--max-unwind`.
+pub const MAX_UNWIND: u32 = 1000;
+/// The most swarm instances (`ladr swarm emit -n`, a manifest's `instances`).
+pub const MAX_INSTANCES: u32 = 100_000;
+
+/// Why `rounds`, `unwind` or `max_unwind` are out of range (the limits above), if they are.
+pub fn check_bounds(rounds: u32, unwind: u32, max_unwind: u32) -> Result<(), String> {
+    if !(1..=MAX_ROUNDS).contains(&rounds) {
+        return Err(format!("rounds = {rounds}: give 1 to {MAX_ROUNDS}"));
+    }
+    if unwind > MAX_UNWIND {
+        return Err(format!("unwind = {unwind}: give 0 to {MAX_UNWIND}"));
+    }
+    if max_unwind > MAX_UNWIND {
+        return Err(format!("max_unwind = {max_unwind}: give 0 to {MAX_UNWIND}"));
+    }
+    Ok(())
+}
+
 /// Bounds and switches of the translation.
 #[derive(Clone, Debug)]
 pub struct Options {

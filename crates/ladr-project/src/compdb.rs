@@ -5,7 +5,8 @@
 //!
 //! Of an entry's arguments only those that change what the preprocessor produces are kept:
 //! `-I`, `-isystem`, `-iquote`, `-idirafter`, `-include`, `-imacros` (paths made absolute
-//! against the entry's `directory`), `-D`, `-U`, `-std=`, `-m32`/`-m64`, `-pthread`.
+//! against the entry's `directory`), `-D`, `-U`, `-std=`, `-m32`/`-m64`, `-pthread` — the
+//! allow-list of [`ladr_c::frontend::cpp_options`], shared with `ladr.toml`'s `flags`.
 //! Optimisation and fortification flags (`-O2` defines `__OPTIMIZE__`, which selects
 //! glibc's inline variants) and everything about code generation are left out.
 
@@ -24,19 +25,7 @@ pub struct Database {
     pub files: Vec<PathBuf>,
 }
 
-/// Options that take a path, joined (`-Idir`) or as the next argument (`-I dir`).
-const PATH_OPTIONS: &[&str] = &[
-    "-I",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-include",
-    "-imacros",
-];
-/// Options that take a value that is not a path.
-const VALUE_OPTIONS: &[&str] = &["-D", "-U"];
-/// Options kept as they are.
-const FLAGS: &[&str] = &["-m32", "-m64", "-pthread", "-ansi"];
+use ladr_c::frontend::cpp_options::{self, CppOption};
 
 impl Database {
     /// Reads `path`: a `compile_commands.json` file or a build directory holding one.
@@ -85,6 +74,35 @@ impl Database {
         Ok(db)
     }
 
+    /// Refuses an entry that makes gcc include a file outside `root` (`-include
+    /// /etc/shadow`: gcc would print it into the program, and a report would quote it).
+    /// `-I` and friends outside `root` stay: they only change where the headers a source
+    /// names are looked for (system and build directories are often outside).
+    pub fn check_includes_within(&self, root: &Path) -> Result<()> {
+        for source in &self.files {
+            let args = &self.entries[source];
+            for w in args.windows(2) {
+                if (w[0] == "-include" || w[0] == "-imacros")
+                    && !crate::config::inside(root, Path::new(&w[1]))
+                {
+                    return Err(Error::new(
+                        ErrorKind::Usage,
+                        format!(
+                            "{}: the entry of `{}` has `{} {}`, a file outside `{}`: a compile \
+                             database may include only files of the repository",
+                            self.path.display(),
+                            source.display(),
+                            w[0],
+                            w[1],
+                            root.display()
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The preprocessor options of `file` (any path naming a listed source), if listed.
     pub fn args(&self, file: &Path) -> Option<&[String]> {
         let abs = absolute(file, &std::env::current_dir().unwrap_or_default());
@@ -102,39 +120,28 @@ impl Database {
 }
 
 /// The preprocessor options among a compiler command's arguments (the compiler itself, the
-/// source, `-c`, `-o out` and everything else dropped), paths made absolute against `dir`.
+/// source, `-c`, `-o out` and everything else dropped: the allow-list of
+/// [`cpp_options`]), paths made absolute against `dir`.
 pub fn preprocessor_args(arguments: &[String], dir: &Path) -> Vec<String> {
     let mut out = vec![];
-    let mut it = arguments.iter().skip(1);
-    while let Some(a) = it.next() {
-        if let Some(opt) = PATH_OPTIONS.iter().find(|o| a.starts_with(**o)) {
-            let value = if a.len() > opt.len() {
-                Some(a[opt.len()..].to_string())
-            } else {
-                it.next().cloned()
-            };
-            if let Some(v) = value {
-                let p = absolute(Path::new(&v), dir);
-                if opt.len() == 2 {
-                    out.push(format!("{opt}{}", p.display()));
-                } else {
-                    out.push(opt.to_string());
-                    out.push(p.display().to_string());
-                }
+    let args = arguments.get(1..).unwrap_or_default();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        let (r, n) = cpp_options::next(&args[i..]);
+        match r {
+            Ok(CppOption::Path { opt, path }) => {
+                let path = absolute(Path::new(&path), dir).display().to_string();
+                out.extend(CppOption::Path { opt, path }.args());
+                i += n;
             }
-        } else if let Some(opt) = VALUE_OPTIONS.iter().find(|o| a.starts_with(**o)) {
-            let value = if a.len() > opt.len() {
-                Some(a[opt.len()..].to_string())
-            } else {
-                it.next().cloned()
-            };
-            if let Some(v) = value {
-                out.push(format!("{opt}{v}"));
+            Ok(o) => {
+                out.extend(o.args());
+                i += n;
             }
-        } else if a.starts_with("-std=") || FLAGS.contains(&a.as_str()) {
-            out.push(a.clone());
-        } else if a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ" || a == "-x" {
-            it.next();
+            // Options of the build that take a value as the next argument.
+            Err(_) if ["-o", "-MF", "-MT", "-MQ", "-x"].contains(&a.as_str()) => i += 2,
+            Err(_) => i += 1,
         }
     }
     out
@@ -156,7 +163,7 @@ pub fn inputs(
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let mut group = vec![a.clone()];
-            if PATH_OPTIONS.contains(&a.as_str()) {
+            if cpp_options::PATH_OPTIONS.contains(&a.as_str()) {
                 group.extend(it.next().cloned());
             }
             let present = union.windows(group.len()).any(|w| w == group.as_slice());
@@ -231,6 +238,23 @@ mod tests {
                 "-UY",
             ])
         );
+    }
+
+    #[test]
+    fn drops_options_that_run_programs() {
+        let args = s(&[
+            "cc",
+            "-wrapper",
+            "/bin/sh,-c,touch /tmp/x",
+            "-fplugin=/tmp/p.so",
+            "-B/tmp",
+            "-specs=/tmp/s",
+            "@/tmp/opts",
+            "-dumpbase",
+            "x",
+            "-DOK",
+        ]);
+        assert_eq!(preprocessor_args(&args, Path::new("/p")), s(&["-DOK"]));
     }
 
     #[test]

@@ -66,7 +66,7 @@ struct Raw {
     max_races: Option<u32>,
     compile_commands: Option<Spanned<String>>,
     #[serde(default)]
-    flags: Vec<String>,
+    flags: Vec<Spanned<String>>,
     #[serde(default)]
     harness: Vec<RawHarness>,
     #[serde(default)]
@@ -79,7 +79,7 @@ struct RawHarness {
     name: Spanned<String>,
     files: Spanned<Vec<String>>,
     #[serde(default)]
-    flags: Vec<String>,
+    flags: Vec<Spanned<String>>,
     rounds: Option<u32>,
     unwind: Option<u32>,
     timeout: Option<f64>,
@@ -216,12 +216,12 @@ impl Config {
             }
             let s = |f: fn(&Settings) -> Option<_>| f(&mine).or(f(&defaults));
             let timeout = mine.timeout.or(defaults.timeout).unwrap_or(TIMEOUT);
-            let mut flags = raw.flags.clone();
-            flags.extend(h.flags.iter().cloned());
+            let mut flags = checked_flags(&raw.flags, &root).map_err(|(o, m)| err(o, m))?;
+            flags.extend(checked_flags(&h.flags, &root).map_err(|(o, m)| err(o, m))?);
             harnesses.push(Harness {
                 name,
                 files,
-                flags: flags.iter().map(|f| relative_flag(f, &root)).collect(),
+                flags,
                 rounds: mine.rounds.or(defaults.rounds).unwrap_or(ROUNDS),
                 unwind: mine.unwind.or(defaults.unwind).unwrap_or(UNWIND),
                 timeout: (timeout > 0.0).then_some(timeout),
@@ -282,16 +282,7 @@ impl Config {
 }
 
 fn check_settings(s: &Settings) -> std::result::Result<(), String> {
-    if let Some(r) = s.rounds {
-        if !(1..=100).contains(&r) {
-            return Err(format!("rounds = {r}: give 1 to 100"));
-        }
-    }
-    if let Some(u) = s.unwind {
-        if u > 1000 {
-            return Err(format!("unwind = {u}: give 0 to 1000"));
-        }
-    }
+    ladr_ir::program::check_bounds(s.rounds.unwrap_or(1), s.unwind.unwrap_or(0), 0)?;
     if let Some(t) = s.timeout {
         if !t.is_finite() || t < 0.0 {
             return Err(format!("timeout = {t}: give seconds, 0 for none"));
@@ -300,14 +291,68 @@ fn check_settings(s: &Settings) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// `-Idir` with a relative `dir` made relative to the config's directory.
-fn relative_flag(f: &str, root: &Path) -> String {
-    match f.strip_prefix("-I") {
-        Some(dir) if !dir.is_empty() && Path::new(dir).is_relative() => {
-            format!("-I{}", root.join(dir).display())
-        }
-        _ => f.to_string(),
+/// `flags` through the allow-list of preprocessor options
+/// ([`ladr_c::frontend::cpp_options`]: gcc runs programs its options name), relative paths
+/// made relative to the config's directory; an `-include`/`-imacros` of a file outside it
+/// is refused (gcc would print the file). The error carries the offset of the entry.
+fn checked_flags(
+    flags: &[Spanned<String>],
+    root: &Path,
+) -> std::result::Result<Vec<String>, (usize, String)> {
+    use ladr_c::frontend::cpp_options::{check, CppOption};
+    let texts: Vec<String> = flags.iter().map(|f| f.get_ref().clone()).collect();
+    let opts = check(&texts).map_err(|(i, m)| (flags[i].span().start, m))?;
+    // The entry each option starts at, for the location of a refused path.
+    let mut starts = vec![];
+    let mut i = 0;
+    for o in &opts {
+        starts.push(i);
+        i += match o {
+            CppOption::Path { opt, path } if texts[i] == *opt && !path.is_empty() => 2,
+            CppOption::Value { opt, .. } if texts[i] == *opt => 2,
+            _ => 1,
+        };
     }
+    let mut out = vec![];
+    for (o, at) in opts.into_iter().zip(starts) {
+        match o {
+            CppOption::Path { opt, path } => {
+                let joined = if Path::new(&path).is_relative() {
+                    root.join(&path)
+                } else {
+                    PathBuf::from(&path)
+                };
+                if (opt == "-include" || opt == "-imacros") && !inside(root, &joined) {
+                    return Err((
+                        flags[at].span().start,
+                        format!(
+                            "`{opt} {path}`: the file is outside the directory of the config; \
+                             include only files of the repository"
+                        ),
+                    ));
+                }
+                out.extend(
+                    CppOption::Path {
+                        opt,
+                        path: joined.display().to_string(),
+                    }
+                    .args(),
+                );
+            }
+            o => out.extend(o.args()),
+        }
+    }
+    Ok(out)
+}
+
+/// Whether `path` (made absolute, `..` resolved, links followed where it exists) lies in
+/// `root`.
+pub fn inside(root: &Path, path: &Path) -> bool {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let resolve = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| ladr_report::sarif::absolute(p, &cwd))
+    };
+    resolve(path).starts_with(resolve(root))
 }
 
 /// Expands globs relative to `root`, in the order written, each glob's matches sorted; a
@@ -315,6 +360,18 @@ fn relative_flag(f: &str, root: &Path) -> String {
 fn expand(root: &Path, patterns: &[String]) -> std::result::Result<Vec<PathBuf>, String> {
     let mut out: Vec<PathBuf> = vec![];
     for p in patterns {
+        // Only files of the repository: no absolute pattern, no `..`, and every match
+        // (links followed) inside `root`.
+        if Path::new(p).is_absolute()
+            || Path::new(p)
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+        {
+            return Err(format!(
+                "`{p}` reaches outside the directory of the config: name files relative to \
+                 it, without `..`"
+            ));
+        }
         let full = root.join(p);
         let pattern = full.to_string_lossy();
         let mut matches: Vec<PathBuf> = glob::glob(&pattern)
@@ -329,6 +386,12 @@ fn expand(root: &Path, patterns: &[String]) -> std::result::Result<Vec<PathBuf>,
             ));
         }
         matches.sort();
+        if let Some(m) = matches.iter().find(|m| !inside(root, m)) {
+            return Err(format!(
+                "`{p}` matches `{}`, which is outside the directory of the config",
+                m.display()
+            ));
+        }
         for m in matches {
             if !out.contains(&m) {
                 out.push(m);
@@ -432,6 +495,31 @@ mod tests {
             ),
             ("rounds = 0\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n", ":1:1", "rounds = 0"),
             ("rounds = 2\n", ":2:1", "no `[[harness]]`"),
+            (
+                "flags = [\"-DX\", \"-wrapper\", \"/bin/sh,-c,id\"]\n[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\n",
+                ":1:17",
+                "`-wrapper` is not a preprocessor option",
+            ),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\nflags = [\"-fplugin=x.so\"]\n",
+                ":4:10",
+                "`-fplugin=x.so`",
+            ),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"main.c\"]\nflags = [\"-include\", \"/etc/passwd\"]\n",
+                ":4:10",
+                "outside",
+            ),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"main.c\", \"../*.c\"]\n",
+                ":3:9",
+                "outside",
+            ),
+            (
+                "[[harness]]\nname = \"q\"\nfiles = [\"/etc/*\"]\n",
+                ":3:9",
+                "outside",
+            ),
         ];
         for (text, at, what) in cases {
             let e = Config::parse(text, &d.join(FILE_NAME)).unwrap_err();

@@ -141,7 +141,11 @@ pub fn run(
 ) -> Result<Gate, Error> {
     let start = Instant::now();
     let db = match &config.compile_commands {
-        Some(p) => Some(Database::load(p)?),
+        Some(p) => {
+            let db = Database::load(p)?;
+            db.check_includes_within(&config.root)?;
+            Some(db)
+        }
         None => None,
     };
     let next = AtomicUsize::new(0);

@@ -8,6 +8,7 @@
 //! Parse failures become [`Error`]s that name the construct and the original location.
 //! This module and `cbmc` are the only ones that touch files and processes.
 
+pub mod cpp_options;
 pub mod fixup;
 pub mod link;
 pub mod source_map;
@@ -187,11 +188,25 @@ fn resolve_auto_type(unit: &mut TranslationUnit) -> std::result::Result<(), Span
 fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {
     // `-x c`: the input is C whatever its name (without it gcc takes `prog.txt` or a file
     // without an extension for linker input and preprocesses nothing).
+    // Every option passes the allow-list, whoever wrote it (`ladr.toml`, a compile
+    // database, a swarm manifest): gcc runs programs its options name (`-wrapper`).
+    let checked = cpp_options::check(cpp_args).map_err(|(_, m)| Error::new(ErrorKind::Usage, m))?;
+    // A path gcc could read as an option (`-rf.c`) or a response file (`@opts.c`) is passed
+    // as `./-rf.c`. No output option: the text comes on stdout, and nothing of the input
+    // names an auxiliary file (`-dumpbase`, `-M*` are not on the list); the environment's
+    // dependency-output variables are removed for the same reason.
+    let arg_path = if cpp_options::looks_like_option(&path.to_string_lossy()) {
+        Path::new(".").join(path)
+    } else {
+        path.to_path_buf()
+    };
     let out = Command::new("gcc")
         .arg("-E")
-        .args(cpp_args)
+        .args(cpp_options::args(&checked))
         .args(["-x", "c"])
-        .arg(path)
+        .arg(&arg_path)
+        .env_remove("DEPENDENCIES_OUTPUT")
+        .env_remove("SUNPRO_DEPENDENCIES")
         .output()
         .map_err(|e| Error::new(ErrorKind::Usage, format!("cannot run `gcc -E`: {e}")))?;
     if !out.status.success() {
