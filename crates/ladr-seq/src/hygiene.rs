@@ -39,7 +39,7 @@ pub fn rename_apart(unit: &mut TranslationUnit, names: &mut Names) {
                     .filter(|(n, k)| **k > 1 || taken.contains(*n))
                     .map(|(n, _)| n.clone())
                     .collect();
-                let mut c = Copier::new(names, Rename::StaticsAnd(set.clone()));
+                let mut c = Copier::new(names, Rename::Only(set.clone()));
                 let inner = innermost_mut(&mut f.node.declarator.node);
                 if let Some(fd) = inner.derived.iter_mut().find_map(|d| match &mut d.node {
                     DerivedDeclarator::Function(fd) => Some(fd),
@@ -56,7 +56,6 @@ pub fn rename_apart(unit: &mut TranslationUnit, names: &mut Names) {
                     }
                 }
                 c.stmt(&mut f.node.statement);
-                debug_assert!(c.hoisted.is_empty(), "static locals are file-scope by now");
                 taken.extend(declared.into_keys());
             }
             ExternalDeclaration::Declaration(d) => {

@@ -39,6 +39,10 @@ pub enum Rename {
     StaticsAnd(HashSet<String>),
     /// No local: only the names bound with [`Copier::bind`] (which locals shadow).
     None,
+    /// The locals, static or not, whose name is in the set, renamed in place (nothing
+    /// hoisted: `hygiene::rename_apart` after `threads`, where a slot may keep a static
+    /// local whose type cannot be written at file scope, `__typeof__(({ … }))`).
+    Only(HashSet<String>),
 }
 
 /// What becomes of `goto L` for one label L.
@@ -260,6 +264,7 @@ impl VisitorMut for Copier<'_> {
                         Rename::All => !is_static,
                         Rename::StaticsAnd(set) => is_static || set.contains(&name.name),
                         Rename::None => false,
+                        Rename::Only(set) => set.contains(&name.name),
                     };
                     if !rename {
                         // Not renamed, the local still hides an outer name bound here.
