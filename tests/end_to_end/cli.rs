@@ -391,6 +391,8 @@ fn signal_handlers_setjmp_openmp_c11_threads_and_fork_are_located_errors() {
     let s = Sandbox::new();
     for (file, line, says) in [
         ("openmp.c", 4, "OpenMP"),
+        // Issue 27 item 8: guarded by `#ifdef _OPENMP`, the pragma had disappeared.
+        ("openmp_guarded.c", 5, "OpenMP"),
         ("signal_handler.c", 10, "a signal handler"),
         ("setjmp.c", 8, "`setjmp`/`longjmp`"),
         ("undeclared_macro.c", 3, "is not declared"),

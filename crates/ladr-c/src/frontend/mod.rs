@@ -200,8 +200,12 @@ fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {
     } else {
         path.to_path_buf()
     };
+    // `-fopenmp`: `_OPENMP` defined as a compiler with OpenMP defines it, so a program's
+    // `#ifdef _OPENMP` pragmas stay and are refused like unguarded ones (without it a racy
+    // OpenMP program lost its pragmas and was "no race").
     let out = Command::new("gcc")
         .arg("-E")
+        .arg("-fopenmp")
         .args(cpp_options::args(&checked))
         .args(["-x", "c"])
         .arg(&arg_path)

@@ -1,0 +1,11 @@
+#include <stdio.h>
+int sum;
+int main(void) {
+#ifdef _OPENMP
+#pragma omp parallel for
+#endif
+  for (int i = 0; i < 10; i++)
+    sum += i;
+  printf("%d\n", sum);
+  return 0;
+}
