@@ -239,3 +239,46 @@ fn kept_files_and_init_never_follow_links() {
         "init --force wrote through the link:\n{out}"
     );
 }
+
+/// Item 6: `#line 2 "/any/file"` made the text and HTML reports quote lines of that file
+/// (a CI artefact could carry a runner's secrets). Only the checked file is read; a file
+/// a line marker names is shown as far as the program itself shows it, or not at all.
+#[test]
+fn a_line_marker_never_makes_a_report_quote_another_file() {
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    write(
+        &secret,
+        "SECRET-1\nSECRET-2\nSECRET-3\nSECRET-4\nSECRET-5\nSECRET-6\n",
+    );
+    let racy = format!(
+        "#include <pthread.h>\nint x;\n#line 2 \"{}\"\nvoid *t(void *a) {{ x = 1; return 0; }}\n\
+         int main(void) {{ pthread_t a, b; pthread_create(&a, 0, t, 0);\n\
+         pthread_create(&b, 0, t, 0); return 0; }}\n",
+        secret.display()
+    );
+    let d = repo("", "files = [\"main.c\"]");
+    write(&d.path().join("main.c"), &racy);
+    for format in ["text", "json", "sarif"] {
+        let (code, out) = ladr_in(
+            d.path(),
+            &[
+                "main.c",
+                "--no-deepen",
+                "--color",
+                "never",
+                "--format",
+                format,
+            ],
+        );
+        assert_eq!(code, 1, "{format}: {out}");
+        assert!(!out.contains("SECRET"), "{format}: {out}");
+    }
+    let html = d.path().join("html");
+    let (code, out) = ladr_in(d.path(), &["check", "--html", html.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    for page in std::fs::read_dir(&html).unwrap() {
+        let text = std::fs::read_to_string(page.unwrap().path()).unwrap_or_default();
+        assert!(!text.contains("SECRET"), "{text}");
+    }
+}

@@ -120,10 +120,7 @@ impl SourceFiles {
         if let Some((_, id)) = self.ids.iter().find(|(f, _)| f == file) {
             return *id;
         }
-        let text = std::fs::read_to_string(file)
-            .ok()
-            .or_else(|| map.reconstructed_text(file))
-            .unwrap_or_default();
+        let text = map.source_text(file).unwrap_or_default();
         let id = self.files.add(file.to_string(), text);
         self.ids.push((file.to_string(), id));
         id

@@ -233,6 +233,21 @@ fn source(h: &mut String, o: &Outcome, race: &Race) {
             "<div class=\"file\"><div class=\"file-name\">{}</div>",
             escape(file)
         );
+        // Only the checked file is read: a file a line marker names (`#line 2 "/any/file"`)
+        // is never opened (issue 28).
+        if std::path::Path::new(file) != std::path::Path::new(&o.input) {
+            let _ = writeln!(
+                h,
+                "<p class=\"note\">(a file the program's line markers name, not the checked \
+                 file: not quoted; lines {})</p></div>",
+                lines
+                    .iter()
+                    .map(|l| l.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            continue;
+        }
         let Ok(text) = std::fs::read_to_string(file) else {
             let _ = writeln!(
                 h,

@@ -62,7 +62,7 @@ pub fn to_string(log: &Value) -> String {
 }
 
 pub fn sarif(o: &Outcome, root: &Path) -> Value {
-    let mut ctx = Ctx::new(root);
+    let mut ctx = Ctx::new(root, &o.input);
     let mut results = vec![];
     for race in &o.races {
         results.push(race_result(race, &mut ctx));
@@ -175,12 +175,15 @@ fn driver() -> Value {
 struct Ctx {
     root: PathBuf,
     cwd: PathBuf,
-    /// Lines of each source file read so far (`None`: unreadable).
+    /// Lines of each source file read so far (`None`: unreadable, or not the input).
     sources: HashMap<String, Option<Vec<String>>>,
+    /// The checked file: the only one whose lines are quoted (a file a line marker names,
+    /// `#line 2 "/any/file"`, is never opened: issue 28).
+    input: String,
 }
 
 impl Ctx {
-    fn new(root: &Path) -> Ctx {
+    fn new(root: &Path, input: &str) -> Ctx {
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
         let root = absolute(root, &cwd);
         let root = root.canonicalize().unwrap_or(root);
@@ -188,6 +191,7 @@ impl Ctx {
             root,
             cwd,
             sources: HashMap::new(),
+            input: input.to_string(),
         }
     }
 
@@ -216,10 +220,11 @@ impl Ctx {
         abs.canonicalize().unwrap_or(abs)
     }
 
-    /// The text of line `line` of `file`, if the file can be read.
+    /// The text of line `line` of `file`, if the file is the input and can be read.
     fn line(&mut self, file: &str, line: u32) -> Option<&str> {
+        let input = Path::new(file) == Path::new(&self.input);
         let lines = self.sources.entry(file.to_string()).or_insert_with(|| {
-            std::fs::read(file).ok().map(|b| {
+            input.then(|| std::fs::read(file).ok()).flatten().map(|b| {
                 String::from_utf8_lossy(&b)
                     .lines()
                     .map(str::to_string)
@@ -568,7 +573,7 @@ pub fn fingerprint(file1: &str, a1: &AccessInfo, file2: &str, a2: &AccessInfo) -
 
 /// The [`fingerprint`] of a race, its files relative to `root` (see [`root`]).
 pub fn race_fingerprint(race: &super::Race, root: &Path) -> String {
-    race_fingerprint_in(race, &Ctx::new(root))
+    race_fingerprint_in(race, &Ctx::new(root, ""))
 }
 
 fn race_fingerprint_in(race: &super::Race, ctx: &Ctx) -> String {

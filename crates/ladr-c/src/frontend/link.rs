@@ -97,7 +97,8 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
         });
     }
     let first = linked[0].file.clone();
-    let map = SourceMap::new(&pre_all, &first, edits);
+    let map = SourceMap::new(&pre_all, &first, edits)
+        .with_inputs(linked.iter().map(|u| u.file.clone()).collect());
     let err = |e: Error| -> Error {
         let mut e = e;
         e.source = Some(Arc::new(map.clone()));

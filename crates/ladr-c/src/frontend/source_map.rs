@@ -12,6 +12,7 @@
 //! not on disk (SV-COMP ships `.i` files only).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// One fix-up edit: at `at` (offset in the *edited* text) `inserted` bytes replace `removed`
 /// bytes of the preprocessed text.
@@ -54,6 +55,9 @@ pub struct SourceMap {
     edits: Vec<(Edit, isize)>,
     /// Text of each original line as it appears in the preprocessed program.
     file_lines: Vec<BTreeMap<u32, String>>,
+    /// The files ladr was given to check (the default file, or every unit's with
+    /// [`SourceMap::with_inputs`]): the only ones [`SourceMap::source_text`] reads from disk.
+    inputs: Vec<String>,
 }
 
 impl SourceMap {
@@ -113,6 +117,7 @@ impl SourceMap {
             files,
             edits,
             file_lines,
+            inputs: vec![default_file.to_string()],
         }
     }
 
@@ -154,6 +159,27 @@ impl SourceMap {
                 column,
             },
         }
+    }
+
+    /// The same map with `inputs` as the files ladr was given (several units linked).
+    pub fn with_inputs(mut self, inputs: Vec<String>) -> SourceMap {
+        self.inputs = inputs;
+        self
+    }
+
+    /// The text a report may quote for `file`: an input file as read from disk (comments
+    /// included), any other file only as far as the preprocessed program shows it
+    /// ([`SourceMap::reconstructed_text`]). A file a line marker names is never opened: with
+    /// `#line 2 "/any/file"` reports would otherwise show a file of the machine's (issue 28).
+    pub fn source_text(&self, file: &str) -> Option<String> {
+        let input = self
+            .inputs
+            .iter()
+            .any(|i| i == file || Path::new(i) == Path::new(file));
+        input
+            .then(|| std::fs::read_to_string(file).ok())
+            .flatten()
+            .or_else(|| self.reconstructed_text(file))
     }
 
     /// All files named by the preprocessed text (the input file first).
