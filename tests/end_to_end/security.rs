@@ -282,3 +282,20 @@ fn a_line_marker_never_makes_a_report_quote_another_file() {
         assert!(!text.contains("SECRET"), "{text}");
     }
 }
+
+/// Item 10: control characters of the source (`ESC [2J`, an OSC title sequence ended by
+/// BEL) reached the terminal raw; they are shown as the control pictures `␛`, `␇`.
+#[test]
+fn control_characters_of_the_source_reach_no_terminal() {
+    let d = tempfile::tempdir().unwrap();
+    write(
+        &d.path().join("ctl.c"),
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; /* \u{1b}[2J\u{1b}]0;pwned\u{7} */ \
+         return 0; }\nint main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0);\n\
+         pthread_create(&b, 0, t, 0); return 0; }\n",
+    );
+    let (code, out) = ladr_in(d.path(), &["ctl.c", "--no-deepen", "--color", "never"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(out.contains("\u{241b}[2J"), "{out}");
+}

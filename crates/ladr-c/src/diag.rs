@@ -107,6 +107,40 @@ pub struct SourceFiles {
     ids: Vec<(String, usize)>,
 }
 
+/// `text` with the control characters that a terminal would obey (C0 but tab and newline,
+/// DEL) shown as the Unicode control pictures, as rustc shows them (ESC → `␛`, BEL → `␇`,
+/// DEL → `␡`): source lines, baselines and `ladr.toml` reasons come from the checked
+/// repository, and `ESC [2J` or an OSC sequence printed raw would clear the screen, set the
+/// window title or plant a link (issue 28).
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    let hidden = |c: char| (c < ' ' && c != '\n' && c != '\t') || c == '\u{7f}';
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| match c {
+            '\u{7f}' => '\u{2421}',
+            c if hidden(c) => char::from_u32(0x2400 + c as u32).unwrap_or('?'),
+            c => c,
+        })
+        .collect()
+}
+
+/// The byte offset in `line` as [`visible`] shows it of byte offset `col` of the line as
+/// read: each control picture (3 bytes) stands for one byte.
+fn shown_column(line: &str, col: usize) -> usize {
+    let (mut read, mut shown) = (0, 0);
+    for c in line.chars() {
+        if read >= col {
+            break;
+        }
+        let picture = ('\u{2400}'..='\u{241f}').contains(&c) || c == '\u{2421}';
+        read += if picture { 1 } else { c.len_utf8() };
+        shown += c.len_utf8();
+    }
+    shown
+}
+
 impl SourceFiles {
     pub fn new() -> SourceFiles {
         SourceFiles {
@@ -120,7 +154,7 @@ impl SourceFiles {
         if let Some((_, id)) = self.ids.iter().find(|(f, _)| f == file) {
             return *id;
         }
-        let text = map.source_text(file).unwrap_or_default();
+        let text = visible(&map.source_text(file).unwrap_or_default()).into_owned();
         let id = self.files.add(file.to_string(), text);
         self.ids.push((file.to_string(), id));
         id
@@ -142,7 +176,8 @@ impl SourceFiles {
         let mut start = 0;
         for (n, l) in src.split_inclusive('\n').enumerate() {
             if n + 1 == loc.line as usize {
-                let col = (loc.column as usize - 1).min(l.trim_end_matches('\n').len());
+                let col =
+                    shown_column(l, loc.column as usize - 1).min(l.trim_end_matches('\n').len());
                 let s = start + col;
                 let end = (s + len.max(1))
                     .min(start + l.trim_end_matches('\n').len())
@@ -181,4 +216,22 @@ pub fn render<W: WriteColor>(out: &mut W, err: &Error, map: Option<&SourceMap>) 
     }
     d = d.with_notes(err.notes.clone());
     files.emit(out, &d);
+}
+
+#[cfg(test)]
+mod visible_tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_as_pictures() {
+        assert_eq!(
+            visible("a\u{1b}[2Jb\u{7}\tc\n\u{7f}"),
+            "a\u{241b}[2Jb\u{2407}\tc\n\u{2421}"
+        );
+        assert!(matches!(visible("plain"), std::borrow::Cow::Borrowed(_)));
+        let line = "x\u{1b}y = 1;";
+        let shown = visible(line);
+        // `y` is byte 2 of the line as read, byte 4 as shown.
+        assert_eq!(&shown[shown_column(&shown, 2)..][..1], "y");
+    }
 }

@@ -16,7 +16,7 @@ use crate::baseline::Known;
 use crate::compdb::{self, Database};
 use crate::config::{Config, Harness};
 use crate::suppress::{self, Sources, Suppression};
-use ladr_c::diag::{Error, ErrorKind};
+use ladr_c::diag::{visible, Error, ErrorKind};
 use ladr_c::frontend::{link, Parsed};
 use ladr_check::Phase;
 use ladr_ir::program::Options;
@@ -520,18 +520,25 @@ impl Gate {
                 ),
                 None => "unchanged (in the baseline)".to_string(),
             };
-            out.push_str(&format!("{}: {} — {why}\n", r.name, race_line(race)));
+            out.push_str(&format!(
+                "{}: {} — {}\n",
+                r.name,
+                race_line(race),
+                visible(&why)
+            ));
         }
         for a in &self.absent {
             out.push_str(&format!(
                 "absent (in the baseline, not found now): {} [{}]\n",
-                a.message, a.fingerprint
+                visible(&a.message),
+                visible(&a.fingerprint)
             ));
         }
         for s in &self.stale {
             out.push_str(&format!(
                 "stale suppression at {} (matched no race): {}\n",
-                s.at, s.justification
+                visible(&s.at),
+                visible(&s.justification)
             ));
         }
         for r in &self.runs {
@@ -541,9 +548,14 @@ impl Gate {
                     .as_ref()
                     .map(|l| format!("{}:{}:{}: ", l.file, l.line, l.column))
                     .unwrap_or_default();
-                out.push_str(&format!("{}: error: {at}{}\n", r.name, e.message));
+                out.push_str(&format!(
+                    "{}: error: {}{}\n",
+                    r.name,
+                    visible(&at),
+                    visible(&e.message)
+                ));
             } else if let Some(reason) = &r.outcome.reason {
-                out.push_str(&format!("{}: no verdict: {reason}\n", r.name));
+                out.push_str(&format!("{}: no verdict: {}\n", r.name, visible(reason)));
             }
         }
         if !out.is_empty() {
