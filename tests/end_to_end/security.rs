@@ -299,3 +299,46 @@ fn control_characters_of_the_source_reach_no_terminal() {
     assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
     assert!(out.contains("\u{241b}[2J"), "{out}");
 }
+
+/// Item 9: a SARIF baseline's results that are no longer found were copied verbatim into
+/// the output as `absent` (a location `file:///etc/shadow`, any field at all); they are
+/// rebuilt from the fingerprint and a bounded message without control characters, and a
+/// fingerprint ladr could not have written is dropped.
+#[test]
+fn a_hostile_baseline_is_not_copied_into_the_output() {
+    let d = repo("", "files = [\"main.c\"]");
+    let result = |fp: &str| {
+        serde_json::json!({
+            "ruleId": "data-race", "message": {"text": "old \u{1b}]0;pwned\u{7} race"},
+            "partialFingerprints": {"ladrRace/v1": fp},
+            "locations": [{"physicalLocation": {"artifactLocation": {"uri": "file:///etc/shadow"}}}],
+            "properties": {"injected": true}
+        })
+    };
+    let base = serde_json::json!({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "ladr"}},
+        "results": [result("deadbeef"), result("../../not-a-fingerprint")]}]});
+    write(&d.path().join("base.sarif"), &base.to_string());
+    let (code, out) = ladr_in(
+        d.path(),
+        &["check", "--baseline", "base.sarif", "--sarif", "out.sarif"],
+    );
+    assert_eq!(code, 0, "{out}");
+    let text = std::fs::read_to_string(d.path().join("out.sarif")).unwrap();
+    assert!(
+        !text.contains("shadow") && !text.contains("injected"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("not-a-fingerprint") && !text.contains("\\u001b"),
+        "{text}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let absent: Vec<&serde_json::Value> = v["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["baselineState"] == "absent")
+        .collect();
+    assert_eq!(absent.len(), 1, "{text}");
+    assert_eq!(absent[0]["partialFingerprints"]["ladrRace/v1"], "deadbeef");
+}

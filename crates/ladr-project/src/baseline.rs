@@ -14,10 +14,30 @@ use std::path::Path;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Known {
     pub fingerprint: String,
-    /// Its message, for reporting it absent.
+    /// Its message, for reporting it absent: at most [`MAX_MESSAGE`] characters, no control
+    /// characters.
     pub message: String,
-    /// The SARIF result it came from (to repeat it as `absent`), if the baseline is SARIF.
-    pub sarif: Option<Value>,
+}
+
+/// The longest message of a baseline race kept (a baseline may come from anyone).
+pub const MAX_MESSAGE: usize = 1000;
+
+/// A baseline race as ladr repeats it: the fingerprint if it is one ladr could have written
+/// (hexadecimal, at most 64 digits), the message bounded and without control characters.
+/// Nothing else of the baseline is kept: a hostile SARIF baseline's locations
+/// (`file:///etc/shadow`) and other fields were copied into the output (issue 28).
+fn known(fingerprint: &str, message: &str) -> Option<Known> {
+    let hex = !fingerprint.is_empty()
+        && fingerprint.len() <= 64
+        && fingerprint.bytes().all(|b| b.is_ascii_hexdigit());
+    hex.then(|| Known {
+        fingerprint: fingerprint.to_string(),
+        message: message
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_MESSAGE)
+            .collect(),
+    })
 }
 
 /// Reads the fingerprints of a baseline file.
@@ -63,14 +83,7 @@ pub fn parse(v: &Value) -> Option<Vec<Known>> {
             else {
                 continue;
             };
-            out.push(Known {
-                fingerprint: fp.to_string(),
-                message: r["message"]["text"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string(),
-                sarif: Some(r.clone()),
-            });
+            out.extend(known(fp, r["message"]["text"].as_str().unwrap_or_default()));
         }
         return Some(out);
     }
@@ -89,15 +102,10 @@ pub fn parse(v: &Value) -> Option<Vec<Known>> {
             .flatten()
         {
             if let Some(fp) = r.get("fingerprint").and_then(Value::as_str) {
-                out.push(Known {
-                    fingerprint: fp.to_string(),
-                    message: r
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string(),
-                    sarif: None,
-                });
+                out.extend(known(
+                    fp,
+                    r.get("message").and_then(Value::as_str).unwrap_or_default(),
+                ));
             }
         }
     }

@@ -460,7 +460,8 @@ impl Gate {
             }
         }
         for a in &self.absent {
-            let mut res = a.sarif.clone().unwrap_or_else(|| {
+            // Rebuilt from fingerprint and message only (`baseline::known`).
+            let mut res = {
                 json!({
                     "ruleId": report::sarif::RULE_ID,
                     "ruleIndex": 0,
@@ -468,7 +469,7 @@ impl Gate {
                     "message": {"text": if a.message.is_empty() { "A data race of the baseline".to_string() } else { a.message.clone() }},
                     "partialFingerprints": {report::sarif::FINGERPRINT_KEY: a.fingerprint},
                 })
-            });
+            };
             res["baselineState"] = json!("absent");
             results.push(res);
         }
