@@ -147,6 +147,29 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
     })
 }
 
+/// The file name of the page of race `race` of harness `harness`: the harness's name kept
+/// to letters, digits, `-` and `_` (at most 40; the harness's number added when that changed
+/// it), then the race's number, so it names a file in
+/// DIR whatever the name is (`../../x`, `/abs/path` wrote pages outside DIR: issue 28).
+fn page_name(harness_name: &str, harness: usize, race: usize) -> String {
+    let safe: String = harness_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if safe == harness_name && !safe.is_empty() {
+        format!("{safe}-{}.html", race + 1)
+    } else {
+        format!("{safe}-h{}-{}.html", harness + 1, race + 1)
+    }
+}
+
 /// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index.
 fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
     std::fs::create_dir_all(dir).map_err(|e| {
@@ -166,8 +189,9 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
             races: vec![race.clone()],
             ..run.outcome.clone()
         };
-        let name = format!("{}-{}.html", run.name, j.race + 1);
-        std::fs::write(dir.join(&name), ladr_report::html::html(&one)).map_err(|e| {
+        let name = page_name(&run.name, j.harness, j.race);
+        let page = ladr_report::html::html(&one);
+        ladr_check::files::write_no_follow(&dir.join(&name), page.as_bytes()).map_err(|e| {
             Error::new(
                 ErrorKind::Usage,
                 format!("--html: cannot write `{name}`: {e}"),
@@ -178,7 +202,8 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
             None => j.state.name(),
         };
         index.push_str(&format!(
-            "<li><a href=\"{name}\">{}</a> ({state})</li>\n",
+            "<li><a href=\"{}\">{}</a> ({state})</li>\n",
+            ladr_report::html::escape(&name),
             ladr_report::html::escape(&format!("{}: {}", run.name, gate::race_line(race)))
         ));
     }
@@ -186,7 +211,7 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
         index.push_str("<li>no race</li>\n");
     }
     index.push_str("</ul></body></html>\n");
-    std::fs::write(dir.join("index.html"), index).map_err(|e| {
+    ladr_check::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
         Error::new(
             ErrorKind::Usage,
             format!("--html: cannot write index.html: {e}"),

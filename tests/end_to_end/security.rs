@@ -342,3 +342,32 @@ fn a_hostile_baseline_is_not_copied_into_the_output() {
     assert_eq!(absent.len(), 1, "{text}");
     assert_eq!(absent[0]["partialFingerprints"]["ladrRace/v1"], "deadbeef");
 }
+
+/// Item 5: `ladr check --html DIR` wrote a harness name unescaped into `index.html`
+/// (`x"onmouseover="…` became an event handler) and used it as a file name (`../x`
+/// wrote a page outside DIR). Page names keep to DIR; every attribute is escaped.
+#[test]
+fn harness_names_neither_leave_the_html_dir_nor_enter_its_markup() {
+    let d = tempfile::tempdir().unwrap();
+    let racy = "#include <pthread.h>\nint x;\nvoid *t(void *a) { x = 1; return 0; }\n\
+        int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0);\n\
+        pthread_create(&b, 0, t, 0); return 0; }\n";
+    std::fs::create_dir_all(d.path().join("repo")).unwrap();
+    let repo = d.path().join("repo");
+    write(&repo.join("main.c"), racy);
+    write(
+        &repo.join("ladr.toml"),
+        "[[harness]]\nname = \"../../escaped\"\nfiles = [\"main.c\"]\n\n\
+         [[harness]]\nname = \"x\\\"onmouseover=\\\"alert(1)\"\nfiles = [\"main.c\"]\n",
+    );
+    let (code, out) = ladr_in(&repo, &["check", "--html", "pages"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(!d.path().join("escaped-1.html").exists());
+    let pages: Vec<String> = std::fs::read_dir(repo.join("pages"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(pages.len(), 3, "{pages:?}");
+    let index = std::fs::read_to_string(repo.join("pages/index.html")).unwrap();
+    assert!(!index.contains("\"onmouseover"), "{index}");
+}
