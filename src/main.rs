@@ -216,7 +216,8 @@ struct Cli {
     #[arg(long, help_heading = "Bounds")]
     no_deepen: bool,
     /// CBMC processes at once (default: the cores, no more than the free memory holds at
-    /// about 1 GiB each; 1 in SV-COMP mode): the bound pairs of the deepening schedule (and
+    /// about 1 GiB each; 1 in SV-COMP mode; an explicit N is capped by the same memory
+    /// rule, with a note): the bound pairs of the deepening schedule (and
     /// their --swarm instances) run at the same time, and the first race found stops the
     /// rest.
     #[arg(long, short = 'j', value_name = "N", help_heading = "Bounds",
@@ -552,7 +553,13 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     };
     let plan = ladr_check::parallel::Plan {
         jobs: match (cli.jobs, cli.svcomp) {
-            (Some(j), _) => j as usize,
+            (Some(j), _) => {
+                let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
+                jobs
+            }
             (None, true) => 1,
             (None, false) => ladr_check::parallel::default_jobs(),
         },

@@ -144,7 +144,7 @@ fn document(format: &str, stdout: &str, args: &[&str]) {
     }
 }
 
-const RACY: &str = "#include <pthread.h>
+pub(super) const RACY: &str = "#include <pthread.h>
 int x;
 void *w(void *a) { x = 1; return 0; }
 int main(void) {

@@ -163,3 +163,31 @@ fn cbmc_dies_with_a_killed_ladr() {
     }
     assert!(!outlived, "CBMC (pid {cbmc}) outlived ladr");
 }
+
+/// An explicit `--jobs 1024` ran that many CBMCs whatever the machine holds: it is capped
+/// by the memory rule of the default (about 1 GiB per CBMC), with a one-line note on
+/// stderr, and the document on stdout is unchanged.
+#[test]
+fn an_explicit_jobs_count_is_capped_by_memory_with_a_note() {
+    let available_gib = std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap()
+        >> 20;
+    // A machine with a terabyte free runs 1024 CBMCs: nothing to cap there.
+    if available_gib >= 1000 {
+        return;
+    }
+    let s = Sandbox::new();
+    s.write("racy.c", super::cli::RACY);
+    let r = s.run(&["racy.c", "--jobs", "1024", "--deepen", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let note: Vec<&str> = r.stderr.lines().filter(|l| l.contains("capped")).collect();
+    assert_eq!(note.len(), 1, "{}", r.stderr);
+    assert!(note[0].contains("--jobs 1024 capped to "), "{}", note[0]);
+    assert!(note[0].contains("memory"), "{}", note[0]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "race");
+}
