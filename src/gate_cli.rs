@@ -96,7 +96,14 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
     };
     let cbmc = ladr_cbmc::locate(args.cbmc.as_deref())
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
-    let jobs = args.jobs.map(|j| j as usize).unwrap_or_else(|| {
+    let jobs = args.jobs.map(|j| {
+        let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+        if let Some(note) = note {
+            eprintln!("{note}");
+        }
+        jobs
+    });
+    let jobs = jobs.unwrap_or_else(|| {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)

@@ -167,7 +167,7 @@ enum Color {
 ///
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
-/// (time limit, CBMC failure, internal error), 130/143 interrupted (SIGINT/SIGTERM).
+/// (time limit, CBMC failure, internal error), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug, Clone)]
@@ -216,7 +216,8 @@ struct Cli {
     #[arg(long, help_heading = "Bounds")]
     no_deepen: bool,
     /// CBMC processes at once (default: the cores, no more than the free memory holds at
-    /// about 1 GiB each; 1 in SV-COMP mode): the bound pairs of the deepening schedule (and
+    /// about 1 GiB each; 1 in SV-COMP mode; an explicit N is capped by the same memory
+    /// rule, with a note): the bound pairs of the deepening schedule (and
     /// their --swarm instances) run at the same time, and the first race found stops the
     /// rest.
     #[arg(long, short = 'j', value_name = "N", help_heading = "Bounds",
@@ -359,11 +360,13 @@ enum Cmd {
     },
 }
 
-/// On SIGINT or SIGTERM: kill CBMC's process group, remove the temporary directory, and
-/// exit with 128 + the signal's number (130, 143), as a shell reports a killed command.
+/// On SIGINT, SIGTERM or SIGHUP (the terminal or the CI runner's session went away): kill
+/// CBMC's process group, remove the temporary directory, and exit with 128 + the signal's
+/// number (130, 143, 129), as a shell reports a killed command. An uncatchable end
+/// (SIGKILL, an OOM kill) still takes CBMC along (`process::die_with_parent`).
 fn exit_cleanly_on_signals() {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) else {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
         return;
     };
     std::thread::spawn(move || {
@@ -550,7 +553,13 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
     };
     let plan = ladr_check::parallel::Plan {
         jobs: match (cli.jobs, cli.svcomp) {
-            (Some(j), _) => j as usize,
+            (Some(j), _) => {
+                let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+                if let Some(note) = note {
+                    eprintln!("{note}");
+                }
+                jobs
+            }
             (None, true) => 1,
             (None, false) => ladr_check::parallel::default_jobs(),
         },

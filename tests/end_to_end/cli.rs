@@ -11,36 +11,36 @@ use std::time::{Duration, Instant};
 
 /// A run of the `ladr` binary with its own temporary directory (`TMPDIR`) and working
 /// directory, both fresh.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
+pub(super) struct Run {
+    pub(super) code: i32,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
-struct Sandbox {
+pub(super) struct Sandbox {
     dir: tempfile::TempDir,
-    tmp: PathBuf,
+    pub(super) tmp: PathBuf,
 }
 
 impl Sandbox {
-    fn new() -> Sandbox {
+    pub(super) fn new() -> Sandbox {
         let dir = tempfile::tempdir().unwrap();
         let tmp = dir.path().join("tmp");
         std::fs::create_dir(&tmp).unwrap();
         Sandbox { dir, tmp }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(super) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    fn write(&self, name: &str, text: &str) -> PathBuf {
+    pub(super) fn write(&self, name: &str, text: &str) -> PathBuf {
         let p = self.path(name);
         std::fs::write(&p, text).unwrap();
         p
     }
 
-    fn command(&self, args: &[&str]) -> Command {
+    pub(super) fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ladr"));
         c.current_dir(self.dir.path())
             .env("TMPDIR", &self.tmp)
@@ -58,7 +58,7 @@ impl Sandbox {
     }
 
     /// Runs ladr and checks what every run must satisfy.
-    fn run(&self, args: &[&str]) -> Run {
+    pub(super) fn run(&self, args: &[&str]) -> Run {
         let out = self.command(args).output().expect("run ladr");
         let run = Run {
             code: out.status.code().unwrap_or(-1),
@@ -82,7 +82,7 @@ impl Sandbox {
     }
 
     /// No temporary directory and no process of this run is left.
-    fn nothing_left(&self, what: &[&str]) {
+    pub(super) fn nothing_left(&self, what: &[&str]) {
         let left: Vec<_> = std::fs::read_dir(&self.tmp).unwrap().flatten().collect();
         assert!(left.is_empty(), "{what:?}: left in TMPDIR: {left:?}");
         // A killed CBMC takes a moment to be torn down (it may hold gigabytes).
@@ -98,7 +98,7 @@ impl Sandbox {
 }
 
 /// Command lines of running processes that mention `text` (CBMC is given `TMPDIR/…/seq.i`).
-fn processes_mentioning(text: &str) -> Vec<String> {
+pub(super) fn processes_mentioning(text: &str) -> Vec<String> {
     let mut out = vec![];
     for e in std::fs::read_dir("/proc").unwrap().flatten() {
         if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
@@ -144,7 +144,7 @@ fn document(format: &str, stdout: &str, args: &[&str]) {
     }
 }
 
-const RACY: &str = "#include <pthread.h>
+pub(super) const RACY: &str = "#include <pthread.h>
 int x;
 void *w(void *a) { x = 1; return 0; }
 int main(void) {
@@ -156,7 +156,7 @@ int main(void) {
 ";
 
 /// A thread filling a large array: with `--unwind 1000` CBMC works on it for minutes.
-const FILL: &str = "#include <pthread.h>\nint a[20000]; int n;\n\
+pub(super) const FILL: &str = "#include <pthread.h>\nint a[20000]; int n;\n\
      void *t(void *p) { for (int i = 0; i < n; i++) a[i] = i; return 0; }\n\
      int main(void) { pthread_t h; n = 20000; pthread_create(&h, 0, t, 0); a[0] = 1; return 0; }\n";
 

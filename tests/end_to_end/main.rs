@@ -12,6 +12,7 @@ mod locks;
 mod project;
 mod renamed;
 mod report_formats;
+mod resources;
 mod security;
 mod speed;
 

@@ -341,6 +341,7 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
         .stderr(Stdio::piped())
         // Own process group, so a timeout kills anything CBMC started too.
         .process_group(0);
+    process::die_with_parent(&mut cmd);
     if let Some(dir) = &opts.temp_dir {
         cmd.env("TMPDIR", dir);
     }

@@ -62,7 +62,7 @@ impl Drop for PathGuard {
 }
 
 /// Kills every registered process group and removes every registered path: called once,
-/// when ladr is interrupted (SIGINT, SIGTERM), just before it exits.
+/// when ladr is interrupted (SIGINT, SIGTERM, SIGHUP), just before it exits.
 pub fn abandon() {
     ABANDONED.store(true, Ordering::SeqCst);
     let (groups, paths) = {
@@ -73,6 +73,36 @@ pub fn abandon() {
     kill(&targets);
     for p in paths {
         let _ = std::fs::remove_dir_all(p);
+    }
+}
+
+/// Makes the child `cmd` starts receive SIGKILL when ladr dies, however it dies (SIGKILL,
+/// an OOM kill), so no CBMC outlives it: `prctl(PR_SET_PDEATHSIG, SIGKILL)` in the child
+/// before `exec`. The signal comes when the spawning thread ends, and every CBMC is waited
+/// for on the thread that started it. A parent that died before the `prctl` is caught by
+/// comparing the parent's id.
+pub fn die_with_parent(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: `getpid` before the fork; `prctl`, `getppid` and `raise` are
+    // async-signal-safe, and the closure allocates nothing.
+    let parent = unsafe { libc::getpid() };
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::raise(libc::SIGKILL);
+            }
+            Ok(())
+        });
     }
 }
 

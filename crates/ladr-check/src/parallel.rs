@@ -53,15 +53,50 @@ pub const MEMORY_PER_JOB: u64 = 1 << 30;
 /// of `/proc/meminfo`) holds at [`MEMORY_PER_JOB`] each; at least 1.
 pub fn default_jobs() -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let by_memory = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(usize::MAX, |kb| ((kb * 1024) / MEMORY_PER_JOB) as usize);
-    cores.min(by_memory).max(1)
+    cores
+        .min(available_memory().map_or(usize::MAX, jobs_in))
+        .max(1)
+}
+
+/// `MemAvailable` of `/proc/meminfo` in bytes, if known.
+fn available_memory() -> Option<u64> {
+    std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    })
+}
+
+/// How many CBMCs `bytes` of memory hold at [`MEMORY_PER_JOB`] each.
+fn jobs_in(bytes: u64) -> usize {
+    usize::try_from(bytes / MEMORY_PER_JOB).unwrap_or(usize::MAX)
+}
+
+/// An explicit `--jobs asked`, capped by the rule of [`default_jobs`] for memory (an
+/// explicit `--jobs 64` on a small machine ran 64 CBMCs, and every one timed out): the
+/// jobs to run and, when capped, a one-line note saying so and why.
+pub fn capped_jobs(asked: usize) -> (usize, Option<String>) {
+    cap_jobs(asked, available_memory())
+}
+
+/// [`capped_jobs`] with `available` bytes of memory (`None`: unknown, no cap).
+pub fn cap_jobs(asked: usize, available: Option<u64>) -> (usize, Option<String>) {
+    let Some(bytes) = available else {
+        return (asked.max(1), None);
+    };
+    let most = jobs_in(bytes).max(1);
+    if asked <= most {
+        return (asked.max(1), None);
+    }
+    let note = format!(
+        "note: --jobs {asked} capped to {most}: the available memory ({:.1} GiB) holds {most} \
+         CBMC run{} at about {} GiB each",
+        bytes as f64 / (1u64 << 30) as f64,
+        if most == 1 { "" } else { "s" },
+        MEMORY_PER_JOB >> 30
+    );
+    (most, Some(note))
 }
 
 /// What one bound pair of the schedule gave.
@@ -574,6 +609,19 @@ pub fn check_races_parallel(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_explicit_jobs_count_is_capped_by_memory_with_a_note() {
+        let gib = 1u64 << 30;
+        assert_eq!(cap_jobs(64, Some(3 * gib)).0, 3);
+        let note = cap_jobs(64, Some(3 * gib)).1.unwrap();
+        assert!(note.contains("--jobs 64 capped to 3"), "{note}");
+        assert!(note.contains("memory"), "{note}");
+        assert_eq!(cap_jobs(2, Some(3 * gib)), (2, None));
+        assert_eq!(cap_jobs(64, Some(gib / 2)).0, 1);
+        assert_eq!(cap_jobs(64, None), (64, None));
+    }
+
     use super::*;
 
     #[test]

@@ -11,6 +11,7 @@
 pub mod cpp_options;
 pub mod fixup;
 pub mod link;
+pub mod nesting;
 pub mod source_map;
 
 use crate::diag::{Error, ErrorKind, Result};
@@ -112,6 +113,20 @@ pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
     }
     let text = format!("{}{}", prelude.text, fixed);
     let map = || Arc::new(SourceMap::new(pre, file, edits.clone()));
+    // Before parsing: the parser and the passes recurse once per level of nesting.
+    if let Some(at) = nesting::too_deep(&text) {
+        let mut e = Error::new(
+            ErrorKind::Unsupported,
+            format!(
+                "too deeply nested: more than {} levels of brackets and prefix operators",
+                nesting::MAX_NESTING
+            ),
+        )
+        .at(Span::span(at, at + 1), "too deeply nested")
+        .note("ladr reads at most this many levels (its parser recurses once per level)");
+        e.source = Some(map());
+        return Err(e);
+    }
     let config = Config::with_gcc();
     match parse_preprocessed(&config, text) {
         Ok(parse) => {

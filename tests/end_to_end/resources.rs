@@ -1,0 +1,193 @@
+//! Resources and signals (issue 28, items 12, 14, 15): inputs nested too deeply for the
+//! parser, signals and a killed ladr, and a `--jobs` larger than the machine holds.
+
+use super::cli::Sandbox;
+use serde_json::Value;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// 200 000 nested parentheses or prefix minuses overflowed the stack (exit 134, no
+/// document): now a located "too deeply nested" error, exit 2, in every format.
+#[test]
+fn deep_nesting_is_a_located_error_not_a_stack_overflow() {
+    let s = Sandbox::new();
+    let n = 200_000;
+    s.write(
+        "parens.c",
+        &format!(
+            "int y;\nint x = {}1{};\nint main(void) {{ return x; }}\n",
+            "(".repeat(n),
+            ")".repeat(n)
+        ),
+    );
+    s.write(
+        "minus.c",
+        &format!(
+            "int y;\nint main(void) {{\n  y = {}1;\n  return y;\n}}\n",
+            "- ".repeat(n)
+        ),
+    );
+    // The first character beyond 1000 levels (`main`'s brace is one of them).
+    for (file, line, column) in [("parens.c", 2, 9 + 1000), ("minus.c", 3, 7 + 2 * 999)] {
+        let r = s.run(&[file, "--format", "json"]);
+        assert_eq!(r.code, 2, "{file}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["verdict"], "error", "{file}");
+        assert!(
+            v["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("too deeply nested"),
+            "{file}: {v}"
+        );
+        assert_eq!(v["error"]["location"]["line"], line, "{file}: {v}");
+        assert_eq!(v["error"]["location"]["column"], column, "{file}: {v}");
+        let r = s.run(&[file]);
+        assert_eq!(r.code, 2, "{file}: {}", r.stderr);
+        assert!(r.stderr.contains("too deeply nested"), "{}", r.stderr);
+    }
+}
+
+/// Process ids of running processes whose command line mentions `text` (CBMC is given
+/// `TMPDIR/…/seq.i`); a dead process's (zombie's) command line is empty.
+fn pids_mentioning(text: &str) -> Vec<u32> {
+    let mut out = vec![];
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse().ok()) else {
+            continue;
+        };
+        if let Ok(cmd) = std::fs::read(e.path().join("cmdline")) {
+            if String::from_utf8_lossy(&cmd).contains(text) {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+fn signal(signal: &str, pid: u32) {
+    let status = Command::new("kill")
+        .args([signal, &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// SIGHUP (the terminal or the CI runner's session went away) killed ladr outright,
+/// leaving CBMC running and the temporary directory behind: now it is handled like
+/// SIGTERM (exit 129, CBMC stopped, nothing left in TMPDIR).
+#[test]
+fn sighup_stops_cbmc_and_removes_the_temporary_directory() {
+    let s = Sandbox::new();
+    s.write("fill.c", super::cli::FILL);
+    let mut ladr = s
+        .command(&["fill.c", "--unwind", "1000", "--timeout", "300"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until CBMC runs on the sequential program in TMPDIR.
+    let mine = format!("{}/", s.tmp.to_string_lossy());
+    let t0 = Instant::now();
+    while pids_mentioning(&mine).is_empty() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "CBMC never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    signal("-HUP", ladr.id());
+    let got = ladr.wait().unwrap();
+    assert_eq!(got.code(), Some(129), "{got:?}");
+    s.nothing_left(&["-HUP"]);
+}
+
+/// After SIGKILL of ladr (or an OOM kill), CBMC kept running with parent pid 1 (until its
+/// next write failed): now every CBMC dies with ladr (`PR_SET_PDEATHSIG`). The CBMC here
+/// is a stand-in that writes nothing (`sleep`), so only its parent's death can end it.
+#[test]
+fn cbmc_dies_with_a_killed_ladr() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Sandbox::new();
+    s.write("fill.c", super::cli::FILL);
+    let fake = s.write("silent-cbmc", "#!/bin/sh\nexec sleep 300\n");
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut ladr = s
+        .command(&[
+            "fill.c",
+            "--timeout",
+            "300",
+            "--cbmc",
+            fake.to_str().unwrap(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The stand-in: ladr's child running `sleep`.
+    let child_of_ladr = |pid: &u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let ppid = stat
+            .rsplit(')')
+            .next()
+            .and_then(|r| r.split_whitespace().nth(1));
+        ppid == Some(&ladr.id().to_string())
+    };
+    let t0 = Instant::now();
+    let cbmc = loop {
+        if let Some(pid) = pids_mentioning("sleep\u{0}300")
+            .into_iter()
+            .find(child_of_ladr)
+        {
+            break pid;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "CBMC never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    signal("-KILL", ladr.id());
+    ladr.wait().unwrap();
+    let alive = || std::fs::read(format!("/proc/{cbmc}/cmdline")).is_ok_and(|c| !c.is_empty());
+    // Polls until CBMC is gone; before the fix it slept on.
+    let t0 = Instant::now();
+    while alive() && t0.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let outlived = alive();
+    if outlived {
+        let _ = Command::new("kill")
+            .args(["-KILL", &cbmc.to_string()])
+            .status();
+    }
+    assert!(!outlived, "CBMC (pid {cbmc}) outlived ladr");
+}
+
+/// An explicit `--jobs 1024` ran that many CBMCs whatever the machine holds: it is capped
+/// by the memory rule of the default (about 1 GiB per CBMC), with a one-line note on
+/// stderr, and the document on stdout is unchanged.
+#[test]
+fn an_explicit_jobs_count_is_capped_by_memory_with_a_note() {
+    let available_gib = std::fs::read_to_string("/proc/meminfo")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap()
+        >> 20;
+    // A machine with a terabyte free runs 1024 CBMCs: nothing to cap there.
+    if available_gib >= 1000 {
+        return;
+    }
+    let s = Sandbox::new();
+    s.write("racy.c", super::cli::RACY);
+    let r = s.run(&["racy.c", "--jobs", "1024", "--deepen", "--format", "json"]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let note: Vec<&str> = r.stderr.lines().filter(|l| l.contains("capped")).collect();
+    assert_eq!(note.len(), 1, "{}", r.stderr);
+    assert!(note[0].contains("--jobs 1024 capped to "), "{}", note[0]);
+    assert!(note[0].contains("memory"), "{}", note[0]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "race");
+}
