@@ -235,28 +235,21 @@ fn source(h: &mut String, o: &Outcome, race: &Race) {
         );
         // Only the checked file is read: a file a line marker names (`#line 2 "/any/file"`)
         // is never opened (issue 28).
-        if std::path::Path::new(file) != std::path::Path::new(&o.input) {
+        let checked = std::path::Path::new(file) == std::path::Path::new(&o.input);
+        let text = checked
+            .then(|| std::fs::read_to_string(file).ok())
+            .flatten();
+        let Some(text) = text else {
+            let why = if checked {
+                "the file could not be read"
+            } else {
+                "a file the program's line markers name, not the checked file: not quoted"
+            };
+            let listed: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
             let _ = writeln!(
                 h,
-                "<p class=\"note\">(a file the program's line markers name, not the checked \
-                 file: not quoted; lines {})</p></div>",
-                lines
-                    .iter()
-                    .map(|l| l.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            continue;
-        }
-        let Ok(text) = std::fs::read_to_string(file) else {
-            let _ = writeln!(
-                h,
-                "<p class=\"note\">(the file could not be read: lines {})</p></div>",
-                lines
-                    .iter()
-                    .map(|l| l.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                "<p class=\"note\">({why}; lines {})</p></div>",
+                listed.join(", ")
             );
             continue;
         };
