@@ -31,14 +31,8 @@ pub fn rename_apart(unit: &mut TranslationUnit, names: &mut Names) {
     for ext in &mut unit.0 {
         match &mut ext.node {
             ExternalDeclaration::FunctionDefinition(f) => {
-                // Only this function's own names that collide: linear in the function's
-                // size (cloning `taken` per function was quadratic in the program's).
                 let declared = local_declarations(&f.node);
-                let set: HashSet<String> = declared
-                    .iter()
-                    .filter(|(n, k)| **k > 1 || taken.contains(*n))
-                    .map(|(n, _)| n.clone())
-                    .collect();
+                let set = colliding(&declared, &taken);
                 let mut c = Copier::new(names, Rename::Only(set.clone()));
                 let inner = innermost_mut(&mut f.node.declarator.node);
                 if let Some(fd) = inner.derived.iter_mut().find_map(|d| match &mut d.node {
@@ -154,12 +148,18 @@ impl Visitor for LocalDeclarations {
 }
 
 /// The names of a function's objects declared more than once in it (locals, or a local and
-/// a parameter), wherever their scopes are.
-pub fn repeated_locals(f: &FunctionDefinition) -> HashSet<String> {
-    local_declarations(f)
-        .into_iter()
-        .filter(|(_, k)| *k > 1)
-        .map(|(n, _)| n)
+/// a parameter), wherever their scopes are, or declared in `taken` too: only the function's
+/// own names, so renaming is linear in the function's size (a copy of `taken` per function
+/// made translation quadratic in the number of functions).
+pub fn colliding_locals(f: &FunctionDefinition, taken: &HashSet<String>) -> HashSet<String> {
+    colliding(&local_declarations(f), taken)
+}
+
+fn colliding(declared: &HashMap<String, usize>, taken: &HashSet<String>) -> HashSet<String> {
+    declared
+        .iter()
+        .filter(|(n, k)| **k > 1 || taken.contains(*n))
+        .map(|(n, _)| n.clone())
         .collect()
 }
 

@@ -40,7 +40,7 @@
 //! Implements DESIGN.md §2–§3 ("no calls to defined functions, no recursion").
 
 use crate::callee_types::CalleeTypes;
-use crate::hygiene::{file_scope_names, repeated_locals};
+use crate::hygiene::{colliding_locals, file_scope_names};
 use crate::normal_form::{is_atomic_section, kept_call};
 use crate::passes::threads::routine_name;
 use crate::passes::visible;
@@ -283,8 +283,7 @@ fn hoist_and_hygiene(p: &mut Program) {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             // `for (int i …) …; int i; for (int i …) …` in one function: three objects of one
             // name, which `constprop` (facts kept by name) would have to leave alone.
-            let mut set = globals.clone();
-            set.extend(repeated_locals(&f.node));
+            let set = colliding_locals(&f.node, &globals);
             let mut c = Copier::new(&mut p.names, Rename::StaticsAnd(set));
             // Parameters are in the outermost scope; a parameter named like a global is
             // renamed too.
