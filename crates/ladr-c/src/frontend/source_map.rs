@@ -231,18 +231,58 @@ fn parse_marker(line: &str) -> Option<(u32, String)> {
     }
     let num: u32 = digits.parse().ok()?;
     let rest = rest[digits.len()..].trim_start();
-    let file = if let Some(r) = rest.strip_prefix('"') {
-        let end = r.find('"')?;
-        r[..end].to_string()
-    } else {
-        return None;
-    };
+    let file = decode_c_string(rest.strip_prefix('"')?)?;
     Some((num, file))
+}
+
+/// The file name of a line marker: gcc writes it as a C string literal, with `\\`, `\"`
+/// and octal escapes (`\n` as `\012`, non-ASCII bytes as `\303\251`). `text` starts after
+/// the opening quote; `None` without a closing one.
+fn decode_c_string(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return Some(String::from_utf8_lossy(&out).into_owned()),
+            b'\\' if i + 1 < b.len() => {
+                let c = b[i + 1];
+                i += 2;
+                match c {
+                    b'0'..=b'7' => {
+                        let mut v: u32 = (c - b'0') as u32;
+                        for _ in 0..2 {
+                            if i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                                v = v * 8 + (b[i] - b'0') as u32;
+                                i += 1;
+                            }
+                        }
+                        out.push(v as u8);
+                    }
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    other => out.push(other),
+                }
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marker_file_names_are_decoded() {
+        let text = "# 1 \"q'u\\\"o\\012\\303\\251.c\"\nint x;\n";
+        let m = SourceMap::new(text, "in.i", vec![]);
+        assert_eq!(m.lookup(text.find("x;").unwrap()).file, "q'u\"o\n\u{e9}.c");
+    }
 
     #[test]
     fn markers_and_edits() {
