@@ -49,6 +49,12 @@ pub struct CheckArgs {
     /// The CBMC binary (default: as for `ladr FILE`).
     #[arg(long, value_name = "PATH")]
     cbmc: Option<PathBuf>,
+    /// Memory budget in MB (default: half of the machine's memory, or of the cgroup's
+    /// limit when lower): ladr's own translation beyond it ends the gate with a
+    /// `resources` error (exit 3); the CBMC runs at once share it.
+    #[arg(long, value_name = "MB",
+          value_parser = clap::value_parser!(u64).range(64..=1u64 << 40))]
+    memory: Option<u64>,
 }
 
 /// Runs `ladr check`.
@@ -61,7 +67,7 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
                 eprintln!("  = {n}");
             }
             ExitCode::from(match e.kind {
-                ErrorKind::Backend | ErrorKind::Internal => 3,
+                ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => 3,
                 _ => 2,
             })
         }
@@ -107,6 +113,13 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1)
+    });
+    let budget = ladr_check::memory::Budget::new(args.memory);
+    ladr_cbmc::process::limit_children(budget.per_cbmc(jobs));
+    ladr_check::memory::watch(budget, |message| {
+        ladr_cbmc::process::abandon();
+        eprintln!("error: {}", ladr_c::diag::visible(&message));
+        std::process::exit(3);
     });
     let bars = Progress::new(args.quiet, harnesses.len());
     let gate = gate::run(

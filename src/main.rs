@@ -223,6 +223,13 @@ struct Cli {
     #[arg(long, short = 'j', value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,
+    /// Memory budget in MB (default: half of the machine's memory, or of the cgroup's
+    /// limit when lower): ladr's own translation is stopped beyond it with a `resources`
+    /// error (exit 3), and the CBMC runs at once share it (each an address-space limit of
+    /// MB / jobs, at least 256).
+    #[arg(long, value_name = "MB", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u64).range(64..=1u64 << 40))]
+    memory: Option<u64>,
     /// Split each bound pair's check into N swarm instances (by the context in which the
     /// first racing access happens; at most rounds × threads), run under --jobs: a race
     /// found by any instance is a race, "no race" needs every instance (1–1024).
@@ -399,6 +406,7 @@ fn main() -> ExitCode {
         let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
         return finish(&cli, fail(&cli, &file, &mut err_out, &e, None));
     }
+    let budget = ladr_check::memory::Budget::new(cli.memory);
     // The check runs on a thread of its own, with a large stack, while this thread keeps
     // the time limit: CBMC is stopped at the limit by the check itself, and the watchdog
     // ends a check that overruns it anywhere else (translation of huge bounds).
@@ -418,9 +426,28 @@ fn main() -> ExitCode {
         return ExitCode::from(Done::Unknown as u8);
     }
     use std::sync::mpsc::RecvTimeoutError;
-    let answer = match time_limit(&cli) {
-        None => rx.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        Some(limit) => rx.recv_timeout(limit + WATCHDOG_GRACE),
+    // The watchdog: the time limit, and the memory budget polled while the check runs.
+    let give_up = time_limit(&cli).map(|limit| std::time::Instant::now() + limit + WATCHDOG_GRACE);
+    let answer = loop {
+        let poll = match give_up {
+            Some(t) => t
+                .saturating_duration_since(std::time::Instant::now())
+                .min(ladr_check::memory::POLL),
+            None => ladr_check::memory::POLL,
+        };
+        match rx.recv_timeout(poll) {
+            Err(RecvTimeoutError::Timeout) => {}
+            other => break other,
+        }
+        if let Some(message) = budget.exceeded() {
+            ladr_cbmc::process::abandon();
+            let e = Error::new(ErrorKind::Resources, message);
+            let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+            return finish(&cli, fail(&cli, &file, &mut err_out, &e, None));
+        }
+        if give_up.is_some_and(|t| std::time::Instant::now() >= t) {
+            break Err(RecvTimeoutError::Timeout);
+        }
     };
     let code = match answer {
         Ok(code) => code,
@@ -565,6 +592,9 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         },
         swarm: cli.swarm,
     };
+    ladr_cbmc::process::limit_children(
+        ladr_check::memory::Budget::new(cli.memory).per_cbmc(plan.jobs),
+    );
     let deadline = time_limit(cli).map(|t| t0 + t);
     // A progress line on the terminal (indicatif draws nothing when stderr is not one).
     let bar = progress_line(cli);
@@ -775,7 +805,7 @@ fn fail(
         }
     }
     match e.kind {
-        ErrorKind::Backend | ErrorKind::Internal => Done::Unknown,
+        ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => Done::Unknown,
         _ => Done::Refused,
     }
 }

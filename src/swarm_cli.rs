@@ -131,7 +131,7 @@ pub fn main(args: &SwarmArgs) -> ExitCode {
             );
             render(&mut err, &e, parsed.as_ref().map(|p| &p.map));
             ExitCode::from(match e.kind {
-                ErrorKind::Backend | ErrorKind::Internal => 3,
+                ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => 3,
                 _ => 2,
             })
         }

@@ -191,3 +191,67 @@ fn an_explicit_jobs_count_is_capped_by_memory_with_a_note() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["verdict"], "race");
 }
+
+/// A program whose translation takes hundreds of MB: 20 000 statements in one thread.
+fn large_program() -> String {
+    let mut text = String::from("#include <pthread.h>\nint x; int a[100];\nvoid *t(void *p) {\n");
+    for i in 0..20_000 {
+        text.push_str(&format!("  a[{}] = a[{}] + x;\n", i % 100, (i + 1) % 100));
+    }
+    text.push_str(
+        "  return 0;\n}\nint main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  \
+         x = 2;\n  pthread_join(h, 0);\n  return 0;\n}\n",
+    );
+    text
+}
+
+/// Item 11: ladr's translation grew without bound (8 GB in 60 s) and, under a limit,
+/// aborted with no document. With `--memory MB` the check ends with a `resources` error
+/// document (exit 3) in every format, and leaves no temporary directory behind.
+#[test]
+fn a_translation_over_the_memory_budget_ends_with_a_resources_document() {
+    let s = Sandbox::new();
+    s.write("large.c", &large_program());
+    let r = s.run(&["large.c", "--memory", "64", "--format", "json"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["error"]["kind"], "resources", "{v}");
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("memory budget of 64 MB"), "{message}");
+    let r = s.run(&["large.c", "--memory", "64", "--format", "sarif"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let sarif: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(sarif["runs"][0].is_object(), "{sarif}");
+    let r = s.run(&["large.c", "--memory", "64"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    assert!(r.stderr.contains("--memory"), "{}", r.stderr);
+    s.nothing_left(&["ladr-"]);
+}
+
+/// Item 11, CBMC's side: every CBMC run gets an address-space limit of its share of the
+/// budget (`--memory` / jobs). A stand-in CBMC records the limit it was started with.
+#[test]
+fn cbmc_runs_under_their_share_of_the_memory_budget() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Sandbox::new();
+    s.write("racy.c", super::cli::RACY);
+    let record = s.path("limit.txt");
+    let fake = s.write(
+        "fake-cbmc",
+        &format!(
+            "#!/bin/sh\nulimit -v > '{}'\necho 'fake CBMC' >&2\nexit 6\n",
+            record.display()
+        ),
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake.display().to_string();
+    let r = s.run(&["racy.c", "--cbmc", &fake, "--memory", "1000", "--jobs", "1"]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let kb: u64 = std::fs::read_to_string(&record)
+        .unwrap_or_else(|e| panic!("the stand-in CBMC did not run: {e}; {}", r.stderr))
+        .trim()
+        .parse()
+        .unwrap();
+    assert_eq!(kb, 1000 * 1024, "the limit CBMC ran under, in KB");
+}

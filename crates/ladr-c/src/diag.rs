@@ -24,6 +24,8 @@ pub enum ErrorKind {
     Unsupported,
     /// The back end gave no verdict (exit 3).
     Backend,
+    /// The check needed more memory than its budget (`--memory`) (exit 3).
+    Resources,
     /// A bug in ladr found by its own checks, such as an invariant a pass broke (exit 3).
     Internal,
 }

@@ -6,7 +6,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::thread;
 
@@ -76,18 +76,50 @@ pub fn abandon() {
     }
 }
 
+/// The address-space limit (`RLIMIT_AS`, bytes) of every CBMC started from now on; 0: none.
+static CHILD_MEMORY: AtomicU64 = AtomicU64::new(0);
+
+/// Limits the address space of every CBMC started from now on to `bytes` (`--memory`'s
+/// share per CBMC run); 0 removes the limit. A CBMC that needs more fails its allocation
+/// and ends, which the check reports as CBMC's failure, not ladr's.
+pub fn limit_children(bytes: u64) {
+    CHILD_MEMORY.store(bytes, Ordering::SeqCst);
+}
+
+/// The limit [`limit_children`] set (0: none).
+pub fn child_limit() -> u64 {
+    CHILD_MEMORY.load(Ordering::SeqCst)
+}
+
 /// Makes the child `cmd` starts receive SIGKILL when ladr dies, however it dies (SIGKILL,
 /// an OOM kill), so no CBMC outlives it: `prctl(PR_SET_PDEATHSIG, SIGKILL)` in the child
 /// before `exec`. The signal comes when the spawning thread ends, and every CBMC is waited
 /// for on the thread that started it. A parent that died before the `prctl` is caught by
-/// comparing the parent's id.
+/// comparing the parent's id. The child's address space is also limited as
+/// [`limit_children`] set.
 pub fn die_with_parent(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
-    // SAFETY: `getpid` before the fork; `prctl`, `getppid` and `raise` are
+    // SAFETY: `getpid` before the fork; `getrlimit`, `setrlimit`, `prctl`, `getppid` and `raise` are
     // async-signal-safe, and the closure allocates nothing.
     let parent = unsafe { libc::getpid() };
+    let memory = child_limit();
     unsafe {
         cmd.pre_exec(move || {
+            // `--memory`: lower (never raise) the soft and hard address-space limits.
+            if memory > 0 {
+                let mut lim = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                if libc::getrlimit(libc::RLIMIT_AS, &mut lim) == 0 {
+                    let m = memory as libc::rlim_t;
+                    lim.rlim_cur = lim.rlim_cur.min(m);
+                    lim.rlim_max = lim.rlim_max.min(m);
+                    if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                }
+            }
             if libc::prctl(
                 libc::PR_SET_PDEATHSIG,
                 libc::SIGKILL as libc::c_ulong,

@@ -24,6 +24,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 pub mod files;
+pub mod memory;
 pub mod parallel;
 
 /// One of the two racing accesses.

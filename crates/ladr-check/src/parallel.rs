@@ -60,12 +60,7 @@ pub fn default_jobs() -> usize {
 
 /// `MemAvailable` of `/proc/meminfo` in bytes, if known.
 fn available_memory() -> Option<u64> {
-    std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        m.lines()
-            .find_map(|l| l.strip_prefix("MemAvailable:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            .map(|kb| kb * 1024)
-    })
+    crate::memory::meminfo("MemAvailable:")
 }
 
 /// How many CBMCs `bytes` of memory hold at [`MEMORY_PER_JOB`] each.

@@ -241,7 +241,10 @@ pub fn json(o: &Outcome) -> String {
 /// ladr cannot check and usage errors (exit 2), `unknown` for a back-end failure (exit 3).
 /// `map` locates the error's span (the error's own map, for syntax errors, comes first).
 pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Options) -> Outcome {
-    let backend = matches!(e.kind, ErrorKind::Backend | ErrorKind::Internal);
+    let backend = matches!(
+        e.kind,
+        ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources
+    );
     let location = map
         .or(e.source.as_deref())
         .and_then(|m| e.loc(m))
@@ -257,6 +260,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
                 ErrorKind::Unsupported => "unsupported",
                 ErrorKind::Backend => "backend",
                 ErrorKind::Internal => "internal",
+                ErrorKind::Resources => "resources",
             },
             message: e.message.clone(),
             location,
