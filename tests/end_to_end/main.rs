@@ -1309,6 +1309,15 @@ fn a_race_names_the_memory_both_accesses_touch() {
     free("peak_free.c");
 }
 
+/// A bit-field's memory location is its run of adjacent bit-fields, apart from the members
+/// around it (C11 3.14): its race flags are kept on one byte of the run, not on the whole
+/// struct (which made a write of `s.a` race with a write of `s.d`).
+#[test]
+fn bit_fields_race_only_with_their_own_run() {
+    racy("bitfield_racy.c", (5, 11));
+    free("bitfield_free.c");
+}
+
 /// A library call accesses every byte it covers (issue 27, item 2): `memcpy(&cfg, &n,
 /// sizeof cfg)` writes `cfg.len` too, so a read of it in another thread races (before,
 /// only the first byte was an access: "no race"); copying only `sizeof cfg.version` bytes

@@ -255,3 +255,31 @@ fn cbmc_runs_under_their_share_of_the_memory_budget() {
         .unwrap();
     assert_eq!(kb, 1000 * 1024, "the limit CBMC ran under, in KB");
 }
+
+/// Issue 27 item 10's second half: a CBMC crash repeats at every bound pair, and each
+/// was run again (seven crashes in a row). Once two pairs crashed the same way, the
+/// others are not started. A stand-in CBMC aborts with CBMC's invariant report.
+#[test]
+fn a_crash_repeated_at_two_bound_pairs_stops_the_deepening() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Sandbox::new();
+    s.write("racy.c", super::cli::RACY);
+    let fake = s.write(
+        "fake-cbmc",
+        "#!/bin/sh\necho 'Invariant check failed' >&2\necho 'File: arith_tools.cpp:414 \
+         function: bvrep2integer' >&2\necho 'Condition: width >= 1' >&2\nkill -ABRT $$\n",
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake.display().to_string();
+    let r = s.run(&[
+        "racy.c", "--cbmc", &fake, "--deepen", "--jobs", "2", "--format", "json",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let steps = v["deepening"]["schedule"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"));
+    let ran = steps.iter().filter(|s| s["state"] != "not-started").count();
+    assert!(ran <= 3, "{ran} bound pairs ran: {v}");
+    assert!(steps.len() > 3, "{v}");
+}

@@ -209,6 +209,9 @@ impl Deepening {
     }
 }
 
+/// How the reason of a CBMC run that crashed starts (`ladr_cbmc`'s message).
+const CRASHED: &str = "CBMC crashed";
+
 /// One CBMC run's result, kept until the answer is known.
 struct Done {
     report: Report,
@@ -456,11 +459,23 @@ pub fn check_races_parallel(
                 }
             }
             Verdict::Unknown { reason } => {
-                let reason = if stopped {
+                let reason = if stopped && b.race.is_some() {
                     "stopped: a race was found".to_string()
+                } else if stopped && !reason.starts_with(CRASHED) {
+                    "stopped: CBMC crashed the same way at two bound pairs".to_string()
                 } else {
                     reason.clone()
                 };
+                // A crash that repeats at another bound pair repeats at every one: the
+                // others are not run.
+                let repeated = reason.starts_with(CRASHED)
+                    && b.answers
+                        .iter()
+                        .flatten()
+                        .any(|a| matches!(a, Some(StepState::Unfinished(r)) if *r == reason));
+                if repeated {
+                    cancel.store(true, Ordering::SeqCst);
+                }
                 b.answers[s][i as usize] = Some(StepState::Unfinished(reason));
                 if b.unknown[s].is_none() {
                     b.unknown[s] = Some(done);

@@ -31,8 +31,8 @@ pub struct Vars {
     thread_locals: HashSet<String>,
     /// Struct members declared as arrays, with their depth.
     array_fields: HashMap<String, usize>,
-    /// Struct members that are bit-fields.
-    pub bit_fields: HashSet<String>,
+    /// Struct members that are bit-fields, with where their memory location starts.
+    pub bit_fields: HashMap<String, BitAnchor>,
     /// Which levels of the types of variables, typedefs and struct members are `_Atomic`.
     atomic: Atomics,
     /// Variables whose array depth is not known for sure: a base type the analysis cannot
@@ -45,6 +45,77 @@ pub struct Vars {
     /// Objects no access of which can be part of a data race (`passes::racefree`): never
     /// instrumented, as private locals are not.
     race_free: HashSet<String>,
+}
+
+/// Where the memory location of a bit-field starts (C11 3.14: a run of adjacent
+/// bit-fields of nonzero width is one memory location, apart from the members around it).
+/// Its address cannot be taken; the race flags of the run are kept on one byte of it: the
+/// byte after the member before the run (padding or the run's first byte, never another
+/// member's), or the object's first byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BitAnchor {
+    /// The run starts the struct (or the bit-field is a union's member).
+    Start,
+    /// The run follows this (named, not bit-field) member.
+    After(String),
+    /// Not known for sure (a zero-width bit-field splits the run, an unnamed struct member
+    /// comes before it, or structs disagree about a member of this name): the flags are
+    /// kept on the whole object, which may also flag the other members.
+    Unknown,
+}
+
+/// The [`BitAnchor`] of every named bit-field of `st`.
+fn bit_field_anchors(st: &StructType) -> Vec<(String, BitAnchor)> {
+    let union = st.kind.node == StructKind::Union;
+    let mut out = vec![];
+    let mut anchor = BitAnchor::Start;
+    // In the run now: a zero-width bit-field has split it.
+    let mut split = false;
+    for f in st.declarations.iter().flatten() {
+        let StructDeclaration::Field(f) = &f.node else {
+            continue;
+        };
+        if f.node.declarators.is_empty() {
+            // An unnamed struct or union member: its size is not known here.
+            anchor = BitAnchor::Unknown;
+            split = false;
+        }
+        for sd in &f.node.declarators {
+            let name = sd
+                .node
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node));
+            match &sd.node.bit_width {
+                Some(w) => {
+                    let zero = ladr_c::syntax::constant::value(&w.node, &Default::default())
+                        .is_none_or(|v| v == 0);
+                    if zero {
+                        split = true;
+                    } else if let Some(n) = name {
+                        let a = if union {
+                            BitAnchor::Start
+                        } else if split {
+                            BitAnchor::Unknown
+                        } else {
+                            anchor.clone()
+                        };
+                        out.push((n.to_string(), a));
+                    }
+                }
+                None => {
+                    if !union {
+                        anchor = match name {
+                            Some(n) => BitAnchor::After(n.to_string()),
+                            None => BitAnchor::Unknown,
+                        };
+                        split = false;
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object
@@ -171,7 +242,7 @@ struct Collector {
     /// Struct members by name: whether every member of that name (in any struct) is a
     /// scalar (not an array, struct or union).
     scalar_fields: HashMap<String, bool>,
-    bit_fields: HashSet<String>,
+    bit_fields: HashMap<String, BitAnchor>,
     /// typedef name → (array depth, scalar)
     typedefs: HashMap<String, (usize, bool)>,
     /// Variables and typedefs whose array depth is not known for sure (`Vars::uncertain`).
@@ -622,10 +693,17 @@ impl Visitor for Collector {
                         let e = self.array_fields.entry(n.to_string()).or_insert(0);
                         *e = (*e).max(depth);
                     }
-                    if sd.node.bit_width.is_some() {
-                        self.bit_fields.insert(n.to_string());
-                    }
                 }
+            }
+            for (name, anchor) in bit_field_anchors(&st.node) {
+                self.bit_fields
+                    .entry(name)
+                    .and_modify(|a| {
+                        if *a != anchor {
+                            *a = BitAnchor::Unknown
+                        }
+                    })
+                    .or_insert(anchor);
             }
         }
         Ok(Walk::Descend)

@@ -3,6 +3,8 @@
 //! "no race":
 //! * a signal handler installed with `signal` or `sigaction`: the handler runs
 //!   asynchronously, in no thread the model knows, and its accesses would be missed;
+//! * a zero-width bit-field (`int : 0;`): CBMC 6.6 aborts (`arith_tools.cpp:414`) on the
+//!   shadow memory of a struct that has one;
 //! * `setjmp`/`longjmp` (and their `sig`/`_`/`__` variants): non-local jumps that the
 //!   bounded program cannot follow.
 //!
@@ -23,6 +25,7 @@
 
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::syntax::build::{callee_name, declarator_name};
+use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -57,6 +60,32 @@ pub fn check(unit: &TranslationUnit) -> Result<()> {
     impl Visitor for Calls {
         type Error = Error;
         const UNEVALUATED: bool = false;
+        fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> std::result::Result<Walk, Error> {
+            if let TypeSpecifier::Struct(st) = &t.node {
+                for f in st.node.declarations.iter().flatten() {
+                    let StructDeclaration::Field(f) = &f.node else {
+                        continue;
+                    };
+                    for sd in &f.node.declarators {
+                        let Some(w) = &sd.node.bit_width else {
+                            continue;
+                        };
+                        if constant::value(&w.node, &Default::default()) == Some(0) {
+                            return Err(Error::unsupported(
+                                sd.span,
+                                "a zero-width bit-field: CBMC 6.6 fails on the race flags \
+                                 (shadow memory) of a struct that has one",
+                            )
+                            .note(
+                                "it ends a memory location (C11 3.14), which ladr cannot \
+                                 place yet",
+                            ));
+                        }
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Error> {
             if let Expression::Call(c) = &e.node {
                 if let Some(why) = callee_name(&c.node).and_then(refused) {

@@ -52,7 +52,7 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
 use ladr_ir::abi::{self, C1_FREE, C1_KEY, C1_PICK, C1_SITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
-use ladr_ir::analysis::{address_target, Vars};
+use ladr_ir::analysis::{address_target, BitAnchor, Vars};
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -464,15 +464,35 @@ impl Rewriter<'_> {
         lvalue && self.storage_shared(e) && self.vars.array_depth(e) == 0
     }
 
-    /// The address whose shadow bytes stand for `e` (`&e`, or the containing object for a
-    /// bit-field, whose address cannot be taken).
+    /// The address whose shadow bytes stand for `e` (`&e`; for a bit-field, whose address
+    /// cannot be taken, one byte of its memory location as its [`BitAnchor`] says, or the
+    /// containing object when that is not known).
     fn address(&self, e: &Node<Expression>) -> Node<Expression> {
         let span = e.span;
         if let Expression::Member(m) = &e.node {
-            if self.vars.bit_fields.contains(&m.node.identifier.node.name) {
-                return match m.node.operator.node {
-                    MemberOperator::Direct => addr((*m.node.expression).clone(), span),
-                    MemberOperator::Indirect => (*m.node.expression).clone(),
+            if let Some(anchor) = self.vars.bit_fields.get(&m.node.identifier.node.name) {
+                let arrow = m.node.operator.node == MemberOperator::Indirect;
+                let object = (*m.node.expression).clone();
+                let whole = if arrow {
+                    object.clone()
+                } else {
+                    addr(object.clone(), span)
+                };
+                let bytes = |a| cast(type_name(&[TypeSpecifier::Char], 1, span), a, span);
+                return match anchor {
+                    BitAnchor::Unknown => whole,
+                    BitAnchor::Start => bytes(whole),
+                    BitAnchor::After(before) => {
+                        let before = member(object, before, arrow, span);
+                        let size = node(
+                            Expression::SizeOfVal(Box::new(node(
+                                SizeOfVal(Box::new(before.clone())),
+                                span,
+                            ))),
+                            span,
+                        );
+                        binop(BinaryOperator::Plus, bytes(addr(before, span)), size, span)
+                    }
                 };
             }
         }
