@@ -273,7 +273,12 @@ fn svcomp_mode_ends_with_the_result_line() {
 /// SV-COMP mode answers `unknown` for a vacuous "no race", never `true`.
 #[test]
 fn vacuous_no_race_says_so_and_deepening_goes_on() {
-    for file in ["vacuous_racy.c", "vacuous_free.c"] {
+    // The third: a pointer's integer value compared with a constant (issue 27).
+    for file in [
+        "vacuous_racy.c",
+        "vacuous_free.c",
+        "vacuous_pointer_racy.c",
+    ] {
         let c = checked(file);
         assert_eq!(c.outcome.verdict, "no-race", "{file}: {}", c.text);
         assert!(
