@@ -274,11 +274,7 @@ fn svcomp_mode_ends_with_the_result_line() {
 #[test]
 fn vacuous_no_race_says_so_and_deepening_goes_on() {
     // The third: a pointer's integer value compared with a constant (issue 27).
-    for file in [
-        "vacuous_racy.c",
-        "vacuous_free.c",
-        "vacuous_pointer_racy.c",
-    ] {
+    for file in ["vacuous_racy.c", "vacuous_free.c", "vacuous_pointer_racy.c"] {
         let c = checked(file);
         assert_eq!(c.outcome.verdict, "no-race", "{file}: {}", c.text);
         assert!(
@@ -406,6 +402,36 @@ fn allocation_size_computed_from_constants() {
             "{file}"
         );
     }
+}
+
+/// Issue 27 item 12: a "no race" whose bounds cut loops names them (`file:line`, in the
+/// text and in JSON's `bounds.cut_loops`) and says what covers more iterations.
+#[test]
+fn a_no_race_names_the_loops_its_bounds_cut() {
+    let c = checked("vacuous_racy.c");
+    assert_eq!(c.outcome.verdict, "no-race", "{}", c.text);
+    assert_eq!(
+        c.json_value["bounds"]["cut_loops"],
+        serde_json::json!([{"file": "tests/e2e/vacuous_racy.c", "line": 7, "column": 3}]),
+        "{}",
+        c.json
+    );
+    assert!(
+        c.text.contains(
+            "loop cut at 2 unwindings: tests/e2e/vacuous_racy.c:7; a larger --unwind U (or \
+             --deepen)"
+        ),
+        "{}",
+        c.text
+    );
+    // Nothing cut, nothing named.
+    let c = checked("fn_pointer_task_free.c");
+    assert!(
+        c.json_value["bounds"].get("cut_loops").is_none(),
+        "{}",
+        c.json
+    );
+    assert!(!c.text.contains("loop cut at"), "{}", c.text);
 }
 
 #[test]

@@ -92,6 +92,10 @@ pub struct Bounds {
     /// A "no race" that is vacuous: the program creates threads, but no execution within
     /// the bounds creates one, so no access of a thread was checked (larger bounds may).
     pub vacuous: bool,
+    /// Where the loops the unwinding cut are (each once, in source order); absent when
+    /// none was cut.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cut_loops: Vec<Position>,
 }
 
 /// How the search for races ended.
@@ -274,6 +278,7 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
             cut: false,
             cuts: vec![],
             vacuous: false,
+            cut_loops: vec![],
         },
         races: vec![],
         search: None,
@@ -399,6 +404,7 @@ fn build(
             cut: !cuts.is_empty(),
             cuts,
             vacuous: report.vacuous && matches!(report.verdict, Verdict::NoRace),
+            cut_loops: cut_loops(report, parsed),
         },
         races,
         search,
@@ -459,6 +465,25 @@ fn cut_name(c: CutKind) -> &'static str {
         CutKind::Arguments => "arguments",
         CutKind::KeyDestructors => "key-destructors",
     }
+}
+
+/// The user's loops that the unwinding of `report`'s program cut, each once, in order.
+fn cut_loops(report: &Report, parsed: &Parsed) -> Vec<Position> {
+    let mut starts: Vec<usize> = report
+        .program
+        .cuts
+        .iter()
+        .filter(|c| c.kind == CutKind::Loop && c.span.start < ladr_c::origin::BUILTIN_BASE)
+        .map(|c| c.span.start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let mut out: Vec<Position> = starts
+        .into_iter()
+        .map(|s| position(&parsed.map.lookup(s)))
+        .collect();
+    out.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+    out
 }
 
 fn position(l: &Loc) -> Position {

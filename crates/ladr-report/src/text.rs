@@ -188,7 +188,25 @@ pub fn summary(o: &Outcome) -> String {
             } else {
                 ""
             };
-            format!("no race found within {}{cut}{vacuous}", bounds_text(o))
+            let loops = match o.bounds.cut_loops.as_slice() {
+                [] => String::new(),
+                ls => format!(
+                    "\nloop{} cut at {} unwinding{}: {}; a larger --unwind U (or --deepen) \
+                     checks more iterations, and a loop whose bound is a constant up to \
+                     --max-unwind N is unwound completely",
+                    if ls.len() == 1 { "" } else { "s" },
+                    o.bounds.unwind,
+                    if o.bounds.unwind == 1 { "" } else { "s" },
+                    ls.iter()
+                        .map(|l| format!("{}:{}", l.file, l.line))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            format!(
+                "no race found within {}{cut}{vacuous}{loops}",
+                bounds_text(o)
+            )
         }
         (None, _) => {
             let limit = match o.time_limit_s {
