@@ -103,8 +103,9 @@ fn mutex_racy_maps_to_the_user_lines() {
         il,
         [
             (0usize, 1usize, vec![12, 13, 14]),
-            (1, 1, vec![4, 5, 6]),
+            (1, 1, vec![4, 5]),
             (2, 1, vec![10]),
+            (1, 2, vec![6]),
         ]
     );
     // The model's lock call is shown as the user's call, under its user name.

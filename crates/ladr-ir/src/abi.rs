@@ -123,28 +123,31 @@ pub const DR1: &str = "__ladr_dr1";
 pub const DR2: &str = "__ladr_dr2";
 /// The race flags in the order they are declared.
 pub const DR_FLAGS: [&str; 3] = [DR0, DR1, DR2];
-/// The statement is C1's last.
+/// The statement is in C1 (it may set flags).
 pub const P1: &str = "__ladr_P1";
-/// The statement is C2's first.
+/// The statement is in C2, before any of its statements that may synchronise.
 pub const P2: &str = "__ladr_P2";
 /// A data race was detected.
 pub const DRD: &str = "__ladr_drd";
 /// The vacuity query's flag (`Options::vacuity_query`): `main` created a thread.
 pub const THREAD_STARTED: &str = "__ladr_thread_started";
-/// Which access of C1's last statement sets shadow flags (an arbitrary number, chosen once
-/// by the driver): only the access whose number in its statement (`id - first id + 1`) it
-/// is. CBMC tries every number, so every access of the statement is tried as C1's, and the
-/// access a race names is exactly the one whose flag C2 found (when every access of the
-/// statement set flags, a race was reported on the statement's last one: `return x + y;`
-/// racing on `x` was reported on `y`).
+/// Which access of C1 sets shadow flags (an arbitrary site id, chosen once by the driver):
+/// only the access with that id. CBMC tries every id, so every access of C1 is tried as
+/// C1's, and the access a race names is exactly the one whose flag C2 found (when every
+/// access of a statement set flags, a race was reported on the statement's last one:
+/// `return x + y;` racing on `x` was reported on `y`).
 pub const C1_PICK: &str = "__ladr_c1_pick";
+/// Set once C2 ran a statement that may synchronise (an acquire: a lock, a join, a
+/// non-relaxed atomic operation, any call ladr does not know to be free of
+/// synchronisation): C2's later accesses are no longer checked against C1's flags.
+pub const C2_SYNC: &str = "__ladr_c2_sync";
 /// The site of the access of C1 that set flags (or freed, [`C1_FREE`]).
 pub const C1_SITE: &str = "__ladr_c1_site";
 /// Its exclusion key (`Options::exclude`; declared and set only when some pair of accesses
 /// is excluded): 0, or the number of the excluded access whose span the site has, so that
 /// C2's check can skip an excluded pair.
 pub const C1_KEY: &str = "__ladr_c1_key";
-/// The block C1's last statement frees (`free`, `realloc`; declared only in programs that
+/// The block C1's access frees (`free`, `realloc`; declared only in programs that
 /// free): a pointer, not a shadow flag, since setting a flag on a heap block of symbolic
 /// size is costly for CBMC. C2's accesses through pointers check `same_object` with it.
 pub const C1_FREE: &str = "__ladr_c1_free";

@@ -253,6 +253,14 @@ struct Collector {
     fields_seen: HashSet<String>,
 }
 
+/// The shape of the value of an expression of shape `s`: the object itself not atomic.
+fn rvalue(mut s: Shape) -> Shape {
+    if let Some(first) = s.first_mut() {
+        *first = false;
+    }
+    s
+}
+
 /// `_Atomic` shapes of variables, typedefs and struct members (only those with an atomic
 /// level). Struct members go by name: of members of the same name in different structs, a
 /// level is atomic only if it is in all of them (a doubt never makes an access atomic).
@@ -382,8 +390,10 @@ impl Atomics {
                 _ => vec![],
             },
             Expression::Cast(c) => self.type_name(&c.node.type_name.node),
-            Expression::Conditional(c) => shape(&c.node.then_expression),
-            Expression::Comma(es) => es.last().map(shape).unwrap_or_default(),
+            // No lvalue: the value has the unqualified type (C11 6.3.2.1p2), so
+            // `__typeof__((void)0, *p)` (gcc's <stdatomic.h>) is not atomic itself.
+            Expression::Conditional(c) => rvalue(shape(&c.node.then_expression)),
+            Expression::Comma(es) => rvalue(es.last().map(shape).unwrap_or_default()),
             _ => vec![],
         }
     }

@@ -720,6 +720,23 @@ fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usi
 /// The contexts of the counterexample that ran at least one original statement.
 pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
     let slots = report.program.slots.len();
+    // The functions of the sequential program: a call of any other enters CBMC's own
+    // library (`__atomic_fetch_add_S32` calling `__atomic_thread_fence`) or an external
+    // function, whose steps until it returns are not the user's: CBMC locates its one body
+    // at the first call of it, so they showed that call's line in every thread (issue 27,
+    // item 11).
+    let defined: std::collections::HashSet<&str> = report
+        .program
+        .unit
+        .0
+        .iter()
+        .filter_map(|d| match &d.node {
+            lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                ladr_c::syntax::build::function_name(&f.node)
+            }
+            _ => None,
+        })
+        .collect();
     let mut out: Vec<Context> = vec![];
     for (k, round, start, end) in context_ranges(&report.trace, slots) {
         let mut lines: Vec<Position> = vec![];
@@ -733,7 +750,24 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
         // no writes of the user's (a write of a constant element later on the same line is
         // not shown either; its line is).
         let mut symbolic: Option<(u32, String)> = None;
+        // Calls into a function the program does not define, not yet returned from.
+        let mut library_depth = 0usize;
         for s in &report.trace[start + 1..end] {
+            if library_depth > 0 {
+                // The call's parameter bindings are inside it too.
+                in_call = false;
+                match s.kind.as_str() {
+                    "function-call" => library_depth += 1,
+                    "function-return" => library_depth -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            if s.kind == "function-call"
+                && s.callee.as_deref().is_some_and(|c| !defined.contains(c))
+            {
+                library_depth = 1;
+            }
             if s.kind != "assignment" {
                 in_call = false;
             }

@@ -437,7 +437,7 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
             s,
         ))));
     }
-    // Which access of C1's last statement sets flags (`abi::C1_PICK`, declared by `race`).
+    // Which access of C1 sets flags (`abi::C1_PICK`, a site id, declared by `race`).
     st.push(item(expr_stmt(assign(
         ident(abi::C1_PICK, s),
         call(abi::NONDET_UINT, vec![], s),

@@ -1,15 +1,26 @@
 //! `race` — the LaDR race instrumentation of visible statements (LaDR paper §4, Figs. 3–4;
 //! DESIGN §6).
 //!
-//! In front of each instrumented visible statement with label L of slot t:
-//! `P1 = (L == cs[t]-1) && dr0 && !dr1;  P2 = (L == pc[t]) && dr1;` (last statement of C1,
-//! first statement of C2). The n-th write to a shared lvalue ℓ of the statement adds
-//! `P1 && c1_pick == n && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_site = id, 1)`;
+//! In front of each instrumented visible statement:
+//! `P1 = dr0 && !dr1;  P2 = dr1 && !c2_sync;` (in C1; in C2 before a statement that may
+//! synchronise). The write with site id of a shared lvalue ℓ adds
+//! `P1 && c1_pick == id && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_site = id, 1)`;
 //! each read or write adds `P2 && !drd && (get_field(&ℓ,"w") && (drd = 1, first = c1_site,
-//! second = id, 1))`. `c1_pick` is arbitrary (`abi::C1_PICK`): one access of C1's last
-//! statement sets flags, so the access a race names is the one whose bytes C2 touched
-//! (with every access setting flags and `c1_site` the last one's, `return x + y;` racing on
-//! `x` was reported on `y`), and CBMC tries each.
+//! second = id, 1))`. `c1_pick` is arbitrary (`abi::C1_PICK`): one access of C1 sets
+//! flags, so the access a race names is the one whose bytes C2 touched (with every access
+//! setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was reported
+//! on `y`), and CBMC tries each.
+//!
+//! Synchronisation (C11 5.1.2.4): a visible statement that may synchronise
+//! ([`synchronises`]: any call but the relaxed `__atomic_*` builtins and assumptions, a
+//! plain operator on an `_Atomic` object, an atomic section, `asm`) starts with
+//! `__CPROVER_assume(!(dr0 && !dr1 && c1_site))` (C1 sets no flag before a release of its
+//! own) and, after its phase flags, `c2_sync = c2_sync || dr1` (C2 checks nothing after an
+//! acquire of its own). Between them C1 may go on after its access and C2 may run before
+//! its access, through plain accesses and relaxed atomics, which order nothing: a write
+//! published by a relaxed store and read after a relaxed load races. The paper's C1 ends
+//! with the access and its C2 begins with one; with every statement synchronising the two
+//! agree.
 //! Accesses inside atomic sections, of `_Atomic` objects (`Vars::is_atomic`; `x++` on one
 //! is one atomic read-modify-write) and by `__atomic_*`/`__sync_*` builtins (through any
 //! pointer) set only `w` and check `wna`, so atomic–atomic pairs never race.
@@ -51,7 +62,9 @@ use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, has_side_effect, is_assign_op, Walk};
-use ladr_ir::abi::{self, C1_FREE, C1_KEY, C1_PICK, C1_SITE, DRD, FIRST_SITE, P1, P2, SECOND_SITE};
+use ladr_ir::abi::{
+    self, C1_FREE, C1_KEY, C1_PICK, C1_SITE, C2_SYNC, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
+};
 use ladr_ir::analysis::{address_target, BitAnchor, Vars};
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
@@ -127,21 +140,30 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             } = it
             {
                 let before = sites.len();
+                let sync = synchronises(stmt, *atomic, &vars);
                 let mut rw = Rewriter {
                     vars: &vars,
                     slot,
                     label: *label,
                     atomic: *atomic,
-                    first: before as u32,
                     sites: &mut sites,
                     exclusion: exclusion.as_ref(),
                     frees,
                 };
                 visit_mut::stmt(&mut rw, stmt)?;
-                if sites.len() > before {
+                let instrumented = sites.len() > before;
+                if instrumented || sync {
                     let span = stmt.span;
-                    let phase = phase_flags(slot, *label, span);
-                    let mut items: Vec<Node<BlockItem>> = phase.into_iter().map(item).collect();
+                    let mut items: Vec<Node<BlockItem>> = vec![];
+                    if sync {
+                        items.push(item(c1_ends_before(span)));
+                    }
+                    if instrumented {
+                        items.extend(phase_flags(span).into_iter().map(item));
+                    }
+                    if sync {
+                        items.push(item(c2_ends_after(span)));
+                    }
                     items.push(item(stmt.clone()));
                     *stmt = block(items, span);
                 }
@@ -156,6 +178,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         (P1, TypeSpecifier::Bool),
         (P2, TypeSpecifier::Bool),
         (DRD, TypeSpecifier::Bool),
+        (C2_SYNC, TypeSpecifier::Bool),
         (C1_PICK, TypeSpecifier::Int),
         (C1_SITE, TypeSpecifier::Int),
         (FIRST_SITE, TypeSpecifier::Int),
@@ -280,29 +303,135 @@ fn calls_free(s: &Node<Statement>) -> bool {
     visit::stmt(&mut F, s).is_err()
 }
 
-/// `P1 = (L == cs[t] - 1) && dr0 && !dr1; P2 = (L == pc[t]) && dr1;`
-fn phase_flags(slot: usize, label: u32, span: Span) -> Vec<Node<Statement>> {
-    let l = || int(label as u64, span);
-    let cs_minus_1 = binop(
-        BinaryOperator::Minus,
-        abi::per_slot(abi::CS, slot, span),
-        int(1, span),
-        span,
-    );
+/// `P1 = dr0 && !dr1; P2 = dr1 && !c2_sync;`: in C1, any statement's access may be the
+/// one that sets flags (a later statement of C1 that may synchronise rules it out,
+/// [`c1_ends_before`]); in C2, every access before the first statement that may
+/// synchronise ([`c2_ends_after`]) checks them.
+fn phase_flags(span: Span) -> Vec<Node<Statement>> {
     let p1 = and(
-        and(eq(l(), cs_minus_1, span), ident(abi::DR0, span), span),
+        ident(abi::DR0, span),
         not(ident(abi::DR1, span), span),
         span,
     );
-    let p2 = and(
-        eq(l(), abi::per_slot(abi::PC, slot, span), span),
-        ident(abi::DR1, span),
-        span,
-    );
+    let p2 = and(ident(abi::DR1, span), not(ident(C2_SYNC, span), span), span);
     vec![
         expr_stmt(assign(ident(P1, span), p1, span)),
         expr_stmt(assign(ident(P2, span), p2, span)),
     ]
+}
+
+/// `__CPROVER_assume(!(dr0 && !dr1 && c1_site))`, in front of a statement that may
+/// synchronise: C1 sets no flag before such a statement of its own (a release after the
+/// access would order it before what another thread does after the matching acquire).
+fn c1_ends_before(span: Span) -> Node<Statement> {
+    let picked = and(
+        and(
+            ident(abi::DR0, span),
+            not(ident(abi::DR1, span), span),
+            span,
+        ),
+        ident(C1_SITE, span),
+        span,
+    );
+    assume(not(picked, span), span)
+}
+
+/// `c2_sync = c2_sync || dr1;`, in front of a statement that may synchronise (after the
+/// phase flags, so that the statement's own accesses are still checked): C2's later
+/// accesses may be ordered after C1's by it (an acquire).
+fn c2_ends_after(span: Span) -> Node<Statement> {
+    expr_stmt(assign(
+        ident(C2_SYNC, span),
+        or(ident(C2_SYNC, span), ident(abi::DR1, span), span),
+        span,
+    ))
+}
+
+/// Calls that never synchronise: ladr's assumptions, havoc and nondeterministic values.
+fn never_synchronises(name: &str) -> bool {
+    name == abi::ASSUME
+        || name == abi::HAVOC
+        || name == "__VERIFIER_assume"
+        || name.starts_with(abi::NONDET_PREFIX)
+}
+
+/// Is `e` the memory order `__ATOMIC_RELAXED` (0, or stdatomic's `memory_order_relaxed`)?
+fn relaxed(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Identifier(i) => i.node.name == "memory_order_relaxed",
+        Expression::Cast(c) => relaxed(&c.node.expression),
+        other => constant::int_literal(other) == Some(0),
+    }
+}
+
+/// Is `c` an `__atomic_*` builtin whose memory orders are all relaxed (C11 5.1.2.4: a
+/// relaxed operation is atomic but orders nothing)? The orders are the last argument, and
+/// for a compare-and-exchange the last two.
+fn relaxed_atomic(c: &CallExpression) -> bool {
+    let Some(name) = callee_name(c) else {
+        return false;
+    };
+    if !name.starts_with("__atomic_") {
+        return false;
+    }
+    let orders = if name.starts_with("__atomic_compare_exchange") {
+        2
+    } else {
+        1
+    };
+    let args = &c.arguments;
+    args.len() >= orders && args[args.len() - orders..].iter().all(relaxed)
+}
+
+/// May the visible statement `s` synchronise with another thread (a release or an
+/// acquire)? Conservatively yes for an atomic section, inline assembly, an access of an
+/// `_Atomic` object by a plain operator (sequentially consistent) and any call but the
+/// relaxed `__atomic_*` builtins and [`never_synchronises`]; plain accesses and relaxed
+/// atomic operations do not (C11 5.1.2.4), so a race ordered only by them is reported.
+fn synchronises(s: &Node<Statement>, atomic_section: bool, vars: &Vars) -> bool {
+    struct Sync<'a>(&'a Vars);
+    impl Visitor for Sync<'_> {
+        /// Found one.
+        type Error = ();
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
+            match &s.node {
+                Statement::Asm(_) => Err(()),
+                _ => Ok(Walk::Descend),
+            }
+        }
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match &e.node {
+                Expression::Call(c) if relaxed_atomic(&c.node) => Ok(Walk::Skip),
+                Expression::Call(c) if callee_name(&c.node).is_some_and(never_synchronises) => {
+                    Ok(Walk::Descend)
+                }
+                Expression::Call(_) => Err(()),
+                // An address is no access.
+                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                    Ok(Walk::Skip)
+                }
+                Expression::Identifier(_) | Expression::Member(_) => lvalue(self.0, e),
+                Expression::UnaryOperator(u)
+                    if u.node.operator.node == UnaryOperator::Indirection =>
+                {
+                    lvalue(self.0, e)
+                }
+                Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                    lvalue(self.0, e)
+                }
+                _ => Ok(Walk::Descend),
+            }
+        }
+    }
+    /// An access of an `_Atomic` object by a plain operator is sequentially consistent.
+    fn lvalue(vars: &Vars, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+        if vars.is_atomic(&e.node) {
+            Err(())
+        } else {
+            Ok(Walk::Descend)
+        }
+    }
+    atomic_section || visit::stmt(&mut Sync(vars), s).is_err()
 }
 
 /// Is `a` the address of a variable or of a member of one (`&x`, `&s.f.g`): always valid,
@@ -370,7 +499,6 @@ struct Rewriter<'a> {
     label: u32,
     atomic: bool,
     /// The first site of the statement: an access's number is `id - first + 1`.
-    first: u32,
     sites: &'a mut Vec<Site>,
     exclusion: Option<&'a Exclusion>,
     /// The program frees blocks: accesses through pointers also check C1's `c1_free`.
@@ -675,12 +803,11 @@ impl Rewriter<'_> {
     /// `P1 && c1_pick == n && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),]
     /// c1_site = id, 1)` for a write, `r` for a (plain) read, where n is the access's number
     /// in its statement ([`abi::C1_PICK`]).
-    /// `P1 && c1_pick == n`: access `id` is C1's last statement's picked one.
+    /// `P1 && c1_pick == id`: access `id` is C1's picked one.
     fn picked(&self, id: u32, span: Span) -> Node<Expression> {
-        let number = int((id - self.first + 1) as u64, span);
         and(
             ident(P1, span),
-            eq(ident(C1_PICK, span), number, span),
+            eq(ident(C1_PICK, span), int(id as u64, span), span),
             span,
         )
     }

@@ -1503,10 +1503,20 @@ impl SlotCtx<'_> {
                 ));
             }
             "sem_init" => vec![with_lv(model("pthread_sem_init", vec![arg(0)?, arg(2)?]))],
-            "sem_wait" | "sem_timedwait" => vec![with_lv(model("pthread_sem_wait", vec![arg(0)?]))],
-            "sem_trywait" => vec![with_lv(model("pthread_sem_trywait", vec![arg(0)?]))],
+            "sem_wait" => vec![with_lv(model("pthread_sem_wait", vec![arg(0)?]))],
+            // A wait with a time limit returns -1 at the limit when the semaphore is still 0
+            // (no synchronisation then), or takes it: `sem_trywait` whenever it runs, as
+            // `pthread_mutex_timedlock` is `trylock` (waiting is a schedule in which the
+            // thread runs later). It was `sem_wait`, which never times out, hiding the races
+            // after a timed-out wait.
+            "sem_trywait" | "sem_timedwait" | "sem_clockwait" => {
+                vec![with_lv(model("pthread_sem_trywait", vec![arg(0)?]))]
+            }
             "sem_post" => vec![with_lv(model("pthread_sem_post", vec![arg(0)?]))],
             "sem_destroy" => vec![with_lv(int(0, cspan))],
+            // Its handlers run only around `fork`, which ladr refuses: registering them
+            // does nothing to the threads.
+            "pthread_atfork" => vec![with_lv(int(0, cspan))],
             "pthread_self" => vec![with_lv(int(k, cspan))],
             "pthread_equal" => vec![with_lv(eq(arg(0)?, arg(1)?, cspan))],
             "pthread_exit" => {
