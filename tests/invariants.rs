@@ -120,8 +120,8 @@ fn survey_every_invariant_after_every_pass() {
         };
         let opts = Options::default();
         let mut p = Program::new(parsed.unit);
-        for (k, (_, pass, _)) in PASSES.iter().enumerate() {
-            p = match pass(p, &opts) {
+        for (k, pass) in PASSES.iter().enumerate() {
+            p = match (pass.run)(p, &opts) {
                 Ok(p) => p,
                 Err(_) => break,
             };
@@ -155,8 +155,8 @@ fn survey_every_invariant_after_every_pass() {
             }
         }
     }
-    for (k, (name, _, _)) in PASSES.iter().enumerate() {
-        let holds = invariants::holding_after(name);
+    for (k, pass) in PASSES.iter().enumerate() {
+        let (name, holds) = (pass.id, pass.holds);
         eprintln!("after {name} ({} programs):", reached[k]);
         for inv in all {
             let mark = if holds.contains(&inv) {
@@ -176,6 +176,9 @@ fn survey_every_invariant_after_every_pass() {
     eprintln!("violation classes (pass, invariant, [where] message: count):");
     for ((k, inv, class), (n, ex)) in &classes {
         let ex: String = ex.chars().take(200).collect();
-        eprintln!("  {:<9} {inv:<22} {class}: {n}, e.g. {ex}", PASSES[*k].0);
+        eprintln!(
+            "  {:<9} {inv:<22} {class}: {n}, e.g. {ex}",
+            PASSES[*k].id.name()
+        );
     }
 }

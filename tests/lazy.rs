@@ -7,8 +7,9 @@ mod common;
 /// The whole pipeline but `racefree` (every shared access instrumented); the printed
 /// program without prelude and model.
 fn check(src: &str) -> String {
-    let (p, _) = common::passes_instrumenting_all(common::PTHREAD_PRELUDE, src, 2, "lazy")
-        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
+    let (p, _) =
+        common::passes_instrumenting_all(common::PTHREAD_PRELUDE, src, 2, common::PassId::Lazy)
+            .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     common::printed_without_model(common::PTHREAD_PRELUDE, &p)
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"))
 }

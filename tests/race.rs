@@ -6,8 +6,9 @@ mod common;
 
 /// The passes up to `race`; each slot's instrumented items, then the sites.
 fn check(src: &str) -> String {
-    let (p, map) = common::passes_instrumenting_all(common::PTHREAD_PRELUDE, src, 2, "race")
-        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
+    let (p, map) =
+        common::passes_instrumenting_all(common::PTHREAD_PRELUDE, src, 2, common::PassId::Race)
+            .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     format!("{}{}", common::show_code(&p), common::show_sites(&p, &map))
 }
 
@@ -25,7 +26,8 @@ fn two_threads_write_a_global_with_the_pair_excluded() {
         unwind: 2,
         ..Options::default()
     };
-    let (p, _) = common::passes_with(common::PTHREAD_PRELUDE, src, &opts, "race").unwrap();
+    let (p, _) =
+        common::passes_with(common::PTHREAD_PRELUDE, src, &opts, common::PassId::Race).unwrap();
     let writes: Vec<_> = p
         .sites
         .iter()
@@ -37,7 +39,8 @@ fn two_threads_write_a_global_with_the_pair_excluded() {
         exclude: vec![[writes[0], writes[1]]],
         ..opts
     };
-    let (p, map) = common::passes_with(common::PTHREAD_PRELUDE, src, &opts, "race").unwrap();
+    let (p, map) =
+        common::passes_with(common::PTHREAD_PRELUDE, src, &opts, common::PassId::Race).unwrap();
     insta::assert_snapshot!(format!(
         "{}{}",
         common::show_code(&p),

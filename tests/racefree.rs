@@ -9,7 +9,7 @@ mod common;
 /// The passes up to `race`: the race-free objects, the instrumented accesses (lvalue and
 /// line) and each slot's number of visible statements.
 fn summary(src: &str) -> String {
-    let (p, map) = common::passes(common::PTHREAD_PRELUDE, src, 2, "race")
+    let (p, map) = common::passes(common::PTHREAD_PRELUDE, src, 2, common::PassId::Race)
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     let mut free: Vec<&String> = p.vars.race_free().iter().collect();
     free.sort();
@@ -31,7 +31,7 @@ fn summary(src: &str) -> String {
 
 /// The items after `racefree`.
 fn items(src: &str) -> String {
-    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "racefree")
+    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, common::PassId::Racefree)
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     common::show_code(&p)
 }

@@ -5,7 +5,7 @@ mod common;
 
 /// The passes up to `visible`; each slot's items.
 fn check(src: &str) -> String {
-    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, "visible")
+    let (p, _) = common::passes(common::PTHREAD_PRELUDE, src, 2, common::PassId::Visible)
         .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"));
     // Labels are 0..size in order, and every slot ends with its exit statement.
     for c in &p.code {

@@ -5,6 +5,7 @@
 
 use ladr_c::frontend::source_map::SourceMap;
 use ladr_ir::program::{Item, Options, Program};
+pub use ladr_seq::pipeline::PassId;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -262,13 +263,13 @@ int main(void) {
 }
 
 /// Parses `prelude` (as `pthread.h`) and `src` (as `test.c`, so locations are lines of
-/// `src`) and runs the pipeline's passes up to and including the one named `last`
+/// `src`) and runs the pipeline's passes up to and including `last`
 /// (`ladr_seq::pipeline::PASSES`), with 2 rounds and unwinding `unwind`.
 pub fn passes(
     prelude: &str,
     src: &str,
     unwind: u32,
-    last: &str,
+    last: PassId,
 ) -> Result<(Program, SourceMap), String> {
     let opts = Options {
         rounds: 2,
@@ -285,7 +286,7 @@ pub fn passes_instrumenting_all(
     prelude: &str,
     src: &str,
     unwind: u32,
-    last: &str,
+    last: PassId,
 ) -> Result<(Program, SourceMap), String> {
     let opts = Options {
         rounds: 2,
@@ -302,21 +303,18 @@ pub fn passes_with(
     prelude: &str,
     src: &str,
     opts: &Options,
-    last: &str,
+    last: PassId,
 ) -> Result<(Program, SourceMap), String> {
     let full = format!("# 1 \"pthread.h\"\n{prelude}\n# 1 \"test.c\"\n{src}");
     let (_, unit, map) =
         ladr_c::frontend::parse_text(&full, "test.c").map_err(|e| e.to_string())?;
     let mut p = Program::new(unit);
-    let mut ran = false;
-    for (name, pass, _) in ladr_seq::pipeline::PASSES {
-        p = pass(p, opts).map_err(|e| e.to_string())?;
-        if *name == last {
-            ran = true;
+    for pass in ladr_seq::pipeline::PASSES {
+        p = (pass.run)(p, opts).map_err(|e| e.to_string())?;
+        if pass.id == last {
             break;
         }
     }
-    assert!(ran, "no pass named {last}");
     Ok((p, map))
 }
 

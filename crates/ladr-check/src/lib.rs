@@ -19,7 +19,7 @@ use ladr_c::print::{print_unit, Printed};
 use ladr_cbmc as cbmc;
 use ladr_ir::abi::{FIRST_SITE, SECOND_SITE};
 use ladr_ir::program::{AccessKey, CutKind, Options, Program, Site, Slot};
-use ladr_seq::pipeline::{translate, Stage};
+use ladr_seq::pipeline::{translate, PassId, Stage};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -556,7 +556,7 @@ pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> 
     let mut creates = false;
     let t0 = Instant::now();
     let program = translate(parsed.unit.clone(), &query, Stage::Seq, |pass, p| {
-        if pass == "inline" {
+        if pass == PassId::Inline {
             creates = p.unit.0.iter().any(|ext| match &ext.node {
                 lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
                     ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_create"])

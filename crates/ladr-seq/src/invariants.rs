@@ -2,7 +2,8 @@
 //! (`passes/mod.rs`) and the bounded-program guarantees (no loop, no backward goto, no call
 //! of a function with a body), with a typed [`Violation`] for each breach.
 //!
-//! Which invariants hold after which pass is the table [`HOLDS_AFTER`], written once here;
+//! Which invariants hold after which pass is a column of the pipeline's one table
+//! (`pipeline::PASSES`, `Pass::holds`: a pass is a `PassId`, never a string);
 //! `pipeline::translate` runs [`after_pass`] after every pass in debug builds and when
 //! `Options::check_ir` is set (`ladr --check-ir`), and turns the first violation into an
 //! internal error naming the pass.
@@ -11,6 +12,7 @@
 //! slot's items in `Program::code` (as the body of its slot function, labels included).
 
 use crate::normal_form::{called, havoced_var, kept_call, ERROR_FUNCTIONS};
+use crate::pipeline::PassId;
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
@@ -86,26 +88,8 @@ pub const BOUNDED_UNIQUE: &[Invariant] = &[
 /// expressions of visible statements and their conditions, which breaks N2 and N3 by design.
 pub const INSTRUMENTED: &[Invariant] = &[N1, N4, N5, N6, Loop, BackwardGoto, CallOfDefinedFunction];
 
-/// Which invariants hold after each pass (the pass names of `pipeline::PASSES`). Everywhere
-/// the model's functions (`abi::is_model_function`, from `model/pthread.c`) are left out:
-/// they are hand-written C outside the normal form (constant-bound `for` loops in
-/// `__ladr_main_args`, initialised locals, nondet calls in conditions) that no pass
-/// rewrites, flattens or instruments. Calls of model functions, and the driver's calls of
-/// the slot functions, are no calls of defined functions.
-pub const HOLDS_AFTER: &[(&str, &[Invariant])] = &[
-    // loops and backward gotos stay; calls of defined functions stay
-    ("normalise", NORMAL_FORM),
-    // every call of a defined function is inlined; loops stay
-    ("inline", &[N1, N2, N3, N4, N5, N6, CallOfDefinedFunction]),
-    ("unwind", BOUNDED),
-    ("constprop", BOUNDED),
-    ("threads", BOUNDED_UNIQUE),
-    // the slots' code is in `Program::code`
-    ("visible", BOUNDED_UNIQUE),
-    ("racefree", BOUNDED_UNIQUE),
-    ("race", INSTRUMENTED),
-    ("lazy", INSTRUMENTED),
-];
+/// What holds after `inline`: the normal form, and no call of a defined function.
+pub const INLINED: &[Invariant] = &[N1, N2, N3, N4, N5, N6, CallOfDefinedFunction];
 
 impl Invariant {
     /// What the invariant says, in a few words.
@@ -152,19 +136,12 @@ impl std::fmt::Display for Violation {
     }
 }
 
-/// The invariants [`HOLDS_AFTER`] names for `pass` (none for an unknown name).
-pub fn holding_after(pass: &str) -> &'static [Invariant] {
-    HOLDS_AFTER
-        .iter()
-        .find(|(n, _)| *n == pass)
-        .map_or(&[], |(_, w)| *w)
-}
-
-/// Checks what holds after `pass`; the first violation as an internal error naming the pass.
-pub fn after_pass(pass: &str, p: &Program) -> ladr_c::diag::Result<()> {
-    match check(p, holding_after(pass)).into_iter().next() {
+/// Checks what holds after `pass` ([`Pass::holds`](crate::pipeline::Pass)); the first
+/// violation as an internal error naming the pass.
+pub fn after_pass(pass: PassId, p: &Program) -> ladr_c::diag::Result<()> {
+    match check(p, pass.pass().holds).into_iter().next() {
         None => Ok(()),
-        Some(v) => Err(internal_error(pass, &v)),
+        Some(v) => Err(internal_error(pass.name(), &v)),
     }
 }
 
@@ -707,7 +684,7 @@ mod tests {
     fn a_loop_left_after_unwind_is_an_internal_error_naming_the_pass() {
         let p = program("int x; int main(void) { while (x) x--; return 0; }");
         assert_eq!(kinds(&p, BOUNDED), vec![Loop]);
-        let e = after_pass("unwind", &p).unwrap_err();
+        let e = after_pass(PassId::Unwind, &p).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Internal);
         assert!(
             e.message.contains("`unwind`") && e.message.contains("Loop"),
@@ -715,7 +692,7 @@ mod tests {
         );
         assert!(e.span.is_some());
         // `normalise` does not promise loop-freedom.
-        assert!(after_pass("normalise", &p).is_ok());
+        assert!(after_pass(PassId::Normalise, &p).is_ok());
     }
 
     #[test]
@@ -747,12 +724,5 @@ mod tests {
             abi::model_function("f")
         );
         assert_eq!(kinds(&program(&src), BOUNDED), vec![]);
-    }
-
-    #[test]
-    fn the_table_names_every_pass() {
-        let passes: Vec<&str> = crate::pipeline::PASSES.iter().map(|p| p.0).collect();
-        let table: Vec<&str> = HOLDS_AFTER.iter().map(|p| p.0).collect();
-        assert_eq!(passes, table);
     }
 }

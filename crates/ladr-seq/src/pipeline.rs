@@ -3,7 +3,8 @@
 //! parse → normalise → inline → unwind → threads → visible → racefree → race → lazy. The reasons for
 //! the order are in `passes/mod.rs`. Translation is pure: no files, no processes.
 
-use crate::{invariants, passes};
+use crate::invariants::{self, Invariant};
+use crate::passes;
 use ladr_c::diag::Result;
 use ladr_ir::program::{Options, Program};
 use lang_c::ast::TranslationUnit;
@@ -23,47 +24,153 @@ pub enum Stage {
     Seq,
 }
 
-type Pass = fn(Program, &Options) -> Result<Program>;
+type Run = fn(Program, &Options) -> Result<Program>;
 
-/// Every pass with its name and the stage it completes.
-pub const PASSES: &[(&str, Pass, Stage)] = &[
-    ("normalise", passes::normalise::run, Stage::Normalised),
-    ("inline", passes::inline::run, Stage::Bounded),
-    ("unwind", passes::unwind::run, Stage::Bounded),
-    ("constprop", passes::constprop::run, Stage::Bounded),
-    ("threads", passes::threads::run, Stage::Threads),
-    ("visible", passes::visible::run, Stage::Seq),
-    ("racefree", passes::racefree::run, Stage::Seq),
-    ("race", passes::race::run, Stage::Seq),
-    ("lazy", passes::lazy::run, Stage::Seq),
+/// A pass of the pipeline, named by this and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PassId {
+    Normalise,
+    Inline,
+    Unwind,
+    Constprop,
+    Threads,
+    Visible,
+    Racefree,
+    Race,
+    Lazy,
+}
+
+impl PassId {
+    /// The pass's name in messages (the name of its module).
+    pub fn name(self) -> &'static str {
+        match self {
+            PassId::Normalise => "normalise",
+            PassId::Inline => "inline",
+            PassId::Unwind => "unwind",
+            PassId::Constprop => "constprop",
+            PassId::Threads => "threads",
+            PassId::Visible => "visible",
+            PassId::Racefree => "racefree",
+            PassId::Race => "race",
+            PassId::Lazy => "lazy",
+        }
+    }
+
+    /// Its entry of [`PASSES`].
+    pub fn pass(self) -> &'static Pass {
+        PASSES
+            .iter()
+            .find(|p| p.id == self)
+            .expect("every pass is in PASSES")
+    }
+}
+
+impl std::fmt::Display for PassId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One pass: what runs, the stage it completes and the invariants that hold after it
+/// (checked after it in debug builds and with `Options::check_ir`).
+pub struct Pass {
+    pub id: PassId,
+    pub run: Run,
+    pub stage: Stage,
+    pub holds: &'static [Invariant],
+}
+
+/// Every pass, in order: the one table of the pipeline. Everywhere the model's functions
+/// (`abi::is_model_function`, from `model/pthread.c`) are left out of the invariants: they
+/// are hand-written C outside the normal form (constant-bound `for` loops in
+/// `__ladr_main_args`, initialised locals, nondet calls in conditions) that no pass
+/// rewrites, flattens or instruments. Calls of model functions, and the driver's calls of
+/// the slot functions, are no calls of defined functions.
+pub const PASSES: &[Pass] = &[
+    // loops and backward gotos stay; calls of defined functions stay
+    Pass {
+        id: PassId::Normalise,
+        run: passes::normalise::run,
+        stage: Stage::Normalised,
+        holds: invariants::NORMAL_FORM,
+    },
+    // every call of a defined function is inlined; loops stay
+    Pass {
+        id: PassId::Inline,
+        run: passes::inline::run,
+        stage: Stage::Bounded,
+        holds: invariants::INLINED,
+    },
+    Pass {
+        id: PassId::Unwind,
+        run: passes::unwind::run,
+        stage: Stage::Bounded,
+        holds: invariants::BOUNDED,
+    },
+    Pass {
+        id: PassId::Constprop,
+        run: passes::constprop::run,
+        stage: Stage::Bounded,
+        holds: invariants::BOUNDED,
+    },
+    Pass {
+        id: PassId::Threads,
+        run: passes::threads::run,
+        stage: Stage::Threads,
+        holds: invariants::BOUNDED_UNIQUE,
+    },
+    // the slots' code is in `Program::code`
+    Pass {
+        id: PassId::Visible,
+        run: passes::visible::run,
+        stage: Stage::Seq,
+        holds: invariants::BOUNDED_UNIQUE,
+    },
+    Pass {
+        id: PassId::Racefree,
+        run: passes::racefree::run,
+        stage: Stage::Seq,
+        holds: invariants::BOUNDED_UNIQUE,
+    },
+    Pass {
+        id: PassId::Race,
+        run: passes::race::run,
+        stage: Stage::Seq,
+        holds: invariants::INSTRUMENTED,
+    },
+    Pass {
+        id: PassId::Lazy,
+        run: passes::lazy::run,
+        stage: Stage::Seq,
+        holds: invariants::INSTRUMENTED,
+    },
 ];
 
 /// Runs the passes up to and including `upto`; `after_pass` sees each intermediate program.
 ///
 /// In debug builds and with `opts.check_ir`, the invariants that hold after each pass
-/// ([`invariants::HOLDS_AFTER`]) are checked after it; a violation is an internal error
-/// naming the pass.
+/// ([`Pass::holds`]) are checked after it; a violation is an internal error naming the pass.
 pub fn translate(
     unit: TranslationUnit,
     opts: &Options,
     upto: Stage,
-    mut after_pass: impl FnMut(&str, &Program),
+    mut after_pass: impl FnMut(PassId, &Program),
 ) -> Result<Program> {
     crate::unsupported::check(&unit)?;
     let mut p = Program::new(unit);
-    for (name, pass, stage) in PASSES {
-        if *stage > upto {
+    for pass in PASSES {
+        if pass.stage > upto {
             break;
         }
         // The vacuity query asks only whether a created thread runs: no race flags.
-        if opts.vacuity_query && *name == "race" {
+        if opts.vacuity_query && pass.id == PassId::Race {
             continue;
         }
-        p = pass(p, opts)?;
+        p = (pass.run)(p, opts)?;
         if cfg!(debug_assertions) || opts.check_ir {
-            invariants::after_pass(name, &p)?;
+            invariants::after_pass(pass.id, &p)?;
         }
-        after_pass(name, &p);
+        after_pass(pass.id, &p);
     }
     Ok(p)
 }

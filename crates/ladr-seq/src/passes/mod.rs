@@ -42,7 +42,7 @@
 //!   functions and (from `lazy`'s driver) the slot functions.
 //!
 //! # What holds after which pass
-//! Checked by [`crate::invariants`] (table `HOLDS_AFTER`) after every pass in debug builds
+//! Checked by [`crate::invariants`] (the `holds` column of `pipeline::PASSES`) after every pass in debug builds
 //! and with `--check-ir`. The code checked is every function body of the unit except the
 //! pthread model's functions (`abi::is_model_function`: hand-written C in `model/pthread.c`
 //! with initialised locals, nondet calls in conditions and the constant-bound `for` loops
