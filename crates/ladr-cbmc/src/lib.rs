@@ -187,6 +187,28 @@ impl Options {
             cancel: None,
         }
     }
+
+    /// These options for a run that must end by `deadline`: the time left as the timeout
+    /// (at least `least`, so that a run started at the limit still starts and stops at
+    /// once) and the deadline itself. The one place a check's time limit becomes CBMC's.
+    pub fn until(&self, deadline: Instant, least: Duration) -> Options {
+        let left = deadline.saturating_duration_since(Instant::now());
+        Options {
+            timeout: Some(left.max(least)),
+            deadline: Some(deadline),
+            ..self.clone()
+        }
+    }
+
+    /// These options for a run of at most `share` from now (a probe's or a query's part of
+    /// the time left).
+    pub fn for_at_most(&self, share: Duration) -> Options {
+        Options {
+            timeout: Some(share),
+            deadline: Some(Instant::now() + share),
+            ..self.clone()
+        }
+    }
 }
 
 /// What one CBMC run gave.
@@ -853,6 +875,21 @@ fn render_value(v: &serde_json::Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deadline_becomes_a_timeout_and_a_share_a_deadline() {
+        let o = Options::new(PathBuf::from("cbmc"));
+        let past = Instant::now();
+        let late = o.until(past, Duration::from_millis(1));
+        assert_eq!(late.timeout, Some(Duration::from_millis(1)));
+        assert_eq!(late.deadline, Some(past));
+        let later = Instant::now() + Duration::from_secs(3600);
+        let t = o.until(later, Duration::ZERO).timeout.unwrap();
+        assert!(t > Duration::from_secs(3500) && t <= Duration::from_secs(3600));
+        let share = o.for_at_most(Duration::from_secs(5));
+        assert_eq!(share.timeout, Some(Duration::from_secs(5)));
+        assert!(share.deadline.unwrap() > Instant::now());
+    }
 
     const VIOLATED: &str = include_str!("../tests/data/cbmc/violated.json");
     const VERIFIED: &str = include_str!("../tests/data/cbmc/verified.json");

@@ -448,9 +448,7 @@ pub fn probe(
     if share.is_zero() {
         return None;
     }
-    let mut c = cbmc_opts.clone();
-    c.timeout = Some(share);
-    c.deadline = Some(Instant::now() + share);
+    let c = cbmc_opts.for_at_most(share);
     progress(Phase::Cbmc, &bounds);
     let outcome = run_cbmc(&t, &c, keep).ok()?;
     Some((read_outcome(parsed, t, outcome), bounds))
@@ -479,9 +477,7 @@ pub fn probe_fallback(
     if !matches!(report.verdict, Verdict::NoRace) || share.is_zero() {
         return (None, Duration::ZERO);
     }
-    let mut c = cbmc_opts.clone();
-    c.timeout = Some(share);
-    c.deadline = Some(Instant::now() + share);
+    let c = cbmc_opts.for_at_most(share);
     let t0 = Instant::now();
     let vacuous = vacuity(parsed, &bounds, &c);
     let time = t0.elapsed();
@@ -600,12 +596,10 @@ pub fn mark_vacuity(
     }
     let mut c = cbmc_opts.clone();
     if let Some(d) = deadline {
-        let left = d.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if d <= Instant::now() {
             return;
         }
-        c.timeout = Some(left);
-        c.deadline = Some(d);
+        c = cbmc_opts.until(d, Duration::ZERO);
     }
     let t0 = Instant::now();
     report.vacuous = vacuity(parsed, bounds, &c) == Some(true);
@@ -722,14 +716,12 @@ pub fn check_deepening_from(
     for step in first..=last {
         let mut c = cbmc_opts.clone();
         if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() && best.is_some() {
+            if d <= Instant::now() && best.is_some() {
                 break;
             }
             // The first check always runs (and times out at once if nothing is left); CBMC
             // is stopped at the deadline, however long translation took.
-            c.timeout = Some(left.max(Duration::from_millis(1)));
-            c.deadline = Some(d);
+            c = cbmc_opts.until(d, Duration::from_millis(1));
         }
         let checked = (|| {
             let t = match translated.take() {
@@ -888,15 +880,13 @@ pub fn more_races(
         }
         let mut c = cbmc_opts.clone();
         if let Some(d) = deadline {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
+            if d <= Instant::now() {
                 end = SearchEnd::Stopped {
                     reason: "the time limit was reached".into(),
                 };
                 break;
             }
-            c.timeout = Some(left);
-            c.deadline = Some(d);
+            c = cbmc_opts.until(d, Duration::ZERO);
         }
         bounds.exclude.push(found);
         let checked = (|| {

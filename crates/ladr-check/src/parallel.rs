@@ -419,12 +419,11 @@ pub fn check_races_parallel(
             // The shared translation counts once, for instance 0.
             time: if i == 0 { *time } else { Duration::ZERO } + t1.elapsed(),
         };
-        let mut c = cbmc_opts.clone();
+        let mut c = match deadline {
+            Some(d) => cbmc_opts.until(d, Duration::ZERO),
+            None => cbmc_opts.clone(),
+        };
         c.cancel = Some(cancel.clone());
-        if let Some(d) = deadline {
-            c.timeout = Some(d.saturating_duration_since(Instant::now()));
-            c.deadline = Some(d);
-        }
         progress(Phase::Cbmc, &bounds[s]);
         let seq = t.printed.text.clone();
         let outcome = match run_cbmc(&t, &c, None) {
