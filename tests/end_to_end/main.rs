@@ -1320,3 +1320,45 @@ fn library_calls_access_every_byte_they_cover() {
     free("memcpy_range_free.c");
     racy("memset_symbolic_racy.c", (6, 10));
 }
+
+/// The MT-Unsafe C library functions keep hidden static state (issue 27): two threads
+/// calling `strtok` race on it at their calls, reported as libc's state of `strtok`; so do
+/// `rand` and a `getenv` beside a `setenv`. `strtok_r`, calls under one mutex, a program's
+/// own `strtok` and two `getenv`s (which only read the environment) do not race.
+#[test]
+fn library_functions_race_on_their_hidden_state() {
+    racy("strtok_racy.c", (5, 5));
+    let c = checked("strtok_racy.c");
+    for a in c.json_value["races"][0]["accesses"].as_array().unwrap() {
+        assert_eq!(a["expr"], "libc's state of `strtok`", "{}", c.json);
+        assert_eq!(a["libc_state"], "strtok", "{}", c.json);
+        assert_eq!(a["kind"], "write", "{}", c.json);
+        assert_eq!(a["column"], 16, "{}", c.json);
+    }
+    assert!(
+        c.text
+            .contains("data race on libc's state of `strtok` between"),
+        "{}",
+        c.text
+    );
+    racy("rand_racy.c", (6, 6));
+    racy("getenv_racy.c", (4, 8));
+    let c = checked("getenv_racy.c");
+    let kinds: Vec<(&str, &str)> = c.json_value["races"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["libc_state"].as_str().unwrap(),
+                a["kind"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert!(kinds.contains(&("getenv", "read")), "{kinds:?}");
+    assert!(kinds.contains(&("setenv", "write")), "{kinds:?}");
+    free("strtok_free.c");
+    free("strtok_locked_free.c");
+    free("strtok_own_free.c");
+    free("getenv_free.c");
+}

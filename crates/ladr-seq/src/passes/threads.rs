@@ -215,6 +215,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 .collect(),
             returns_value: &returns_value,
             discarded: None,
+            libc_call: None,
             libc_used: false,
             channels,
         };
@@ -243,6 +244,23 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
     p.thread_locals.extend(tls.instances());
     let mut unit = tls.declare_copies(others);
+    // `char __ladr_libc_strtok;`: the hidden state of the C library functions called.
+    let groups: std::collections::BTreeSet<&str> = p
+        .libc_calls
+        .values()
+        .filter_map(|f| library::libc_state(f).map(|(g, _)| g))
+        .collect();
+    for g in groups {
+        let d = simple_decl(
+            &[TypeSpecifier::Char],
+            &abi::libc_state(g),
+            None,
+            false,
+            None,
+            Span::none(),
+        );
+        unit.push(node(ExternalDeclaration::Declaration(d), Span::none()));
+    }
     let mut model = model_unit();
     if !libc_used {
         let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
@@ -1156,6 +1174,9 @@ struct SlotCtx<'a> {
     returns_value: &'a HashMap<String, Returns>,
     /// The span of the call whose statement discards its result (`f(x);`).
     discarded: Option<Span>,
+    /// The call whose statement is being walked after its hidden-state access was put in
+    /// front of it ([`SlotCtx::libc_state_access`]).
+    libc_call: Option<Span>,
     /// A call was turned into one of `model/libc.c`.
     libc_used: bool,
     /// The program makes byte channels (`pipe`, `socketpair`): its descriptor I/O goes
@@ -1607,6 +1628,31 @@ impl SlotCtx<'_> {
     }
 }
 
+impl SlotCtx<'_> {
+    /// For a statement calling an MT-Unsafe C library function that has no body in the
+    /// program (`[lv =] strtok(…);`, [`library::libc_state`]): the access of its hidden
+    /// state, a statement at the call's span that writes (`__ladr_libc_strtok = 0;`) or
+    /// reads (`__ladr_libc_environ;`) the object standing for it, recorded in
+    /// [`Program::libc_calls`], and the call's span. An ordinary access of a global: the
+    /// later passes make it visible, find it race-free (only read, one thread's, under one
+    /// mutex) or instrument it like any other.
+    fn libc_state_access(&mut self, s: &Node<Statement>) -> Option<(Node<Statement>, Span)> {
+        let (_, c, cspan) = top_call(&s.node)?;
+        let n = callee_name(c)?;
+        let (group, effect) = library::libc_state(n)?;
+        if self.libc_call == Some(cspan) || self.defs.contains_key(n) {
+            return None;
+        }
+        self.p.libc_calls.insert(cspan.into(), n.to_string());
+        let object = ident(&abi::libc_state(group), cspan);
+        let access = match effect {
+            library::Effect::Write => assign(object, int(0, cspan), cspan),
+            library::Effect::Read => object,
+        };
+        Some((expr_stmt(access), cspan))
+    }
+}
+
 /// Is `n` a function of C11's `<threads.h>` that creates, joins or synchronises threads
 /// (C11 7.26: `thrd_*` but `thrd_sleep`/`thrd_yield`, `mtx_*`, `cnd_*`, `call_once`,
 /// `tss_*`)?
@@ -1641,6 +1687,17 @@ impl VisitorMut for SlotCtx<'_> {
     const UNEVALUATED: bool = false;
 
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        if let Some((access, cspan)) = self.libc_state_access(s) {
+            // `{ __ladr_libc_strtok = 0; w = strtok(l, " "); }`, the call rewritten as any.
+            self.libc_call = Some(cspan);
+            let walked = visit_mut::stmt(self, s);
+            self.libc_call = None;
+            walked?;
+            let span = s.span;
+            let call = std::mem::replace(s, empty_stmt(span));
+            *s = block_of(vec![access, call], span);
+            return Ok(Walk::Skip);
+        }
         // A call whose result is discarded invents nothing the program uses.
         if let Some((None, _, cspan)) = top_call(&s.node) {
             self.discarded = Some(cspan);
