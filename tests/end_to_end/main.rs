@@ -1362,3 +1362,18 @@ fn library_functions_race_on_their_hidden_state() {
     free("strtok_own_free.c");
     free("getenv_free.c");
 }
+
+/// A loop built with a backward `goto` into a block that does not enclose it (issue 27):
+/// unwound like a loop, copy k's `goto` entering copy k+1 at the label, so the write that
+/// only the second pass makes races with the reader, and the twin whose write needs a
+/// third pass (the goto no longer jumps then) does not. Was refused ("label not in an
+/// enclosing block").
+#[test]
+fn backward_gotos_across_blocks_are_unwound() {
+    racy("goto_across_blocks_racy.c", (9, 16));
+    free("goto_across_blocks_free.c");
+    // A forward goto to the label inside the loop stays in its pass: taken, the loop runs
+    // twice and writes; not taken, once, and does not.
+    racy("goto_across_blocks_forward_racy.c", (12, 18));
+    free("goto_across_blocks_forward_free.c");
+}
