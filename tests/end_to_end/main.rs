@@ -1377,3 +1377,14 @@ fn backward_gotos_across_blocks_are_unwound() {
     racy("goto_across_blocks_forward_racy.c", (12, 18));
     free("goto_across_blocks_forward_free.c");
 }
+
+/// A key destructor given through a helper's parameter (`make_key(&key, release)`) or a
+/// function pointer global never written again is that function (issue 27; was refused as
+/// "neither a function defined in the program nor `free`"): its write at the thread's exit
+/// races with `main`'s read before the join, through either key, and not after the join.
+#[test]
+fn key_destructors_through_variables() {
+    racy("key_destructor_pointer_racy.c", (6, 22));
+    racy("key_destructor_global_pointer_racy.c", (6, 22));
+    free("key_destructor_pointer_free.c");
+}

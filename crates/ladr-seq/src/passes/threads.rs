@@ -167,7 +167,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         })?
         .clone();
 
-    let dtors = destructors(&defs)?;
+    let pointer_globals = function_pointer_globals(&others, &defs);
+    let dtors = destructors(&defs, &pointer_globals, &declared)?;
 
     let mut slots: Vec<Slot> = vec![Slot {
         index: 0,
@@ -204,6 +205,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             unwind: opts.unwind,
             key_sites: &mut key_sites,
             dtors: &dtors,
+            dtor_values: function_values(&once, &pointer_globals, &declared, &defs),
             malloc_may_fail: opts.malloc_may_fail,
             constants: once_constants(&once, &enumerators),
             routines: once
@@ -355,10 +357,16 @@ struct Destructor {
 /// (`main` first, then the other functions by name). A destructor that calls
 /// `pthread_setspecific` (POSIX would run destructors again) or `pthread_exit` is
 /// unsupported.
-fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destructor>> {
+fn destructors(
+    defs: &HashMap<String, FunctionDefinition>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+) -> Result<Vec<Destructor>> {
     struct Sites<'a> {
         defs: &'a HashMap<String, FunctionDefinition>,
         in_main: bool,
+        /// The function each variable of the function walked holds ([`function_values`]).
+        values: HashMap<String, String>,
         out: Vec<Destructor>,
     }
     impl Visitor for Sites<'_> {
@@ -370,8 +378,8 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
                 {
                     let d = &c.node.arguments[1];
                     // A function the program defines, or the C library's `free`.
-                    let known = |n: &&str| self.defs.contains_key(*n) || *n == "free";
-                    if let Some(n) = ident_name(d).filter(known) {
+                    if let Some(n) = destructor_function(&d.node, &self.values, self.defs) {
+                        let n = n.as_str();
                         match self.out.iter_mut().find(|x| x.name == n) {
                             Some(x) => {
                                 x.sites += 1;
@@ -395,11 +403,15 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
     let mut v = Sites {
         defs,
         in_main: false,
+        values: HashMap::new(),
         out: vec![],
     };
     for n in names {
         v.in_main = n == "main";
-        let Ok(()) = visit::stmt(&mut v, &defs[n].statement);
+        let body = &defs[n].statement;
+        let once = ladr_ir::analysis::assigned_once(body);
+        v.values = function_values(&once, pointer_globals, file_scope, defs);
+        let Ok(()) = visit::stmt(&mut v, body);
     }
     for d in &v.out {
         let Some(def) = defs.get(&d.name) else {
@@ -415,6 +427,125 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
         }
     }
     Ok(v.out)
+}
+
+/// The function a key destructor argument names: `f`, `&f`, `(T) f`, or a variable that
+/// holds one function all along (`values`: a helper's parameter after inlining, a function
+/// pointer global), when the program defines it or it is `free`.
+fn destructor_function(
+    d: &Expression,
+    values: &HashMap<String, String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> Option<String> {
+    let n = routine_name(d)?;
+    let f = values.get(n).map_or(n, String::as_str);
+    (defs.contains_key(f) || f == "free").then(|| f.to_string())
+}
+
+/// The variables of a body that hold one function all along: its locals written once, by
+/// `f`, `&f` or `(T) f` for a function `f` the program defines or `free` (`once`:
+/// [`ladr_ir::analysis::assigned_once`], which counts `&x` as a write; file-scope names
+/// are not its locals, and another function may write them), with the function pointer
+/// globals ([`function_pointer_globals`]).
+fn function_values(
+    once: &HashMap<String, Node<Expression>>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out = pointer_globals.clone();
+    for (n, rhs) in once {
+        if file_scope.contains(n) {
+            continue;
+        }
+        if let Some(f) = routine_name(&rhs.node) {
+            let f = pointer_globals.get(f).map_or(f, String::as_str);
+            if defs.contains_key(f) || f == "free" {
+                out.insert(n.clone(), f.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// File-scope variables defined once with a function as initialiser (`void (*d)(void *) =
+/// release;`, a function the program defines or `free`) that nothing writes: no
+/// assignment, increment or `&d` in any function or initialiser. They hold that function
+/// all along.
+fn function_pointer_globals(
+    others: &[Node<ExternalDeclaration>],
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for ext in others {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if has_storage(&d.node, StorageClassSpecifier::Typedef) {
+            continue;
+        }
+        for id in &d.node.declarators {
+            let Some(n) = declarator_name(&id.node.declarator.node) else {
+                continue;
+            };
+            let f = match &id.node.initializer {
+                Some(i) => match &i.node {
+                    Initializer::Expression(e) => routine_name(&e.node)
+                        .filter(|f| defs.contains_key(*f) || *f == "free")
+                        .map(str::to_string),
+                    Initializer::List(_) => None,
+                },
+                None => None,
+            };
+            match f {
+                Some(f) if !seen.contains(n) => {
+                    out.insert(n.to_string(), f);
+                }
+                _ if id.node.initializer.is_some() => {
+                    out.remove(n);
+                }
+                _ => {}
+            }
+            seen.insert(n.to_string());
+        }
+    }
+    struct W<'a>(&'a mut HashMap<String, String>);
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            let target = match &e.node {
+                Expression::BinaryOperator(b)
+                    if ladr_c::syntax::walk::is_assign_op(&b.node.operator.node) =>
+                {
+                    Some(&*b.node.lhs)
+                }
+                Expression::UnaryOperator(u)
+                    if ladr_c::syntax::walk::is_inc_dec(&u.node.operator.node)
+                        || u.node.operator.node == UnaryOperator::Address =>
+                {
+                    Some(&*u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target.and_then(ident_name) {
+                self.0.remove(n);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    if !out.is_empty() {
+        let mut w = W(&mut out);
+        for f in defs.values() {
+            let Ok(()) = visit::stmt(&mut w, &f.statement);
+        }
+        for ext in others {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let Ok(()) = visit::declaration(&mut w, d);
+            }
+        }
+    }
+    out
 }
 
 /// What slot `k` runs after its start routine returns or calls `pthread_exit` (slot 0:
@@ -1169,6 +1300,9 @@ struct SlotCtx<'a> {
     /// once-routine) passed through a parameter of a helper (`spawn(worker, arg)`), known
     /// once the helper is inlined.
     routines: HashMap<String, String>,
+    /// Variables that hold one function all along ([`function_values`]): a key destructor
+    /// passed through a helper's parameter or a function pointer global.
+    dtor_values: HashMap<String, String>,
     /// Whether each function declared at file scope returns a value (not `void`); a callee
     /// not listed (a function pointer variable) invents no assumption here.
     returns_value: &'a HashMap<String, Returns>,
@@ -1473,13 +1607,13 @@ impl SlotCtx<'_> {
                 let dtor = if constant::is_null_pointer_constant(&destructor.node) {
                     None
                 } else {
-                    let n = ident_name(&destructor)
+                    let n = destructor_function(&destructor.node, &self.dtor_values, self.defs)
                         .and_then(|n| self.dtors.iter().position(|d| d.name == n));
                     let Some(n) = n else {
                         return Err(Error::unsupported(
                             destructor.span,
                             "a pthread_key_create destructor that is neither a function defined \
-                             in the program nor `free`",
+                             in the program nor `free`, nor a variable that holds one all along",
                         )
                         .note(
                             "destructors run when a thread exits; ladr will not ignore their \
