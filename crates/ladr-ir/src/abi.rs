@@ -157,6 +157,22 @@ pub const SAME_OBJECT: &str = "__CPROVER_same_object";
 pub const FIRST_SITE: &str = "__ladr_first_site";
 pub const SECOND_SITE: &str = "__ladr_second_site";
 
+/// Prefix of the objects that stand for the hidden static state of MT-Unsafe C library
+/// functions (`ladr_seq::model::library::libc_state`): `__ladr_libc_strtok`.
+const LIBC_STATE: &str = "__ladr_libc_";
+
+/// The object standing for the hidden state a group of C library functions shares
+/// (`strtok` → `__ladr_libc_strtok`, `rand`/`srand` → `__ladr_libc_rand`): a `char`
+/// that `race` declares and instruments at each call, never read nor written otherwise.
+pub fn libc_state(group: &str) -> String {
+    format!("{LIBC_STATE}{group}")
+}
+
+/// The group whose state object `name` is ([`libc_state`]).
+pub fn libc_state_group(name: &str) -> Option<&str> {
+    name.strip_prefix(LIBC_STATE)
+}
+
 /// Shadow field: written by C1 (atomic or not).
 pub const FIELD_W: &str = "w";
 /// Shadow field: written by C1 outside an atomic access.

@@ -162,7 +162,7 @@ impl Vars {
 
     /// Is `name` a variable (declared, not a function, not ladr's own)?
     pub fn is_variable(&self, name: &str) -> bool {
-        self.depth.contains_key(name) && !self.functions.contains(name) && !names::is_internal(name)
+        self.depth.contains_key(name) && !self.functions.contains(name) && !is_model_object(name)
     }
 
     /// The array depth of variable `name`, when it is known for sure.
@@ -205,7 +205,7 @@ impl Vars {
         if self.functions.contains(name) || !self.depth.contains_key(name) {
             return false; // functions, enumerators, undeclared builtins
         }
-        if names::is_internal(name) {
+        if is_model_object(name) {
             return false;
         }
         !self.private.contains(name) && !self.race_free.contains(name)
@@ -882,6 +882,13 @@ pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>
         .into_iter()
         .filter(|(n, _)| writes.get(n) == Some(&1))
         .collect()
+}
+
+/// Is `name` one of ladr's own objects (model, scheduler, race flags: never data)? Not the
+/// objects standing for C library functions' hidden state (`abi::libc_state`), which are
+/// data that the library's calls access.
+fn is_model_object(name: &str) -> bool {
+    names::is_internal(name) && crate::abi::libc_state_group(name).is_none()
 }
 
 #[cfg(test)]

@@ -201,10 +201,14 @@ pub struct Site {
     pub label: u32,
     /// The lvalue in the parsed text.
     pub span: Span,
-    /// The lvalue as C text (user names).
+    /// The lvalue as C text (user names); for the hidden state of a C library function,
+    /// its description (`libc's state of `strtok``).
     pub expr: String,
     pub write: bool,
     pub atomic: bool,
+    /// The access is of the hidden static state of an MT-Unsafe C library function, by a
+    /// call of this one (`strtok`), at `span`, the call's ([`Program::libc_calls`]).
+    pub libc_state: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -235,6 +239,11 @@ pub struct Program {
     /// they have no loop, backward `goto` or recursion, so they need no bound. They stay
     /// real C functions that CBMC inlines itself.
     pub kept: std::collections::BTreeSet<String>,
+    /// The calls of MT-Unsafe C library functions without a body in the program, by the
+    /// call's span, with the function called (filled by `threads`, which puts an access of
+    /// the function's hidden state, `abi::libc_state`, at the call: the site `race` makes
+    /// of it names the function).
+    pub libc_calls: std::collections::BTreeMap<AccessKey, String>,
 }
 
 impl Program {
@@ -250,6 +259,7 @@ impl Program {
             vars: Default::default(),
             sites: vec![],
             kept: Default::default(),
+            libc_calls: Default::default(),
         }
     }
 

@@ -139,8 +139,13 @@ pub struct AccessInfo {
     /// `read` or `write`.
     pub kind: &'static str,
     pub atomic: bool,
-    /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`).
+    /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`), or for the hidden
+    /// state of a C library function what it is (`libc's state of `strtok``).
     pub expr: String,
+    /// The access is a call of this MT-Unsafe C library function (`strtok`) using its
+    /// hidden static state; the call is at `line` and `column`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub libc_state: Option<String>,
     /// The function the access is written in (null: outside any, e.g. an initialiser).
     pub function: Option<String>,
     pub thread: Thread,
@@ -155,6 +160,18 @@ pub struct AccessInfo {
     /// Byte offset of the access in the input (for diagnostics; not serialised).
     #[serde(skip)]
     pub offset: (usize, usize),
+}
+
+impl AccessInfo {
+    /// What the access accesses, for a sentence: the lvalue in backquotes (`` `x` ``), or
+    /// the description of a library function's hidden state as it is.
+    pub fn quoted(&self) -> String {
+        if self.libc_state.is_some() {
+            self.expr.clone()
+        } else {
+            format!("`{}`", self.expr)
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -525,6 +542,7 @@ fn access_info(
         kind: if a.site.write { "write" } else { "read" },
         atomic: a.site.atomic,
         expr: a.site.expr.clone(),
+        libc_state: a.site.libc_state.clone(),
         function: enclosing_function(&parsed.unit, a.site.span.start),
         thread: thread(report, parsed, a.slot.index),
         values: values(a, report, contexts, first),
@@ -565,6 +583,10 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
         return vec![];
     };
     let mut out = vec![];
+    // A library function's hidden state has no variables of the program.
+    if a.site.libc_state.is_some() {
+        return out;
+    }
     // The accessed variable itself is not what the values explain (`i` in `a[i]` is).
     for id in identifiers(&a.site.expr)
         .into_iter()

@@ -288,8 +288,8 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         }
     };
     let message = format!(
-        "Data race on `{}`: {} by {} at {} and {} by {} at {}, and nothing orders them.",
-        second.expr,
+        "Data race on {}: {} by {} at {} and {} by {} at {}, and nothing orders them.",
+        second.quoted(),
         access_words(first),
         thread_words(&first.thread),
         at(first),
@@ -529,10 +529,10 @@ fn dedup(v: Vec<&str>) -> Vec<&str> {
 /// `write of `x`` / `atomic read of `a[i]``.
 fn access_words(a: &AccessInfo) -> String {
     format!(
-        "{}{} of `{}`",
+        "{}{} of {}",
         if a.atomic { "atomic " } else { "" },
         a.kind,
-        a.expr
+        a.quoted()
     )
 }
 

@@ -100,8 +100,10 @@ fn write_race<W: WriteColor>(
     notes.push(interleaving_text(o, race, verbose));
     let d = Diagnostic::error()
         .with_message(format!(
-            "data race on `{}` between thread {} and thread {}{number}",
-            second.expr, first.thread.slot, second.thread.slot
+            "data race on {} between thread {} and thread {}{number}",
+            second.quoted(),
+            first.thread.slot,
+            second.thread.slot
         ))
         .with_code("data-race")
         .with_labels(vec![
@@ -223,10 +225,10 @@ pub fn summary(o: &Outcome) -> String {
 
 fn access_text(a: &AccessInfo) -> String {
     format!(
-        "{}{} of `{}`",
+        "{}{} of {}",
         if a.atomic { "atomic " } else { "" },
         a.kind,
-        a.expr
+        a.quoted()
     )
 }
 

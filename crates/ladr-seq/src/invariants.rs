@@ -370,6 +370,18 @@ impl Checker<'_> {
                         self.call(&c.node);
                         self.calls(&b.node.rhs);
                     }
+                    // `t = (T) __ladr_fresh_object(n)`: `threads`' object for the result of
+                    // a function without a body that returns a pointer.
+                    Expression::Cast(x)
+                        if b.node.operator.node == BinaryOperator::Assign
+                            && matches!(x.node.expression.node, Expression::Call(_)) =>
+                    {
+                        if let Expression::Call(c) = &x.node.expression.node {
+                            self.forbidden(&x.node.expression);
+                            self.call(&c.node);
+                            self.calls(&x.node.expression);
+                        }
+                    }
                     // `t = va_arg(ap, T)`, until `inline` rewrites it.
                     Expression::VaArg(v) if b.node.operator.node == BinaryOperator::Assign => {
                         self.pure(&v.node.va_list, N3, "a `va_arg` list")

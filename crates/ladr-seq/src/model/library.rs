@@ -40,6 +40,9 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "sprintf" | "snprintf" | "vsprintf" | "vsnprintf" => &[(At(0), Write)],
         "fgets" | "gets" => &[(At(0), Write)],
         "fread" => &[(At(0), Write)],
+        // The directory stream's entry buffer, which the next `readdir` of the same stream
+        // overwrites (glibc: per stream, so two streams never race).
+        "readdir" | "readdir64" => &[(At(0), Write)],
         "read" | "recv" | "pread" => &[(At(1), Write)],
         "fwrite" => &[(At(0), Read)],
         "pipe" => &[(At(0), Write)],
@@ -62,6 +65,55 @@ pub fn effects(name: &str) -> Option<&'static [(Args, Effect)]> {
         "__atomic_exchange" => &[(At(1), Read), (At(2), Write)],
         "__atomic_compare_exchange" => &[(At(1), Read), (At(2), Read)],
         "__atomic_compare_exchange_n" => &[(At(1), Read)],
+        _ => return None,
+    })
+}
+
+/// The hidden static state of an MT-Unsafe C library function (POSIX XSH 2.9.1: "need not
+/// be thread-safe"): the object a call reads or writes besides its arguments, named by the
+/// group of functions that share it, and how the call uses it. `race` instruments such a
+/// call, when the program has no body of that name, as an access of that object located at
+/// the call ([`ladr_ir::abi::libc_state`]), so two threads calling `strtok` race on
+/// `strtok`'s saved position unless something orders them; `getenv` only reads the
+/// environment, so two `getenv`s never race, a `getenv` and a `setenv` do.
+///
+/// Groups follow what glibc shares: `rand`/`srand` one seed, the `*rand48` functions one
+/// state, `localtime`/`gmtime` one `struct tm` and `ctime`/`asctime` one buffer (`ctime`
+/// calls `localtime`: one group for all four), `getenv`/`setenv`/`putenv`/`unsetenv`/
+/// `clearenv` `environ`, the password, group and host databases their static entry.
+/// `readdir` is not here: its static data is per directory stream, an effect on its
+/// argument ([`effects`]).
+pub fn libc_state(name: &str) -> Option<(&'static str, Effect)> {
+    use Effect::*;
+    Some(match name {
+        "strtok" => ("strtok", Write),
+        "rand" | "srand" => ("rand", Write),
+        "drand48" | "lrand48" | "mrand48" | "srand48" | "seed48" | "lcong48" => ("rand48", Write),
+        "localtime" | "gmtime" | "ctime" | "asctime" => ("time", Write),
+        "getenv" | "secure_getenv" => ("environ", Read),
+        "setenv" | "unsetenv" | "putenv" | "clearenv" => ("environ", Write),
+        "strerror" => ("strerror", Write),
+        "strsignal" => ("strsignal", Write),
+        "ecvt" => ("ecvt", Write),
+        "fcvt" => ("fcvt", Write),
+        "tmpnam" => ("tmpnam", Write),
+        "gethostbyname" | "gethostbyaddr" | "gethostent" => ("hostent", Write),
+        "getpwnam" | "getpwuid" | "getpwent" | "setpwent" | "endpwent" => ("passwd", Write),
+        "getgrnam" | "getgrgid" | "getgrent" | "setgrent" | "endgrent" => ("group", Write),
+        "inet_ntoa" => ("inet_ntoa", Write),
+        "getlogin" => ("getlogin", Write),
+        "ttyname" => ("ttyname", Write),
+        "ptsname" => ("ptsname", Write),
+        "crypt" => ("crypt", Write),
+        "l64a" => ("l64a", Write),
+        "dlerror" => ("dlerror", Write),
+        "getdate" => ("getdate", Write),
+        "hcreate" | "hsearch" | "hdestroy" => ("hsearch", Write),
+        "setlocale" | "localeconv" => ("locale", Write),
+        "nl_langinfo" => ("locale", Read),
+        "mblen" => ("mblen", Write),
+        "mbtowc" => ("mbtowc", Write),
+        "wctomb" => ("wctomb", Write),
         _ => return None,
     })
 }
@@ -283,6 +335,20 @@ mod tests {
         assert_eq!(selected(Args::At(1), 3), 1..2);
         assert_eq!(selected(Args::At(3), 2), 3..3);
         assert!(effects("printf").is_none());
+    }
+
+    #[test]
+    fn mt_unsafe_functions_share_their_group_state() {
+        assert_eq!(libc_state("strtok"), Some(("strtok", Effect::Write)));
+        assert_eq!(libc_state("srand"), libc_state("rand"));
+        assert_eq!(libc_state("gmtime"), libc_state("asctime"));
+        assert_eq!(libc_state("getenv"), Some(("environ", Effect::Read)));
+        assert_eq!(libc_state("setenv"), Some(("environ", Effect::Write)));
+        for reentrant in ["strtok_r", "rand_r", "localtime_r", "getenv_r", "memcpy"] {
+            assert_eq!(libc_state(reentrant), None, "{reentrant}");
+        }
+        let name = ladr_ir::abi::libc_state("strtok");
+        assert_eq!(ladr_ir::abi::libc_state_group(&name), Some("strtok"));
     }
 
     #[test]

@@ -15,7 +15,8 @@
 //! * N1 no `switch`, `for`, `do`, `break`, `continue`; loops are `while (c) S`.
 //! * N2 conditions of `if`/`while` and `return` values have no side effects.
 //! * N3 an expression statement has at most one side effect, at its top:
-//!   `lv = e;` `lv op= e;` `lv++;` (and the other increments) `f(a..);` `lv = f(a..);`,
+//!   `lv = e;` `lv op= e;` `lv++;` (and the other increments) `f(a..);` `lv = f(a..);`
+//!   (after `threads` also `lv = (T) f(a..);`, the fresh object of an assumed result),
 //!   with `lv`, `e`, `f`, `a..` free of side effects (no assignment, increment, call or
 //!   statement expression inside them, except under `sizeof`).
 //! * N4 local declarations have no initialiser except `static` ones; an uninitialised

@@ -123,6 +123,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         expr: String::new(),
         write: false,
         atomic: false,
+        libc_state: None,
     }];
     let mut code = std::mem::take(&mut p.code);
     let frees = code.iter().any(|c| {
@@ -149,6 +150,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                     sites: &mut sites,
                     exclusion: exclusion.as_ref(),
                     frees,
+                    libc_calls: &p.libc_calls,
                 };
                 visit_mut::stmt(&mut rw, stmt)?;
                 let instrumented = sites.len() > before;
@@ -503,6 +505,9 @@ struct Rewriter<'a> {
     exclusion: Option<&'a Exclusion>,
     /// The program frees blocks: accesses through pointers also check C1's `c1_free`.
     frees: bool,
+    /// [`Program::libc_calls`]: which function's call an access of a library function's
+    /// hidden state stands for.
+    libc_calls: &'a BTreeMap<AccessKey, String>,
 }
 
 impl VisitorMut for Rewriter<'_> {
@@ -546,14 +551,26 @@ impl VisitorMut for Rewriter<'_> {
 impl Rewriter<'_> {
     fn site(&mut self, e: &Node<Expression>, write: bool, atomic: bool) -> u32 {
         let id = self.sites.len() as u32;
+        // The hidden state of a C library function (`threads`): named by the call.
+        let libc_state = match &e.node {
+            Expression::Identifier(i) if abi::libc_state_group(&i.node.name).is_some() => {
+                self.libc_calls.get(&e.span.into()).cloned()
+            }
+            _ => None,
+        };
+        let expr = match &libc_state {
+            Some(f) => format!("libc's state of `{f}`"),
+            None => user_text(e),
+        };
         self.sites.push(Site {
             id,
             slot: self.slot,
             label: self.label,
             span: e.span,
-            expr: user_text(e),
+            expr,
             write,
             atomic,
+            libc_state,
         });
         id
     }

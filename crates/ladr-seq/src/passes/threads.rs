@@ -167,7 +167,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         })?
         .clone();
 
-    let dtors = destructors(&defs)?;
+    let pointer_globals = function_pointer_globals(&others, &defs);
+    let dtors = destructors(&defs, &pointer_globals, &declared)?;
 
     let mut slots: Vec<Slot> = vec![Slot {
         index: 0,
@@ -204,6 +205,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             unwind: opts.unwind,
             key_sites: &mut key_sites,
             dtors: &dtors,
+            dtor_values: function_values(&once, &pointer_globals, &declared, &defs),
             malloc_may_fail: opts.malloc_may_fail,
             constants: once_constants(&once, &enumerators),
             routines: once
@@ -215,6 +217,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 .collect(),
             returns_value: &returns_value,
             discarded: None,
+            libc_call: None,
             libc_used: false,
             channels,
         };
@@ -243,6 +246,23 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
     p.thread_locals.extend(tls.instances());
     let mut unit = tls.declare_copies(others);
+    // `char __ladr_libc_strtok;`: the hidden state of the C library functions called.
+    let groups: std::collections::BTreeSet<&str> = p
+        .libc_calls
+        .values()
+        .filter_map(|f| library::libc_state(f).map(|(g, _)| g))
+        .collect();
+    for g in groups {
+        let d = simple_decl(
+            &[TypeSpecifier::Char],
+            &abi::libc_state(g),
+            None,
+            false,
+            None,
+            Span::none(),
+        );
+        unit.push(node(ExternalDeclaration::Declaration(d), Span::none()));
+    }
     let mut model = model_unit();
     if !libc_used {
         let end = ladr_c::origin::BUILTIN_BASE + PTHREAD_SOURCE_LEN;
@@ -337,10 +357,16 @@ struct Destructor {
 /// (`main` first, then the other functions by name). A destructor that calls
 /// `pthread_setspecific` (POSIX would run destructors again) or `pthread_exit` is
 /// unsupported.
-fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destructor>> {
+fn destructors(
+    defs: &HashMap<String, FunctionDefinition>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+) -> Result<Vec<Destructor>> {
     struct Sites<'a> {
         defs: &'a HashMap<String, FunctionDefinition>,
         in_main: bool,
+        /// The function each variable of the function walked holds ([`function_values`]).
+        values: HashMap<String, String>,
         out: Vec<Destructor>,
     }
     impl Visitor for Sites<'_> {
@@ -352,8 +378,8 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
                 {
                     let d = &c.node.arguments[1];
                     // A function the program defines, or the C library's `free`.
-                    let known = |n: &&str| self.defs.contains_key(*n) || *n == "free";
-                    if let Some(n) = ident_name(d).filter(known) {
+                    if let Some(n) = destructor_function(&d.node, &self.values, self.defs) {
+                        let n = n.as_str();
                         match self.out.iter_mut().find(|x| x.name == n) {
                             Some(x) => {
                                 x.sites += 1;
@@ -377,11 +403,15 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
     let mut v = Sites {
         defs,
         in_main: false,
+        values: HashMap::new(),
         out: vec![],
     };
     for n in names {
         v.in_main = n == "main";
-        let Ok(()) = visit::stmt(&mut v, &defs[n].statement);
+        let body = &defs[n].statement;
+        let once = ladr_ir::analysis::assigned_once(body);
+        v.values = function_values(&once, pointer_globals, file_scope, defs);
+        let Ok(()) = visit::stmt(&mut v, body);
     }
     for d in &v.out {
         let Some(def) = defs.get(&d.name) else {
@@ -397,6 +427,125 @@ fn destructors(defs: &HashMap<String, FunctionDefinition>) -> Result<Vec<Destruc
         }
     }
     Ok(v.out)
+}
+
+/// The function a key destructor argument names: `f`, `&f`, `(T) f`, or a variable that
+/// holds one function all along (`values`: a helper's parameter after inlining, a function
+/// pointer global), when the program defines it or it is `free`.
+fn destructor_function(
+    d: &Expression,
+    values: &HashMap<String, String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> Option<String> {
+    let n = routine_name(d)?;
+    let f = values.get(n).map_or(n, String::as_str);
+    (defs.contains_key(f) || f == "free").then(|| f.to_string())
+}
+
+/// The variables of a body that hold one function all along: its locals written once, by
+/// `f`, `&f` or `(T) f` for a function `f` the program defines or `free` (`once`:
+/// [`ladr_ir::analysis::assigned_once`], which counts `&x` as a write; file-scope names
+/// are not its locals, and another function may write them), with the function pointer
+/// globals ([`function_pointer_globals`]).
+fn function_values(
+    once: &HashMap<String, Node<Expression>>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out = pointer_globals.clone();
+    for (n, rhs) in once {
+        if file_scope.contains(n) {
+            continue;
+        }
+        if let Some(f) = routine_name(&rhs.node) {
+            let f = pointer_globals.get(f).map_or(f, String::as_str);
+            if defs.contains_key(f) || f == "free" {
+                out.insert(n.clone(), f.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// File-scope variables defined once with a function as initialiser (`void (*d)(void *) =
+/// release;`, a function the program defines or `free`) that nothing writes: no
+/// assignment, increment or `&d` in any function or initialiser. They hold that function
+/// all along.
+fn function_pointer_globals(
+    others: &[Node<ExternalDeclaration>],
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for ext in others {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if has_storage(&d.node, StorageClassSpecifier::Typedef) {
+            continue;
+        }
+        for id in &d.node.declarators {
+            let Some(n) = declarator_name(&id.node.declarator.node) else {
+                continue;
+            };
+            let f = match &id.node.initializer {
+                Some(i) => match &i.node {
+                    Initializer::Expression(e) => routine_name(&e.node)
+                        .filter(|f| defs.contains_key(*f) || *f == "free")
+                        .map(str::to_string),
+                    Initializer::List(_) => None,
+                },
+                None => None,
+            };
+            match f {
+                Some(f) if !seen.contains(n) => {
+                    out.insert(n.to_string(), f);
+                }
+                _ if id.node.initializer.is_some() => {
+                    out.remove(n);
+                }
+                _ => {}
+            }
+            seen.insert(n.to_string());
+        }
+    }
+    struct W<'a>(&'a mut HashMap<String, String>);
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            let target = match &e.node {
+                Expression::BinaryOperator(b)
+                    if ladr_c::syntax::walk::is_assign_op(&b.node.operator.node) =>
+                {
+                    Some(&*b.node.lhs)
+                }
+                Expression::UnaryOperator(u)
+                    if ladr_c::syntax::walk::is_inc_dec(&u.node.operator.node)
+                        || u.node.operator.node == UnaryOperator::Address =>
+                {
+                    Some(&*u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target.and_then(ident_name) {
+                self.0.remove(n);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    if !out.is_empty() {
+        let mut w = W(&mut out);
+        for f in defs.values() {
+            let Ok(()) = visit::stmt(&mut w, &f.statement);
+        }
+        for ext in others {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let Ok(()) = visit::declaration(&mut w, d);
+            }
+        }
+    }
+    out
 }
 
 /// What slot `k` runs after its start routine returns or calls `pthread_exit` (slot 0:
@@ -1151,11 +1300,17 @@ struct SlotCtx<'a> {
     /// once-routine) passed through a parameter of a helper (`spawn(worker, arg)`), known
     /// once the helper is inlined.
     routines: HashMap<String, String>,
+    /// Variables that hold one function all along ([`function_values`]): a key destructor
+    /// passed through a helper's parameter or a function pointer global.
+    dtor_values: HashMap<String, String>,
     /// Whether each function declared at file scope returns a value (not `void`); a callee
     /// not listed (a function pointer variable) invents no assumption here.
     returns_value: &'a HashMap<String, Returns>,
     /// The span of the call whose statement discards its result (`f(x);`).
     discarded: Option<Span>,
+    /// The call whose statement is being walked after its hidden-state access was put in
+    /// front of it ([`SlotCtx::libc_state_access`]).
+    libc_call: Option<Span>,
     /// A call was turned into one of `model/libc.c`.
     libc_used: bool,
     /// The program makes byte channels (`pipe`, `socketpair`): its descriptor I/O goes
@@ -1452,13 +1607,13 @@ impl SlotCtx<'_> {
                 let dtor = if constant::is_null_pointer_constant(&destructor.node) {
                     None
                 } else {
-                    let n = ident_name(&destructor)
+                    let n = destructor_function(&destructor.node, &self.dtor_values, self.defs)
                         .and_then(|n| self.dtors.iter().position(|d| d.name == n));
                     let Some(n) = n else {
                         return Err(Error::unsupported(
                             destructor.span,
                             "a pthread_key_create destructor that is neither a function defined \
-                             in the program nor `free`",
+                             in the program nor `free`, nor a variable that holds one all along",
                         )
                         .note(
                             "destructors run when a thread exits; ladr will not ignore their \
@@ -1617,6 +1772,31 @@ impl SlotCtx<'_> {
     }
 }
 
+impl SlotCtx<'_> {
+    /// For a statement calling an MT-Unsafe C library function that has no body in the
+    /// program (`[lv =] strtok(…);`, [`library::libc_state`]): the access of its hidden
+    /// state, a statement at the call's span that writes (`__ladr_libc_strtok = 0;`) or
+    /// reads (`__ladr_libc_environ;`) the object standing for it, recorded in
+    /// [`Program::libc_calls`], and the call's span. An ordinary access of a global: the
+    /// later passes make it visible, find it race-free (only read, one thread's, under one
+    /// mutex) or instrument it like any other.
+    fn libc_state_access(&mut self, s: &Node<Statement>) -> Option<(Node<Statement>, Span)> {
+        let (_, c, cspan) = top_call(&s.node)?;
+        let n = callee_name(c)?;
+        let (group, effect) = library::libc_state(n)?;
+        if self.libc_call == Some(cspan) || self.defs.contains_key(n) {
+            return None;
+        }
+        self.p.libc_calls.insert(cspan.into(), n.to_string());
+        let object = ident(&abi::libc_state(group), cspan);
+        let access = match effect {
+            library::Effect::Write => assign(object, int(0, cspan), cspan),
+            library::Effect::Read => object,
+        };
+        Some((expr_stmt(access), cspan))
+    }
+}
+
 /// Is `n` a function of C11's `<threads.h>` that creates, joins or synchronises threads
 /// (C11 7.26: `thrd_*` but `thrd_sleep`/`thrd_yield`, `mtx_*`, `cnd_*`, `call_once`,
 /// `tss_*`)?
@@ -1651,6 +1831,17 @@ impl VisitorMut for SlotCtx<'_> {
     const UNEVALUATED: bool = false;
 
     fn stmt(&mut self, s: &mut Node<Statement>) -> Result<Walk> {
+        if let Some((access, cspan)) = self.libc_state_access(s) {
+            // `{ __ladr_libc_strtok = 0; w = strtok(l, " "); }`, the call rewritten as any.
+            self.libc_call = Some(cspan);
+            let walked = visit_mut::stmt(self, s);
+            self.libc_call = None;
+            walked?;
+            let span = s.span;
+            let call = std::mem::replace(s, empty_stmt(span));
+            *s = block_of(vec![access, call], span);
+            return Ok(Walk::Skip);
+        }
         // A call whose result is discarded invents nothing the program uses.
         if let Some((None, _, cspan)) = top_call(&s.node) {
             self.discarded = Some(cspan);

@@ -20,7 +20,11 @@
 //!   (at any depth) the gotos: the items from `L` to the last such goto are copied U times;
 //!   in copy k `goto L` jumps to the start of copy k+1, in the last copy it becomes
 //!   `__CPROVER_assume(0);` (a loop cut). Declarations at the top of the region move before
-//!   it. Other shapes are an Unsupported error naming the goto.
+//!   it. When `L` is inside a block that does not hold the gotos (a loop built with `goto`
+//!   across blocks: `{ L: … } if (c) goto L;`), the region runs from the item holding `L`
+//!   to the last goto's, and copy k's `goto L` enters copy k+1 at its `L`, as C re-enters
+//!   the block there ([`nested_backward_region`]); a forward goto to `L` before it in the
+//!   region jumps to a second label on `L`'s statement, so it stays in its copy.
 //!
 //! Needs the normal form (N1: only `while`; N2: side-effect-free conditions) and `inline`
 //! having removed calls and static locals. Guarantees (checked by
@@ -34,6 +38,7 @@ use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
@@ -68,7 +73,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             if let Some((span, l)) = backward_goto(&f.node.statement) {
                 return Err(Error::unsupported(
                     span,
-                    format!("backward `goto {l}` whose label is not in an enclosing block"),
+                    format!("backward `goto {l}` (internal: not unwound)"),
                 ));
             }
         }
@@ -169,8 +174,11 @@ impl Unwinder<'_> {
                 }
             }
         }
-        while let Some((pos, label, last)) = backward_region(items) {
-            self.unwind_region(items, pos, &label, last);
+        while let Some((pos, label, last, front)) = backward_region(items)
+            .map(|(p, l, j)| (p, l, j, true))
+            .or_else(|| nested_backward_region(items).map(|(p, l, j)| (p, l, j, false)))
+        {
+            self.unwind_region(items, pos, &label, last, front);
         }
         Ok(())
     }
@@ -478,14 +486,32 @@ impl Unwinder<'_> {
         pos: usize,
         label: &str,
         last: usize,
+        front: bool,
     ) {
+        let order = jumps_in_order(&items[pos]);
+        let forward = order
+            .iter()
+            .take_while(|(m, def)| !(*def && m == label))
+            .any(|(m, _)| m == label);
+        if !front && forward {
+            // A forward goto to `L` before it in its item stays in its copy: it jumps to a
+            // second label on `L`'s statement, which each copy renames like its others.
+            let alias = self.names.label("L");
+            let mut split = SplitForward {
+                label: label.to_string(),
+                alias,
+                seen: false,
+            };
+            let Ok(()) = visit_mut::block_item(&mut split, &mut items[pos]);
+        }
         let region: Vec<Node<BlockItem>> = items.drain(pos..=last).collect();
         let span = region[0].span;
         let mut decls = vec![];
         let mut stmts = vec![];
         for it in region {
             match it.node {
-                BlockItem::Statement(s) => stmts.push(item(strip_label(s, label))),
+                BlockItem::Statement(s) if front => stmts.push(item(strip_label(s, label))),
+                BlockItem::Statement(s) => stmts.push(item(s)),
                 _ => decls.push(it),
             }
         }
@@ -510,6 +536,10 @@ impl Unwinder<'_> {
                     let n = cp.names.label("L");
                     cp.labels.insert(l.clone(), n);
                 }
+                if !front {
+                    // The label inside the copy is where copy k starts.
+                    cp.labels.insert(label.to_string(), starts[k].clone());
+                }
             }
             let to = match starts.get(k + 1) {
                 Some(next) => GotoTo::Label(next.clone()),
@@ -525,7 +555,9 @@ impl Unwinder<'_> {
             let Statement::Compound(b) = body.node else {
                 continue;
             };
-            out.push(item(labeled(&starts[k], empty_stmt(span), span)));
+            if front {
+                out.push(item(labeled(&starts[k], empty_stmt(span), span)));
+            }
             out.extend(b);
             if k + 1 < self.unwind {
                 out.push(item(goto(&end, span)));
@@ -612,6 +644,95 @@ fn backward_region(items: &[Node<BlockItem>]) -> Option<(usize, String, usize)> 
         }
     }
     None
+}
+
+/// A backward goto across blocks (a loop built with `goto`): the latest label `L` defined
+/// inside an item of this block (not on its front: [`backward_region`]) with a goto to it
+/// after it in the same item or a later one, none of whose blocks holds both (those are
+/// unwound first, inside): (position, label, last item with such a goto). The items from
+/// the label's to that last one are the region, as in [`backward_region`], except that
+/// copy k+1 starts at the label inside it, where C's `goto` enters the block again (its
+/// locals new, their values indeterminate: the copy's fresh ones). A forward goto to `L`
+/// before it in its item stays in its copy ([`SplitForward`]).
+fn nested_backward_region(items: &[Node<BlockItem>]) -> Option<(usize, String, usize)> {
+    let gotos: Vec<Vec<String>> = items.iter().map(gotos_in).collect();
+    for pos in (0..items.len()).rev() {
+        let order = jumps_in_order(&items[pos]);
+        let labels: Vec<&String> = order
+            .iter()
+            .filter_map(|(l, def)| def.then_some(l))
+            .collect();
+        for l in labels.into_iter().rev() {
+            let at = order.iter().position(|(m, def)| *def && m == l)?;
+            let after = order[at..].iter().any(|(m, def)| !def && m == l);
+            let later = (pos + 1..items.len()).rev().find(|&j| gotos[j].contains(l));
+            let last = match (later, after) {
+                (Some(j), _) => j,
+                (None, true) => pos,
+                (None, false) => continue,
+            };
+            return Some((pos, l.clone(), last));
+        }
+    }
+    None
+}
+
+/// Retargets the gotos to `label` before it (in textual order) to `alias`, a second label
+/// put on `label`'s statement: `goto L; … L: s` → `goto A; … L: A: s`.
+struct SplitForward {
+    label: String,
+    alias: String,
+    seen: bool,
+}
+
+impl VisitorMut for SplitForward {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
+        match &mut s.node {
+            Statement::Labeled(l) if !self.seen => {
+                if matches!(&l.node.label.node, Label::Identifier(i) if i.node.name == self.label) {
+                    self.seen = true;
+                    let inner = std::mem::replace(&mut *l.node.statement, empty_stmt(s.span));
+                    let span = inner.span;
+                    *l.node.statement = labeled(&self.alias, inner, span);
+                }
+            }
+            Statement::Goto(g) if !self.seen && g.node.name == self.label => {
+                g.node.name = self.alias.clone();
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
+}
+
+/// The labels an item defines (`true`) and the gotos it has (`false`), in textual order.
+fn jumps_in_order(it: &Node<BlockItem>) -> Vec<(String, bool)> {
+    struct J(Vec<(String, bool)>);
+    impl Visitor for J {
+        type Error = Infallible;
+        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
+            match &s.node {
+                Statement::Labeled(l) => {
+                    if let Label::Identifier(i) = &l.node.label.node {
+                        self.0.push((i.node.name.clone(), true));
+                    }
+                }
+                Statement::Goto(l) => self.0.push((l.node.name.clone(), false)),
+                _ => {}
+            }
+            Ok(Walk::Descend)
+        }
+        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            Ok(Walk::Skip)
+        }
+    }
+    let mut j = J(vec![]);
+    let Ok(()) = visit::block_item(&mut j, it);
+    j.0
 }
 
 /// The items of a loop body `{ … }`, looking through blocks that wrap the whole body.
