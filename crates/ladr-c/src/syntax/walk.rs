@@ -617,6 +617,35 @@ pub fn is_assign_op(op: &BinaryOperator) -> bool {
     )
 }
 
+/// The variables a walk meets written or with their address taken, each named directly
+/// (`x = …`, `x += …`, `x++`, `&x`; evaluated operands only): what no analysis may take
+/// for a constant. Walk statements and declarations with it, then read `.0`.
+#[derive(Default)]
+pub struct WrittenNames(pub std::collections::HashSet<String>);
+
+impl visit::Visitor for WrittenNames {
+    type Error = std::convert::Infallible;
+    const UNEVALUATED: bool = false;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
+        let target = match &e.node {
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                Some(&b.node.lhs.node)
+            }
+            Expression::UnaryOperator(u)
+                if is_inc_dec(&u.node.operator.node)
+                    || u.node.operator.node == UnaryOperator::Address =>
+            {
+                Some(&u.node.operand.node)
+            }
+            _ => None,
+        };
+        if let Some(Expression::Identifier(i)) = target {
+            self.0.insert(i.node.name.clone());
+        }
+        Ok(Walk::Descend)
+    }
+}
+
 /// True if the statement names one of `names` as an identifier expression.
 pub fn mentions(s: &Node<Statement>, names: &[&str]) -> bool {
     struct Finder<'a>(&'a [&'a str]);

@@ -510,32 +510,8 @@ fn function_pointer_globals(
             seen.insert(n.to_string());
         }
     }
-    struct W<'a>(&'a mut HashMap<String, String>);
-    impl Visitor for W<'_> {
-        type Error = Infallible;
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            let target = match &e.node {
-                Expression::BinaryOperator(b)
-                    if ladr_c::syntax::walk::is_assign_op(&b.node.operator.node) =>
-                {
-                    Some(&*b.node.lhs)
-                }
-                Expression::UnaryOperator(u)
-                    if ladr_c::syntax::walk::is_inc_dec(&u.node.operator.node)
-                        || u.node.operator.node == UnaryOperator::Address =>
-                {
-                    Some(&*u.node.operand)
-                }
-                _ => None,
-            };
-            if let Some(n) = target.and_then(ident_name) {
-                self.0.remove(n);
-            }
-            Ok(Walk::Descend)
-        }
-    }
     if !out.is_empty() {
-        let mut w = W(&mut out);
+        let mut w = ladr_c::syntax::walk::WrittenNames::default();
         for f in defs.values() {
             let Ok(()) = visit::stmt(&mut w, &f.statement);
         }
@@ -544,6 +520,7 @@ fn function_pointer_globals(
                 let Ok(()) = visit::declaration(&mut w, d);
             }
         }
+        out.retain(|n, _| !w.0.contains(n));
     }
     out
 }

@@ -39,7 +39,7 @@ use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
 use ladr_c::syntax::names::{self, Names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
-use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
+use ladr_c::syntax::walk::{Walk, WrittenNames};
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind, Options, Program};
 use lang_c::ast::*;
@@ -896,42 +896,21 @@ fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
             seen.insert(n.to_string());
         }
     }
-    struct W<'a>(&'a mut HashMap<String, i128>);
-    impl Visitor for W<'_> {
-        type Error = Infallible;
-        const UNEVALUATED: bool = false;
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            let target = match &e.node {
-                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-                    Some(&*b.node.lhs)
-                }
-                Expression::UnaryOperator(u)
-                    if is_inc_dec(&u.node.operator.node)
-                        || u.node.operator.node == UnaryOperator::Address =>
-                {
-                    Some(&*u.node.operand)
-                }
-                _ => None,
-            };
-            if let Some(n) = target.and_then(ident_name) {
-                self.0.remove(n);
-            }
-            Ok(Walk::Descend)
-        }
-    }
     if !out.is_empty() {
-        let mut w = W(&mut out);
+        let mut w = WrittenNames::default();
         for ext in &unit.0 {
-            if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-                let Ok(()) = visit::stmt(&mut w, &f.node.statement);
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    let Ok(()) = visit::stmt(&mut w, &f.node.statement);
+                }
+                // File-scope initialisers (`int *p = &n;`) take addresses too.
+                ExternalDeclaration::Declaration(d) => {
+                    let Ok(()) = visit::declaration(&mut w, d);
+                }
+                _ => {}
             }
         }
-        // File-scope initialisers (`int *p = &n;`) take addresses too.
-        for ext in &unit.0 {
-            if let ExternalDeclaration::Declaration(d) = &ext.node {
-                let Ok(()) = visit::declaration(&mut w, d);
-            }
-        }
+        out.retain(|n, _| !w.0.contains(n));
     }
     out
 }
