@@ -1354,6 +1354,15 @@ fn timed_waits_may_time_out() {
     racy("strncpy_racy.c", (8, 14));
 }
 
+/// A library function returning a pointer to a struct the program never completes
+/// (`opendir`'s `DIR *`) gets a fresh object of one byte: `sizeof` of its pointee made
+/// CBMC reject the program, so every such program had no answer.
+#[test]
+fn opaque_library_objects_are_fresh_objects() {
+    racy("opendir_racy.c", (8, 14));
+    free("opendir_free.c");
+}
+
 /// Issue 27 item 11: a thread's interleaving lists only lines of its own code. CBMC's one
 /// body of a library function (`__atomic_fetch_add_S32`, behind <stdatomic.h>'s
 /// `atomic_fetch_add`) is located at its first call, so its steps showed that line (main's

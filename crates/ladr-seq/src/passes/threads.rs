@@ -629,11 +629,64 @@ struct Returns {
     value: bool,
     /// A pointer to an object (not `void *`, not a function pointer).
     object: bool,
+    /// A pointer to a struct the program never completes (`DIR *`, glibc's
+    /// `struct __dirstream`): `sizeof` of its pointee is an error, and the program cannot
+    /// look inside it, so a fresh object of one byte stands for it.
+    opaque: bool,
+}
+
+/// The struct (or union) tag a type specifier names, directly or through a typedef.
+fn struct_tag<'a>(
+    t: &'a TypeSpecifier,
+    typedefs: &HashMap<&'a str, &'a TypeSpecifier>,
+) -> Option<(&'a str, bool)> {
+    match t {
+        TypeSpecifier::Struct(st) => st
+            .node
+            .identifier
+            .as_ref()
+            .map(|i| (i.node.name.as_str(), st.node.declarations.is_some())),
+        TypeSpecifier::TypedefName(n) => typedefs
+            .get(n.node.name.as_str())
+            .and_then(|t| struct_tag(t, &HashMap::new())),
+        _ => None,
+    }
 }
 
 /// What each function declared at file scope returns.
 fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns> {
     let mut out = HashMap::new();
+    // Typedefs of one type specifier, and the struct tags the program completes.
+    let mut typedefs: HashMap<&str, &TypeSpecifier> = HashMap::new();
+    let mut complete: HashSet<&str> = HashSet::new();
+    for ext in decls {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let types: Vec<&TypeSpecifier> = d
+            .node
+            .specifiers
+            .iter()
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                _ => None,
+            })
+            .collect();
+        for t in &types {
+            if let Some((tag, true)) = struct_tag(t, &HashMap::new()) {
+                complete.insert(tag);
+            }
+        }
+        if is_typedef(&d.node) && types.len() == 1 {
+            for id in &d.node.declarators {
+                if id.node.declarator.node.derived.is_empty() {
+                    if let Some(n) = declarator_name(&id.node.declarator.node) {
+                        typedefs.insert(n, types[0]);
+                    }
+                }
+            }
+        }
+    }
     for ext in decls {
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
@@ -659,11 +712,19 @@ fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns
             let object = matches!(dd.kind.node, DeclaratorKind::Identifier(_))
                 && pointers > 0
                 && (!void || pointers > 1);
+            let opaque = object
+                && pointers == 1
+                && d.node.specifiers.iter().any(|s| {
+                    matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                        if struct_tag(&t.node, &typedefs)
+                            .is_some_and(|(tag, _)| !complete.contains(tag)))
+                });
             out.insert(
                 name.to_string(),
                 Returns {
                     value: !void || pointers > 0,
                     object,
+                    opaque,
                 },
             );
         }
@@ -1935,13 +1996,17 @@ impl VisitorMut for SlotCtx<'_> {
                         let span = e.span;
                         let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
                         let pointee = deref(cast(ty(), int(0, span), span), span);
-                        let size = node(
-                            Expression::SizeOfVal(Box::new(node(
-                                SizeOfVal(Box::new(pointee)),
+                        let size = if returns.opaque {
+                            int(1, span)
+                        } else {
+                            node(
+                                Expression::SizeOfVal(Box::new(node(
+                                    SizeOfVal(Box::new(pointee)),
+                                    span,
+                                ))),
                                 span,
-                            ))),
-                            span,
-                        );
+                            )
+                        };
                         *e = cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span);
                         self.libc_used = true;
                         return Ok(Walk::Skip);
