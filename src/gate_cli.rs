@@ -66,10 +66,7 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
             for n in &e.notes {
                 eprintln!("  = {n}");
             }
-            ExitCode::from(match e.kind {
-                ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => 3,
-                _ => 2,
-            })
+            ExitCode::from(e.kind.exit_status())
         }
     }
 }

@@ -418,7 +418,7 @@ fn main() -> ExitCode {
             .stack_size(ladr_check::STACK)
             .spawn(move || {
                 let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
-                let _ = tx.send(run(&cli, &file, &mut err_out));
+                let _ = tx.send(run(&cli, &file, budget, &mut err_out));
             })
     };
     if let Err(e) = worker {
@@ -500,7 +500,12 @@ enum Done {
     Emitted = 255,
 }
 
-fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done {
+fn run(
+    cli: &Cli,
+    file: &std::path::Path,
+    budget: ladr_check::memory::Budget,
+    err_out: &mut StandardStream,
+) -> Done {
     let mut ilp32 = cli.ilp32;
     let file = if cli.svcomp {
         let input = match svcomp::input(file) {
@@ -592,9 +597,7 @@ fn run(cli: &Cli, file: &std::path::Path, err_out: &mut StandardStream) -> Done 
         },
         swarm: cli.swarm,
     };
-    ladr_cbmc::process::limit_children(
-        ladr_check::memory::Budget::new(cli.memory).per_cbmc(plan.jobs),
-    );
+    ladr_cbmc::process::limit_children(budget.per_cbmc(plan.jobs));
     let deadline = time_limit(cli).map(|t| t0 + t);
     // A progress line on the terminal (indicatif draws nothing when stderr is not one).
     let bar = progress_line(cli);
@@ -804,8 +807,9 @@ fn fail(
             }
         }
     }
-    match e.kind {
-        ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => Done::Unknown,
-        _ => Done::Refused,
+    if e.kind.no_verdict() {
+        Done::Unknown
+    } else {
+        Done::Refused
     }
 }

@@ -130,10 +130,7 @@ pub fn main(args: &SwarmArgs) -> ExitCode {
                 color_choice(Color::Auto, false),
             );
             render(&mut err, &e, parsed.as_ref().map(|p| &p.map));
-            ExitCode::from(match e.kind {
-                ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources => 3,
-                _ => 2,
-            })
+            ExitCode::from(e.kind.exit_status())
         }
     }
 }

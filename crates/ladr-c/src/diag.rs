@@ -30,6 +30,26 @@ pub enum ErrorKind {
     Internal,
 }
 
+impl ErrorKind {
+    /// The check ran but gave no verdict (back end, memory budget, internal error: exit 3,
+    /// verdict `unknown`), rather than refusing its input or command line (exit 2).
+    pub fn no_verdict(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources
+        )
+    }
+
+    /// The exit status of a run that ended with this error: 3 without a verdict, else 2.
+    pub fn exit_status(self) -> u8 {
+        if self.no_verdict() {
+            3
+        } else {
+            2
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Error {
     pub kind: ErrorKind,

@@ -172,6 +172,16 @@ impl AccessInfo {
             format!("`{}`", self.expr)
         }
     }
+
+    /// The access in words: `write of `x``, `atomic read of `a[i]``.
+    pub fn words(&self) -> String {
+        format!(
+            "{}{} of {}",
+            if self.atomic { "atomic " } else { "" },
+            self.kind,
+            self.quoted()
+        )
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -262,10 +272,7 @@ pub fn json(o: &Outcome) -> String {
 /// ladr cannot check and usage errors (exit 2), `unknown` for a back-end failure (exit 3).
 /// `map` locates the error's span (the error's own map, for syntax errors, comes first).
 pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Options) -> Outcome {
-    let backend = matches!(
-        e.kind,
-        ErrorKind::Backend | ErrorKind::Internal | ErrorKind::Resources
-    );
+    let backend = e.kind.no_verdict();
     let location = map
         .or(e.source.as_deref())
         .and_then(|m| e.loc(m))

@@ -290,10 +290,10 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
     let message = format!(
         "Data race on {}: {} by {} at {} and {} by {} at {}, and nothing orders them.",
         second.quoted(),
-        access_words(first),
+        first.words(),
         thread_words(&first.thread),
         at(first),
-        access_words(second),
+        second.words(),
         thread_words(&second.thread),
         at(second),
     );
@@ -307,7 +307,7 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         None,
         format!(
             "second access: {} by {}{}",
-            access_words(second),
+            second.words(),
             thread_words(&second.thread),
             values_words(second)
         ),
@@ -317,7 +317,7 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         Some(1),
         format!(
             "first access: {} by {}{}",
-            access_words(first),
+            first.words(),
             thread_words(&first.thread),
             values_words(first)
         ),
@@ -391,8 +391,8 @@ fn thread_flows(race: &super::Race, ctx: &mut Ctx) -> Vec<Value> {
                 .map(|s| s.what.as_str())
                 .collect();
             let detail = match role {
-                Role::First => format!("{} (first access of the race)", access_words(first)),
-                Role::Second => format!("{} (second access of the race)", access_words(second)),
+                Role::First => format!("{} (first access of the race)", first.words()),
+                Role::Second => format!("{} (second access of the race)", second.words()),
                 Role::Plain if !what.is_empty() => dedup(what).join("; "),
                 Role::Plain => format!("line {}", pos.line),
             };
@@ -437,7 +437,7 @@ fn thread_flows(race: &super::Race, ctx: &mut Ctx) -> Vec<Value> {
             let loc = ctx.access_location(
                 a,
                 None,
-                format!("{} ({role} access of the race)", access_words(a)),
+                format!("{} ({role} access of the race)", a.words()),
             );
             flows[k].push(json!({
                 "location": loc,
@@ -524,16 +524,6 @@ fn dedup(v: Vec<&str>) -> Vec<&str> {
         }
     }
     out
-}
-
-/// `write of `x`` / `atomic read of `a[i]``.
-fn access_words(a: &AccessInfo) -> String {
-    format!(
-        "{}{} of {}",
-        if a.atomic { "atomic " } else { "" },
-        a.kind,
-        a.quoted()
-    )
 }
 
 /// `thread 1 (producer)`.

@@ -109,12 +109,12 @@ fn write_race<W: WriteColor>(
         .with_labels(vec![
             Label::primary(id2, r2).with_message(format!(
                 "{} by thread {}",
-                access_text(second),
+                second.words(),
                 second.thread.slot
             )),
             Label::secondary(id1, r1).with_message(format!(
                 "{} by thread {}",
-                access_text(first),
+                first.words(),
                 first.thread.slot
             )),
         ])
@@ -160,12 +160,12 @@ pub fn summary(o: &Outcome) -> String {
             };
             format!(
                 "race: {} at {}:{}:{} in thread {} and {} at {}:{}:{} in thread {}{more}",
-                access_text(a),
+                a.words(),
                 a.file,
                 a.line,
                 a.column,
                 a.thread.slot,
-                access_text(b),
+                b.words(),
                 b.file,
                 b.line,
                 b.column,
@@ -221,15 +221,6 @@ pub fn summary(o: &Outcome) -> String {
             )
         }
     }
-}
-
-fn access_text(a: &AccessInfo) -> String {
-    format!(
-        "{}{} of {}",
-        if a.atomic { "atomic " } else { "" },
-        a.kind,
-        a.quoted()
-    )
 }
 
 pub fn thread_text(t: &Thread) -> String {

@@ -144,6 +144,14 @@ pub fn deref(e: Node<Expression>, span: Span) -> Node<Expression> {
     unop(UnaryOperator::Indirection, e, span)
 }
 
+/// `sizeof(e)` (of an expression; `e` is not evaluated).
+pub fn size_of_val(e: Node<Expression>, span: Span) -> Node<Expression> {
+    node(
+        Expression::SizeOfVal(Box::new(node(SizeOfVal(Box::new(e)), span))),
+        span,
+    )
+}
+
 pub fn member(e: Node<Expression>, field: &str, arrow: bool, span: Span) -> Node<Expression> {
     let op = if arrow {
         MemberOperator::Indirect

@@ -310,11 +310,7 @@ fn calls_free(s: &Node<Statement>) -> bool {
 /// [`c1_ends_before`]); in C2, every access before the first statement that may
 /// synchronise ([`c2_ends_after`]) checks them.
 fn phase_flags(span: Span) -> Vec<Node<Statement>> {
-    let p1 = and(
-        ident(abi::DR0, span),
-        not(ident(abi::DR1, span), span),
-        span,
-    );
+    let p1 = in_c1(span);
     let p2 = and(ident(abi::DR1, span), not(ident(C2_SYNC, span), span), span);
     vec![
         expr_stmt(assign(ident(P1, span), p1, span)),
@@ -326,16 +322,17 @@ fn phase_flags(span: Span) -> Vec<Node<Statement>> {
 /// synchronise: C1 sets no flag before such a statement of its own (a release after the
 /// access would order it before what another thread does after the matching acquire).
 fn c1_ends_before(span: Span) -> Node<Statement> {
-    let picked = and(
-        and(
-            ident(abi::DR0, span),
-            not(ident(abi::DR1, span), span),
-            span,
-        ),
-        ident(C1_SITE, span),
-        span,
-    );
+    let picked = and(in_c1(span), ident(C1_SITE, span), span);
     assume(not(picked, span), span)
+}
+
+/// `dr0 && !dr1`: the context running is C1.
+fn in_c1(span: Span) -> Node<Expression> {
+    and(
+        ident(abi::DR0, span),
+        not(ident(abi::DR1, span), span),
+        span,
+    )
 }
 
 /// `c2_sync = c2_sync || dr1;`, in front of a statement that may synchronise (after the
@@ -500,7 +497,6 @@ struct Rewriter<'a> {
     slot: usize,
     label: u32,
     atomic: bool,
-    /// The first site of the statement: an access's number is `id - first + 1`.
     sites: &'a mut Vec<Site>,
     exclusion: Option<&'a Exclusion>,
     /// The program frees blocks: accesses through pointers also check C1's `c1_free`.
@@ -629,13 +625,7 @@ impl Rewriter<'_> {
                     BitAnchor::Start => bytes(whole),
                     BitAnchor::After(before) => {
                         let before = member(object, before, arrow, span);
-                        let size = node(
-                            Expression::SizeOfVal(Box::new(node(
-                                SizeOfVal(Box::new(before.clone())),
-                                span,
-                            ))),
-                            span,
-                        );
+                        let size = size_of_val(before.clone(), span);
                         binop(BinaryOperator::Plus, bytes(addr(before, span)), size, span)
                     }
                 };
@@ -652,13 +642,7 @@ impl Rewriter<'_> {
         if names_variable(a) {
             return None;
         }
-        let size = node(
-            Expression::SizeOfVal(Box::new(node(
-                SizeOfVal(Box::new(deref(a.clone(), span))),
-                span,
-            ))),
-            span,
-        );
+        let size = size_of_val(deref(a.clone(), span), span);
         Some(call(abi::R_OK, vec![a.clone(), size], span))
     }
 
@@ -817,10 +801,7 @@ impl Rewriter<'_> {
         ]
     }
 
-    /// `P1 && c1_pick == n && [valid &&] (set_field(a,"w",1), [set_field(a,"wna",1),]
-    /// c1_site = id, 1)` for a write, `r` for a (plain) read, where n is the access's number
-    /// in its statement ([`abi::C1_PICK`]).
-    /// `P1 && c1_pick == id`: access `id` is C1's picked one.
+    /// `P1 && c1_pick == id`: access `id` is C1's picked one ([`abi::C1_PICK`]).
     fn picked(&self, id: u32, span: Span) -> Node<Expression> {
         and(
             ident(P1, span),

@@ -439,7 +439,12 @@ fn destructor_function(
 ) -> Option<String> {
     let n = routine_name(d)?;
     let f = values.get(n).map_or(n, String::as_str);
-    (defs.contains_key(f) || f == "free").then(|| f.to_string())
+    known_destructor(f, defs).then(|| f.to_string())
+}
+
+/// A function a key destructor may be: one the program defines, or the C library's `free`.
+fn known_destructor(f: &str, defs: &HashMap<String, FunctionDefinition>) -> bool {
+    defs.contains_key(f) || f == "free"
 }
 
 /// The variables of a body that hold one function all along: its locals written once, by
@@ -460,7 +465,7 @@ fn function_values(
         }
         if let Some(f) = routine_name(&rhs.node) {
             let f = pointer_globals.get(f).map_or(f, String::as_str);
-            if defs.contains_key(f) || f == "free" {
+            if known_destructor(f, defs) {
                 out.insert(n.clone(), f.to_string());
             }
         }
@@ -492,7 +497,7 @@ fn function_pointer_globals(
             let f = match &id.node.initializer {
                 Some(i) => match &i.node {
                     Initializer::Expression(e) => routine_name(&e.node)
-                        .filter(|f| defs.contains_key(*f) || *f == "free")
+                        .filter(|f| known_destructor(f, defs))
                         .map(str::to_string),
                     Initializer::List(_) => None,
                 },
@@ -1995,17 +2000,10 @@ impl VisitorMut for SlotCtx<'_> {
                         // `(__typeof__(f(a))) __ladr_fresh_object(sizeof(*(__typeof__(f(a))) 0))`
                         let span = e.span;
                         let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
-                        let pointee = deref(cast(ty(), int(0, span), span), span);
                         let size = if returns.opaque {
                             int(1, span)
                         } else {
-                            node(
-                                Expression::SizeOfVal(Box::new(node(
-                                    SizeOfVal(Box::new(pointee)),
-                                    span,
-                                ))),
-                                span,
-                            )
+                            size_of_val(deref(cast(ty(), int(0, span), span), span), span)
                         };
                         *e = cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span);
                         self.libc_used = true;

@@ -320,10 +320,7 @@ impl Unwinder<'_> {
         let len = binop(
             BinaryOperator::Multiply,
             binop(BinaryOperator::Minus, n.clone(), ident(i, span), span),
-            node(
-                Expression::SizeOfVal(Box::new(node(SizeOfVal(Box::new(at(i))), span))),
-                span,
-            ),
+            size_of_val(at(i), span),
             span,
         );
         let k = self.names.temp();
