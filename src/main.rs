@@ -4,9 +4,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr_c::diag::{render, Error, ErrorKind};
-use ladr_c::frontend;
+use ladr_c::frontend::{self, Parsed};
 use ladr_c::print::print_unit;
-use ladr_check::{check_races, Phase, Verdict};
+use ladr_check::answer::Verdict;
+use ladr_check::{Phase, Request};
 use ladr_ir::program::Options;
 use ladr_report as report;
 use ladr_seq::pipeline::{translate, Stage};
@@ -16,7 +17,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 mod gate_cli;
-mod speed_cli;
 mod swarm_cli;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -506,189 +506,211 @@ fn run(
     budget: ladr_check::memory::Budget,
     err_out: &mut StandardStream,
 ) -> Done {
-    let mut ilp32 = cli.ilp32;
-    let file = if cli.svcomp {
-        let input = match svcomp::input(file) {
-            Ok(i) => i,
-            Err(e) => return fail(cli, file, err_out, &e, None),
-        };
-        let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
-            let e = Error::new(
-                ErrorKind::Usage,
-                "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
-            );
-            return fail(cli, file, err_out, &e, None);
-        };
-        if let Err(e) = svcomp::check_property(&property) {
-            return fail(cli, file, err_out, &e, None);
-        }
-        if !cli.ilp32 && !cli.lp64 {
-            ilp32 = input.data_model == Some(svcomp::DataModel::ILP32);
-        }
-        input.file
-    } else {
-        file.to_path_buf()
+    let (file, ilp32) = match input(cli, file) {
+        Ok(f) => f,
+        Err(e) => return fail(cli, file, err_out, &e, None),
     };
-    let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
-    cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
     let t0 = std::time::Instant::now();
-    let db = match cli
-        .compile_commands
-        .as_deref()
-        .map(ladr_project::compdb::Database::load)
-    {
-        Some(Err(e)) => return fail(cli, &file, err_out, &e, None),
-        Some(Ok(db)) => Some(db),
-        None => None,
-    };
-    let mut files = cli.file.clone();
-    files[0] = file.clone();
-    let inputs = ladr_project::compdb::inputs(&files, db.as_ref(), &cpp_args);
-    let parsed = match frontend::link::load_all(&inputs) {
+    let parsed = match load(cli, &file) {
         Ok(p) => p,
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };
     let parse_time = t0.elapsed().as_secs_f64();
-    let opts = options(cli);
     if let Some(stage) = cli.emit.map(Emit::stage) {
-        if stage == Stage::Parsed {
-            emit(&print_unit(&parsed.unit).text);
-            return Done::Emitted;
-        }
-        return match translate(parsed.unit.clone(), &opts, stage, |_, _| {}) {
-            Ok(p) => {
-                emit(&print_unit(&p.unit).text);
-                Done::Emitted
-            }
+        return match emit_stage(cli, &parsed, stage) {
+            Ok(()) => Done::Emitted,
             Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
         };
     }
-    let cbmc = match ladr_cbmc::locate(cli.cbmc.as_deref()) {
-        Ok(c) => c,
-        Err(e) => {
-            let e = Error::new(ErrorKind::Backend, e.to_string());
-            return fail(cli, &file, err_out, &e, Some(&parsed));
-        }
+    let request = match request(cli, ilp32, t0, budget) {
+        Ok(r) => r,
+        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
-    if let Some(dir) = &cli.keep_files {
-        if let Err(e) = ladr_check::prepare_keep_dir(dir) {
-            return fail(cli, &file, err_out, &e, Some(&parsed));
+    // A progress line on the terminal (indicatif draws nothing when stderr is not one).
+    let bar = progress_line(cli);
+    let show = |phase: Phase, b: &Options| {
+        bar.set_message(progress_message(&request, &file, phase, b));
+    };
+    let checked = ladr_check::check(&parsed, &request, &show);
+    bar.finish_and_clear();
+    let answer = match checked {
+        Ok(a) => a,
+        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
+    };
+    let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
+    outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
+    outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));
+    print_report(cli, &outcome, &answer, &parsed, &file);
+    write_witness(cli, &outcome, &file, ilp32);
+    let done = match &answer.verdict {
+        Verdict::Race => Done::Race,
+        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
+        // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
+        Verdict::NoRace if cli.svcomp && (answer.bounds.vacuous || answer.fallback.is_some()) => {
+            Done::Unknown
         }
+        Verdict::NoRace => Done::NoRace,
+        Verdict::Unknown { .. } => Done::Unknown,
+    };
+    // The answer is out; the watchdog must not wait for the program trees to be freed.
+    ladr_check::drop_in_background(parsed);
+    done
+}
+
+/// The C file to check and whether it is for ILP32: `file` itself, or in SV-COMP mode the
+/// input of the task file `file` (its property checked, its data model unless
+/// `--32`/`--64` says).
+fn input(cli: &Cli, file: &std::path::Path) -> Result<(PathBuf, bool), Error> {
+    if !cli.svcomp {
+        return Ok((file.to_path_buf(), cli.ilp32));
+    }
+    let input = svcomp::input(file)?;
+    let Some(property) = cli.property_file.clone().or(input.property.clone()) else {
+        return Err(Error::new(
+            ErrorKind::Usage,
+            "SV-COMP mode needs --property-file (or a task file naming no-data-race.prp)",
+        ));
+    };
+    svcomp::check_property(&property)?;
+    let ilp32 = if !cli.ilp32 && !cli.lp64 {
+        input.data_model == Some(svcomp::DataModel::ILP32)
+    } else {
+        cli.ilp32
+    };
+    Ok((input.file, ilp32))
+}
+
+/// Preprocesses, parses and links `file` and the other files given, with `-I`/`-D` and
+/// the compile database's flags.
+fn load(cli: &Cli, file: &std::path::Path) -> Result<Parsed, Error> {
+    let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
+    cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
+    let db = cli
+        .compile_commands
+        .as_deref()
+        .map(ladr_project::compdb::Database::load)
+        .transpose()?;
+    let mut files = cli.file.clone();
+    files[0] = file.to_path_buf();
+    let inputs = ladr_project::compdb::inputs(&files, db.as_ref(), &cpp_args);
+    frontend::link::load_all(&inputs)
+}
+
+/// `--emit STAGE`: prints the program after that stage.
+fn emit_stage(cli: &Cli, parsed: &Parsed, stage: Stage) -> Result<(), Error> {
+    if stage == Stage::Parsed {
+        emit(&print_unit(&parsed.unit).text);
+        return Ok(());
+    }
+    let p = translate(parsed.unit.clone(), &options(cli), stage, |_, _| {})?;
+    emit(&print_unit(&p.unit).text);
+    Ok(())
+}
+
+/// The check the command line asks for; `t0` is when reading the input began (the time
+/// limit counts from there).
+fn request(
+    cli: &Cli,
+    ilp32: bool,
+    t0: std::time::Instant,
+    budget: ladr_check::memory::Budget,
+) -> Result<Request, Error> {
+    let cbmc = ladr_cbmc::locate(cli.cbmc.as_deref())
+        .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
+    if let Some(dir) = &cli.keep_files {
+        ladr_check::prepare_keep_dir(dir)?;
     }
     let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.ilp32 = ilp32;
     copts.timeout = time_limit(cli);
-    let steps = if cli.svcomp || !cli.no_deepen {
-        cli.deepen_steps
-    } else {
-        0
-    };
-    let plan = ladr_check::parallel::Plan {
-        jobs: match (cli.jobs, cli.svcomp) {
-            (Some(j), _) => {
-                let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
-                if let Some(note) = note {
-                    eprintln!("{note}");
-                }
-                jobs
+    let jobs = match (cli.jobs, cli.svcomp) {
+        (Some(j), _) => {
+            let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+            if let Some(note) = note {
+                eprintln!("{note}");
             }
-            (None, true) => 1,
-            (None, false) => ladr_check::parallel::default_jobs(),
-        },
-        swarm: cli.swarm,
-    };
-    ladr_cbmc::process::limit_children(budget.per_cbmc(plan.jobs));
-    let deadline = time_limit(cli).map(|t| t0 + t);
-    // A progress line on the terminal (indicatif draws nothing when stderr is not one).
-    let bar = progress_line(cli);
-    // SV-COMP asks for one race.
-    let max_races = match (cli.svcomp, cli.all) {
-        (true, _) => Some(1),
-        (false, true) => None,
-        (false, false) => Some(cli.max_races as usize),
-    };
-    let show = |phase: Phase, b: &Options| {
-        let what = match phase {
-            Phase::Translating => "translating",
-            Phase::Cbmc => "CBMC is checking",
-        };
-        let mut more = match b.exclude.len() {
-            0 => String::new(),
-            n => format!(", looking for race {}", n + 1),
-        };
-        if ladr_check::is_probe(&opts, b) {
-            more.push_str(", probe: constant loops cut");
+            jobs
         }
-        bar.set_message(format!(
-            "{}: {what} ({} rounds, {} unwindings{more})",
-            file.display(),
-            b.rounds,
-            b.unwind
-        ));
+        (None, true) => 1,
+        (None, false) => ladr_check::parallel::default_jobs(),
     };
-    // One CBMC at a time and no split: the sequential check (SV-COMP mode's).
-    let checked = if (plan.jobs <= 1 || steps == 0 || deadline.is_none()) && plan.swarm <= 1 {
-        check_races(
-            &parsed,
-            &opts,
-            &copts,
-            cli.keep_files.as_deref(),
-            deadline,
-            steps,
-            max_races,
-            &mut |phase, b| show(phase, b),
-        )
-        .map(|races| {
-            let s = if deadline.is_some() { steps } else { 0 };
-            let d = match &races.reports[0].fallback {
-                Some(reason) => ladr_check::parallel::Deepening::fallen_back(&opts, s, reason),
-                None => ladr_check::parallel::Deepening::sequential(
-                    &opts,
-                    s,
-                    &races.bounds,
-                    &races.reports[0].verdict,
-                ),
-            };
-            (races, d)
-        })
-    } else {
-        ladr_check::parallel::check_races_parallel(
-            &parsed,
-            &opts,
-            &copts,
-            cli.keep_files.as_deref(),
-            deadline,
-            steps,
-            max_races,
-            plan,
-            &show,
-        )
+    Ok(Request {
+        bounds: options(cli),
+        cbmc: copts,
+        keep: cli.keep_files.clone(),
+        deadline: time_limit(cli).map(|t| t0 + t),
+        deepen_steps: if cli.svcomp || !cli.no_deepen {
+            cli.deepen_steps
+        } else {
+            0
+        },
+        // SV-COMP asks for one race.
+        max_races: match (cli.svcomp, cli.all) {
+            (true, _) => Some(1),
+            (false, true) => None,
+            (false, false) => Some(cli.max_races as usize),
+        },
+        plan: ladr_check::parallel::Plan {
+            jobs,
+            swarm: cli.swarm,
+        },
+        cbmc_memory: Some(budget.per_cbmc(jobs)),
+    })
+}
+
+/// The progress line's text: the file, the phase, the bounds.
+fn progress_message(
+    request: &Request,
+    file: &std::path::Path,
+    phase: Phase,
+    b: &Options,
+) -> String {
+    let what = match phase {
+        Phase::Translating => "translating",
+        Phase::Cbmc => "CBMC is checking",
     };
-    bar.finish_and_clear();
-    let (races, deepening) = match checked {
-        Ok(r) => r,
-        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
+    let mut more = match b.exclude.len() {
+        0 => String::new(),
+        n => format!(", looking for race {}", n + 1),
     };
-    let mut outcome = report::races_outcome(&races, &parsed, parse_time);
-    outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
+    if ladr_check::is_probe_of(request, b) {
+        more.push_str(", probe: constant loops cut");
+    }
+    format!(
+        "{}: {what} ({} rounds, {} unwindings{more})",
+        file.display(),
+        b.rounds,
+        b.unwind
+    )
+}
+
+/// Prints the report in the format asked for.
+fn print_report(
+    cli: &Cli,
+    outcome: &report::Outcome,
+    answer: &ladr_check::Answer,
+    parsed: &Parsed,
+    file: &std::path::Path,
+) {
     match cli.format {
         Format::Text => {
             let mut out = StandardStream::stdout(color_choice(cli.color, true));
-            report::text::write(&mut out, &outcome, &parsed, cli.steps);
-            if let Some(line) = speed_cli::bounds_line(&deepening) {
+            report::text::write(&mut out, outcome, parsed, cli.steps);
+            if let Some(line) = report::schedule::bounds_line(&answer.schedule) {
                 emit(&format!("{line}\n"));
             }
         }
-        Format::Json => emit(&format!(
-            "{}\n",
-            speed_cli::with_deepening(&report::json(&outcome), &deepening)
-        )),
+        Format::Json => emit(&format!("{}\n", report::json(outcome))),
         Format::Sarif => {
-            let log = report::sarif::sarif(&outcome, &report::sarif::root(&file));
+            let log = report::sarif::sarif(outcome, &report::sarif::root(file));
             emit(&format!("{}\n", report::sarif::to_string(&log)));
         }
-        Format::Html => emit(&report::html::html(&outcome)),
+        Format::Html => emit(&report::html::html(outcome)),
     }
+}
+
+/// Writes the violation witness of a race (`--witness`, and always in SV-COMP mode).
+fn write_witness(cli: &Cli, outcome: &report::Outcome, file: &std::path::Path, ilp32: bool) {
     let default_witness = match cli.witness_format {
         WitnessFormat::Graphml => "witness.graphml",
         WitnessFormat::Yaml => "witness.yml",
@@ -697,36 +719,22 @@ fn run(
         .witness
         .clone()
         .or_else(|| cli.svcomp.then(|| PathBuf::from(default_witness)));
-    if let (Some(path), false) = (witness, outcome.races.is_empty()) {
-        let text = match cli.witness_format {
-            WitnessFormat::Graphml => {
-                let arch = if ilp32 { "32bit" } else { "64bit" };
-                report::witness::graphml(&outcome, &file, arch)
-            }
-            WitnessFormat::Yaml => {
-                let model = if ilp32 { "ILP32" } else { "LP64" };
-                report::yaml_witness::yaml(&outcome, &file, model).unwrap_or_default()
-            }
-        };
-        if let Err(e) = std::fs::write(&path, text) {
-            eprintln!("error: cannot write the witness {}: {e}", path.display());
-        }
-    }
-    let done = match &races.reports[0].verdict {
-        Verdict::Race { .. } => Done::Race,
-        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
-        // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
-        Verdict::NoRace
-            if cli.svcomp && (races.reports[0].vacuous || races.reports[0].fallback.is_some()) =>
-        {
-            Done::Unknown
-        }
-        Verdict::NoRace => Done::NoRace,
-        Verdict::Unknown { .. } => Done::Unknown,
+    let (Some(path), false) = (witness, outcome.races.is_empty()) else {
+        return;
     };
-    // The answer is out; the watchdog must not wait for the program trees to be freed.
-    ladr_check::drop_in_background((races, outcome, parsed));
-    done
+    let text = match cli.witness_format {
+        WitnessFormat::Graphml => {
+            let arch = if ilp32 { "32bit" } else { "64bit" };
+            report::witness::graphml(outcome, file, arch)
+        }
+        WitnessFormat::Yaml => {
+            let model = if ilp32 { "ILP32" } else { "LP64" };
+            report::yaml_witness::yaml(outcome, file, model).unwrap_or_default()
+        }
+    };
+    if let Err(e) = std::fs::write(&path, text) {
+        eprintln!("error: cannot write the witness {}: {e}", path.display());
+    }
 }
 
 /// The progress line: a spinner with the phase, the bounds and the time spent (hidden with

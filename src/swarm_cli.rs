@@ -20,7 +20,9 @@ use clap::Subcommand;
 use ladr_c::diag::{render, Error, ErrorKind};
 use ladr_c::frontend::{self, Parsed};
 use ladr_c::print::print_unit;
-use ladr_check::{race_pair, read_outcome, Races, Report, SearchEnd, Translated, Verdict};
+use ladr_check::answer::Verdict;
+use ladr_check::recorded::{self, InstanceState};
+use ladr_check::Translated;
 use ladr_ir::program::Options;
 use ladr_report as report;
 use ladr_seq::pipeline::{translate, Stage};
@@ -399,13 +401,6 @@ fn read_manifest(dir: &Path) -> Result<Recorded, Failed> {
     })
 }
 
-/// What one instance gave.
-enum Answer {
-    Race(Box<Report>),
-    NoRace(Box<Report>),
-    Unknown(String, Option<Box<Report>>),
-}
-
 fn collect(a: &CollectArgs) -> Result<u8, Failed> {
     let t0 = Instant::now();
     let r = read_manifest(&a.dir)?;
@@ -423,7 +418,7 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
             r.instances
         )));
     }
-    let mut answers = vec![];
+    let mut instances = vec![];
     for i in 0..n {
         let d = a.dir.join(i.to_string());
         let t = match instance(&parsed, &program, &r, i) {
@@ -442,118 +437,35 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
             }
             Err(e) => return Err(usage(format!("cannot read {}: {e}", seq.display()))),
         }
-        let Ok(stdout) = std::fs::read_to_string(d.join("cbmc.json")) else {
-            answers.push(Answer::Unknown(
-                format!("instance {i} has no output (not run?)"),
-                None,
-            ));
-            continue;
-        };
-        let stderr = std::fs::read_to_string(d.join("cbmc.stderr")).unwrap_or_default();
-        let exit_code = std::fs::read_to_string(d.join("cbmc.exit"))
+        let outcome = std::fs::read_to_string(d.join("cbmc.json"))
             .ok()
-            .and_then(|s| s.trim().parse::<i32>().ok());
-        let (verdict, formula) = ladr_cbmc::interpret(exit_code, &stdout, &stderr);
-        let outcome = ladr_cbmc::Outcome {
-            verdict,
-            exit_code,
-            wall: Duration::ZERO,
-            timed_out: exit_code == Some(124),
-            formula,
-            stdout,
-            stderr,
-        };
-        let report = read_outcome(&parsed, t, outcome);
-        answers.push(match &report.verdict {
-            Verdict::Race { .. } => Answer::Race(Box::new(report)),
-            Verdict::NoRace => Answer::NoRace(Box::new(report)),
-            Verdict::Unknown { reason } => {
-                Answer::Unknown(format!("instance {i}: {reason}"), Some(Box::new(report)))
-            }
-        });
+            .map(|stdout| {
+                let stderr = std::fs::read_to_string(d.join("cbmc.stderr")).unwrap_or_default();
+                let exit_code = std::fs::read_to_string(d.join("cbmc.exit"))
+                    .ok()
+                    .and_then(|s| s.trim().parse::<i32>().ok());
+                recorded::cbmc_outcome(exit_code, stdout, stderr)
+            });
+        instances.push((t, outcome));
     }
-    let mut summary = json!({ "instances": n, "race": [], "no_race": [], "unknown": [] });
-    for (i, a) in answers.iter().enumerate() {
-        let key = match a {
-            Answer::Race(_) => "race",
-            Answer::NoRace(_) => "no_race",
-            Answer::Unknown(..) => "unknown",
-        };
-        if let Some(list) = summary[key].as_array_mut() {
-            list.push(json!(i));
+    let (answer, states) = recorded::swarm(&parsed, &r.opts, instances);
+    let mut summary = report::schedule::SwarmDoc {
+        instances: n as usize,
+        ..Default::default()
+    };
+    for (i, state) in states.iter().enumerate() {
+        match state {
+            InstanceState::Race => summary.race.push(i),
+            InstanceState::NoRace => summary.no_race.push(i),
+            InstanceState::Unknown => summary.unknown.push(i),
         }
     }
-    // Every distinct pair raced by some instance, in instance order.
-    let mut reports: Vec<Report> = vec![];
-    let mut first_unknown: Option<(String, Option<Box<Report>>)> = None;
-    let mut no_race: Option<Box<Report>> = None;
-    for a in answers {
-        match a {
-            Answer::Race(rep) => {
-                // A pair is the same race whichever access came first.
-                let key = |v: &Verdict| race_pair(v).map(|[a, b]| (a.min(b), a.max(b)));
-                let p = key(&rep.verdict);
-                if !reports.iter().any(|x| key(&x.verdict) == p) {
-                    reports.push(*rep);
-                }
-            }
-            Answer::NoRace(rep) => {
-                no_race.get_or_insert(rep);
-            }
-            Answer::Unknown(why, rep) => {
-                if first_unknown.is_none() {
-                    first_unknown = Some((why, rep));
-                }
-            }
-        }
-    }
-    let end;
-    if !reports.is_empty() {
-        // Each instance stops at its first race: others may exist.
-        end = SearchEnd::Stopped {
-            reason: "each swarm instance reports its first race only".into(),
-        };
-    } else if let Some((why, rep)) = first_unknown {
-        end = SearchEnd::Stopped {
-            reason: why.clone(),
-        };
-        let mut rep = match (rep, no_race) {
-            (Some(r), _) | (None, Some(r)) => *r,
-            (None, None) => {
-                let t = instance(&parsed, &program, &r, 0).map_err(|e| Box::new((e, None)))?;
-                let outcome = ladr_cbmc::Outcome {
-                    verdict: ladr_cbmc::Verdict::Unknown {
-                        reason: why.clone(),
-                    },
-                    exit_code: None,
-                    wall: Duration::ZERO,
-                    timed_out: false,
-                    formula: None,
-                    stdout: String::new(),
-                    stderr: String::new(),
-                };
-                read_outcome(&parsed, t, outcome)
-            }
-        };
-        rep.verdict = Verdict::Unknown { reason: why };
-        reports.push(rep);
-    } else {
-        end = SearchEnd::AllFound;
-        reports.push(*no_race.expect("every instance answered no race"));
-    }
-    let verdict = match &reports[0].verdict {
-        Verdict::Race { .. } => 1,
+    let verdict = match &answer.verdict {
+        Verdict::Race => 1,
         Verdict::NoRace => 0,
         Verdict::Unknown { .. } => 3,
     };
-    let races = Races {
-        reports,
-        bounds: r.opts.clone(),
-        end,
-        translate: Duration::ZERO,
-        cbmc: Duration::ZERO,
-    };
-    let outcome = report::races_outcome(&races, &parsed, t0.elapsed().as_secs_f64());
+    let mut outcome = report::outcome(&answer, &parsed.path, t0.elapsed().as_secs_f64());
     match a.format {
         Format::Text => {
             let mut out = codespan_reporting::term::termcolor::StandardStream::stdout(
@@ -562,15 +474,15 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
             report::text::write(&mut out, &outcome, &parsed, a.steps);
             emit(&format!(
                 "swarm: {n} instances; race: {}; no race: {}; no answer: {}\n",
-                list(&summary["race"]),
-                list(&summary["no_race"]),
-                list(&summary["unknown"])
+                list(&summary.race),
+                list(&summary.no_race),
+                list(&summary.unknown)
             ));
         }
-        Format::Json => emit(&format!(
-            "{}\n",
-            super::speed_cli::with_field(&report::json(&outcome), "swarm", &summary)
-        )),
+        Format::Json => {
+            outcome.swarm = Some(summary);
+            emit(&format!("{}\n", report::json(&outcome)))
+        }
         Format::Sarif => {
             let log = report::sarif::sarif(&outcome, &report::sarif::root(&r.files[0]));
             emit(&format!("{}\n", report::sarif::to_string(&log)));
@@ -581,14 +493,10 @@ fn collect(a: &CollectArgs) -> Result<u8, Failed> {
 }
 
 /// `[0, 2]` as `0, 2`, or `none`.
-fn list(v: &Value) -> String {
-    let items: Vec<String> = v
-        .as_array()
-        .map(|a| a.iter().map(|x| x.to_string()).collect())
-        .unwrap_or_default();
-    if items.is_empty() {
-        "none".into()
-    } else {
-        items.join(", ")
+fn list(v: &[usize]) -> String {
+    if v.is_empty() {
+        return "none".into();
     }
+    let items: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    items.join(", ")
 }

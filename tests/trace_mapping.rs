@@ -1,6 +1,6 @@
 //! Trace mapping without CBMC: CBMC's recorded JSON for the sequential program of a small
 //! racy program (`tests/data/traces/NAME.i` → `NAME.cbmc.json`) is read back through
-//! `ladr_check::read_outcome` and `ladr_report::outcome`, and the report must name the racing
+//! `ladr_check::recorded::one` and `ladr_report::outcome`, and the report must name the racing
 //! lines, the threads and the interleaving in the user's file — never a line of the pthread
 //! model or of generated code.
 //!
@@ -10,11 +10,10 @@
 //! CBMC) and review the diff of the recorded files.
 
 use ladr_c::frontend::{self, Parsed};
-use ladr_check::{read_outcome, translate_seq, Translated};
+use ladr_check::{recorded, translate_seq, Translated};
 use ladr_ir::program::Options;
 use ladr_report::{Outcome, Position};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/traces")
@@ -46,18 +45,9 @@ fn replay_edited(name: &str, edit: impl Fn(String) -> String) -> Outcome {
          with `cargo test --release --test trace_mapping -- --ignored`"
     );
     let stdout = edit(std::fs::read_to_string(dir().join(format!("{name}.cbmc.json"))).unwrap());
-    let (verdict, formula) = ladr_cbmc::interpret(Some(10), &stdout, "");
-    let outcome = ladr_cbmc::Outcome {
-        verdict,
-        exit_code: Some(10),
-        wall: Duration::ZERO,
-        timed_out: false,
-        formula,
-        stdout,
-        stderr: String::new(),
-    };
-    let report = read_outcome(&parsed, t, outcome);
-    ladr_report::outcome(&report, &parsed, &Options::default(), 0.0)
+    let outcome = recorded::cbmc_outcome(Some(10), stdout, String::new());
+    let answer = recorded::one(&parsed, t, outcome, &Options::default());
+    ladr_report::outcome(&answer, &parsed.path, 0.0)
 }
 
 fn lines(ps: &[Position]) -> Vec<u32> {
@@ -224,8 +214,7 @@ fn record() {
     let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
     for name in ["mutex_racy", "condvar_racy"] {
         let (_, t, hash) = load(name);
-        let out = ladr_check::run_cbmc(&t, &ladr_cbmc::Options::new(cbmc.clone()), None)
-            .expect("CBMC runs");
+        let out = recorded::record(&t, &ladr_cbmc::Options::new(cbmc.clone())).expect("CBMC runs");
         assert_eq!(out.exit_code, Some(10), "{name}: {}", out.stderr);
         std::fs::write(dir().join(format!("{name}.cbmc.json")), trim(&out.stdout)).unwrap();
         std::fs::write(dir().join(format!("{name}.seq.fnv")), hash).unwrap();

@@ -1,6 +1,6 @@
 //! Each program of `tests/e2e` is checked with CBMC once per run of this test binary,
-//! through the library exactly as `ladr FILE` does (`src/main.rs`: load, `check_races`,
-//! `races_outcome`), and every report format is rendered from that one outcome. The tests
+//! through the library exactly as `ladr FILE` does (`src/main.rs`: load, `ladr_check::check`,
+//! `ladr_report::outcome`), and every report format is rendered from that one outcome. The tests
 //! ask for a program with [`checked`] (one race, as `ladr FILE`) or [`checked_all`] (every
 //! race, `ladr FILE --all`); the first asks CBMC, the others wait for its answer.
 
@@ -94,18 +94,13 @@ pub fn check_races(
     let cbmc = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
     let mut copts = ladr_cbmc::Options::new(cbmc);
     copts.timeout = timeout;
-    let races = ladr_check::check_races(
-        &parsed,
-        opts,
-        &copts,
-        None,
-        None,
-        0,
+    let request = ladr_check::Request {
         max_races,
-        &mut |_, _| {},
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let outcome = ladr_report::races_outcome(&races, &parsed, parse_time);
+        ..ladr_check::Request::new(opts.clone(), copts)
+    };
+    let answer = ladr_check::check(&parsed, &request, &|_, _: &Options| {})
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let outcome = ladr_report::outcome(&answer, &parsed.path, parse_time);
     let text = ladr_report::text::to_string(&outcome, &parsed, false);
     let steps_text = ladr_report::text::to_string(&outcome, &parsed, true);
     let json = ladr_report::json(&outcome);

@@ -21,7 +21,7 @@
 
 use crate::{
     check_deepening_from, deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome,
-    run_cbmc, Phase, Races, Report, Translated, Verdict, MAX_DEEPENING_STEPS,
+    run_cbmc, Finding, Phase, Progress, Races, Report, Request, Translated, MAX_DEEPENING_STEPS,
 };
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
@@ -31,7 +31,6 @@ use ladr_ir::program::{Options, Program};
 use ladr_seq::pipeline::{translate, Stage};
 use ladr_seq::swarm;
 use lang_c::ast::TranslationUnit;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -142,7 +141,7 @@ impl Deepening {
     /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
     /// finished "no race", as a sequential deepening runs them in order; past `steps` when
     /// a vacuous "no race" made it go on).
-    pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Verdict) -> Self {
+    pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Finding) -> Self {
         let mut out = Deepening {
             probe: crate::is_probe(opts, bounds),
             ..Deepening::default()
@@ -159,7 +158,7 @@ impl Deepening {
             probe: true,
             ..Deepening::default()
         };
-        let unknown = Verdict::Unknown {
+        let unknown = Finding::Unknown {
             reason: reason.to_string(),
         };
         out.extend(opts, 0, steps, opts, &unknown);
@@ -174,7 +173,7 @@ impl Deepening {
         from: u32,
         steps: u32,
         bounds: &Options,
-        verdict: &Verdict,
+        verdict: &Finding,
     ) {
         let out = self;
         let mut reached = false;
@@ -193,9 +192,9 @@ impl Deepening {
             } else if here {
                 reached = true;
                 match verdict {
-                    Verdict::NoRace => StepState::NoRace,
-                    Verdict::Race { .. } => StepState::Race,
-                    Verdict::Unknown { reason } => StepState::Unfinished(reason.clone()),
+                    Finding::NoRace => StepState::NoRace,
+                    Finding::Race { .. } => StepState::Race,
+                    Finding::Unknown { reason } => StepState::Unfinished(reason.clone()),
                 }
             } else {
                 StepState::NoRace
@@ -296,117 +295,142 @@ fn translation_until(
     }
 }
 
-/// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
-/// (`steps` more after `opts`; only `opts` when `steps` is 0), each split into
-/// `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops the
-/// rest. After a race, more races (`max_races`) are searched for at its bounds as
-/// `check_races` does (one check at a time). `keep` keeps the files of the check that gave
-/// the answer. Returns the races and what every bound pair gave.
-#[allow(clippy::too_many_arguments)]
-pub fn check_races_parallel(
-    parsed: &Parsed,
-    opts: &Options,
-    cbmc_opts: &cbmc::Options,
-    keep: Option<&Path>,
-    deadline: Option<Instant>,
-    steps: u32,
-    max_races: Option<usize>,
-    plan: Plan,
-    progress: &(dyn Fn(Phase, &Options) + Sync),
-) -> Result<(Races, Deepening)> {
-    // Without a time limit deepening stops after the first bound pair, as it does
-    // sequentially (nothing would ever stop the deeper ones).
-    let steps = if deadline.is_none() { 0 } else { steps };
-    // The probe's times when it found no race (they count in the answer's).
-    let mut probed = (Duration::ZERO, Duration::ZERO);
-    // The first bound pair's translation, when the probe needed it first.
-    let mut first: Option<std::result::Result<(Program, Duration), Error>> = None;
-    // The probe's "no race", the answer when the first pair gives none.
-    let mut fallback = None;
-    if crate::probes(opts, steps, deadline) {
-        let mut p = |ph: Phase, o: &Options| progress(ph, o);
-        p(Phase::Translating, opts);
-        let (full, time) = timed_translation(parsed.unit.clone(), opts)?;
-        let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
-        if let Some((mut report, at)) = probe {
-            if matches!(report.verdict, Verdict::Race { .. }) {
-                // The first pair's translation, done for the probe's size test, is part
-                // of what the answer cost.
-                report.stats.translate += time;
-                let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
-                let races = more_races(parsed, report, at, cbmc_opts, deadline, max_races, &mut p);
-                return Ok((races, deepening));
-            }
-            probed = (report.stats.translate, report.stats.cbmc);
-            let (kept, vacuity) = crate::probe_fallback(parsed, report, at, cbmc_opts, deadline);
-            probed.1 += vacuity;
-            fallback = kept;
-        }
-        first = Some(Ok((full, time)));
-    }
-    let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
-    let n_steps = bounds.len();
-    let wanted = plan.swarm.max(1);
-    let units: Vec<(usize, u32)> = (0..n_steps)
-        .flat_map(|s| (0..wanted).map(move |i| (s, i)))
-        .collect();
-    let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
-    if let Some(t) = first {
-        let _ = shared[0].set(t);
-    }
-    let next = AtomicUsize::new(0);
-    let cancel = Arc::new(AtomicBool::new(false));
-    let board = Mutex::new(Board {
-        answers: vec![vec![None; wanted as usize]; n_steps],
-        no_race: (0..n_steps).map(|_| None).collect(),
-        unknown: (0..n_steps).map(|_| None).collect(),
-        errors: (0..n_steps).map(|_| None).collect(),
-        translate: probed.0,
-        cbmc: probed.1,
-        ..Board::default()
-    });
-    let lock = || board.lock().unwrap_or_else(|e| e.into_inner());
-    let instances = |p: &Program, s: usize| swarm::instances(p, bounds[s].rounds, wanted);
+/// Where a parallel check starts after the constant-loop probe ([`crate::probe`]). Made
+/// once per check and matched at once: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Start {
+    /// The probe found a race: the answer, with the schedule it stands for.
+    Raced(Races, Deepening),
+    /// The schedule runs: the probe's times when it found no race, the first bound pair's
+    /// translation when the probe needed it first, and the probe's "no race" (the answer
+    /// when the first pair gives none).
+    Schedule {
+        probed: (Duration, Duration),
+        first: Option<(Program, Duration)>,
+        fallback: Option<(Report, Options)>,
+    },
+}
 
-    let worker = || loop {
-        if cancel.load(Ordering::SeqCst) || deadline.is_some_and(|d| Instant::now() >= d) {
-            return;
+/// The constant-loop probe before the schedule, when [`crate::probes`] says it runs.
+fn probe_first(
+    parsed: &Parsed,
+    request: &Request,
+    steps: u32,
+    progress: &dyn Progress,
+) -> Result<Start> {
+    let (opts, cbmc_opts, deadline) = (&request.bounds, &request.cbmc, request.deadline);
+    let mut probed = (Duration::ZERO, Duration::ZERO);
+    let mut fallback = None;
+    if !crate::probes(opts, steps, deadline) {
+        return Ok(Start::Schedule {
+            probed,
+            first: None,
+            fallback,
+        });
+    }
+    let mut p = |ph: Phase, o: &Options| progress.phase(ph, o);
+    p(Phase::Translating, opts);
+    let (full, time) = timed_translation(parsed.unit.clone(), opts)?;
+    let keep = request.keep.as_deref();
+    let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
+    if let Some((mut report, at)) = probe {
+        if matches!(report.verdict, Finding::Race { .. }) {
+            // The first pair's translation, done for the probe's size test, is part of what
+            // the answer cost.
+            report.stats.translate += time;
+            let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
+            let max = request.max_races;
+            let races = more_races(parsed, report, at, cbmc_opts, deadline, max, &mut p);
+            return Ok(Start::Raced(races, deepening));
         }
-        let Some(&(s, i)) = units.get(next.fetch_add(1, Ordering::SeqCst)) else {
-            return;
-        };
-        // A step whose translation failed has no instances to run.
-        {
-            let b = lock();
-            if b.errors[s].is_some() {
-                continue;
+        probed = (report.stats.translate, report.stats.cbmc);
+        let (kept, vacuity) = crate::probe_fallback(parsed, report, at, cbmc_opts, deadline);
+        probed.1 += vacuity;
+        fallback = kept;
+    }
+    Ok(Start::Schedule {
+        probed,
+        first: Some((full, time)),
+        fallback,
+    })
+}
+
+/// The bound pairs of one parallel check, each split into swarm instances, and the workers'
+/// shared state.
+struct Executor<'a> {
+    parsed: &'a Parsed,
+    cbmc_opts: &'a cbmc::Options,
+    deadline: Option<Instant>,
+    progress: &'a dyn Progress,
+    /// The schedule's bound pairs.
+    bounds: Vec<Options>,
+    /// Instances wanted per bound pair.
+    wanted: u32,
+    /// Every (step, instance), step-major: the work list.
+    units: Vec<(usize, u32)>,
+    /// Per step, its translation (shared by its instances).
+    shared: Vec<Shared>,
+    /// The next unit to take.
+    next: AtomicUsize,
+    cancel: Arc<AtomicBool>,
+    board: Mutex<Board>,
+}
+
+impl Executor<'_> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Board> {
+        self.board.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The instances step `s`'s program is split into.
+    fn instances(&self, p: &Program, s: usize) -> u32 {
+        swarm::instances(p, self.bounds[s].rounds, self.wanted)
+    }
+
+    /// A worker: takes units until none is left, a race was found or the time is up.
+    fn work(&self) {
+        loop {
+            let over = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if self.cancel.load(Ordering::SeqCst) || over {
+                return;
             }
+            let Some(&(s, i)) = self.units.get(self.next.fetch_add(1, Ordering::SeqCst)) else {
+                return;
+            };
+            self.run_unit(s, i);
         }
-        let translated = shared[s].get_or_init(|| {
-            progress(Phase::Translating, &bounds[s]);
-            translation_until(parsed, &bounds[s], deadline, &cancel)
+    }
+
+    /// Instance `i` of step `s`: translated (once per step), restricted, printed and checked.
+    fn run_unit(&self, s: usize, i: u32) {
+        // A step whose translation failed has no instances to run.
+        if self.lock().errors[s].is_some() {
+            return;
+        }
+        let translated = self.shared[s].get_or_init(|| {
+            self.progress.phase(Phase::Translating, &self.bounds[s]);
+            translation_until(self.parsed, &self.bounds[s], self.deadline, &self.cancel)
         });
         let (program, time) = match translated {
             Ok(t) => t,
             Err(e) => {
-                let mut b = lock();
+                let mut b = self.lock();
                 if b.errors[s].is_none() {
                     b.errors[s] = Some(e.clone());
                 }
-                continue;
+                return;
             }
         };
-        let n = instances(program, s);
+        let n = self.instances(program, s);
         if i >= n {
-            continue;
+            return;
         }
         let t1 = Instant::now();
         let program = if n > 1 {
-            match swarm::restrict(program.clone(), bounds[s].rounds, n, i) {
+            match swarm::restrict(program.clone(), self.bounds[s].rounds, n, i) {
                 Ok(p) => p,
                 Err(e) => {
-                    lock().errors[s] = Some(e);
-                    continue;
+                    self.lock().errors[s] = Some(e);
+                    return;
                 }
             }
         } else {
@@ -419,45 +443,52 @@ pub fn check_races_parallel(
             // The shared translation counts once, for instance 0.
             time: if i == 0 { *time } else { Duration::ZERO } + t1.elapsed(),
         };
-        let mut c = match deadline {
-            Some(d) => cbmc_opts.until(d, Duration::ZERO),
-            None => cbmc_opts.clone(),
+        let mut c = match self.deadline {
+            Some(d) => self.cbmc_opts.until(d, Duration::ZERO),
+            None => self.cbmc_opts.clone(),
         };
-        c.cancel = Some(cancel.clone());
-        progress(Phase::Cbmc, &bounds[s]);
+        c.cancel = Some(self.cancel.clone());
+        self.progress.phase(Phase::Cbmc, &self.bounds[s]);
         let seq = t.printed.text.clone();
         let outcome = match run_cbmc(&t, &c, None) {
             Ok(o) => o,
             Err(e) => {
-                lock().errors[s] = Some(e);
-                continue;
+                self.lock().errors[s] = Some(e);
+                return;
             }
         };
-        let stopped = cancel.load(Ordering::SeqCst);
-        let report = read_outcome(parsed, t, outcome.clone());
-        let mut b = lock();
-        b.translate += report.stats.translate;
-        b.cbmc += report.stats.cbmc;
+        let stopped = self.cancel.load(Ordering::SeqCst);
+        let report = read_outcome(self.parsed, t, outcome.clone());
         let done = Done {
             report,
             seq,
             outcome,
         };
+        self.record(s, i, done, stopped);
+    }
+
+    /// Records what instance `i` of step `s` gave (`stopped`: the cancel flag was set when
+    /// its CBMC ended); a race cancels the rest, and so does a crash that repeats.
+    fn record(&self, s: usize, i: u32, done: Done, stopped: bool) {
+        let mut b = self.lock();
+        b.translate += done.report.stats.translate;
+        b.cbmc += done.report.stats.cbmc;
+        let i = i as usize;
         match &done.report.verdict {
-            Verdict::Race { .. } => {
-                b.answers[s][i as usize] = Some(StepState::Race);
+            Finding::Race { .. } => {
+                b.answers[s][i] = Some(StepState::Race);
                 if b.race.is_none() {
-                    cancel.store(true, Ordering::SeqCst);
+                    self.cancel.store(true, Ordering::SeqCst);
                     b.race = Some((s, done));
                 }
             }
-            Verdict::NoRace => {
-                b.answers[s][i as usize] = Some(StepState::NoRace);
+            Finding::NoRace => {
+                b.answers[s][i] = Some(StepState::NoRace);
                 if b.no_race[s].is_none() {
                     b.no_race[s] = Some(done);
                 }
             }
-            Verdict::Unknown { reason } => {
+            Finding::Unknown { reason } => {
                 let reason = if stopped && b.race.is_some() {
                     "stopped: a race was found".to_string()
                 } else if stopped && !reason.starts_with(CRASHED) {
@@ -473,73 +504,86 @@ pub fn check_races_parallel(
                         .flatten()
                         .any(|a| matches!(a, Some(StepState::Unfinished(r)) if *r == reason));
                 if repeated {
-                    cancel.store(true, Ordering::SeqCst);
+                    self.cancel.store(true, Ordering::SeqCst);
                 }
-                b.answers[s][i as usize] = Some(StepState::Unfinished(reason));
+                b.answers[s][i] = Some(StepState::Unfinished(reason));
                 if b.unknown[s].is_none() {
                     b.unknown[s] = Some(done);
                 }
             }
         }
-    };
-    std::thread::scope(|scope| {
-        for k in 0..plan.jobs.max(1) {
-            // The printer recurses as deep as the program nests: the check's stack.
-            let spawned = std::thread::Builder::new()
-                .name(format!("worker {k}"))
-                .stack_size(crate::STACK)
-                .spawn_scoped(scope, worker);
-            if spawned.is_err() && k == 0 {
-                worker();
-            }
-        }
-    });
-
-    let mut b = board.into_inner().unwrap_or_else(|e| e.into_inner());
-    let mut deepening = Deepening::default();
-    for s in 0..n_steps {
-        let n = match shared[s].get() {
-            Some(Ok((p, _))) => instances(p, s),
-            _ => 1,
-        };
-        let answers = &b.answers[s][..n as usize];
-        let state = if answers.contains(&Some(StepState::Race)) {
-            StepState::Race
-        } else if answers.iter().all(|a| *a == Some(StepState::NoRace)) {
-            StepState::NoRace
-        } else if let Some(e) = &b.errors[s] {
-            StepState::Unfinished(e.message.clone())
-        } else if let Some(Some(StepState::Unfinished(r))) = answers
-            .iter()
-            .find(|a| matches!(a, Some(StepState::Unfinished(_))))
-        {
-            StepState::Unfinished(r.clone())
-        } else if answers.iter().any(|a| a.is_some()) {
-            StepState::Unfinished("the time limit was reached".into())
-        } else {
-            StepState::NotStarted
-        };
-        deepening
-            .steps
-            .push(((bounds[s].rounds, bounds[s].unwind), state));
-        deepening.instances.push(n);
     }
-    let prefix = deepening.prefix();
-    let (first, at) = if let Some((s, done)) = b.race.take() {
-        (done, s)
-    } else if prefix > 0 {
-        let s = prefix - 1;
-        let done = b.no_race[s]
-            .take()
-            .expect("a step without race has a report");
-        (done, s)
-    } else if let Some(e) = b.errors[0].take() {
-        return Err(e);
-    } else if let Some(done) = b.unknown[0].take() {
-        (done, 0)
-    } else {
+
+    /// Runs the work list on `jobs` worker threads.
+    fn run(&self, jobs: usize) {
+        std::thread::scope(|scope| {
+            for k in 0..jobs.max(1) {
+                // The printer recurses as deep as the program nests: the check's stack.
+                let spawned = std::thread::Builder::new()
+                    .name(format!("worker {k}"))
+                    .stack_size(crate::STACK)
+                    .spawn_scoped(scope, || self.work());
+                if spawned.is_err() && k == 0 {
+                    self.work();
+                }
+            }
+        });
+    }
+
+    /// What every bound pair gave, from the board after the workers ended.
+    fn schedule(&self, b: &Board) -> Deepening {
+        let mut deepening = Deepening::default();
+        for s in 0..self.bounds.len() {
+            let n = match self.shared[s].get() {
+                Some(Ok((p, _))) => self.instances(p, s),
+                _ => 1,
+            };
+            let answers = &b.answers[s][..n as usize];
+            let state = if answers.contains(&Some(StepState::Race)) {
+                StepState::Race
+            } else if answers.iter().all(|a| *a == Some(StepState::NoRace)) {
+                StepState::NoRace
+            } else if let Some(e) = &b.errors[s] {
+                StepState::Unfinished(e.message.clone())
+            } else if let Some(Some(StepState::Unfinished(r))) = answers
+                .iter()
+                .find(|a| matches!(a, Some(StepState::Unfinished(_))))
+            {
+                StepState::Unfinished(r.clone())
+            } else if answers.iter().any(|a| a.is_some()) {
+                StepState::Unfinished("the time limit was reached".into())
+            } else {
+                StepState::NotStarted
+            };
+            let b = &self.bounds[s];
+            deepening.steps.push(((b.rounds, b.unwind), state));
+            deepening.instances.push(n);
+        }
+        deepening
+    }
+
+    /// The check whose report is the answer, with its step: the race, else the deepest of
+    /// the longest prefix that finished "no race", else the first pair's error or unknown
+    /// answer (an unknown made here when nothing ran before the time limit).
+    fn answering(&self, b: &mut Board, prefix: usize) -> Result<(Done, usize)> {
+        if let Some((s, done)) = b.race.take() {
+            return Ok((done, s));
+        }
+        if prefix > 0 {
+            let s = prefix - 1;
+            let done = b.no_race[s]
+                .take()
+                .expect("a step without race has a report");
+            return Ok((done, s));
+        }
+        if let Some(e) = b.errors[0].take() {
+            return Err(e);
+        }
+        if let Some(done) = b.unknown[0].take() {
+            return Ok((done, 0));
+        }
         // Nothing ran: the time limit was over before the first CBMC started.
-        let t = crate::translate_seq(parsed, &bounds[0])?;
+        let t = crate::translate_seq(self.parsed, &self.bounds[0])?;
         let outcome = cbmc::Outcome {
             verdict: cbmc::Verdict::Unknown {
                 reason: "the time limit was reached".into(),
@@ -552,28 +596,91 @@ pub fn check_races_parallel(
             stderr: String::new(),
         };
         let seq = t.printed.text.clone();
-        let report = read_outcome(parsed, t, outcome.clone());
-        (
-            Done {
-                report,
-                seq,
-                outcome,
-            },
-            0,
-        )
+        let report = read_outcome(self.parsed, t, outcome.clone());
+        let done = Done {
+            report,
+            seq,
+            outcome,
+        };
+        Ok((done, 0))
+    }
+}
+
+/// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
+/// (`deepen_steps` more after the request's bounds; only those when it is 0), each split
+/// into `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops
+/// the rest. After a race, more races (`max_races`) are searched for at its bounds as
+/// `check_races` does (one check at a time). `keep` keeps the files of the check that gave
+/// the answer. Returns the races and what every bound pair gave.
+pub(crate) fn check_races_parallel(
+    parsed: &Parsed,
+    request: &Request,
+    progress: &dyn Progress,
+) -> Result<(Races, Deepening)> {
+    let (opts, cbmc_opts, deadline) = (&request.bounds, &request.cbmc, request.deadline);
+    // Without a time limit deepening stops after the first bound pair, as it does
+    // sequentially (nothing would ever stop the deeper ones).
+    let steps = if deadline.is_none() {
+        0
+    } else {
+        request.deepen_steps
     };
+    let (probed, first, fallback) = match probe_first(parsed, request, steps, progress)? {
+        Start::Raced(races, deepening) => return Ok((races, deepening)),
+        Start::Schedule {
+            probed,
+            first,
+            fallback,
+        } => (probed, first, fallback),
+    };
+    let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
+    let n_steps = bounds.len();
+    let wanted = request.plan.swarm.max(1);
+    let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
+    if let Some(t) = first {
+        let _ = shared[0].set(Ok(t));
+    }
+    let executor = Executor {
+        parsed,
+        cbmc_opts,
+        deadline,
+        progress,
+        units: (0..n_steps)
+            .flat_map(|s| (0..wanted).map(move |i| (s, i)))
+            .collect(),
+        bounds,
+        wanted,
+        shared,
+        next: AtomicUsize::new(0),
+        cancel: Arc::new(AtomicBool::new(false)),
+        board: Mutex::new(Board {
+            answers: vec![vec![None; wanted as usize]; n_steps],
+            no_race: (0..n_steps).map(|_| None).collect(),
+            unknown: (0..n_steps).map(|_| None).collect(),
+            errors: (0..n_steps).map(|_| None).collect(),
+            translate: probed.0,
+            cbmc: probed.1,
+            ..Board::default()
+        }),
+    };
+    executor.run(request.plan.jobs);
+    let mut b = std::mem::take(&mut *executor.lock());
+    let mut deepening = executor.schedule(&b);
+    let prefix = deepening.prefix();
+    let (first, at) = executor.answering(&mut b, prefix)?;
     let Done {
         report,
         seq,
         outcome,
     } = first;
-    let (mut report, mut at_bounds) = crate::fall_back((report, bounds[at].clone()), fallback);
+    let at_bounds = executor.bounds[at].clone();
+    let (mut report, mut at_bounds) = crate::fall_back((report, at_bounds), fallback);
     if report.fallback.is_some() {
         // The first pair gave no answer and the probe's "no race" stands in.
         // The probe's "no race" was checked for vacuity; the probe kept its own files.
         deepening.probe = true;
     } else {
-        if let Some(k) = keep {
+        if let Some(k) = &request.keep {
             keep_files(k, &seq, &outcome)?;
         }
         // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a
@@ -582,15 +689,16 @@ pub fn check_races_parallel(
     }
     if report.vacuous && prefix == n_steps && deadline.is_some() && steps > 0 {
         let from = n_steps as u32;
-        let mut p = |ph: Phase, o: &Options| progress(ph, o);
+        let mut p = |ph: Phase, o: &Options| progress.phase(ph, o);
+        let keep = request.keep.as_deref();
         if let Ok((r, at)) =
             check_deepening_from(parsed, opts, from, cbmc_opts, keep, deadline, steps, &mut p)
         {
             deepening.extend(opts, from, 0, &at, &r.verdict);
             let better = match &r.verdict {
-                Verdict::Race { .. } => true,
-                Verdict::NoRace => !r.vacuous,
-                Verdict::Unknown { .. } => false,
+                Finding::Race { .. } => true,
+                Finding::NoRace => !r.vacuous,
+                Finding::Unknown { .. } => false,
             };
             if better {
                 report = r;
@@ -605,14 +713,14 @@ pub fn check_races_parallel(
         at_bounds,
         cbmc_opts,
         deadline,
-        max_races,
-        &mut |p, o| progress(p, o),
+        request.max_races,
+        &mut |p, o| progress.phase(p, o),
     );
     // The first check's times are those of all runs of the schedule.
     races.translate += translate_time.saturating_sub(races.reports[0].stats.translate);
     races.cbmc += cbmc_time.saturating_sub(races.reports[0].stats.cbmc);
     // Every bound pair's program and report: gigabytes of syntax trees on large programs.
-    crate::drop_in_background((b, shared));
+    crate::drop_in_background((b, executor.shared));
     Ok((races, deepening))
 }
 
@@ -659,10 +767,10 @@ mod tests {
             ..Options::default()
         };
         let at = deepening_bounds(&opts, 2);
-        let d = Deepening::sequential(&opts, 4, &at, &Verdict::NoRace);
+        let d = Deepening::sequential(&opts, 4, &at, &Finding::NoRace);
         assert_eq!(d.prefix(), 3);
         assert_eq!(d.steps[3].1, StepState::NotStarted);
-        let d = Deepening::sequential(&opts, 0, &opts, &Verdict::NoRace);
+        let d = Deepening::sequential(&opts, 0, &opts, &Finding::NoRace);
         assert_eq!(d.steps.len(), 1);
     }
 
@@ -676,7 +784,7 @@ mod tests {
         // A vacuous "no race" made it go on to step 4.
         let at = deepening_bounds(&opts, 4);
         for steps in [0, 2] {
-            let d = Deepening::sequential(&opts, steps, &at, &Verdict::NoRace);
+            let d = Deepening::sequential(&opts, steps, &at, &Finding::NoRace);
             assert_eq!(d.steps.len(), 5, "{steps}: {:?}", d.steps);
             assert_eq!(d.prefix(), 5);
             assert_eq!(d.steps[4].0, (at.rounds, at.unwind));

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! ladr.toml ─▶ Config ─▶ for each harness (threads, `jobs` at a time):
-//!                          compdb::inputs ─▶ link::load_all ─▶ check_races ─▶ Outcome
+//!                          compdb::inputs ─▶ link::load_all ─▶ check ─▶ Outcome
 //!           ─▶ each race: fingerprint, suppression (suppress), state (baseline) ─▶ Gate
 //! ```
 //!
@@ -18,7 +18,7 @@ use crate::config::{Config, Harness};
 use crate::suppress::{self, Sources, Suppression};
 use ladr_c::diag::{visible, Error, ErrorKind};
 use ladr_c::frontend::{link, Parsed};
-use ladr_check::Phase;
+use ladr_check::{Phase, Request};
 use ladr_ir::program::Options;
 use ladr_report::{self as report, Outcome};
 use serde_json::{json, Value};
@@ -204,7 +204,7 @@ pub fn run_harness(
     h: &Harness,
     db: Option<&Database>,
     cbmc: &Path,
-    progress: &dyn Fn(Phase, u32, u32),
+    progress: &(dyn Fn(Phase, u32, u32) + Sync),
 ) -> HarnessRun {
     let t0 = Instant::now();
     let opts = options(h);
@@ -218,20 +218,17 @@ pub fn run_harness(
     copts.ilp32 = h.ilp32;
     let limit = h.timeout.map(Duration::from_secs_f64);
     copts.timeout = limit;
-    let deadline = limit.map(|l| t0 + l);
-    let steps = if h.deepen { 6 } else { 0 };
-    let found = ladr_check::check_races(
-        &parsed,
-        &opts,
-        &copts,
-        None,
-        deadline,
-        steps,
-        h.max_races.map(|m| m as usize),
-        &mut |phase, b| progress(phase, b.rounds, b.unwind),
-    );
+    let request = Request {
+        deadline: limit.map(|l| t0 + l),
+        deepen_steps: if h.deepen { 6 } else { 0 },
+        max_races: h.max_races.map(|m| m as usize),
+        ..Request::new(opts.clone(), copts)
+    };
+    let found = ladr_check::check(&parsed, &request, &|phase, b: &Options| {
+        progress(phase, b.rounds, b.unwind)
+    });
     let mut outcome = match found {
-        Ok(found) => report::races_outcome(&found, &parsed, parse_time),
+        Ok(answer) => report::outcome(&answer, &parsed.path, parse_time),
         Err(e) => report::error_outcome(
             &h.files[0].display().to_string(),
             &e,

@@ -1,8 +1,10 @@
 //! What `--deepen`, `--jobs` and `--swarm` add to an answer: the bound pairs of the
 //! deepening schedule and what each gave (a line of text, a `deepening` object in JSON), so
-//! every answer states the bounds it reached.
+//! every answer states the bounds it reached; and the per-instance summary of
+//! `ladr swarm collect` (a `swarm` object in JSON).
 
 use ladr_check::parallel::{Deepening, StepState};
+use serde::Serialize;
 
 /// The schedule as a line of text, when there is more to say than the report's own bounds
 /// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
@@ -67,54 +69,70 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
     Some(line)
 }
 
-/// The deepening schedule as JSON: `schedule` (each bound pair: `rounds`, `unwind`,
+/// The deepening schedule in JSON: `schedule` (each bound pair: `rounds`, `unwind`,
 /// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` — and
-/// `instances`), `finished` (the pairs that finished "no race") and `prefix` (how many
-/// leading pairs of the schedule all finished "no race") and `probe` (the answer is the
+/// `instances`), `finished` (the pairs that finished "no race"), `prefix` (how many leading
+/// pairs of the schedule all finished "no race") and `probe` (the answer is the
 /// constant-loop probe's: a race, or the "no race" given when the first pair gave none).
-pub fn deepening_json(d: &Deepening) -> serde_json::Value {
-    use serde_json::json;
-    let schedule: Vec<serde_json::Value> = d
-        .steps
-        .iter()
-        .zip(&d.instances)
-        .map(|(((r, u), state), &n)| {
-            let mut o = json!({ "rounds": r, "unwind": u, "instances": n });
-            let (name, reason) = match state {
-                StepState::NoRace => ("no-race", None),
-                StepState::Race => ("race", None),
-                StepState::Unfinished(why) => ("unfinished", Some(why.clone())),
-                StepState::NotStarted => ("not-started", None),
-            };
-            o["state"] = json!(name);
-            if let Some(r) = reason {
-                o["reason"] = json!(r);
-            }
-            o
-        })
-        .collect();
-    let finished: Vec<[u32; 2]> = d.finished().iter().map(|&(r, u)| [r, u]).collect();
-    json!({ "schedule": schedule, "finished": finished, "prefix": d.prefix(), "probe": d.probe })
+/// Fields in alphabetical order, as the document always printed them.
+#[derive(Clone, Debug, Serialize)]
+pub struct DeepeningDoc {
+    pub finished: Vec<[u32; 2]>,
+    pub prefix: usize,
+    pub probe: bool,
+    pub schedule: Vec<BoundPairDoc>,
 }
 
-/// `json` (the report's JSON document) with the `deepening` object added.
-pub fn with_deepening(json: &str, d: &Deepening) -> String {
-    with_field(json, "deepening", &deepening_json(d))
+/// One bound pair of [`DeepeningDoc::schedule`].
+#[derive(Clone, Debug, Serialize)]
+pub struct BoundPairDoc {
+    pub instances: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub rounds: u32,
+    pub state: &'static str,
+    pub unwind: u32,
 }
 
-/// `json` (a JSON document, an object, as the report prints it) with field `name` added as
-/// its last field, the fields before it left in their order.
-pub fn with_field(json: &str, name: &str, value: &serde_json::Value) -> String {
-    let body = json.trim_end();
-    let Some(head) = body.strip_suffix('}') else {
-        return json.to_string();
-    };
-    let value = serde_json::to_string_pretty(value)
-        .unwrap_or_else(|_| "null".into())
-        .replace('\n', "\n  ");
-    let head = head.trim_end();
-    let sep = if head.ends_with('{') { "" } else { "," };
-    format!("{head}{sep}\n  \"{name}\": {value}\n}}")
+impl DeepeningDoc {
+    pub fn of(d: &Deepening) -> DeepeningDoc {
+        let schedule = d
+            .steps
+            .iter()
+            .zip(&d.instances)
+            .map(|(((rounds, unwind), state), &instances)| {
+                let (state, reason) = match state {
+                    StepState::NoRace => ("no-race", None),
+                    StepState::Race => ("race", None),
+                    StepState::Unfinished(why) => ("unfinished", Some(why.clone())),
+                    StepState::NotStarted => ("not-started", None),
+                };
+                BoundPairDoc {
+                    instances,
+                    reason,
+                    rounds: *rounds,
+                    state,
+                    unwind: *unwind,
+                }
+            })
+            .collect();
+        DeepeningDoc {
+            finished: d.finished().iter().map(|&(r, u)| [r, u]).collect(),
+            prefix: d.prefix(),
+            probe: d.probe,
+            schedule,
+        }
+    }
+}
+
+/// What each swarm instance gave (`ladr swarm collect`): the instances that found a race,
+/// answered "no race", gave no answer. Fields in alphabetical order.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SwarmDoc {
+    pub instances: usize,
+    pub no_race: Vec<usize>,
+    pub race: Vec<usize>,
+    pub unknown: Vec<usize>,
 }
 
 #[cfg(test)]

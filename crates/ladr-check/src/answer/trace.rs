@@ -1,0 +1,529 @@
+//! The counterexample in the user's terms: the two racing accesses (file, line, column,
+//! lvalue, thread, values), the interleaving that leads there and the locks held, built from
+//! CBMC's trace and the printer's line map.
+//!
+//! The interleaving comes from the trace: every call of a slot function `__ladr_threadK` by
+//! the driver is one context of slot K; the steps inside it (assignments and calls whose
+//! source line in the sequential program maps back to an original statement) give the
+//! original lines that context ran. Which steps are the user's is read from the printer's
+//! line map (`Origin::Source` lines of `seq.i`), never from the names of the functions they
+//! are in. CBMC's own naming (renaming suffixes, heap objects, padding members, its
+//! temporaries) is read with `ladr_cbmc::names`.
+
+use super::locks;
+use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value};
+use crate::{Access, Finding, Report, SEQ_FILE};
+use ladr_c::frontend::source_map::Loc;
+use ladr_c::frontend::Parsed;
+use ladr_c::syntax::names;
+use ladr_cbmc::names as cbmc_names;
+use ladr_cbmc::Step;
+use ladr_ir::abi::{self, slot_function};
+use ladr_ir::program::CutKind;
+use lang_c::span::Span;
+use std::path::Path;
+
+/// The race happens at the second access: C2, the last context, is shown up to that
+/// access, not as far as CBMC's trace ran it on (the values of C2's variables are read
+/// before, from the whole context).
+fn end_at_access(interleaving: &mut [Context], second: &AccessInfo) {
+    let Some(c2) = interleaving.last_mut() else {
+        return;
+    };
+    if c2.thread.slot != second.thread.slot {
+        return;
+    }
+    let at = |p: &Position| p.file == second.file && p.line == second.line;
+    if let Some(i) = c2.lines.iter().position(at) {
+        c2.lines.truncate(i + 1);
+    }
+    if let Some(i) = c2.steps.iter().position(|s| at(&s.pos)) {
+        let end = c2.steps[i..]
+            .iter()
+            .position(|s| !at(&s.pos))
+            .map_or(c2.steps.len(), |n| i + n);
+        c2.steps.truncate(end);
+    }
+}
+
+/// The race a report found, with its interleaving.
+pub(super) fn race(report: &Report, parsed: &Parsed) -> Option<Race> {
+    let Finding::Race { first, second } = &report.verdict else {
+        return None;
+    };
+    let mut interleaving = interleaving(report, parsed);
+    let mut accesses = [
+        access_info(first, report, parsed, &interleaving, true),
+        access_info(second, report, parsed, &interleaving, false),
+    ];
+    let held = locks::held_at_race(report, parsed);
+    for a in &mut accesses {
+        a.locks_held = held.get(a.thread.slot).cloned().unwrap_or_default();
+    }
+    end_at_access(&mut interleaving, &accesses[1]);
+    Some(Race {
+        accesses,
+        interleaving,
+    })
+}
+
+/// The user's loops that the unwinding of `report`'s program cut, each once, in order.
+pub(super) fn cut_loops(report: &Report, parsed: &Parsed) -> Vec<Position> {
+    let mut starts: Vec<usize> = report
+        .program
+        .cuts
+        .iter()
+        .filter(|c| c.kind == CutKind::Loop && c.span.start < ladr_c::origin::BUILTIN_BASE)
+        .map(|c| c.span.start)
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let mut out: Vec<Position> = starts
+        .into_iter()
+        .map(|s| position(&parsed.map.lookup(s)))
+        .collect();
+    out.dedup_by(|a, b| a.file == b.file && a.line == b.line);
+    out
+}
+
+pub(super) fn position(l: &Loc) -> Position {
+    Position {
+        file: l.file.clone(),
+        line: l.line,
+        column: l.column,
+    }
+}
+
+/// The thread of slot `k`.
+pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
+    let slot = &report.program.slots[k];
+    Thread {
+        slot: k,
+        function: slot.routine.clone(),
+        created_at: slot
+            .created_at
+            .map(|s| position(&parsed.map.lookup(s.start))),
+        call_end: slot.created_at.and_then(|s| {
+            let text = parsed.text.get(s.start..s.end)?;
+            let close = s.start + text.rfind(')')?;
+            Some(position(&parsed.map.lookup(close)))
+        }),
+    }
+}
+
+fn access_info(
+    a: &Access,
+    report: &Report,
+    parsed: &Parsed,
+    contexts: &[Context],
+    first: bool,
+) -> AccessInfo {
+    AccessInfo {
+        file: a.loc.file.clone(),
+        line: a.loc.line,
+        column: a.loc.column,
+        kind: if a.site.write { "write" } else { "read" },
+        atomic: a.site.atomic,
+        expr: a.site.expr.clone(),
+        libc_state: a.site.libc_state.clone(),
+        function: enclosing_function(&parsed.unit, a.site.span.start),
+        thread: thread(report, parsed, a.slot.index),
+        values: values(a, report, contexts, first),
+        locks_held: vec![],
+        atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
+        offset: (a.site.span.start, a.site.span.end),
+    }
+}
+
+/// The user's function whose definition holds offset `at` of the parsed text.
+fn enclosing_function(unit: &lang_c::ast::TranslationUnit, at: usize) -> Option<String> {
+    unit.0.iter().find_map(|d| match &d.node {
+        lang_c::ast::ExternalDeclaration::FunctionDefinition(f)
+            if f.span.start <= at && at < f.span.end =>
+        {
+            ladr_c::syntax::build::function_name(&f.node)
+                .map(|n| ladr_c::syntax::names::original_name(n).to_string())
+        }
+        _ => None,
+    })
+}
+
+/// The last values CBMC assigned, up to the end of the access's context (C1 for the first
+/// access, C2 — the last context — for the second), to the variables named in the access's
+/// lvalue (`i` in `buf[i]`, `p` in `*p`).
+fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec<Value> {
+    let second = contexts.last();
+    let ctx = if first {
+        let n = contexts.len().saturating_sub(1);
+        contexts[..n]
+            .iter()
+            .rev()
+            .find(|c| c.thread.slot == a.slot.index)
+    } else {
+        second
+    };
+    let Some(ctx) = ctx else {
+        return vec![];
+    };
+    let mut out = vec![];
+    // A library function's hidden state has no variables of the program.
+    if a.site.libc_state.is_some() {
+        return out;
+    }
+    // The accessed variable itself is not what the values explain (`i` in `a[i]` is).
+    for id in identifiers(&a.site.expr)
+        .into_iter()
+        .filter(|id| *id != a.site.expr)
+    {
+        let v = report.trace[..ctx.end_step].iter().rev().find_map(|s| {
+            let lhs = s.lhs.as_deref()?;
+            (s.kind == "assignment" && names::original_name(lhs) == id && !s.is_internal())
+                .then(|| s.value.clone())
+                .flatten()
+        });
+        // Whole arrays and structs say nothing about which element raced.
+        if let Some(value) = v.filter(|v| !v.starts_with('{') && v != "unknown") {
+            out.push(Value {
+                name: id.to_string(),
+                value: user_text(&value),
+            });
+        }
+    }
+    out
+}
+
+/// Is `lhs` (as CBMC names an assigned lvalue) one of the user's variables? Not ladr's own
+/// (model, scheduler, flags), not its temporaries (`__ladr_t7`), not CBMC's (`tmp_if_expr`,
+/// `return_value_f`, `x$1`).
+fn is_user_variable(lhs: &str) -> bool {
+    let base = lhs
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .next()
+        .unwrap_or(lhs);
+    !names::is_internal(base)
+        && !names::is_temporary(base)
+        && !lhs.contains('$')
+        && !cbmc_names::is_own(base)
+}
+
+/// A C text from CBMC (an lvalue or a value) in the user's names: renamed locals get their
+/// own names back (`__ladr_3_pool` → `pool`) and CBMC's instance suffixes (`x!0@1`) go.
+pub(super) fn user_text(text: &str) -> String {
+    let text = cbmc_names::without_padding(text);
+    let mut out = String::new();
+    let mut rest = text.as_str();
+    while let Some(c) = rest.chars().next() {
+        if c.is_ascii_alphabetic() || c == '_' {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let word = &rest[..end];
+            rest = &rest[end..];
+            match word {
+                // CBMC's heap objects: `dynamic_object$0`.
+                cbmc_names::HEAP_OBJECT => match cbmc_names::heap_object_number(rest) {
+                    Some((n, after)) => {
+                        out.push_str(&format!("(heap object {n})"));
+                        rest = after;
+                    }
+                    None => out.push_str("(heap object)"),
+                },
+                w if w == abi::ARGV => out.push_str("(the command-line arguments)"),
+                w if names::is_internal(w) => out.push_str("(an object of ladr's model)"),
+                w => out.push_str(names::original_name(w)),
+            }
+            rest = cbmc_names::skip_renaming(rest);
+        } else if c.is_ascii_digit() {
+            // A number (`1l`, `0x10`): copied whole, so its suffix is not a name.
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
+                .unwrap_or(rest.len());
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else {
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// The identifiers of a C expression's text (not member names after `.`/`->`).
+fn identifiers(expr: &str) -> Vec<&str> {
+    let mut out: Vec<&str> = vec![];
+    let bytes = expr.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let before = expr[..start].trim_end();
+            let member = before.ends_with('.') || before.ends_with("->");
+            let word = &expr[start..i];
+            if !member && !out.contains(&word) && word != "sizeof" {
+                out.push(word);
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// (slot, round, start, end) of the driver's calls of slot functions, in trace order; the
+/// round (1-based) from the context number the driver sets before each call.
+pub(super) fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usize)> {
+    let names: Vec<String> = (0..slots).map(slot_function).collect();
+    let mut out = vec![];
+    let mut open: Option<(usize, usize)> = None;
+    let mut round = 1;
+    for (i, s) in trace.iter().enumerate() {
+        match s.kind.as_str() {
+            "assignment" if s.lhs.as_deref() == Some(abi::CONTEXT) => {
+                if let Some(cx) = s.unsigned_value() {
+                    round = cx as usize / slots.max(1) + 1;
+                }
+            }
+            "function-call" => {
+                if let Some(k) = s
+                    .callee
+                    .as_deref()
+                    .and_then(|c| names.iter().position(|n| n == c))
+                {
+                    open = Some((k, i));
+                }
+            }
+            "function-return" => {
+                if let (Some((k, start)), Some(c)) = (open, s.callee.as_deref()) {
+                    if names[k] == c {
+                        out.push((k, round, start, i));
+                        open = None;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some((k, start)) = open {
+        out.push((k, round, start, trace.len()));
+    }
+    out
+}
+
+/// The contexts of the counterexample that ran at least one original statement.
+pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
+    let slots = report.program.slots.len();
+    // The functions of the sequential program: a call of any other enters CBMC's own
+    // library (`__atomic_fetch_add_S32` calling `__atomic_thread_fence`) or an external
+    // function, whose steps until it returns are not the user's: CBMC locates its one body
+    // at the first call of it, so they showed that call's line in every thread (issue 27,
+    // item 11).
+    let defined: std::collections::HashSet<&str> = report
+        .program
+        .unit
+        .0
+        .iter()
+        .filter_map(|d| match &d.node {
+            lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                ladr_c::syntax::build::function_name(&f.node)
+            }
+            _ => None,
+        })
+        .collect();
+    let mut out: Vec<Context> = vec![];
+    for (k, round, start, end) in context_ranges(&report.trace, slots) {
+        let mut lines: Vec<Position> = vec![];
+        let mut steps = vec![];
+        // After a call, the bindings of the callee's parameters: not the user's assignments
+        // (the user's own functions are inlined, so every call left is one of the model, of
+        // CBMC's library (`malloc`) or of an external function).
+        let mut in_call = false;
+        // The array last written at a symbolic index, on its line: CBMC's trace then lists
+        // every element and member again (`a[0l] = { … }`, `a[0l].datum = 0`, …), which are
+        // no writes of the user's (a write of a constant element later on the same line is
+        // not shown either; its line is).
+        let mut symbolic: Option<(u32, String)> = None;
+        // Calls into a function the program does not define, not yet returned from.
+        let mut library_depth = 0usize;
+        for s in &report.trace[start + 1..end] {
+            if library_depth > 0 {
+                // The call's parameter bindings are inside it too.
+                in_call = false;
+                match s.kind.as_str() {
+                    "function-call" => library_depth += 1,
+                    "function-return" => library_depth -= 1,
+                    _ => {}
+                }
+                continue;
+            }
+            if s.kind == "function-call"
+                && s.callee.as_deref().is_some_and(|c| !defined.contains(c))
+            {
+                library_depth = 1;
+            }
+            if s.kind != "assignment" {
+                in_call = false;
+            }
+            if s.hidden || s.is_internal() || in_call {
+                continue;
+            }
+            if s.kind == "function-call" {
+                in_call = true;
+            }
+            // Only lines of the sequential program that came from the user's source are the
+            // user's code: steps inside the model, in generated code or in CBMC's own
+            // library (`malloc`) are shown as the call that led there.
+            let Some(span) = user_span(report, s) else {
+                continue;
+            };
+            let loc = parsed.map.lookup(span.start);
+            let pos = position(&loc);
+            // A step runs its line (also an assignment of a temporary of the user's
+            // expression); only the user's own variables and calls are shown as steps.
+            let what = match s.kind.as_str() {
+                "assignment" => match (&s.lhs, &s.value) {
+                    // The race found: its line is the second access's, which runs even
+                    // when it assigns nothing of the user's (`if (lvl < level) return;`).
+                    (Some(l), Some(_)) if l == abi::DRD => None,
+                    (Some(l), Some(_)) if names::is_internal(l) || l.contains('$') => continue,
+                    (Some(l), Some(_))
+                        if symbolic.as_ref().is_some_and(|(line, base)| {
+                            *line == pos.line && constant_element_of(l, base)
+                        }) =>
+                    {
+                        continue
+                    }
+                    (Some(l), Some(v)) if is_user_variable(l) => Some(match v.as_str() {
+                        // CBMC could not show the value (a pointer into an array, …).
+                        "unknown" => format!("{} assigned", user_text(l)),
+                        v => format!("{} = {}", user_text(l), user_text(v)),
+                    }),
+                    (Some(_), Some(_)) => None,
+                    _ => continue,
+                },
+                "function-call" => match s.callee.as_deref() {
+                    Some(c) => Some(format!("call {}", abi::modelled_function(c))),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            if s.kind == "assignment" {
+                if let Some(base) = s.lhs.as_deref().and_then(symbolic_index_base) {
+                    symbolic = Some((pos.line, base.to_string()));
+                }
+            }
+            if lines.last().map(|l| l.line) != Some(pos.line) {
+                lines.push(Position {
+                    column: 1,
+                    ..pos.clone()
+                });
+            }
+            if let Some(what) = what {
+                steps.push(StepInfo { pos, what });
+            }
+        }
+        if lines.is_empty() {
+            continue;
+        }
+        out.push(Context {
+            index: out.len() + 1,
+            round,
+            thread: thread(report, parsed, k),
+            lines,
+            steps,
+            end_step: end,
+        });
+    }
+    out
+}
+
+/// The span in the user's source behind a step: its line of the sequential program
+/// (1-based) came from the user's text (not from the model, generated code or another file).
+pub(super) fn user_span(report: &Report, s: &Step) -> Option<Span> {
+    let file = Path::new(s.file.as_deref()?).file_name()?;
+    if file != SEQ_FILE {
+        return None;
+    }
+    let line = s.line? as usize;
+    let span = report.origins.get(line.checked_sub(1)?)?.source()?;
+    (span.end > span.start).then_some(span)
+}
+
+/// `a` of an lvalue `a[e]…` whose index `e` is no number (`a[(signed long int)i].datum`).
+fn symbolic_index_base(lhs: &str) -> Option<&str> {
+    let (base, rest) = lhs.split_once('[')?;
+    let index = &rest[..rest.find(']')?];
+    (!is_number(index) && !base.is_empty()).then_some(base)
+}
+
+/// Is `lhs` an element of `base` at a constant index, or a part of one (`a[0l].m.__lock`)?
+fn constant_element_of(lhs: &str, base: &str) -> bool {
+    lhs.strip_prefix(base)
+        .and_then(|r| r.strip_prefix('['))
+        .and_then(|r| r.split_once(']'))
+        .is_some_and(|(i, _)| is_number(i))
+}
+
+/// An integer literal as CBMC prints an index (`0l`, `12ul`).
+fn is_number(text: &str) -> bool {
+    let digits = text.trim_end_matches(['l', 'L', 'u', 'U']);
+    !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{identifiers, is_user_variable, user_text};
+
+    #[test]
+    fn elements_rewritten_after_a_symbolic_index() {
+        use super::{constant_element_of, symbolic_index_base};
+        assert_eq!(
+            symbolic_index_base("a[(signed long int)i].datum"),
+            Some("a")
+        );
+        assert_eq!(symbolic_index_base("a[1l].datum"), None);
+        assert_eq!(symbolic_index_base("x"), None);
+        assert!(constant_element_of("a[0l].m.__data.__lock", "a"));
+        assert!(constant_element_of("a[0l]", "a"));
+        assert!(!constant_element_of("ab[0l]", "a"));
+        assert!(!constant_element_of("a[(signed long int)i]", "a"));
+    }
+
+    #[test]
+    fn padding_is_no_member() {
+        assert_eq!(
+            user_text("{ .datum=0, .$pad1=0, .m=union }"),
+            "{ .datum=0, .m=union }"
+        );
+        assert_eq!(user_text("{ .a=1, .$pad2=0 }"), "{ .a=1 }");
+        assert_eq!(user_text("{ .$pad0=0, .a=1 }"), "{ .a=1 }");
+    }
+
+    #[test]
+    fn user_text_uses_the_user_names() {
+        assert_eq!(user_text("&__ladr_219_pool"), "&pool");
+        assert_eq!(user_text("__ladr_3_a[1l]"), "a[1l]");
+        assert_eq!(user_text("x!0@1 + 4"), "x + 4");
+        assert_eq!(user_text("NULL"), "NULL");
+        assert_eq!(user_text("&dynamic_object$0"), "&(heap object 0)");
+        assert_eq!(user_text("dynamic_object.a"), "(heap object).a");
+        assert_eq!(user_text("&__ladr_argv"), "&(the command-line arguments)");
+        assert!(is_user_variable("count"));
+        assert!(is_user_variable("__ladr_12_count"));
+        assert!(!is_user_variable("__ladr_t19"));
+        assert!(!is_user_variable("tmp_if_expr"));
+        assert!(!is_user_variable("tmp_if_expr$1"));
+        assert!(!is_user_variable("__ladr_pc[1l]"));
+        assert!(!is_user_variable("return_value___ladr_pthread_mutex_lock"));
+    }
+
+    #[test]
+    fn identifiers_skip_member_names() {
+        assert_eq!(identifiers("buf[i].len"), vec!["buf", "i"]);
+        assert_eq!(identifiers("p->next->v"), vec!["p"]);
+        assert_eq!(identifiers("*q"), vec!["q"]);
+    }
+}

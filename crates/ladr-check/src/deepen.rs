@@ -1,0 +1,599 @@
+//! The search over bounds: the deepening schedule ([`deepening_bounds`]), the
+//! constant-loop probe, the vacuity of a "no race", the sequential deepening
+//! ([`check_deepening_from`]) and the search for more races after the first
+//! ([`more_races`]).
+
+use crate::single::{
+    read_outcome, run_cbmc, run_cbmc_process, translate_seq, Finding, Report, Translated,
+};
+use crate::Phase;
+use ladr_c::diag::{Error, Result};
+use ladr_c::frontend::Parsed;
+use ladr_c::print::print_unit;
+use ladr_cbmc as cbmc;
+use ladr_ir::program::{AccessKey, Options, Program};
+use ladr_seq::pipeline::{translate, PassId, Stage};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The bounds of deepening step `step` (0 = `start`). From (2,2): (3,2), (3,3), (3,4),
+/// (4,2), (4,4), then rounds and unwinding grow in turn (5,4), (5,5), … Three rounds come
+/// first (races that need a thread preempted before its access and resumed later: the
+/// races found on real thread pools needed three), then more unwinding at three rounds
+/// (threads created, joined or handed work in loops of four), then four rounds (two
+/// handshakes before the racing access). A race of SV-COMP's dev set at 3/4
+/// (thread-join-binomial-race-2) was found after 18 s with 4/2 before 3/3, 14 s now.
+pub fn deepening_bounds(start: &Options, step: u32) -> Options {
+    const SCHEDULE: [(u32, u32); 6] = [(0, 0), (1, 0), (1, 1), (1, 2), (2, 0), (2, 2)];
+    let mut b = start.clone();
+    let last = SCHEDULE.len() as u32 - 1;
+    let (r, u) = SCHEDULE[step.min(last) as usize];
+    b.rounds += r;
+    b.unwind += u;
+    for _ in last..step {
+        if b.rounds <= b.unwind {
+            b.rounds += 1;
+        } else {
+            b.unwind += 1;
+        }
+    }
+    b
+}
+
+/// The share of the time left that the constant-loop probe ([`probe`]) may take.
+pub const PROBE_SHARE: u32 = 4;
+
+/// The constant-loop probe runs only when the first bound pair's program has at least this
+/// many times the probe's visible statements: cutting loops that add less saves too little
+/// CBMC time to pay for the probe's (workstealqueue_mutex-1: 603 against 543 visible
+/// statements, whose race at 2/2 took 14 s, was not answered in 20 s with a probe before).
+pub const PROBE_RATIO: u32 = 2;
+
+/// The bounds of the constant-loop probe of a deepening from `opts`: the same rounds and
+/// unwinding, with loops of a constant bound cut after `unwind` iterations like any other
+/// loop (`max_unwind = unwind`) instead of unwound completely. `None` when that is `opts`.
+pub fn probe_bounds(opts: &Options) -> Option<Options> {
+    (opts.max_unwind > opts.unwind).then(|| Options {
+        max_unwind: opts.unwind,
+        ..opts.clone()
+    })
+}
+
+/// Does a deepening from `opts` of `steps` steps start with the constant-loop probe
+/// ([`probe`])? Only with a time limit (nothing would stop a slow probe) and when cutting
+/// constant loops changes the bounds.
+pub fn probes(opts: &Options, steps: u32, deadline: Option<Instant>) -> bool {
+    steps > 0 && deadline.is_some() && probe_bounds(opts).is_some()
+}
+
+/// Are `bounds` the probe's of a deepening from `opts` ([`probe_bounds`])? Only the probe
+/// lowers `max_unwind`.
+pub fn is_probe(opts: &Options, bounds: &Options) -> bool {
+    bounds.max_unwind < opts.max_unwind
+}
+
+/// The constant-loop probe: a deepening first checks its start bounds with constant loops
+/// cut ([`probe_bounds`]), when that makes the program much smaller ([`PROBE_RATIO`]). A
+/// race there is a race of the program (a cut only removes executions, as every bound
+/// does), reported at the probe's bounds (its answer lists the `loop` cut); "no race" or
+/// no answer there says nothing, and the deepening goes on from its start bounds.
+///
+/// Why: a loop of 7 pushes unwound completely in two threads made a formula of 7 million
+/// clauses (divinefifo_1w1r: CBMC 62 s), whose race lies in the first iteration; cut after
+/// 2 iterations it is found in 4.6 s. The probe's CBMC gets at most 1/[`PROBE_SHARE`] of
+/// the time left, so a race-free program loses at most that much of its time limit (and
+/// only programs it halves pay anything but the translation of its own program).
+///
+/// `full` is the program of `opts` itself (the first bound pair's, which the caller then
+/// checks: it is translated once). Returns the probe's report and bounds; `None` when
+/// there is no probe or no time limit (nothing would stop a slow probe). Only a race is an
+/// answer. `keep` keeps its files.
+#[allow(clippy::too_many_arguments)]
+pub fn probe(
+    parsed: &Parsed,
+    opts: &Options,
+    full: &Program,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Option<(Report, Options)> {
+    let deadline = deadline?;
+    let bounds = probe_bounds(opts)?;
+    progress(Phase::Translating, &bounds);
+    let t = translate_seq(parsed, &bounds).ok()?;
+    if t.program.visible_statements() * PROBE_RATIO > full.visible_statements() {
+        return None;
+    }
+    let left = deadline.saturating_duration_since(Instant::now());
+    let share = left / PROBE_SHARE;
+    if share.is_zero() {
+        return None;
+    }
+    let c = cbmc_opts.for_at_most(share);
+    progress(Phase::Cbmc, &bounds);
+    let outcome = run_cbmc(&t, &c, keep).ok()?;
+    Some((read_outcome(parsed, t, outcome), bounds))
+}
+
+/// The constant-loop probe's "no race" (`report` at the probe's `bounds`), kept as the
+/// answer of last resort: when the first bound pair of the deepening gives no answer (its
+/// constant loops unwound completely are too much for CBMC within the time limit), the
+/// answer is this "no race", whose bounds cut those loops after `unwind` iterations (listed
+/// as `loop` cuts), instead of "unknown" — what a bounded check can say of a large program
+/// (64 threads running loops of 100 iterations). SV-COMP mode does not take it (a race may
+/// need more iterations of a constant loop). It is checked for vacuity at once ([`vacuity`],
+/// with at most 1/[`PROBE_SHARE`] of the time left, as the probe): a vacuous or unanswered
+/// one is not kept (`None`). Returns it and the time its vacuity query took.
+pub fn probe_fallback(
+    parsed: &Parsed,
+    mut report: Report,
+    bounds: Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+) -> (Option<(Report, Options)>, Duration) {
+    let Some(deadline) = deadline else {
+        return (None, Duration::ZERO);
+    };
+    let share = deadline.saturating_duration_since(Instant::now()) / PROBE_SHARE;
+    if !matches!(report.verdict, Finding::NoRace) || share.is_zero() {
+        return (None, Duration::ZERO);
+    }
+    let c = cbmc_opts.for_at_most(share);
+    let t0 = Instant::now();
+    let vacuous = vacuity(parsed, &bounds, &c);
+    let time = t0.elapsed();
+    // The answer's times are those of all runs, which the caller adds.
+    report.stats.translate = Duration::ZERO;
+    report.stats.cbmc = Duration::ZERO;
+    ((vacuous == Some(false)).then_some((report, bounds)), time)
+}
+
+/// The answer of a deepening whose first bound pair gave no answer (`unknown`): the probe's
+/// "no race" ([`probe_fallback`]) when there is one, marked with the reason
+/// (`Report::fallback`, which tells the caller it fell back); else `unknown`.
+pub fn fall_back(
+    unknown: (Report, Options),
+    fallback: Option<(Report, Options)>,
+) -> (Report, Options) {
+    match (&unknown.0.verdict, fallback) {
+        (Finding::Unknown { reason }, Some((mut r, b))) => {
+            r.fallback = Some(reason.clone());
+            r.stats.translate += unknown.0.stats.translate;
+            r.stats.cbmc += unknown.0.stats.cbmc;
+            // The first pair's program: gigabytes of syntax trees on large programs.
+            drop_in_background(unknown.0.program);
+            (r, b)
+        }
+        _ => unknown,
+    }
+}
+
+/// The stack of a thread that translates, prints or checks a program: deeply nested
+/// programs (a 10 000-term expression, thousands of unwound statements) recurse deeply in
+/// the passes and the printer.
+pub const STACK: usize = 256 << 20;
+
+/// Frees `x` on a thread of its own, so that an answer does not wait for it: the programs
+/// and reports of a check are gigabytes of syntax trees on large programs, and freeing them
+/// took longer than the watchdog of `ladr FILE` allows after the time limit (spmc.c and
+/// channel.c of sysprog21/concurrent-programs at `--timeout 60`: "the time limit was
+/// reached" instead of, or after, the answer). With no thread to be had, `spawn` frees it
+/// here.
+pub fn drop_in_background<T: Send + 'static>(x: T) {
+    let _ = std::thread::Builder::new()
+        .name("free".into())
+        .spawn(move || drop(x));
+}
+
+/// Deepening goes on while a "no race" is vacuous, with a time limit, up to this many
+/// steps (past `--deepen-steps`).
+pub const MAX_DEEPENING_STEPS: u32 = 100;
+
+/// Is a "no race" at `bounds` vacuous? The vacuity criterion: the program creates threads
+/// (after inlining, `main` or a start routine calls `pthread_create`), but no execution
+/// within the bounds creates one (a loop before the first `pthread_create` that the
+/// unwinding cuts, say), so no access of a thread was checked. An execution that never
+/// reaches the end of `main` (`while (1)` in `main`) is no vacuity once it created a
+/// thread: every prefix of an execution up to the bounds is checked. A program that
+/// creates no thread is not vacuous (it has no race at any bounds). Rounds do not matter:
+/// no thread runs before `main` creates the first one.
+///
+/// Translates the vacuity query (`Options::vacuity_query`: no race flags, one context of
+/// `main`, a much smaller formula than the race check's) and runs CBMC: `Some(true)` when
+/// no thread is created (also when the bounds cut every `pthread_create`, so no thread
+/// slot is left), `Some(false)` when one is, `None` when CBMC gave no answer (time limit,
+/// failure).
+pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> Option<bool> {
+    let query = Options {
+        vacuity_query: true,
+        rounds: 1,
+        exclude: vec![],
+        ..bounds.clone()
+    };
+    let mut creates = false;
+    let t0 = Instant::now();
+    let program = translate(parsed.unit.clone(), &query, Stage::Seq, |pass, p| {
+        if pass == PassId::Inline {
+            creates = p.unit.0.iter().any(|ext| match &ext.node {
+                lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                    ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_create"])
+                }
+                _ => false,
+            });
+        }
+    })
+    .ok()?;
+    if !creates {
+        return Some(false);
+    }
+    if program.slots.len() <= 1 {
+        return Some(true);
+    }
+    let printed = print_unit(&program.unit);
+    let t = Translated {
+        program,
+        printed,
+        time: t0.elapsed(),
+    };
+    let outcome = run_cbmc_process(&t, cbmc_opts, None).ok()?;
+    match outcome.verdict {
+        cbmc::Verdict::Verified => Some(true),
+        cbmc::Verdict::Violated { .. } => Some(false),
+        cbmc::Verdict::Unknown { .. } => None,
+    }
+}
+
+/// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]; an unanswered query
+/// leaves it false), with CBMC stopped at `deadline`.
+pub fn mark_vacuity(
+    parsed: &Parsed,
+    report: &mut Report,
+    bounds: &Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+) {
+    if !matches!(report.verdict, Finding::NoRace) {
+        return;
+    }
+    let mut c = cbmc_opts.clone();
+    if let Some(d) = deadline {
+        if d <= Instant::now() {
+            return;
+        }
+        c = cbmc_opts.until(d, Duration::ZERO);
+    }
+    let t0 = Instant::now();
+    report.vacuous = vacuity(parsed, bounds, &c) == Some(true);
+    report.stats.cbmc += t0.elapsed();
+}
+
+/// Checks with `opts` from deepening step `first` (0: `opts`), and while the answer is "no
+/// race" and time is left before `deadline`, again with larger bounds
+/// ([`deepening_bounds`]), at most `steps` more times. The result is the first race found,
+/// or the answer of the deepest check that finished (a deeper check that runs out of time
+/// does not turn a finished "no race" into "unknown"). A "no race" that would end the
+/// deepening (after `steps`, or the first without a time limit) is checked for vacuity
+/// ([`mark_vacuity`]); while it is vacuous the bounds grow on: up to `steps` without a time
+/// limit, up to [`MAX_DEEPENING_STEPS`] with one (none when `steps` is 0: no deepening).
+/// Returns the report and the bounds it holds for.
+#[allow(clippy::too_many_arguments)]
+pub fn check_deepening_from(
+    parsed: &Parsed,
+    opts: &Options,
+    first: u32,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<(Report, Options)> {
+    // The times of every run but `best`'s (the answer's stats are those of all runs).
+    let mut spent = (Duration::ZERO, Duration::ZERO);
+    let add = |spent: &mut (Duration, Duration), r: &Report| {
+        spent.0 += r.stats.translate;
+        spent.1 += r.stats.cbmc;
+    };
+    let with_spent = |mut r: Report, spent: (Duration, Duration)| {
+        r.stats.translate += spent.0;
+        r.stats.cbmc += spent.1;
+        r
+    };
+    // The first bound pair's program, when the probe needed it first.
+    let mut translated: Option<Translated> = None;
+    // The probe's "no race", the answer when the first pair gives none.
+    let mut fallback = None;
+    if first == 0 && probes(opts, steps, deadline) {
+        progress(Phase::Translating, opts);
+        let t = translate_seq(parsed, opts)?;
+        let probed = probe(
+            parsed, opts, &t.program, cbmc_opts, keep, deadline, progress,
+        );
+        if let Some((report, at)) = probed {
+            if matches!(report.verdict, Finding::Race { .. }) {
+                // The first pair's translation, done for the probe's size test, is part
+                // of what the answer cost.
+                spent.0 += t.time;
+                return Ok((with_spent(report, spent), at));
+            }
+            add(&mut spent, &report);
+            let (kept, time) = probe_fallback(parsed, report, at, cbmc_opts, deadline);
+            spent.1 += time;
+            fallback = kept;
+        }
+        translated = Some(t);
+    }
+    let mut bounds = deepening_bounds(opts, first);
+    let mut best: Option<(Report, Options)> = None;
+    // Whether `best` was checked for vacuity.
+    let mut asked = false;
+    // Without deepening (`steps` 0), the bounds given are the only ones.
+    let last = if deadline.is_some() && steps > 0 {
+        steps.max(MAX_DEEPENING_STEPS)
+    } else {
+        steps
+    };
+    for step in first..=last {
+        let mut c = cbmc_opts.clone();
+        if let Some(d) = deadline {
+            if d <= Instant::now() && best.is_some() {
+                break;
+            }
+            // The first check always runs (and times out at once if nothing is left); CBMC
+            // is stopped at the deadline, however long translation took.
+            c = cbmc_opts.until(d, Duration::from_millis(1));
+        }
+        let checked = (|| {
+            let t = match translated.take() {
+                Some(t) => t,
+                None => {
+                    progress(Phase::Translating, &bounds);
+                    translate_seq(parsed, &bounds)?
+                }
+            };
+            progress(Phase::Cbmc, &bounds);
+            let outcome = run_cbmc(&t, &c, keep)?;
+            Ok(read_outcome(parsed, t, outcome))
+        })();
+        let report = match checked {
+            Ok(r) => r,
+            // A deeper program can hit a limit the first one did not (more slots than
+            // the model has rows): keep the answer already found.
+            Err(_) if best.is_some() => break,
+            Err(e) => return Err(e),
+        };
+        match report.verdict {
+            Finding::Race { .. } => {
+                if let Some((b, _)) = &best {
+                    add(&mut spent, b);
+                }
+                return Ok((with_spent(report, spent), bounds));
+            }
+            Finding::NoRace => {
+                if let Some((b, _)) = &best {
+                    add(&mut spent, b);
+                }
+                best = Some((report, bounds.clone()));
+                asked = false;
+            }
+            Finding::Unknown { .. } if best.is_none() => best = Some((report, bounds.clone())),
+            Finding::Unknown { .. } => {
+                add(&mut spent, &report);
+                break;
+            }
+        }
+        if step >= steps || deadline.is_none() {
+            // The deepening would end here: not on a vacuous "no race".
+            let Some((r, b)) = best.as_mut() else { break };
+            mark_vacuity(parsed, r, b, cbmc_opts, deadline);
+            asked = true;
+            if !r.vacuous || step >= last {
+                break;
+            }
+        }
+        bounds = deepening_bounds(opts, step + 1);
+    }
+    let best = best.expect("the first check always gives an answer or an error");
+    let (report, bounds) = fall_back(best, fallback);
+    // The probe's "no race" was checked for vacuity.
+    asked |= report.fallback.is_some();
+    let mut report = with_spent(report, spent);
+    if !asked {
+        mark_vacuity(parsed, &mut report, &bounds, cbmc_opts, deadline);
+    }
+    Ok((report, bounds))
+}
+
+/// How the search for more races after the first ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEnd {
+    /// The last check found no further race within the bounds: every race within them has
+    /// been reported (none, when the first check found none).
+    AllFound,
+    /// As many races as asked for were found (`--max-races`).
+    MaxRaces,
+    /// A check gave no answer (time limit, CBMC failure): more races may exist.
+    Stopped { reason: String },
+}
+
+/// The races of a check ([`check_races`]).
+pub struct Races {
+    /// The reports of the races found, in the order found, each with its own counterexample;
+    /// when none was found, the one report of the check (no race, or unknown).
+    pub reports: Vec<Report>,
+    /// The bounds all of them hold for.
+    pub bounds: Options,
+    pub end: SearchEnd,
+    /// Time spent translating and in CBMC, over all checks (also those that found nothing).
+    pub translate: Duration,
+    pub cbmc: Duration,
+}
+
+impl Races {
+    /// The reports that found a race.
+    pub fn races(&self) -> impl Iterator<Item = &Report> {
+        self.reports
+            .iter()
+            .filter(|r| matches!(r.verdict, Finding::Race { .. }))
+    }
+}
+
+/// The pair of accesses of a race, as `Options::exclude` names it.
+pub fn race_pair(v: &Finding) -> Option<[AccessKey; 2]> {
+    match v {
+        Finding::Race { first, second } => Some([first.site.span.into(), second.site.span.into()]),
+        _ => None,
+    }
+}
+
+/// [`check_deepening_from`], then, after a race and while fewer than `max_races` (`None`: no
+/// limit) were found and time is left before `deadline`, again at the bounds of that race
+/// with every pair found so far excluded (`Options::exclude`), until a check finds no race
+/// or gives no answer. Each pair of access sites is reported once, with its own
+/// interleaving. `keep` applies to the first race's check only.
+#[allow(clippy::too_many_arguments)]
+pub fn check_races(
+    parsed: &Parsed,
+    opts: &Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    steps: u32,
+    max_races: Option<usize>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<Races> {
+    let (first, bounds) =
+        check_deepening_from(parsed, opts, 0, cbmc_opts, keep, deadline, steps, progress)?;
+    Ok(more_races(
+        parsed, first, bounds, cbmc_opts, deadline, max_races, progress,
+    ))
+}
+
+/// The rest of [`check_races`] after its first check: `first` (its report, at `bounds`),
+/// then, after a race and while fewer than `max_races` were found and time is left, again
+/// with every pair found so far excluded. Also used after the parallel deepening of
+/// [`parallel`].
+pub fn more_races(
+    parsed: &Parsed,
+    first: Report,
+    mut bounds: Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Option<Instant>,
+    max_races: Option<usize>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Races {
+    let mut translate = first.stats.translate;
+    let mut cbmc_time = first.stats.cbmc;
+    let mut reports = vec![];
+    let mut end = SearchEnd::AllFound;
+    let mut pair = race_pair(&first.verdict);
+    if let Finding::Unknown { reason } = &first.verdict {
+        end = SearchEnd::Stopped {
+            reason: reason.clone(),
+        };
+    }
+    reports.push(first);
+    while let Some(found) = pair.take() {
+        if max_races.is_some_and(|m| reports.len() >= m) {
+            end = SearchEnd::MaxRaces;
+            break;
+        }
+        let mut c = cbmc_opts.clone();
+        if let Some(d) = deadline {
+            if d <= Instant::now() {
+                end = SearchEnd::Stopped {
+                    reason: "the time limit was reached".into(),
+                };
+                break;
+            }
+            c = cbmc_opts.until(d, Duration::ZERO);
+        }
+        bounds.exclude.push(found);
+        let checked = (|| {
+            progress(Phase::Translating, &bounds);
+            let t = translate_seq(parsed, &bounds)?;
+            progress(Phase::Cbmc, &bounds);
+            let outcome = run_cbmc(&t, &c, None)?;
+            Ok::<_, Error>(read_outcome(parsed, t, outcome))
+        })();
+        let report = match checked {
+            Ok(r) => r,
+            Err(e) => {
+                end = SearchEnd::Stopped { reason: e.message };
+                break;
+            }
+        };
+        translate += report.stats.translate;
+        cbmc_time += report.stats.cbmc;
+        match &report.verdict {
+            Finding::NoRace => end = SearchEnd::AllFound,
+            Finding::Unknown { reason } => {
+                end = SearchEnd::Stopped {
+                    reason: reason.clone(),
+                }
+            }
+            Finding::Race { .. } => {
+                let p = race_pair(&report.verdict);
+                // An excluded pair again would search forever: the exclusion failed.
+                if p.is_some_and(|p| excluded(&bounds.exclude, p)) {
+                    end = SearchEnd::Stopped {
+                        reason: "internal error: an excluded pair of accesses was found again"
+                            .into(),
+                    };
+                    break;
+                }
+                pair = p;
+                reports.push(report);
+            }
+        }
+    }
+    bounds.exclude.clear();
+    Races {
+        reports,
+        bounds,
+        end,
+        translate,
+        cbmc: cbmc_time,
+    }
+}
+
+/// Is the (unordered) pair `p` among `pairs`?
+fn excluded(pairs: &[[AccessKey; 2]], [a, b]: [AccessKey; 2]) -> bool {
+    pairs
+        .iter()
+        .any(|&[x, y]| (x, y) == (a, b) || (x, y) == (b, a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deepening_tries_three_rounds_with_more_unwinding_before_four_rounds() {
+        let start = Options {
+            rounds: 2,
+            unwind: 2,
+            ..Options::default()
+        };
+        let seq: Vec<(u32, u32)> = (0..9)
+            .map(|k| {
+                let b = deepening_bounds(&start, k);
+                (b.rounds, b.unwind)
+            })
+            .collect();
+        assert_eq!(
+            seq,
+            [
+                (2, 2),
+                (3, 2),
+                (3, 3),
+                (3, 4),
+                (4, 2),
+                (4, 4),
+                (5, 4),
+                (5, 5),
+                (6, 5)
+            ]
+        );
+    }
+}
