@@ -15,9 +15,9 @@
 //! * wall seconds per task: from spawn to exit;
 //! * CPU seconds per task: the growth of this process's `cutime + cstime`
 //!   (`/proc/self/stat`) across the `waitpid` that reaps the task. Reaping is serialised by
-//!   `REAP` ([`runner`]), so each delta belongs to exactly one task; it includes CBMC, which
-//!   ladr waits for. A ladr killed at the hard limit leaves its CBMC to be killed and reaped by init,
-//!   so that CBMC's time is missing;
+//!   `REAP` (`runner`), so each delta belongs to exactly one task; it includes CBMC, which
+//!   ladr waits for. A ladr killed at the hard limit leaves its CBMC to be killed and reaped
+//!   by init, so that CBMC's time is missing;
 //! * peak memory per task: the sum of `VmHWM` (peak resident set) of ladr and its
 //!   descendants (CBMC, gcc), sampled every poll (`POLL`) from `/proc`.
 //!
@@ -25,8 +25,8 @@
 //! wrapper that then `exec`s ladr; it is inherited by CBMC, and applies to each process
 //! separately.
 //!
-//! Modules: [`tasks`] finds the tasks, [`runner`] runs them, [`results`] judges and holds
-//! their results (the JSON file), [`report`] prints the tables, [`stats`] and [`plot`] the
+//! Modules: `tasks` finds the tasks, `runner` runs them, `results` judges and holds
+//! their results (the JSON file), `report` prints the tables, [`stats`] and [`plot`] the
 //! measures and plots; this file has the options and the steps of the command.
 
 pub mod plot;
