@@ -4,8 +4,8 @@
 //! only rendering (in the CLI) turns spans into file/line/column through the
 //! [`SourceMap`]. No pass panics on unsupported input and none drops code silently.
 
-use crate::frontend::source_map::{Loc, SourceMap};
 use crate::origin::Origin;
+use crate::source_map::{Loc, SourceMap};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;

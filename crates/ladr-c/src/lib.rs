@@ -6,8 +6,11 @@
 //! fixed names, of CBMC or of JSON. It is the C language and nothing else; everything
 //! about data races is built on top of it in `ladr-seq`.
 
+// Imports go one way: `origin` and `source_map` (spans and offsets) < `diag` (located errors)
+// < `frontend` (reading C); `origin::builtin_unit` is only a re-export of the front end's.
 pub mod diag;
 pub mod frontend;
 pub mod origin;
 pub mod print;
+pub mod source_map;
 pub mod syntax;

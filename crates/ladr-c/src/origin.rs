@@ -2,10 +2,14 @@
 //!
 //! Every span of the program lives in one offset space. Offsets below [`BUILTIN_BASE`] are
 //! offsets into the user's parsed text (read back through its `SourceMap`); the C text ladr
-//! embeds and parses itself (the pthread model) is parsed with [`builtin_unit`], which moves
-//! its spans to `BUILTIN_BASE` and above, so its lines can never be mistaken for lines of the
-//! user's files; a node built without a source (`Span::none()`) is generated code. The
-//! printer records an [`Origin`] for every line it writes.
+//! embeds and parses itself (the pthread model) is parsed with
+//! [`crate::frontend::builtin_unit`], which moves its spans to `BUILTIN_BASE` and above, so its
+//! lines can never be mistaken for lines of the user's files; a node built without a source
+//! (`Span::none()`) is generated code. The printer records an [`Origin`] for every line it
+//! writes.
+//!
+//! This module is the lowest of the C layer's bookkeeping: it uses only the AST walker, and
+//! `diag` and `frontend` build on it.
 //!
 //! ```text
 //! span 120..135                        → Origin::Source(120..135)   (the user's text)
@@ -13,7 +17,6 @@
 //! Span::none()                          → Origin::Generated
 //! ```
 
-use crate::diag::Result;
 use crate::syntax::walk::visit_mut::{self, VisitorMut};
 use crate::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -58,13 +61,9 @@ impl Origin {
     }
 }
 
-/// Parses embedded C text (already preprocessed) as built-in code: every node's span is
-/// moved into the built-in region. `name` names the text in parse errors.
-pub fn builtin_unit(text: &str, name: &str) -> Result<TranslationUnit> {
-    let (_, mut unit, _) = crate::frontend::parse_text(text, name)?;
-    shift_spans(&mut unit, BUILTIN_BASE);
-    Ok(unit)
-}
+/// Old path of [`crate::frontend::builtin_unit`] (parsing is the front end's job), kept for
+/// its callers in ladr-seq; nothing in this module uses it.
+pub use crate::frontend::builtin_unit;
 
 /// Moves the spans of a unit's external declarations, statements, declarations,
 /// declarators, type names and expressions, and of the nodes inside them that the passes
@@ -234,25 +233,5 @@ impl VisitorMut for Shift {
     ) -> std::result::Result<Walk, Infallible> {
         t.span = self.span(t.span);
         Ok(Walk::Descend)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::print::print_unit;
-
-    #[test]
-    fn builtin_lines_are_builtin_and_user_lines_are_source() {
-        let unit = builtin_unit("int f(int x) {\n  return x + 1;\n}\n", "<model>").unwrap();
-        let p = print_unit(&unit);
-        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Source(_))));
-        assert!(p.origins.iter().any(|o| matches!(o, Origin::Builtin(_))));
-        let (_, unit, _) =
-            crate::frontend::parse_text("int g;\nint h(void) { return g; }\n", "t.c").unwrap();
-        let p = print_unit(&unit);
-        assert!(p.origins.iter().any(|o| matches!(o, Origin::Source(_))));
-        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Builtin(_))));
-        assert_eq!(Origin::of(Span::none()), Origin::Generated);
     }
 }

@@ -14,7 +14,7 @@
 //! program (see [`Prelude`]); the front end removes those declarations from the AST again,
 //! so the printer writes the builtin name back unchanged. Nothing is ever deleted.
 
-use super::source_map::Edit;
+use crate::source_map::Edit;
 
 /// Typedefs parsed before the program so lang-c treats builtin type names as type names.
 pub struct Prelude {

@@ -24,11 +24,11 @@
 //!       static int n__ladr_u2; extern int f(void); void g(void) { n__ladr_u2++; }
 //! ```
 
-use super::source_map::{Edit, SourceMap};
 use super::{parse_part, read_preprocessed, Options, Parsed, Part};
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::shift_spans;
 use crate::print::print_unit;
+use crate::source_map::{Edit, SourceMap};
 use crate::syntax::build::*;
 use crate::syntax::copy::{Copier, Rename};
 use crate::syntax::names::{linked, Names};

@@ -3,7 +3,7 @@
 //! * `.i` input is read as already preprocessed; any other input goes through `gcc -E`
 //!   with the user's `-I`/`-D`/`-U` options.
 //! * [`fixup`] makes the few GNU spellings lang-c lacks readable, recording every edit.
-//! * [`source_map::SourceMap`] maps offsets of the parsed text back to the user's files.
+//! * [`crate::source_map::SourceMap`] maps offsets of the parsed text back to the user's files.
 //!
 //! Parse failures become [`Error`]s that name the construct and the original location.
 //! This module and `cbmc` are the only ones that touch files and processes.
@@ -12,13 +12,16 @@ pub mod cpp_options;
 pub mod fixup;
 pub mod link;
 pub mod nesting;
-pub mod source_map;
+/// The source map is a module of its own below [`crate::diag`] (errors carry one); this
+/// keeps its old path `frontend::source_map`.
+pub use crate::source_map;
 
 use crate::diag::{Error, ErrorKind, Result};
+use crate::origin::{shift_spans, BUILTIN_BASE};
+use crate::source_map::{Edit, SourceMap};
 use lang_c::ast::{ExternalDeclaration, TranslationUnit};
 use lang_c::driver::{parse_preprocessed, Config};
 use lang_c::span::Span;
-use source_map::{Edit, SourceMap};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -82,6 +85,14 @@ pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, Sou
     let part = parse_part(pre, file)?;
     let map = SourceMap::new(pre, file, part.edits);
     Ok((part.text, part.unit, map))
+}
+
+/// Parses embedded C text (already preprocessed) as built-in code: every node's span is
+/// moved into the built-in region. `name` names the text in parse errors.
+pub fn builtin_unit(text: &str, name: &str) -> Result<TranslationUnit> {
+    let (_, mut unit, _) = parse_text(text, name)?;
+    shift_spans(&mut unit, BUILTIN_BASE);
+    Ok(unit)
 }
 
 /// One file parsed on its own, before its source map is built (so that several can share
@@ -415,5 +426,22 @@ mod tests {
     fn label_address_is_named() {
         let err = parse_text("void f(void){ void *p = &&l; l: ; }", "t.i").unwrap_err();
         assert!(err.message.contains("&&label"), "{}", err.message);
+    }
+
+    /// [`builtin_unit`] moves every span into the built-in region; [`parse_text`] leaves them in
+    /// the user's.
+    #[test]
+    fn builtin_lines_are_builtin_and_user_lines_are_source() {
+        use crate::origin::Origin;
+        use crate::print::print_unit;
+        let unit = builtin_unit("int f(int x) {\n  return x + 1;\n}\n", "<model>").unwrap();
+        let p = print_unit(&unit);
+        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Source(_))));
+        assert!(p.origins.iter().any(|o| matches!(o, Origin::Builtin(_))));
+        let (_, unit, _) = parse_text("int g;\nint h(void) { return g; }\n", "t.c").unwrap();
+        let p = print_unit(&unit);
+        assert!(p.origins.iter().any(|o| matches!(o, Origin::Source(_))));
+        assert!(p.origins.iter().all(|o| !matches!(o, Origin::Builtin(_))));
+        assert_eq!(Origin::of(Span::none()), Origin::Generated);
     }
 }

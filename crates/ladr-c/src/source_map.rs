@@ -1,7 +1,7 @@
 //! Source map: byte offsets of the text that lang-c parsed → (original file, line, column).
 //!
 //! The parsed text is the preprocessed program after the front end's token-level fix-ups
-//! (see [`super::fixup`]). Two layers are undone here:
+//! (see [`crate::frontend::fixup`]). Two layers are undone here:
 //! 1. the fix-up edits (each records where it replaced how many bytes), so offsets map back to
 //!    the preprocessed text as gcc wrote it (or as the `.i` file holds it);
 //! 2. the `# LINE "FILE"` markers of the preprocessor, so preprocessed lines map back to the
