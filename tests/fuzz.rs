@@ -30,7 +30,7 @@
 //! README (Security → Fuzzing) lists what the long runs tried and found.
 
 use ladr_c::diag::{Error, ErrorKind};
-use ladr_c::frontend::source_map::SourceMap;
+use ladr_c::source_map::SourceMap;
 use ladr_ir::program::Options;
 use ladr_seq::pipeline::{translate, Stage};
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! SV-COMP corpus is.
 #![allow(dead_code)]
 
-use ladr_c::frontend::source_map::SourceMap;
+use ladr_c::source_map::SourceMap;
 use ladr_ir::program::{Item, Options, Program};
 pub use ladr_seq::pipeline::PassId;
 use std::io::Write;

@@ -9,7 +9,7 @@
 
 use crate::files;
 use ladr_c::diag::{Error, ErrorKind, Result};
-use ladr_c::frontend::source_map::Loc;
+use ladr_c::source_map::Loc;
 use ladr_c::frontend::Parsed;
 use ladr_c::origin::Origin;
 use ladr_c::print::{print_unit, Printed};

@@ -22,7 +22,7 @@ pub use ladr_check::answer::{
 };
 
 use ladr_c::diag::{Error, ErrorKind};
-use ladr_c::frontend::source_map::{Loc, SourceMap};
+use ladr_c::source_map::{Loc, SourceMap};
 use ladr_check::Answer;
 use ladr_ir::program::Options;
 use serde::Serialize;

@@ -8,7 +8,7 @@ use super::{AccessInfo, Outcome, Race, Thread};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use ladr_c::diag::SourceFiles;
-use ladr_c::frontend::source_map::Loc;
+use ladr_c::source_map::Loc;
 use ladr_c::frontend::Parsed;
 
 /// Writes the report of `o`. `verbose` adds every step of every context.
