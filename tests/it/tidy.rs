@@ -90,7 +90,7 @@ fn layer(name: &str) -> u32 {
     LAYERS
         .iter()
         .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("crate {name} has no layer in tests/tidy.rs"))
+        .unwrap_or_else(|| panic!("crate {name} has no layer in tests/it/tidy.rs"))
         .1
 }
 

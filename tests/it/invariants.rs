@@ -3,7 +3,7 @@
 //! checks every invariant after every pass to show which ones hold where.
 //! Translation only, no CBMC.
 
-mod common;
+use crate::common;
 
 use ladr_c::diag::ErrorKind;
 use ladr_ir::abi;

@@ -2,7 +2,7 @@
 //! `check_bounded` holds, gcc accepts the printed output. Failures are grouped by message.
 //! Run with `cargo test --release --test bound_corpus -- --ignored --nocapture`.
 
-mod common;
+use crate::common;
 
 use ladr_ir::program::{Options, Program};
 use std::collections::BTreeMap;
