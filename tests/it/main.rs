@@ -1,7 +1,8 @@
-//! The integration tests that need no CBMC of their own, gathered in one test binary (each
-//! binary links the whole workspace, and linking dominated a fresh `cargo test`): one
-//! module per group, run one group with `cargo test --release --test it -- GROUP::`
-//! (e.g. `fuzz::`). The CBMC end-to-end tests are the other binary, `tests/end_to_end`.
+//! The integration tests but the CBMC end-to-end suite (`tests/end_to_end`, the other
+//! binary), gathered in one test binary: each binary links the whole workspace, and linking
+//! dominated a fresh `cargo test`. One module per group (once a file of its own, and its
+//! snapshots are `snapshots/it__GROUP__NAME.snap`); run one group with
+//! `cargo test --release --test it -- GROUP::` (e.g. `fuzz::`).
 
 #[path = "../common/mod.rs"]
 mod common;
