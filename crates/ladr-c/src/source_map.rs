@@ -192,7 +192,7 @@ impl SourceMap {
     ///
     /// `None` when the last line shown is beyond [`MAX_RECONSTRUCTED_LINES`]: a line marker
     /// `# 4294967295 "f.c"` would otherwise make 4 GB of empty lines (found by
-    /// `tests/fuzz.rs`); a diagnostic there is shown without its excerpt.
+    /// `tests/it/fuzz/`); a diagnostic there is shown without its excerpt.
     pub fn reconstructed_text(&self, file: &str) -> Option<String> {
         let idx = self.files.iter().position(|f| f == file)?;
         let lines = &self.file_lines[idx];
@@ -317,7 +317,7 @@ mod tests {
 
     #[test]
     fn huge_line_numbers_stay_bounded() {
-        // Found by tests/fuzz.rs: a marker's line number made gigabytes of padding, and
+        // Found by tests/it/fuzz: a marker's line number made gigabytes of padding, and
         // the line after line 4294967295 overflowed.
         let text = "# 4294967295 \"h.c\"\nint x;\nint y;\n";
         let m = SourceMap::new(text, "in.i", vec![]);

@@ -282,7 +282,7 @@ mod tests {
         assert_eq!(db.files.len(), 2);
         let bad = Database::load(&dir.join("missing.json")).unwrap_err();
         assert!(bad.message.contains("missing.json"), "{}", bad.message);
-        // A syntax error names its line and column (found by tests/fuzz.rs).
+        // A syntax error names its line and column (found by tests/it/fuzz).
         for text in [
             "[\n  {\n  x",
             "{}",

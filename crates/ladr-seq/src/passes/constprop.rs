@@ -209,130 +209,135 @@ impl FileScope {
     }
 }
 
+/// The scan of [`candidates`]: each local's kind (`None`: declared as no candidate), its
+/// arrays' dimensions, and the names excluded (address taken, written in a statement
+/// expression or by `asm`).
+#[derive(Default)]
+struct CandidateScan<'a> {
+    file: Option<&'a FileScope>,
+    kinds: HashMap<String, Option<Kind>>,
+    arrays: HashMap<String, usize>,
+    excluded: HashSet<String>,
+    in_stmt_expr: usize,
+}
+impl CandidateScan<'_> {
+    fn exclude_names_in(&mut self, e: &Node<Expression>) {
+        /// Collects every identifier of an expression.
+        struct NameCollector<'b>(&'b mut HashSet<String>);
+        impl Visitor for NameCollector<'_> {
+            type Error = Infallible;
+            fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+                if let Expression::Identifier(i) = &e.node {
+                    self.0.insert(i.node.name.clone());
+                }
+                Ok(Walk::Descend)
+            }
+        }
+        let Ok(()) = visit::expr(&mut NameCollector(&mut self.excluded), e);
+    }
+}
+impl Visitor for CandidateScan<'_> {
+    type Error = Infallible;
+    fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+        let file = self.file.expect("set");
+        let st = storage_of(&d.node.specifiers);
+        let automatic = !st.iter().any(|s| {
+            matches!(
+                s,
+                StorageClassSpecifier::Static
+                    | StorageClassSpecifier::Extern
+                    | StorageClassSpecifier::Typedef
+                    | StorageClassSpecifier::ThreadLocal
+            )
+        });
+        let types = type_specifiers(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            let Some(n) = declarator_name(dd) else {
+                continue;
+            };
+            let dims = object_array_dims(dd);
+            if dims > 0 {
+                self.arrays.insert(n.to_string(), dims);
+            }
+            let kind = if !automatic || is_volatile(&d.node.specifiers) {
+                None
+            } else if dd.derived.is_empty()
+                && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+                && is_int_specs(&types, &file.int_typedefs)
+            {
+                Some(Kind::Int)
+            } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
+                Some(Kind::Pointer)
+            } else {
+                None
+            };
+            // Declared with another kind too, or also at file scope: not a candidate.
+            let kind = match self.kinds.get(n) {
+                Some(k) if *k != kind => None,
+                _ => kind,
+            };
+            let kind = if file.objects.contains(n) { None } else { kind };
+            self.kinds.insert(n.to_string(), kind);
+        }
+        Ok(Walk::Descend)
+    }
+
+    fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
+        if let Statement::Asm(a) = &s.node {
+            if let AsmStatement::GnuExtended(g) = &a.node {
+                for o in g.outputs.iter().chain(&g.inputs) {
+                    self.exclude_names_in(&o.node.variable_name);
+                }
+            }
+        }
+        Ok(Walk::Descend)
+    }
+
+    fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        match &e.node {
+            Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
+                return Ok(Walk::Skip);
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                if let Some(n) = ident_name(&u.node.operand) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::BinaryOperator(b)
+                if self.in_stmt_expr > 0 && is_assign_op(&b.node.operator.node) =>
+            {
+                if let Some(n) = ident_name(&b.node.lhs) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::UnaryOperator(u)
+                if self.in_stmt_expr > 0 && is_inc_dec(&u.node.operator.node) =>
+            {
+                if let Some(n) = ident_name(&u.node.operand) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::Statement(st) => {
+                self.in_stmt_expr += 1;
+                let Ok(()) = visit::stmt(self, st);
+                self.in_stmt_expr -= 1;
+                return Ok(Walk::Skip);
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
+
 /// The candidates of a function: name → kind, and its local arrays' dimensions.
 fn candidates(
     f: &FunctionDefinition,
     file: &FileScope,
 ) -> (HashMap<String, Kind>, HashMap<String, usize>) {
-    #[derive(Default)]
-    struct C<'a> {
-        file: Option<&'a FileScope>,
-        kinds: HashMap<String, Option<Kind>>,
-        arrays: HashMap<String, usize>,
-        excluded: HashSet<String>,
-        in_stmt_expr: usize,
-    }
-    impl C<'_> {
-        fn exclude_names_in(&mut self, e: &Node<Expression>) {
-            struct N<'b>(&'b mut HashSet<String>);
-            impl Visitor for N<'_> {
-                type Error = Infallible;
-                fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-                    if let Expression::Identifier(i) = &e.node {
-                        self.0.insert(i.node.name.clone());
-                    }
-                    Ok(Walk::Descend)
-                }
-            }
-            let Ok(()) = visit::expr(&mut N(&mut self.excluded), e);
-        }
-    }
-    impl Visitor for C<'_> {
-        type Error = Infallible;
-        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
-            let file = self.file.expect("set");
-            let st = storage_of(&d.node.specifiers);
-            let automatic = !st.iter().any(|s| {
-                matches!(
-                    s,
-                    StorageClassSpecifier::Static
-                        | StorageClassSpecifier::Extern
-                        | StorageClassSpecifier::Typedef
-                        | StorageClassSpecifier::ThreadLocal
-                )
-            });
-            let types = type_specifiers(&d.node.specifiers);
-            for id in &d.node.declarators {
-                let dd = &id.node.declarator.node;
-                let Some(n) = declarator_name(dd) else {
-                    continue;
-                };
-                let dims = object_array_dims(dd);
-                if dims > 0 {
-                    self.arrays.insert(n.to_string(), dims);
-                }
-                let kind = if !automatic || is_volatile(&d.node.specifiers) {
-                    None
-                } else if dd.derived.is_empty()
-                    && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-                    && is_int_specs(&types, &file.int_typedefs)
-                {
-                    Some(Kind::Int)
-                } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
-                    Some(Kind::Pointer)
-                } else {
-                    None
-                };
-                // Declared with another kind too, or also at file scope: not a candidate.
-                let kind = match self.kinds.get(n) {
-                    Some(k) if *k != kind => None,
-                    _ => kind,
-                };
-                let kind = if file.objects.contains(n) { None } else { kind };
-                self.kinds.insert(n.to_string(), kind);
-            }
-            Ok(Walk::Descend)
-        }
-
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
-            if let Statement::Asm(a) = &s.node {
-                if let AsmStatement::GnuExtended(g) = &a.node {
-                    for o in g.outputs.iter().chain(&g.inputs) {
-                        self.exclude_names_in(&o.node.variable_name);
-                    }
-                }
-            }
-            Ok(Walk::Descend)
-        }
-
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            match &e.node {
-                Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
-                    return Ok(Walk::Skip);
-                }
-                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                    if let Some(n) = ident_name(&u.node.operand) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::BinaryOperator(b)
-                    if self.in_stmt_expr > 0 && is_assign_op(&b.node.operator.node) =>
-                {
-                    if let Some(n) = ident_name(&b.node.lhs) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::UnaryOperator(u)
-                    if self.in_stmt_expr > 0 && is_inc_dec(&u.node.operator.node) =>
-                {
-                    if let Some(n) = ident_name(&u.node.operand) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::Statement(st) => {
-                    self.in_stmt_expr += 1;
-                    let Ok(()) = visit::stmt(self, st);
-                    self.in_stmt_expr -= 1;
-                    return Ok(Walk::Skip);
-                }
-                _ => {}
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut c = C {
+    let mut c = CandidateScan {
         file: Some(file),
-        ..C::default()
+        ..CandidateScan::default()
     };
     let Ok(()) = visit::stmt(&mut c, &f.statement);
     // Parameters are no candidates (their values come from the caller), and they shadow.

@@ -34,10 +34,13 @@ use lang_c::span::{Node, Span};
 use std::collections::HashMap;
 use std::convert::Infallible;
 
-pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+/// The definitions of the scheduler's state for the `p.slots.len()` slots: program
+/// counters, context-switch points, active flags, arguments and return values, sizes, the
+/// context the driver runs, and the race flags (or, for the vacuity query, the flag that a
+/// thread started).
+fn scheduler_globals(p: &Program, opts: &Options) -> Vec<Node<Declaration>> {
     let n = p.slots.len();
     let none = Span::none();
-    let k = opts.rounds.max(1) as u64;
     // Scheduler state.
     let mut globals = vec![
         simple_decl(
@@ -143,6 +146,14 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             none,
         ));
     }
+    globals
+}
+
+pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    let n = p.slots.len();
+    let none = Span::none();
+    let k = opts.rounds.max(1) as u64;
+    let mut globals = scheduler_globals(&p, opts);
     // The model declares the scheduler arrays `extern` with unknown size; CBMC's shadow
     // memory crashes on such incomplete declarations (CBMC 6.6 invariant "number of literals
     // in the literal map shall equal the bitvector width"), so the definitions take their

@@ -2,7 +2,7 @@
 //! few pthread types and functions they use in `common::PTHREAD_PRELUDE` (a stand-in for `<pthread.h>`);
 //! the snapshots leave out the prelude and the pthread model, which never change.
 
-mod common;
+use crate::common;
 
 use common::PTHREAD_PRELUDE as PRELUDE;
 

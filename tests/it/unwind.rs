@@ -1,7 +1,7 @@
 //! Snapshot tests of `unwind` (after `inline`), inputs in normal form, and a semantic test
 //! comparing gcc-compiled runs of original and bounded programs.
 
-mod common;
+use crate::common;
 
 fn check(src: &str, unwind: u32) -> String {
     common::show(common::bound(src, unwind, 100))

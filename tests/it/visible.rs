@@ -1,7 +1,7 @@
 //! Snapshot tests of `visible` (after normalise, inline, unwind, threads): each slot's items
 //! (`Program::code`) with their visible labels, on the minimal fixtures of `common::fixtures`.
 
-mod common;
+use crate::common;
 
 /// The passes up to `visible`; each slot's items.
 fn check(src: &str) -> String {

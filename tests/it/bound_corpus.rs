@@ -1,8 +1,8 @@
 //! Corpus run of normalise → inline → unwind (U=2) over the SV-COMP inputs: no panic,
 //! `check_bounded` holds, gcc accepts the printed output. Failures are grouped by message.
-//! Run with `cargo test --release --test bound_corpus -- --ignored --nocapture`.
+//! Run with `cargo test --release --test it -- bound_corpus:: --ignored --nocapture`.
 
-mod common;
+use crate::common;
 
 use ladr_ir::program::{Options, Program};
 use std::collections::BTreeMap;

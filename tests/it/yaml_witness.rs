@@ -5,7 +5,7 @@
 //! per racing access. Checked on e2e programs and on racy SV-COMP tasks when the corpus is
 //! present (loudly skipped otherwise). Needs CBMC.
 
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use std::path::Path;

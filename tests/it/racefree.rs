@@ -4,7 +4,7 @@
 //! must not apply beside one where it does). `tests/end_to_end` checks the same rules with
 //! CBMC.
 
-mod common;
+use crate::common;
 
 /// The passes up to `race`: the race-free objects, the instrumented accesses (lvalue and
 /// line) and each slot's number of visible statements.

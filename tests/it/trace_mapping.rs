@@ -6,7 +6,7 @@
 //!
 //! The recording belongs to one printed sequential program, whose FNV-1a hash is kept in
 //! `NAME.seq.fnv`: when a change to the passes or the printer changes that program, the test
-//! says so; re-record with `cargo test --release --test trace_mapping -- --ignored` (needs
+//! says so; re-record with `cargo test --release --test it -- trace_mapping:: --ignored` (needs
 //! CBMC) and review the diff of the recorded files.
 
 use ladr_c::frontend::{self, Parsed};
@@ -42,7 +42,7 @@ fn replay_edited(name: &str, edit: impl Fn(String) -> String) -> Outcome {
     assert_eq!(
         hash, recorded,
         "{name}: the sequential program changed since CBMC's output was recorded; re-record \
-         with `cargo test --release --test trace_mapping -- --ignored`"
+         with `cargo test --release --test it -- trace_mapping:: --ignored`"
     );
     let stdout = edit(std::fs::read_to_string(dir().join(format!("{name}.cbmc.json"))).unwrap());
     let outcome = recorded::cbmc_outcome(Some(10), stdout, String::new());

@@ -3,7 +3,7 @@
 //! and that is a print → parse → print fixpoint. Files lang-c cannot parse are counted and grouped
 //! by the word at the error position. Runs the files on all cores.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

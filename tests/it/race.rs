@@ -2,7 +2,7 @@
 //! instrumented items of each slot and the table of instrumented accesses
 //! (`Program::sites`), on the minimal fixtures of `common::fixtures`.
 
-mod common;
+use crate::common;
 
 /// The passes up to `race`; each slot's instrumented items, then the sites.
 fn check(src: &str) -> String {

@@ -1,6 +1,6 @@
 //! Snapshot, syntax, semantic and corpus tests of the `normalise` pass.
 
-mod common;
+use crate::common;
 
 use ladr_c::frontend;
 use ladr_ir::program::{Options, Program};

@@ -1,6 +1,6 @@
 //! Snapshot tests of `inline` (followed by `unwind`), inputs in normal form.
 
-mod common;
+use crate::common;
 
 fn check(src: &str, unwind: u32) -> String {
     common::show(common::bound(src, unwind, 100))

@@ -1,7 +1,7 @@
 //! Snapshot tests of `constprop` (after `inline` and `unwind`), and semantic tests: the
 //! program before and after the pass prints the same when compiled with gcc and run.
 
-mod common;
+use crate::common;
 
 fn check(src: &str, unwind: u32) -> String {
     common::show(common::folded(src, unwind))

@@ -224,7 +224,19 @@ fn task_yml(input: &str, expected: bool) -> String {
 #[test]
 fn end_to_end_two_tasks() {
     let dir = tempfile::tempdir().unwrap();
-    let sub = dir.path().join("counters");
+    write_two_tasks(dir.path());
+    let out_json = dir.path().join("results.json");
+    let run = eval_two_tasks(dir.path(), &out_json);
+    assert_task_measures(&run);
+    assert_task_reasons(&run);
+    assert_stats_tables(dir.path(), &out_json);
+    assert_compare_with_itself(dir.path(), &out_json, &run);
+}
+
+/// The directory of [`end_to_end_two_tasks`]: `counters/` with a racy and a safe task, and
+/// a task of another property.
+fn write_two_tasks(dir: &Path) {
+    let sub = dir.join("counters");
     std::fs::create_dir(&sub).unwrap();
     std::fs::write(sub.join("racy.c"), RACY).unwrap();
     std::fs::write(sub.join("racy.yml"), task_yml("racy.c", false)).unwrap();
@@ -236,12 +248,15 @@ fn end_to_end_two_tasks() {
         "input_files: racy.c\nproperties:\n  - property_file: ../properties/unreach-call.prp\n    expected_verdict: true\n",
     )
     .unwrap();
-    let out_json = dir.path().join("results.json");
+}
+
+/// `ladr eval` on the two tasks (2 jobs): both answered correctly; the results file read back.
+fn eval_two_tasks(dir: &Path, out_json: &Path) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
-        .arg(dir.path())
+        .arg(dir)
         .args(["--jobs", "2", "--timeout", "120", "--out"])
-        .arg(&out_json)
+        .arg(out_json)
         .output()
         .expect("run ladr eval");
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -251,7 +266,7 @@ fn end_to_end_two_tasks() {
         Some(0),
         "stdout:\n{stdout}\nstderr:\n{stderr}"
     );
-    let run: Run = serde_json::from_str(&std::fs::read_to_string(&out_json).unwrap()).unwrap();
+    let run: Run = serde_json::from_str(&std::fs::read_to_string(out_json).unwrap()).unwrap();
     assert!(run.complete);
     assert_eq!(run.settings.jobs, 2);
     let got: Vec<(&str, &str, Status)> = run
@@ -270,11 +285,14 @@ fn end_to_end_two_tasks() {
     assert!(stdout.contains("| counters "), "{stdout}");
     assert!(stdout.contains("| total "), "{stdout}");
     assert!(stderr.contains("[2/2]"), "{stderr}");
+    run
+}
 
-    // Every task has its measures from ladr's JSON document. The racy one instruments the
-    // accesses of `counter` and CBMC solved a formula; in the safe one every access of
-    // `counter` is under the mutex, so the race-free pre-analysis leaves nothing to
-    // instrument (and CBMC may answer without a formula).
+/// Every task has its measures from ladr's JSON document. The racy one instruments the
+/// accesses of `counter` and CBMC solved a formula; in the safe one every access of
+/// `counter` is under the mutex, so the race-free pre-analysis leaves nothing to
+/// instrument (and CBMC may answer without a formula).
+fn assert_task_measures(run: &Run) {
     for t in &run.tasks {
         let s = t
             .stats
@@ -291,9 +309,11 @@ fn end_to_end_two_tasks() {
             assert!(s.formula_clauses.is_some_and(|n| n > 0), "{t:?}");
         }
     }
-    // The reason is the one-line verdict of ladr (`ladr_report::text::summary`), built
-    // from the JSON document: for a race both accesses, for no race the text output's first
-    // line.
+}
+
+/// The reason is the one-line verdict of ladr (`ladr_report::text::summary`), built from
+/// the JSON document: for a race both accesses, for no race the text output's first line.
+fn assert_task_reasons(run: &Run) {
     let racy = &run.tasks[0];
     let reason = racy.reason.as_deref().unwrap_or_default();
     // Either access of `counter++` may be C1's (its read or its write: CBMC picks one).
@@ -320,14 +340,17 @@ fn end_to_end_two_tasks() {
     let text = String::from_utf8_lossy(&text.stdout);
     assert_eq!(safe.reason.as_deref(), text.lines().next(), "{text}");
     assert!(text.starts_with("no race found within "), "{text}");
+}
 
-    // The measures of the results file, with the ratio against itself.
+/// The measures of the results file, with the ratio against itself, and the same table
+/// beside a plot of the results file.
+fn assert_stats_tables(dir: &Path, out_json: &Path) {
     let table = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
         .arg("--stats-only")
-        .arg(&out_json)
+        .arg(out_json)
         .arg("--compare")
-        .arg(&out_json)
+        .arg(out_json)
         .output()
         .expect("run ladr eval");
     let table = String::from_utf8_lossy(&table.stdout);
@@ -340,9 +363,9 @@ fn end_to_end_two_tasks() {
     let plotted = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
         .arg("--plot-only")
-        .arg(&out_json)
+        .arg(out_json)
         .arg("--plot")
-        .arg(dir.path().join("q.svg"))
+        .arg(dir.join("q.svg"))
         .arg("--stats")
         .output()
         .expect("run ladr eval");
@@ -352,17 +375,19 @@ fn end_to_end_two_tasks() {
         "{plotted}"
     );
     assert!(plotted.contains("Plot written to "), "{plotted}");
+}
 
-    // Comparing with itself, the binary named by --ladr: no changes, the same formula;
-    // an unreadable OLD file is a usage error.
-    let again_json = dir.path().join("again.json");
+/// Comparing with itself, the binary named by --ladr: no changes, the same formula; an
+/// unreadable OLD file is a usage error.
+fn assert_compare_with_itself(dir: &Path, out_json: &Path, run: &Run) {
+    let again_json = dir.join("again.json");
     let again = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
-        .arg(dir.path())
+        .arg(dir)
         .args(["--filter", "racy", "--timeout", "120", "--stats", "--ladr"])
         .arg(env!("CARGO_BIN_EXE_ladr"))
         .arg("--compare")
-        .arg(&out_json)
+        .arg(out_json)
         .arg("--out")
         .arg(&again_json)
         .output()
@@ -393,7 +418,7 @@ fn end_to_end_two_tasks() {
     );
     let bad = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg("eval")
-        .arg(dir.path())
+        .arg(dir)
         .arg("--compare")
         .arg(Path::new("/nonexistent/old.json"))
         .output()

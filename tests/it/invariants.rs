@@ -3,7 +3,7 @@
 //! checks every invariant after every pass to show which ones hold where.
 //! Translation only, no CBMC.
 
-mod common;
+use crate::common;
 
 use ladr_c::diag::ErrorKind;
 use ladr_ir::abi;
@@ -93,7 +93,7 @@ fn svcomp_inputs_keep_the_invariants() {
 
 /// Every invariant after every pass, over the e2e programs and the corpus: for each pass
 /// and invariant, how many programs break it, with an example. Run with
-/// `cargo test --release --test invariants -- --ignored --nocapture`.
+/// `cargo test --release --test it -- invariants:: --ignored --nocapture`.
 #[test]
 #[ignore]
 fn survey_every_invariant_after_every_pass() {

@@ -2,7 +2,7 @@
 //! of `common::fixtures`, checked by gcc as a whole; the snapshots leave out the prelude
 //! (`common::PTHREAD_PRELUDE`) and the pthread model, which never change.
 
-mod common;
+use crate::common;
 
 /// The whole pipeline but `racefree` (every shared access instrumented); the printed
 /// program without prelude and model.
