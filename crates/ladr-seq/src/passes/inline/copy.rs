@@ -16,6 +16,9 @@ use lang_c::span::{Node, Span};
 use std::collections::{HashMap, HashSet};
 
 impl Inliner<'_> {
+    /// The copy of `name`'s body (`def`) for one call with `args`: the parameters bound,
+    /// the variable arguments evaluated, the result stored into `dest`; `section`: the body
+    /// as an atomic section of its own.
     pub(super) fn copy_body(
         &mut self,
         name: &str,
@@ -26,37 +29,7 @@ impl Inliner<'_> {
         section: bool,
     ) -> Result<Node<Statement>> {
         let decl = &def.node.declarator.node;
-        let mut variadic = false;
-        let params: Vec<Node<ParameterDeclaration>> = match first_suffix(decl) {
-            Some(DerivedDeclarator::Function(f)) => {
-                if matches!(f.node.ellipsis, Ellipsis::Some) {
-                    // A variadic function is inlined like any other; the extra arguments
-                    // are evaluated in order into fresh locals, which its `va_arg`s read
-                    // (`lower_va`). One that never reads them (a stub such as
-                    // `int dev_err(dev, fmt, ...) { return nondet(); }`) only evaluates them.
-                    variadic = true;
-                }
-                f.node.parameters.clone()
-            }
-            // `f()`: no parameters declared.
-            Some(DerivedDeclarator::KRFunction(ids)) if ids.is_empty() => vec![],
-            _ => {
-                return Err(Error::unsupported(
-                    span,
-                    format!("inlining the K&R-style function `{name}`"),
-                ))
-            }
-        };
-        let (nparams, _) = arity_of(decl).unwrap_or((0, false));
-        if nparams != args.len() && !(variadic && args.len() > nparams) {
-            return Err(Error::unsupported(
-                span,
-                format!(
-                    "call of `{name}` with {} arguments (it has {nparams} parameters)",
-                    args.len()
-                ),
-            ));
-        }
+        let (params, nparams, variadic) = callee_parameters(name, decl, args.len(), span)?;
         let mut items = vec![];
         let mut c = Copier::new(self.names, Rename::All);
         for (p, a) in params.iter().take(nparams).zip(args) {
@@ -111,21 +84,7 @@ impl Inliner<'_> {
         // The body's block shares the scope of the parameters (as in C).
         c.body(&mut body);
         if reads_va {
-            let mut lower = LowerVa {
-                names: c.names,
-                args: &va_args,
-                lists: HashMap::new(),
-            };
-            visit_mut::stmt(&mut lower, &mut body)?;
-            let mut lists: Vec<String> = lower.lists.into_values().collect();
-            lists.sort();
-            for l in lists.iter().rev() {
-                let int_ty = [TypeSpecifier::Int];
-                items.insert(
-                    0,
-                    decl_item(simple_decl(&int_ty, l, None, false, None, span)),
-                );
-            }
+            lower_va_operations(c.names, &va_args, &mut body, &mut items, span)?;
         } else if mentions_va_arg(&def.node.statement) {
             return Err(Error::unsupported(
                 span,
@@ -161,6 +120,77 @@ impl Inliner<'_> {
         }
         Ok(block(items, span))
     }
+}
+
+/// The parameters of the callee `name` (declarator `decl`) a call with `nargs` arguments
+/// binds, their count and whether the callee is variadic; K&R-style definitions with
+/// parameters and calls with the wrong number of arguments are unsupported.
+fn callee_parameters(
+    name: &str,
+    decl: &Declarator,
+    nargs: usize,
+    span: Span,
+) -> Result<(Vec<Node<ParameterDeclaration>>, usize, bool)> {
+    let mut variadic = false;
+    let params: Vec<Node<ParameterDeclaration>> = match first_suffix(decl) {
+        Some(DerivedDeclarator::Function(f)) => {
+            if matches!(f.node.ellipsis, Ellipsis::Some) {
+                // A variadic function is inlined like any other; the extra arguments
+                // are evaluated in order into fresh locals, which its `va_arg`s read
+                // (`lower_va_operations`). One that never reads them (a stub such as
+                // `int dev_err(dev, fmt, ...) { return nondet(); }`) only evaluates them.
+                variadic = true;
+            }
+            f.node.parameters.clone()
+        }
+        // `f()`: no parameters declared.
+        Some(DerivedDeclarator::KRFunction(ids)) if ids.is_empty() => vec![],
+        _ => {
+            return Err(Error::unsupported(
+                span,
+                format!("inlining the K&R-style function `{name}`"),
+            ))
+        }
+    };
+    let (nparams, _) = arity_of(decl).unwrap_or((0, false));
+    if nparams != nargs && !(variadic && nargs > nparams) {
+        return Err(Error::unsupported(
+            span,
+            format!(
+                "call of `{name}` with {} arguments (it has {nparams} parameters)",
+                nargs
+            ),
+        ));
+    }
+    Ok((params, nparams, variadic))
+}
+
+/// Lowers the `va_*` operations of a copied variadic body onto the locals `va_args` holding
+/// the call's variable arguments ([`LowerVa`]); the index local of each `va_list` is
+/// declared at the front of `items`.
+fn lower_va_operations(
+    names: &mut Names,
+    va_args: &[String],
+    body: &mut Node<Statement>,
+    items: &mut Vec<Node<BlockItem>>,
+    span: Span,
+) -> Result<()> {
+    let mut lower = LowerVa {
+        names,
+        args: va_args,
+        lists: HashMap::new(),
+    };
+    visit_mut::stmt(&mut lower, body)?;
+    let mut lists: Vec<String> = lower.lists.into_values().collect();
+    lists.sort();
+    for l in lists.iter().rev() {
+        let int_ty = [TypeSpecifier::Int];
+        items.insert(
+            0,
+            decl_item(simple_decl(&int_ty, l, None, false, None, span)),
+        );
+    }
+    Ok(())
 }
 
 /// Drops top-level `const`/`volatile` of the declared object (it is assigned after its

@@ -12,6 +12,9 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
 impl Normaliser<'_> {
+    /// A local declaration as block items: one declaration per declarator (an anonymous
+    /// struct or enum type keeps its declarators together), each followed by the
+    /// assignment of its initialiser or N4's start of an uninitialised automatic local.
     pub(super) fn declaration(&mut self, d: Node<Declaration>) -> Result<Items> {
         let span = d.span;
         let decl = d.node;
@@ -75,46 +78,7 @@ impl Normaliser<'_> {
                             ))));
                         }
                         Some(init) => {
-                            let is_array = is_array_declarator(&id.declarator.node);
-                            let lv = ident(name, nspan);
-                            match init.node {
-                                Initializer::Expression(e) if is_array => {
-                                    if has_side_effect(&e.node) {
-                                        return Err(Error::unsupported(
-                                            e.span,
-                                            "array initialised by an expression with side effects",
-                                        ));
-                                    }
-                                    id.initializer =
-                                        Some(node(Initializer::Expression(e), init.span));
-                                }
-                                Initializer::Expression(e) => {
-                                    strip_top_const(&mut specs, &mut id.declarator.node);
-                                    let v = self.value(*e, &mut stmts)?;
-                                    stmts.push(stmt_item(expr_stmt(assign(lv, v, init.span))));
-                                }
-                                Initializer::List(items) if is_array => {
-                                    let dims = array_dims(&id.declarator.node);
-                                    let kept = self.array_list(lv, items, dims, &mut stmts)?;
-                                    id.initializer = Some(node(Initializer::List(kept), init.span));
-                                }
-                                Initializer::List(items) => {
-                                    strip_top_const(&mut specs, &mut id.declarator.node);
-                                    let items = self.init_items(items, &mut stmts)?;
-                                    let ty = type_name(&[typeof_expr(lv.clone(), nspan)], 0, nspan);
-                                    let lit = node(
-                                        Expression::CompoundLiteral(Box::new(node(
-                                            CompoundLiteral {
-                                                type_name: ty,
-                                                initializer_list: items,
-                                            },
-                                            init.span,
-                                        ))),
-                                        init.span,
-                                    );
-                                    stmts.push(stmt_item(expr_stmt(assign(lv, lit, init.span))));
-                                }
-                            }
+                            self.initialiser(init, name, nspan, &mut id, &mut specs, &mut stmts)?
                         }
                     }
                 }
@@ -148,6 +112,60 @@ impl Normaliser<'_> {
             out.extend(after);
         }
         Ok(out)
+    }
+
+    /// The initialiser `init` of the automatic local `name` (declared by `id` with `specs`):
+    /// an assignment after the declaration into `stmts`, or kept on a local array where it is
+    /// constant (the rest assigned element by element, [`Self::array_list`]).
+    fn initialiser(
+        &mut self,
+        init: Node<Initializer>,
+        name: &str,
+        nspan: Span,
+        id: &mut InitDeclarator,
+        specs: &mut Vec<Node<DeclarationSpecifier>>,
+        stmts: &mut Items,
+    ) -> Result<()> {
+        let is_array = is_array_declarator(&id.declarator.node);
+        let lv = ident(name, nspan);
+        match init.node {
+            Initializer::Expression(e) if is_array => {
+                if has_side_effect(&e.node) {
+                    return Err(Error::unsupported(
+                        e.span,
+                        "array initialised by an expression with side effects",
+                    ));
+                }
+                id.initializer = Some(node(Initializer::Expression(e), init.span));
+            }
+            Initializer::Expression(e) => {
+                strip_top_const(specs, &mut id.declarator.node);
+                let v = self.value(*e, stmts)?;
+                stmts.push(stmt_item(expr_stmt(assign(lv, v, init.span))));
+            }
+            Initializer::List(items) if is_array => {
+                let dims = array_dims(&id.declarator.node);
+                let kept = self.array_list(lv, items, dims, stmts)?;
+                id.initializer = Some(node(Initializer::List(kept), init.span));
+            }
+            Initializer::List(items) => {
+                strip_top_const(specs, &mut id.declarator.node);
+                let items = self.init_items(items, stmts)?;
+                let ty = type_name(&[typeof_expr(lv.clone(), nspan)], 0, nspan);
+                let lit = node(
+                    Expression::CompoundLiteral(Box::new(node(
+                        CompoundLiteral {
+                            type_name: ty,
+                            initializer_list: items,
+                        },
+                        init.span,
+                    ))),
+                    init.span,
+                );
+                stmts.push(stmt_item(expr_stmt(assign(lv, lit, init.span))));
+            }
+        }
+        Ok(())
     }
 
     /// Hoists side effects out of array sizes (VLAs) of a declarator.
