@@ -38,7 +38,7 @@
 //! * Loop: no `while`, `do`, `for`.
 //! * BackwardGoto: no `goto` to a label earlier in the function's text.
 //! * CallOfDefinedFunction: no call of a function with a body, except `main` and the names
-//!   `inline` keeps (`inline::kept_call`), the functions in which no context switch can
+//!   `inline` keeps (`normal_form::kept_call`), the functions in which no context switch can
 //!   happen (`Program::kept`, which call only each other and builtins), the model's
 //!   functions and (from `lazy`'s driver) the slot functions.
 //!

@@ -139,13 +139,11 @@ impl Inliner<'_> {
             .filter(|f| self.info.types.may_reach(&c.callee, f))
             .cloned()
             .collect();
-        let text = ladr_c::print::expr_to_string(&c.callee.node);
         if cands.is_empty() {
             // No function of the program can be the target (e.g. a field of an extern
             // struct never assigned in the program): the callee is outside the program,
             // like any function without a body. The pointer and the arguments are
             // evaluated; a used result is a fresh nondeterministic value.
-            let _ = text;
             let mut items = vec![item(expr_stmt((*c.callee).clone()))];
             for a in &c.arguments {
                 items.push(item(expr_stmt(a.clone())));

@@ -82,10 +82,8 @@ impl Normaliser<'_> {
                         }
                     }
                 }
-            } else if let Some(init) = &id.initializer {
-                // static locals keep their initialisers; they must be constant anyway
-                let _ = init;
             }
+            // Static locals keep their initialisers (constant ones, as C requires).
             let one = node(id, id_span);
             if defines_anonymous && count > 1 {
                 group.push(one);
