@@ -438,8 +438,8 @@ fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     // Shadow fields for globals and heap objects only: every object an access can touch is
     // one of those (`threads` made the slots' locals static; VLAs got a fixed size). Fields
     // for locals would cost CBMC a shadow cell per local of every model function and
-    // temporary, merged again at every later merge point (ARCHITECTURE, "Where the formula
-    // goes"), and no flag of them is ever set or read.
+    // temporary, merged again at every later merge point (docs/decisions/formula-size.md),
+    // and no flag of them is ever set or read.
     for f in abi::SHADOW_FIELDS {
         let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
         st.push(item(expr_stmt(call(
