@@ -239,8 +239,8 @@ fn emit_instances(a: &EmitArgs) -> Result<(), Failed> {
         .map_err(|e| Box::new((Error::new(ErrorKind::Backend, e.to_string()), None)))?;
     let mut copts = ladr_cbmc::Options::new(cbmc_path.clone());
     copts.ilp32 = r.ilp32;
-    if ladr_ir::analysis::largest_array(&program.unit) >= ladr_check::LARGE_ARRAY {
-        copts.extra_args.push("--arrays-uf-always".into());
+    if ladr_check::wants_arrays_uf(&program) {
+        copts = copts.with_arrays_uf();
     }
     std::fs::create_dir_all(&a.dir).map_err(|e| io(&a.dir, e))?;
     let write = |path: PathBuf, text: &str| {

@@ -179,6 +179,13 @@ pub struct Options {
 }
 
 impl Options {
+    /// These options with uninterpreted functions for arrays (`--arrays-uf-always`), as
+    /// [`run_with_retries`] asks for them first.
+    pub fn with_arrays_uf(mut self) -> Options {
+        self.extra_args.push("--arrays-uf-always".into());
+        self
+    }
+
     /// Options with defaults: LP64, no timeout, no extra arguments.
     pub fn new(cbmc: PathBuf) -> Self {
         Options {
@@ -459,7 +466,7 @@ pub fn run_with_retries(
         let mut this = opts.clone();
         this.timeout = opts.timeout.map(|t| t.saturating_sub(spent));
         if uf {
-            this.extra_args.push("--arrays-uf-always".into());
+            this = this.with_arrays_uf();
         }
         if let Some(bits) = object_bits {
             // Two arguments: CBMC 6.6 rejects `--object-bits=N` (exit 64).

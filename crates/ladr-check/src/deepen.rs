@@ -116,6 +116,68 @@ pub fn probe(
     Some((read_outcome(parsed, t, outcome), bounds))
 }
 
+/// What the constant-loop probe leaves for the schedule after it ([`probe_start`]).
+pub(crate) struct ProbeStart {
+    /// The first bound pair's program, translated for the probe's size test, and how long
+    /// that took: the schedule checks it next, without translating it again.
+    pub first: (Program, Duration),
+    /// The probe's race and its bounds: the answer (the first pair's translation is part
+    /// of what it cost).
+    pub race: Option<(Report, Options)>,
+    /// The probe's translation and CBMC time when it found no race (they count in the
+    /// answer's).
+    pub spent: (Duration, Duration),
+    /// The probe's "no race", the answer when the first pair gives none
+    /// ([`probe_fallback`]).
+    pub fallback: Option<(Report, Options)>,
+}
+
+/// The start of every deepening, sequential or parallel: the constant-loop probe
+/// ([`probe`]) when [`probes`] says it runs (`None` when not), with the first bound pair
+/// translated for its size test.
+pub(crate) fn probe_start(
+    parsed: &Parsed,
+    opts: &Options,
+    steps: u32,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Result<Option<ProbeStart>> {
+    if !probes(opts, steps, deadline) {
+        return Ok(None);
+    }
+    progress(Phase::Translating, opts);
+    let t0 = Instant::now();
+    let full = translate(parsed.unit.clone(), opts, Stage::Seq, |_, _| {})?;
+    let mut start = ProbeStart {
+        first: (full, t0.elapsed()),
+        race: None,
+        spent: (Duration::ZERO, Duration::ZERO),
+        fallback: None,
+    };
+    let probed = probe(
+        parsed,
+        opts,
+        &start.first.0,
+        cbmc_opts,
+        keep,
+        deadline,
+        progress,
+    );
+    if let Some((report, at)) = probed {
+        if matches!(report.verdict, Finding::Race { .. }) {
+            start.race = Some((report, at));
+            return Ok(Some(start));
+        }
+        start.spent = (report.stats.translate, report.stats.cbmc);
+        let (kept, vacuity) = probe_fallback(parsed, report, at, cbmc_opts, deadline);
+        start.spent.1 += vacuity;
+        start.fallback = kept;
+    }
+    Ok(Some(start))
+}
+
 /// The constant-loop probe's "no race" (`report` at the probe's `bounds`), kept as the
 /// answer of last resort: when the first bound pair of the deepening gives no answer (its
 /// constant loops unwound completely are too much for CBMC within the time limit), the
@@ -303,25 +365,24 @@ pub fn check_deepening_from(
     let mut translated: Option<Translated> = None;
     // The probe's "no race", the answer when the first pair gives none.
     let mut fallback = None;
-    if first == 0 && probes(opts, steps, deadline) {
-        progress(Phase::Translating, opts);
-        let t = translate_seq(parsed, opts)?;
-        let probed = probe(
-            parsed, opts, &t.program, cbmc_opts, keep, deadline, progress,
-        );
-        if let Some((report, at)) = probed {
-            if matches!(report.verdict, Finding::Race { .. }) {
-                // The first pair's translation, done for the probe's size test, is part
-                // of what the answer cost.
-                spent.0 += t.time;
-                return Ok((with_spent(report, spent), at));
-            }
-            add(&mut spent, &report);
-            let (kept, time) = probe_fallback(parsed, report, at, cbmc_opts, deadline);
-            spent.1 += time;
-            fallback = kept;
+    let start = match first {
+        0 => probe_start(parsed, opts, steps, cbmc_opts, keep, deadline, progress)?,
+        _ => None,
+    };
+    if let Some(start) = start {
+        let (program, time) = start.first;
+        if let Some((mut report, at)) = start.race {
+            report.stats.translate += time;
+            return Ok((report, at));
         }
-        translated = Some(t);
+        spent = start.spent;
+        fallback = start.fallback;
+        let printed = print_unit(&program.unit);
+        translated = Some(Translated {
+            program,
+            printed,
+            time,
+        });
     }
     let mut bounds = deepening_bounds(opts, first);
     let mut best: Option<(Report, Options)> = None;

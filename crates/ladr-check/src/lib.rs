@@ -30,7 +30,8 @@ mod single;
 pub use answer::Answer;
 pub use deepen::{drop_in_background, STACK};
 pub use single::{
-    prepare_keep_dir, translate_seq, Translated, LARGE_ARRAY, NOTHING_TO_CHECK, SEQ_FILE,
+    prepare_keep_dir, translate_seq, wants_arrays_uf, Translated, LARGE_ARRAY, NOTHING_TO_CHECK,
+    SEQ_FILE,
 };
 
 pub(crate) use deepen::*;

@@ -295,66 +295,6 @@ fn translation_until(
     }
 }
 
-/// Where a parallel check starts after the constant-loop probe ([`crate::probe`]). Made
-/// once per check and matched at once: the size of its variants does not matter.
-#[allow(clippy::large_enum_variant)]
-enum Start {
-    /// The probe found a race: the answer, with the schedule it stands for.
-    Raced(Races, Deepening),
-    /// The schedule runs: the probe's times when it found no race, the first bound pair's
-    /// translation when the probe needed it first, and the probe's "no race" (the answer
-    /// when the first pair gives none).
-    Schedule {
-        probed: (Duration, Duration),
-        first: Option<(Program, Duration)>,
-        fallback: Option<(Report, Options)>,
-    },
-}
-
-/// The constant-loop probe before the schedule, when [`crate::probes`] says it runs.
-fn probe_first(
-    parsed: &Parsed,
-    request: &Request,
-    steps: u32,
-    progress: &dyn Progress,
-) -> Result<Start> {
-    let (opts, cbmc_opts, deadline) = (&request.bounds, &request.cbmc, request.deadline);
-    let mut probed = (Duration::ZERO, Duration::ZERO);
-    let mut fallback = None;
-    if !crate::probes(opts, steps, deadline) {
-        return Ok(Start::Schedule {
-            probed,
-            first: None,
-            fallback,
-        });
-    }
-    let mut p = |ph: Phase, o: &Options| progress.phase(ph, o);
-    p(Phase::Translating, opts);
-    let (full, time) = timed_translation(parsed.unit.clone(), opts)?;
-    let keep = request.keep.as_deref();
-    let probe = crate::probe(parsed, opts, &full, cbmc_opts, keep, deadline, &mut p);
-    if let Some((mut report, at)) = probe {
-        if matches!(report.verdict, Finding::Race { .. }) {
-            // The first pair's translation, done for the probe's size test, is part of what
-            // the answer cost.
-            report.stats.translate += time;
-            let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
-            let max = request.max_races;
-            let races = more_races(parsed, report, at, cbmc_opts, deadline, max, &mut p);
-            return Ok(Start::Raced(races, deepening));
-        }
-        probed = (report.stats.translate, report.stats.cbmc);
-        let (kept, vacuity) = crate::probe_fallback(parsed, report, at, cbmc_opts, deadline);
-        probed.1 += vacuity;
-        fallback = kept;
-    }
-    Ok(Start::Schedule {
-        probed,
-        first: Some((full, time)),
-        fallback,
-    })
-}
-
 /// The bound pairs of one parallel check, each split into swarm instances, and the workers'
 /// shared state.
 struct Executor<'a> {
@@ -625,14 +565,21 @@ pub(crate) fn check_races_parallel(
     } else {
         request.deepen_steps
     };
-    let (probed, first, fallback) = match probe_first(parsed, request, steps, progress)? {
-        Start::Raced(races, deepening) => return Ok((races, deepening)),
-        Start::Schedule {
-            probed,
-            first,
-            fallback,
-        } => (probed, first, fallback),
-    };
+    let keep = request.keep.as_deref();
+    let mut p = |ph: Phase, o: &Options| progress.phase(ph, o);
+    let start = crate::probe_start(parsed, opts, steps, cbmc_opts, keep, deadline, &mut p)?;
+    let (mut probed, mut first, mut fallback) = ((Duration::ZERO, Duration::ZERO), None, None);
+    if let Some(start) = start {
+        let (program, time) = start.first;
+        if let Some((mut report, at)) = start.race {
+            report.stats.translate += time;
+            let deepening = Deepening::sequential(opts, steps, &at, &report.verdict);
+            let max = request.max_races;
+            let races = more_races(parsed, report, at, cbmc_opts, deadline, max, &mut p);
+            return Ok((races, deepening));
+        }
+        (probed, first, fallback) = (start.spent, Some((program, time)), start.fallback);
+    }
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
     let n_steps = bounds.len();
     let wanted = request.plan.swarm.max(1);

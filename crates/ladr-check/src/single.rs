@@ -9,10 +9,10 @@
 
 use crate::files;
 use ladr_c::diag::{Error, ErrorKind, Result};
-use ladr_c::source_map::Loc;
 use ladr_c::frontend::Parsed;
 use ladr_c::origin::Origin;
 use ladr_c::print::{print_unit, Printed};
+use ladr_c::source_map::Loc;
 use ladr_cbmc as cbmc;
 use ladr_ir::abi::{FIRST_SITE, SECOND_SITE};
 use ladr_ir::program::{CutKind, Options, Program, Site, Slot};
@@ -92,6 +92,13 @@ pub const SEQ_FILE: &str = "seq.i";
 /// no task of the 44 answers worse.
 pub const LARGE_ARRAY: u64 = 4096;
 
+/// Does CBMC check `program` with uninterpreted functions for arrays? When it has an array
+/// of [`LARGE_ARRAY`] elements or more (`pthread_t ids[10000]`): they keep the formula
+/// small.
+pub fn wants_arrays_uf(program: &Program) -> bool {
+    ladr_ir::analysis::largest_array(&program.unit) >= LARGE_ARRAY
+}
+
 /// The sequential program of a check, printed, with how long translation took.
 pub struct Translated {
     pub program: Program,
@@ -169,8 +176,7 @@ pub fn run_cbmc_process(
             format!("cannot write {}: {e}", seq.display()),
         )
     })?;
-    // Large arrays (`pthread_t ids[10000]`): uninterpreted functions keep the formula small.
-    let uf = ladr_ir::analysis::largest_array(&t.program.unit) >= LARGE_ARRAY;
+    let uf = wants_arrays_uf(&t.program);
     let mut cbmc_opts = cbmc_opts.clone();
     cbmc_opts.temp_dir = Some(dir.path().to_path_buf());
     let outcome = cbmc::run_with_retries(&cbmc_opts, &seq, uf)

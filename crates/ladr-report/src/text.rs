@@ -8,8 +8,8 @@ use super::{AccessInfo, Outcome, Race, Thread};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use ladr_c::diag::SourceFiles;
-use ladr_c::source_map::Loc;
 use ladr_c::frontend::Parsed;
+use ladr_c::source_map::Loc;
 
 /// Writes the report of `o`. `verbose` adds every step of every context.
 pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: bool) {

@@ -13,8 +13,8 @@
 use super::locks;
 use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value};
 use crate::{Access, Finding, Report, SEQ_FILE};
-use ladr_c::source_map::Loc;
 use ladr_c::frontend::Parsed;
+use ladr_c::source_map::Loc;
 use ladr_c::syntax::names;
 use ladr_cbmc::names as cbmc_names;
 use ladr_cbmc::Step;
