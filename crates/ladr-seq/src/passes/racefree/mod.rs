@@ -70,8 +70,7 @@ mod flow;
 mod occurrences;
 mod visibility;
 
-use flow::Access;
-use flow::{analyse_slots, FlowAnalysis, FlowFacts};
+use flow::{analyse_slots, Access, FlowAnalysis, FlowFacts};
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit;
