@@ -38,7 +38,7 @@ fn extent_value(
 }
 
 /// `char (*)[n]`: the type of a pointer to `n` bytes.
-fn char_array_pointer(n: Node<Expression>, span: Span) -> Node<TypeName> {
+pub(super) fn char_array_pointer(n: Node<Expression>, span: Span) -> Node<TypeName> {
     let declarator = node(
         Declarator {
             kind: node(

@@ -54,10 +54,10 @@
 //! ```
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 //!
-//! The pass by concern: [`access`] walks a visible statement in the modes above and
-//! numbers its access sites; [`shadow`] builds each access's flag code (C1's `set_field`,
-//! C2's check, the recording of a race); [`calls`] the accesses of library calls, `free`,
-//! the `__atomic_*` builtins and `asm` operands; [`sync`] which statements may synchronise
+//! The pass by concern: `access` walks a visible statement in the modes above and
+//! numbers its access sites; `shadow` builds each access's flag code (C1's `set_field`,
+//! C2's check, the recording of a race); `calls` the accesses of library calls, `free`,
+//! the `__atomic_*` builtins and `asm` operands; `sync` which statements may synchronise
 //! and the phase flags around them.
 
 mod access;

@@ -61,9 +61,9 @@
 //! Needs: `visible`. Guarantees: `Program::code` with the same statements, some visible ones
 //! made plain and the labels numbered again; `Program::vars` knows the race-free objects.
 //!
-//! The pass by stage: [`occurrences`] sums up every variable's occurrences (escapes,
-//! writes, locks); [`flow`] computes the `State` before every item of each slot and notes
-//! each access with it; this module decides the race-free objects (rule 2); [`visibility`]
+//! The pass by stage: `occurrences` sums up every variable's occurrences (escapes,
+//! writes, locks); `flow` computes the `State` before every item of each slot and notes
+//! each access with it; this module decides the race-free objects (rule 2); `visibility`
 //! makes `main`'s solo statements plain (rule 1) and numbers the labels again.
 
 mod flow;

@@ -31,10 +31,10 @@
 //! [`crate::invariants::check_bounded`]): no loops, no backward goto, no call of a function
 //! with a body but of the kept ones (`Program::kept`, which have no loop to unwind).
 //!
-//! The pass by concern: this module walks each function and unwinds what it meets; [`loops`]
+//! The pass by concern: this module walks each function and unwinds what it meets; `loops`
 //! unwinds `while` loops (constant bounds, certain cuts, loops that fill an object);
-//! [`regions`] the regions of backward `goto`s; [`constants`] finds the constant globals and
-//! locals that bound loops; [`prune`](mod@prune) drops the code a certain cut makes
+//! `regions` the regions of backward `goto`s; `constants` finds the constant globals and
+//! locals that bound loops; `prune` drops the code a certain cut makes
 //! unreachable.
 //!
 //! [`CutKind::Loop`]: ladr_ir::program::CutKind::Loop
