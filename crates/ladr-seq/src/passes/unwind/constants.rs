@@ -1,0 +1,139 @@
+//! What bounds loops in `unwind`: the value of a constant expression, the constant globals
+//! (never written nor address-taken), the locals assigned a constant once, and which names
+//! of a function are locals and which have their address taken.
+
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::{Walk, WrittenNames};
+use ladr_ir::abi;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// The value of an integer constant expression, with `env`'s locals known
+/// ([`ladr_c::syntax::constant`]); `None` when it is not one or its value is not computed.
+pub(super) fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Option<i128> {
+    constant::value(&e.node, &constant::Env::values(env))
+}
+
+/// The private locals (not parameters' callers' business: parameters are locals too, but
+/// they have no write in the body) written exactly once in `f`, by `x = c` with `c` an
+/// integer constant expression. `__CPROVER_havoc_object(&x)` counts as a write.
+pub(super) fn constant_locals(
+    f: &FunctionDefinition,
+    locals: &HashSet<String>,
+    taken: &HashSet<String>,
+) -> HashMap<String, i128> {
+    ladr_ir::analysis::assigned_once(&f.statement)
+        .into_iter()
+        .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
+        .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
+        .collect()
+}
+
+/// The constant globals: file-scope scalar objects initialised with an integer constant
+/// expression, not `volatile`, and never written (assigned, incremented, decremented) nor
+/// address-taken anywhere in the program (a name written or taken in any function, even a
+/// local that shadows it, disqualifies it). Their value is their initialiser's, so a loop
+/// bounded by one (`for (i = 0; i < nthreads; i++)`) is unwound completely like one bounded
+/// by a literal.
+pub(super) fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
+    let mut out: HashMap<String, i128> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let st = storage_of(&d.node.specifiers);
+        let volatile = is_volatile(&d.node.specifiers);
+        if st.contains(&StorageClassSpecifier::Typedef) {
+            continue;
+        }
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            let Some(n) = declarator_name(dd) else {
+                continue;
+            };
+            let value = match &id.node.initializer {
+                Some(i) if dd.derived.is_empty() && !volatile => match &i.node {
+                    Initializer::Expression(e) => constant(e, &HashMap::new()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match value {
+                Some(v) if !seen.contains(n) => {
+                    out.insert(n.to_string(), v);
+                }
+                // A second definition, or one that is not a constant scalar: not constant.
+                _ if id.node.initializer.is_some() || !dd.derived.is_empty() => {
+                    out.remove(n);
+                }
+                _ => {}
+            }
+            seen.insert(n.to_string());
+        }
+    }
+    if !out.is_empty() {
+        let mut w = WrittenNames::default();
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    let Ok(()) = visit::stmt(&mut w, &f.node.statement);
+                }
+                // File-scope initialisers (`int *p = &n;`) take addresses too.
+                ExternalDeclaration::Declaration(d) => {
+                    let Ok(()) = visit::declaration(&mut w, d);
+                }
+                _ => {}
+            }
+        }
+        out.retain(|n, _| !w.0.contains(n));
+    }
+    out
+}
+
+/// Locals/parameters of a function, and the names whose address is taken in it.
+pub(super) fn locals_and_taken(f: &FunctionDefinition) -> (HashSet<String>, HashSet<String>) {
+    struct LocalsAndTaken(HashSet<String>, HashSet<String>);
+    impl Visitor for LocalsAndTaken {
+        type Error = Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+            let st = storage_of(&d.node.specifiers);
+            if !st.contains(&StorageClassSpecifier::Static)
+                && !st.contains(&StorageClassSpecifier::Extern)
+            {
+                for id in &d.node.declarators {
+                    if let Some(n) = declarator_name(&id.node.declarator.node) {
+                        self.0.insert(n.to_string());
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            // N4's havoc of an uninitialised local is not an escape of its address.
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some(abi::HAVOC) {
+                    return Ok(Walk::Skip);
+                }
+            }
+            if let Expression::UnaryOperator(u) = &e.node {
+                if matches!(u.node.operator.node, UnaryOperator::Address) {
+                    if let Some(n) = ident_name(&u.node.operand) {
+                        self.1.insert(n.to_string());
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut l = LocalsAndTaken(
+        parameter_names(&f.declarator.node).into_iter().collect(),
+        HashSet::new(),
+    );
+    let Ok(()) = visit::stmt(&mut l, &f.statement);
+    (l.0, l.1)
+}
