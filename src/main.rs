@@ -378,7 +378,7 @@ fn exit_cleanly_on_signals() {
     };
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
-            ladr_cbmc::process::abandon();
+            ladr_cbmc::process::interrupt(sig);
             std::process::exit(128 + sig);
         }
     });
@@ -475,6 +475,7 @@ fn main() -> ExitCode {
 /// The SV-COMP result line (last line of the output, whatever happened before) and the
 /// exit status.
 fn finish(cli: &Cli, code: Done) -> ExitCode {
+    exit_if_interrupted();
     if cli.svcomp {
         let verdict = match code {
             Done::Race => "race",
@@ -487,6 +488,14 @@ fn finish(cli: &Cli, code: Done) -> ExitCode {
         Done::Emitted => 0,
         other => other as u8,
     })
+}
+
+/// A signal interrupted ladr while the check ended (its CBMC killed by the interruption):
+/// exit as the signal's thread does, with 128 + the signal, and print no answer.
+fn exit_if_interrupted() {
+    if let Some(sig) = ladr_cbmc::process::interrupted() {
+        std::process::exit(128 + sig);
+    }
 }
 
 /// How a run ended (the exit status).
@@ -533,6 +542,7 @@ fn run(
     };
     let checked = ladr_check::check(&parsed, &request, &show);
     bar.finish_and_clear();
+    exit_if_interrupted();
     let answer = match checked {
         Ok(a) => a,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),

@@ -61,6 +61,25 @@ impl Drop for PathGuard {
     }
 }
 
+/// The signal that interrupted ladr (0: none), set by [`interrupt`].
+static SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// ladr was interrupted by `signal`: records it ([`interrupted`]), then [`abandon`]s.
+/// Recorded first, so a check that ends because its CBMC was killed here reads it and
+/// exits as interrupted, not with the "unknown" of a killed CBMC (a race under load).
+pub fn interrupt(signal: i32) {
+    SIGNAL.store(signal, Ordering::SeqCst);
+    abandon();
+}
+
+/// The signal that interrupted ladr, if one did ([`interrupt`]).
+pub fn interrupted() -> Option<i32> {
+    match SIGNAL.load(Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
 /// Kills every registered process group and removes every registered path: called once,
 /// when ladr is interrupted (SIGINT, SIGTERM, SIGHUP), just before it exits.
 pub fn abandon() {
