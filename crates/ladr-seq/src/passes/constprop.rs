@@ -209,130 +209,135 @@ impl FileScope {
     }
 }
 
+/// Finds a function's candidates ([`candidates`]): the kinds its locals are declared with,
+/// its local arrays' dimensions, and the names excluded (address taken, written inside a
+/// statement expression, an `asm` operand).
+#[derive(Default)]
+struct CandidateFinder<'a> {
+    file: Option<&'a FileScope>,
+    kinds: HashMap<String, Option<Kind>>,
+    arrays: HashMap<String, usize>,
+    excluded: HashSet<String>,
+    in_stmt_expr: usize,
+}
+
+impl CandidateFinder<'_> {
+    fn exclude_names_in(&mut self, e: &Node<Expression>) {
+        struct NameCollector<'b>(&'b mut HashSet<String>);
+        impl Visitor for NameCollector<'_> {
+            type Error = Infallible;
+            fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+                if let Expression::Identifier(i) = &e.node {
+                    self.0.insert(i.node.name.clone());
+                }
+                Ok(Walk::Descend)
+            }
+        }
+        let Ok(()) = visit::expr(&mut NameCollector(&mut self.excluded), e);
+    }
+}
+
+impl Visitor for CandidateFinder<'_> {
+    type Error = Infallible;
+    fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+        let file = self.file.expect("set");
+        let st = storage_of(&d.node.specifiers);
+        let automatic = !st.iter().any(|s| {
+            matches!(
+                s,
+                StorageClassSpecifier::Static
+                    | StorageClassSpecifier::Extern
+                    | StorageClassSpecifier::Typedef
+                    | StorageClassSpecifier::ThreadLocal
+            )
+        });
+        let types = type_specifiers(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            let Some(n) = declarator_name(dd) else {
+                continue;
+            };
+            let dims = object_array_dims(dd);
+            if dims > 0 {
+                self.arrays.insert(n.to_string(), dims);
+            }
+            let kind = if !automatic || is_volatile(&d.node.specifiers) {
+                None
+            } else if dd.derived.is_empty()
+                && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+                && is_int_specs(&types, &file.int_typedefs)
+            {
+                Some(Kind::Int)
+            } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
+                Some(Kind::Pointer)
+            } else {
+                None
+            };
+            // Declared with another kind too, or also at file scope: not a candidate.
+            let kind = match self.kinds.get(n) {
+                Some(k) if *k != kind => None,
+                _ => kind,
+            };
+            let kind = if file.objects.contains(n) { None } else { kind };
+            self.kinds.insert(n.to_string(), kind);
+        }
+        Ok(Walk::Descend)
+    }
+
+    fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
+        if let Statement::Asm(a) = &s.node {
+            if let AsmStatement::GnuExtended(g) = &a.node {
+                for o in g.outputs.iter().chain(&g.inputs) {
+                    self.exclude_names_in(&o.node.variable_name);
+                }
+            }
+        }
+        Ok(Walk::Descend)
+    }
+
+    fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        match &e.node {
+            Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
+                return Ok(Walk::Skip);
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                if let Some(n) = ident_name(&u.node.operand) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::BinaryOperator(b)
+                if self.in_stmt_expr > 0 && is_assign_op(&b.node.operator.node) =>
+            {
+                if let Some(n) = ident_name(&b.node.lhs) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::UnaryOperator(u)
+                if self.in_stmt_expr > 0 && is_inc_dec(&u.node.operator.node) =>
+            {
+                if let Some(n) = ident_name(&u.node.operand) {
+                    self.excluded.insert(n.to_string());
+                }
+            }
+            Expression::Statement(st) => {
+                self.in_stmt_expr += 1;
+                let Ok(()) = visit::stmt(self, st);
+                self.in_stmt_expr -= 1;
+                return Ok(Walk::Skip);
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
 /// The candidates of a function: name → kind, and its local arrays' dimensions.
 fn candidates(
     f: &FunctionDefinition,
     file: &FileScope,
 ) -> (HashMap<String, Kind>, HashMap<String, usize>) {
-    #[derive(Default)]
-    struct C<'a> {
-        file: Option<&'a FileScope>,
-        kinds: HashMap<String, Option<Kind>>,
-        arrays: HashMap<String, usize>,
-        excluded: HashSet<String>,
-        in_stmt_expr: usize,
-    }
-    impl C<'_> {
-        fn exclude_names_in(&mut self, e: &Node<Expression>) {
-            struct N<'b>(&'b mut HashSet<String>);
-            impl Visitor for N<'_> {
-                type Error = Infallible;
-                fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-                    if let Expression::Identifier(i) = &e.node {
-                        self.0.insert(i.node.name.clone());
-                    }
-                    Ok(Walk::Descend)
-                }
-            }
-            let Ok(()) = visit::expr(&mut N(&mut self.excluded), e);
-        }
-    }
-    impl Visitor for C<'_> {
-        type Error = Infallible;
-        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
-            let file = self.file.expect("set");
-            let st = storage_of(&d.node.specifiers);
-            let automatic = !st.iter().any(|s| {
-                matches!(
-                    s,
-                    StorageClassSpecifier::Static
-                        | StorageClassSpecifier::Extern
-                        | StorageClassSpecifier::Typedef
-                        | StorageClassSpecifier::ThreadLocal
-                )
-            });
-            let types = type_specifiers(&d.node.specifiers);
-            for id in &d.node.declarators {
-                let dd = &id.node.declarator.node;
-                let Some(n) = declarator_name(dd) else {
-                    continue;
-                };
-                let dims = object_array_dims(dd);
-                if dims > 0 {
-                    self.arrays.insert(n.to_string(), dims);
-                }
-                let kind = if !automatic || is_volatile(&d.node.specifiers) {
-                    None
-                } else if dd.derived.is_empty()
-                    && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-                    && is_int_specs(&types, &file.int_typedefs)
-                {
-                    Some(Kind::Int)
-                } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
-                    Some(Kind::Pointer)
-                } else {
-                    None
-                };
-                // Declared with another kind too, or also at file scope: not a candidate.
-                let kind = match self.kinds.get(n) {
-                    Some(k) if *k != kind => None,
-                    _ => kind,
-                };
-                let kind = if file.objects.contains(n) { None } else { kind };
-                self.kinds.insert(n.to_string(), kind);
-            }
-            Ok(Walk::Descend)
-        }
-
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
-            if let Statement::Asm(a) = &s.node {
-                if let AsmStatement::GnuExtended(g) = &a.node {
-                    for o in g.outputs.iter().chain(&g.inputs) {
-                        self.exclude_names_in(&o.node.variable_name);
-                    }
-                }
-            }
-            Ok(Walk::Descend)
-        }
-
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            match &e.node {
-                Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
-                    return Ok(Walk::Skip);
-                }
-                Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                    if let Some(n) = ident_name(&u.node.operand) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::BinaryOperator(b)
-                    if self.in_stmt_expr > 0 && is_assign_op(&b.node.operator.node) =>
-                {
-                    if let Some(n) = ident_name(&b.node.lhs) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::UnaryOperator(u)
-                    if self.in_stmt_expr > 0 && is_inc_dec(&u.node.operator.node) =>
-                {
-                    if let Some(n) = ident_name(&u.node.operand) {
-                        self.excluded.insert(n.to_string());
-                    }
-                }
-                Expression::Statement(st) => {
-                    self.in_stmt_expr += 1;
-                    let Ok(()) = visit::stmt(self, st);
-                    self.in_stmt_expr -= 1;
-                    return Ok(Walk::Skip);
-                }
-                _ => {}
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut c = C {
+    let mut c = CandidateFinder {
         file: Some(file),
-        ..C::default()
+        ..CandidateFinder::default()
     };
     let Ok(()) = visit::stmt(&mut c, &f.statement);
     // Parameters are no candidates (their values come from the caller), and they shadow.
@@ -341,9 +346,21 @@ fn candidates(
     }
     // A name declared where another declaration of it is in scope (shadowing): the facts,
     // kept by name, would mix the two.
+    let nested = shadowed_names(f);
+    let kinds = c
+        .kinds
+        .into_iter()
+        .filter(|(n, _)| !c.excluded.contains(n) && !nested.contains(n))
+        .filter_map(|(n, k)| Some((n, k?)))
+        .collect();
+    (kinds, c.arrays)
+}
+
+/// The names of `f` declared where another declaration of the same name is in scope.
+fn shadowed_names(f: &FunctionDefinition) -> HashSet<String> {
     let mut decls: HashMap<String, Vec<(Vec<usize>, usize)>> = HashMap::new();
     scopes(&f.statement, &mut vec![], &mut decls);
-    let nested: HashSet<String> = decls
+    decls
         .into_iter()
         .filter(|(_, ds)| {
             ds.iter().enumerate().any(|(i, a)| {
@@ -353,14 +370,7 @@ fn candidates(
             })
         })
         .map(|(n, _)| n)
-        .collect();
-    let kinds = c
-        .kinds
-        .into_iter()
-        .filter(|(n, _)| !c.excluded.contains(n) && !nested.contains(n))
-        .filter_map(|(n, k)| Some((n, k?)))
-        .collect();
-    (kinds, c.arrays)
+        .collect()
 }
 
 /// Every local declaration's place: the item indices of the blocks around it (the block
@@ -433,12 +443,12 @@ fn in_scope_of(a: &(Vec<usize>, usize), b: &(Vec<usize>, usize)) -> bool {
 /// the data-flow does not follow: the function is left alone).
 fn jumps(body: &Node<Statement>) -> (HashSet<String>, bool) {
     #[derive(Default)]
-    struct J {
+    struct JumpFinder {
         seen: HashSet<String>,
         backward: HashSet<String>,
         computed: bool,
     }
-    impl Visitor for J {
+    impl Visitor for JumpFinder {
         type Error = Infallible;
         fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
             match &s.node {
@@ -461,7 +471,7 @@ fn jumps(body: &Node<Statement>) -> (HashSet<String>, bool) {
             Ok(Walk::Descend)
         }
     }
-    let mut j = J::default();
+    let mut j = JumpFinder::default();
     let Ok(()) = visit::stmt(&mut j, body);
     (j.backward, j.computed)
 }
@@ -606,8 +616,8 @@ impl Folder<'_> {
         if facts.is_empty() {
             return;
         }
-        struct S<'b>(&'b HashMap<String, Fact>);
-        impl VisitorMut for S<'_> {
+        struct FactSubstituter<'b>(&'b HashMap<String, Fact>);
+        impl VisitorMut for FactSubstituter<'_> {
             type Error = Infallible;
             const UNEVALUATED: bool = false;
             fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
@@ -638,13 +648,13 @@ impl Folder<'_> {
                 }
             }
         }
-        let Ok(()) = visit_mut::expr(&mut S(facts), e);
+        let Ok(()) = visit_mut::expr(&mut FactSubstituter(facts), e);
     }
 
     /// The candidates an expression writes (assigns or increments).
     fn written(&self, e: &Node<Expression>) -> Vec<String> {
-        struct W<'b>(&'b HashMap<String, Kind>, Vec<String>);
-        impl Visitor for W<'_> {
+        struct WrittenCandidates<'b>(&'b HashMap<String, Kind>, Vec<String>);
+        impl Visitor for WrittenCandidates<'_> {
             type Error = Infallible;
             fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
                 let target = match &e.node {
@@ -662,7 +672,7 @@ impl Folder<'_> {
                 Ok(Walk::Descend)
             }
         }
-        let mut w = W(&self.cands, vec![]);
+        let mut w = WrittenCandidates(&self.cands, vec![]);
         let Ok(()) = visit::expr(&mut w, e);
         w.1
     }
@@ -840,8 +850,8 @@ impl Folder<'_> {
 }
 
 fn goto_targets(s: &Node<Statement>) -> Vec<String> {
-    struct L(Vec<String>);
-    impl Visitor for L {
+    struct GotoTargets(Vec<String>);
+    impl Visitor for GotoTargets {
         type Error = Infallible;
         fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
             if let Statement::Goto(l) = &s.node {
@@ -850,7 +860,7 @@ fn goto_targets(s: &Node<Statement>) -> Vec<String> {
             Ok(Walk::Descend)
         }
     }
-    let mut l = L(vec![]);
+    let mut l = GotoTargets(vec![]);
     let Ok(()) = visit::stmt(&mut l, s);
     l.0
 }

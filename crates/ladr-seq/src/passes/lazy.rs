@@ -38,6 +38,38 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let n = p.slots.len();
     let none = Span::none();
     let k = opts.rounds.max(1) as u64;
+    let mut globals = scheduler_globals(n, &p.code, opts.vacuity_query);
+    define_model_externs(&mut p.unit, &mut globals);
+    for g in globals {
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(g), none));
+    }
+    let code = std::mem::take(&mut p.code);
+    for (slot, c) in code.iter().enumerate() {
+        let mut f = slot_body(slot, c);
+        if opts.vacuity_query && slot == 0 {
+            stop_at_creates(&mut f, n);
+        }
+        p.unit
+            .0
+            .push(function_def(&slot_function(slot), TypeSpecifier::Void, f));
+    }
+    p.unit.0.push(if opts.vacuity_query {
+        vacuity_driver(n, &code)
+    } else {
+        driver(n, k, &code)
+    });
+    p.code = code;
+    Ok(p)
+}
+
+/// The scheduler's state for `n` slots whose code is `code`: `pc`, `cs`, `active`, the
+/// threads' arguments and exit values, the number of slots, each slot's size, the context
+/// the driver runs, and the data race flags (`dr0..dr2`, `drd`; the vacuity query's
+/// `thread_started` instead).
+fn scheduler_globals(n: usize, code: &[SlotCode], vacuity_query: bool) -> Vec<Node<Declaration>> {
+    let none = Span::none();
     // Scheduler state.
     let mut globals = vec![
         simple_decl(
@@ -93,8 +125,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             none,
         ),
     ];
-    let sizes: Vec<Node<InitializerListItem>> = p
-        .code
+    let sizes: Vec<Node<InitializerListItem>> = code
         .iter()
         .map(|c| {
             node(
@@ -128,7 +159,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         None,
         none,
     ));
-    let flags: &[&str] = if opts.vacuity_query {
+    let flags: &[&str] = if vacuity_query {
         &[abi::THREAD_STARTED]
     } else {
         &abi::DR_FLAGS
@@ -143,11 +174,17 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             none,
         ));
     }
+    globals
+}
+
+/// Puts the definitions among `globals` in place of the model's declarations of the same
+/// names (removing them from `globals`).
+fn define_model_externs(unit: &mut TranslationUnit, globals: &mut Vec<Node<Declaration>>) {
     // The model declares the scheduler arrays `extern` with unknown size; CBMC's shadow
     // memory crashes on such incomplete declarations (CBMC 6.6 invariant "number of literals
     // in the literal map shall equal the bitvector width"), so the definitions take their
     // place.
-    for ext in &mut p.unit.0 {
+    for ext in &mut unit.0 {
         if let ExternalDeclaration::Declaration(d) = &ext.node {
             let name = d
                 .node
@@ -162,28 +199,6 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             }
         }
     }
-    for g in globals {
-        p.unit
-            .0
-            .push(node(ExternalDeclaration::Declaration(g), none));
-    }
-    let code = std::mem::take(&mut p.code);
-    for (slot, c) in code.iter().enumerate() {
-        let mut f = slot_body(slot, c);
-        if opts.vacuity_query && slot == 0 {
-            stop_at_creates(&mut f, n);
-        }
-        p.unit
-            .0
-            .push(function_def(&slot_function(slot), TypeSpecifier::Void, f));
-    }
-    p.unit.0.push(if opts.vacuity_query {
-        vacuity_driver(n, &code)
-    } else {
-        driver(n, k, &code)
-    });
-    p.code = code;
-    Ok(p)
 }
 
 fn array_of(n: u64) -> Node<DerivedDeclarator> {
