@@ -134,9 +134,9 @@ impl SlotRewriter<'_> {
     /// program (`[lv =] strtok(…);`, [`library::libc_state`]): the access of its hidden
     /// state, a statement at the call's span that writes (`__ladr_libc_strtok = 0;`) or
     /// reads (`__ladr_libc_environ;`) the object standing for it, recorded in
-    /// [`Program::libc_calls`], and the call's span. An ordinary access of a global: the
-    /// later passes make it visible, find it race-free (only read, one thread's, under one
-    /// mutex) or instrument it like any other.
+    /// [`Program::libc_calls`](ladr_ir::program::Program::libc_calls), and the call's span.
+    /// An ordinary access of a global: the later passes make it visible, find it race-free
+    /// (only read, one thread's, under one mutex) or instrument it like any other.
     pub(super) fn libc_state_access(
         &mut self,
         s: &Node<Statement>,
@@ -160,7 +160,7 @@ impl SlotRewriter<'_> {
 impl SlotRewriter<'_> {
     /// A call of `n` in expression `e`, `n` not a pthread or semaphore function: each
     /// thread's own `errno`, the C library functions ladr models, allocation functions
-    /// CBMC does not model ([`SlotRewriter::alias_allocation`]), string functions, results
+    /// CBMC does not model ([`alias_allocation`]), string functions, results
     /// invented for functions without a body ([`SlotRewriter::invented_result`]) and heap
     /// objects of a non-constant size ([`SlotRewriter::heap_size`]).
     pub(super) fn library_call(&mut self, e: &mut Node<Expression>, n: &str) -> Result<Walk> {

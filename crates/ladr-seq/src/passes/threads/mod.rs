@@ -59,13 +59,13 @@
 //!   under `sizeof` / `__typeof__` it is not evaluated and stays.
 //!
 //! Modules: this one runs the pass ([`run`]: the program taken apart, the slots found and
-//! rewritten one by one, the unit put together again). [`rewriter`] walks one slot's
+//! rewritten one by one, the unit put together again). `rewriter` walks one slot's
 //! body, handing each statement that calls a pthread or semaphore function to
-//! [`pthread_table`] (the modelled calls, by family) and each other call to
-//! [`library_calls`] (the C library's models, invented results, heap sizes). [`routines`]
-//! copies a routine for a slot, [`keys`] finds the key destructors and runs them at a
-//! thread's exit, [`storage`] gives each slot its thread-storage instances, [`locals`]
-//! makes a slot's locals `static`, and [`constants`] knows the constant expressions.
+//! `pthread_table` (the modelled calls, by family) and each other call to
+//! `library_calls` (the C library's models, invented results, heap sizes). `routines`
+//! copies a routine for a slot, `keys` finds the key destructors and runs them at a
+//! thread's exit, `storage` gives each slot its thread-storage instances, `locals`
+//! makes a slot's locals `static`, and `constants` knows the constant expressions.
 
 mod constants;
 mod keys;

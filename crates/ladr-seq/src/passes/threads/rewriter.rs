@@ -39,8 +39,8 @@ pub(super) struct SlotRewriter<'a> {
     /// once-routine) passed through a parameter of a helper (`spawn(worker, arg)`), known
     /// once the helper is inlined.
     pub(super) routines: HashMap<String, String>,
-    /// Variables that hold one function all along ([`super::keys::function_values`]): a key destructor
-    /// passed through a helper's parameter or a function pointer global.
+    /// Variables that hold one function all along ([`super::keys::function_values`]): a key
+    /// destructor passed through a helper's parameter or a function pointer global.
     pub(super) dtor_values: HashMap<String, String>,
     /// Whether each function declared at file scope returns a value (not `void`); a callee
     /// not listed (a function pointer variable) invents no assumption here.
