@@ -144,6 +144,7 @@ pub fn model_unit() -> TranslationUnit {
         .expect("the embedded pthread model parses")
 }
 
+/// Runs the pass (module doc): one function per slot, pthread calls replaced by the model.
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let channels = calls_any(&p.unit, &library::CHANNEL_MAKERS);
     let UserUnit {
