@@ -7,7 +7,7 @@
 //! about data races is built on top of it in `ladr-seq`.
 
 // Imports go one way: `origin` and `source_map` (spans and offsets) < `diag` (located errors)
-// < `frontend` (reading C); `origin::builtin_unit` is only a re-export of the front end's.
+// < `frontend` (reading C).
 pub mod diag;
 pub mod frontend;
 pub mod origin;

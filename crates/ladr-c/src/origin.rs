@@ -61,10 +61,6 @@ impl Origin {
     }
 }
 
-/// Old path of [`crate::frontend::builtin_unit`] (parsing is the front end's job), kept for
-/// its callers in ladr-seq; nothing in this module uses it.
-pub use crate::frontend::builtin_unit;
-
 /// Moves the spans of a unit's external declarations, statements, declarations,
 /// declarators, type names and expressions, and of the nodes inside them that the passes
 /// and diagnostics read (calls, identifiers, operators, initialisers, labels) `by` bytes up: into the built-in region, or past the texts of the files linked before

@@ -12,9 +12,6 @@ pub mod cpp_options;
 pub mod fixup;
 pub mod link;
 pub mod nesting;
-/// The source map is a module of its own below [`crate::diag`] (errors carry one); this
-/// keeps its old path `frontend::source_map`.
-pub use crate::source_map;
 
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::{shift_spans, BUILTIN_BASE};

@@ -1,0 +1,304 @@
+//! Thread-specific keys' destructors: which functions the program's `pthread_key_create`
+//! sites name as destructors (directly, through a helper's parameter or through a function
+//! pointer global), and the code that runs them when a thread exits
+//! ([`run_destructors`], after the slot's end label).
+
+use super::rewriter::routine_name;
+use super::routines::{parameters, params_to_pointers};
+use ladr_c::diag::{Error, Result};
+use ladr_c::syntax::build::*;
+use ladr_c::syntax::copy::{Copier, Rename};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use ladr_ir::abi;
+use ladr_ir::program::{Cut, CutKind, Program};
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// A function named as a key destructor (`pthread_key_create(&k, d)`).
+pub(super) struct Destructor {
+    pub(super) name: String,
+    /// Its `pthread_key_create` sites in the bounded program.
+    pub(super) sites: usize,
+    /// Whether every site is in `main` (which runs once): then at most `sites` keys have
+    /// this destructor; a site elsewhere may run in several threads.
+    pub(super) only_main: bool,
+    /// The first site's destructor argument.
+    pub(super) span: Span,
+}
+
+/// The destructors of the program's `pthread_key_create` sites, in order of first site
+/// (`main` first, then the other functions by name). A destructor that calls
+/// `pthread_setspecific` (POSIX would run destructors again) or `pthread_exit` is
+/// unsupported.
+pub(super) fn destructors(
+    defs: &HashMap<String, FunctionDefinition>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+) -> Result<Vec<Destructor>> {
+    struct KeyCreateSites<'a> {
+        defs: &'a HashMap<String, FunctionDefinition>,
+        in_main: bool,
+        /// The function each variable of the function walked holds ([`function_values`]).
+        values: HashMap<String, String>,
+        out: Vec<Destructor>,
+    }
+    impl Visitor for KeyCreateSites<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some("pthread_key_create") && c.node.arguments.len() == 2
+                {
+                    let d = &c.node.arguments[1];
+                    // A function the program defines, or the C library's `free`.
+                    if let Some(n) = destructor_function(&d.node, &self.values, self.defs) {
+                        let n = n.as_str();
+                        match self.out.iter_mut().find(|x| x.name == n) {
+                            Some(x) => {
+                                x.sites += 1;
+                                x.only_main &= self.in_main;
+                            }
+                            None => self.out.push(Destructor {
+                                name: n.to_string(),
+                                sites: 1,
+                                only_main: self.in_main,
+                                span: d.span,
+                            }),
+                        }
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut names: Vec<&String> = defs.keys().collect();
+    names.sort_by_key(|n| (n.as_str() != "main", n.as_str()));
+    let mut v = KeyCreateSites {
+        defs,
+        in_main: false,
+        values: HashMap::new(),
+        out: vec![],
+    };
+    for n in names {
+        v.in_main = n == "main";
+        let body = &defs[n].statement;
+        let once = ladr_ir::analysis::assigned_once(body);
+        v.values = function_values(&once, pointer_globals, file_scope, defs);
+        let Ok(()) = visit::stmt(&mut v, body);
+    }
+    for d in &v.out {
+        let Some(def) = defs.get(&d.name) else {
+            continue;
+        };
+        let body = &def.statement;
+        if ladr_c::syntax::walk::mentions(body, &["pthread_setspecific", "pthread_exit"]) {
+            return Err(Error::unsupported(
+                d.span,
+                "a key destructor that calls pthread_setspecific or pthread_exit",
+            )
+            .note("POSIX runs destructors again while values are set; ladr runs them once"));
+        }
+    }
+    Ok(v.out)
+}
+
+/// The function a key destructor argument names: `f`, `&f`, `(T) f`, or a variable that
+/// holds one function all along (`values`: a helper's parameter after inlining, a function
+/// pointer global), when the program defines it or it is `free`.
+pub(super) fn destructor_function(
+    d: &Expression,
+    values: &HashMap<String, String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> Option<String> {
+    let n = routine_name(d)?;
+    let f = values.get(n).map_or(n, String::as_str);
+    known_destructor(f, defs).then(|| f.to_string())
+}
+
+/// A function a key destructor may be: one the program defines, or the C library's `free`.
+fn known_destructor(f: &str, defs: &HashMap<String, FunctionDefinition>) -> bool {
+    defs.contains_key(f) || f == "free"
+}
+
+/// The variables of a body that hold one function all along: its locals written once, by
+/// `f`, `&f` or `(T) f` for a function `f` the program defines or `free` (`once`:
+/// [`ladr_ir::analysis::assigned_once`], which counts `&x` as a write; file-scope names
+/// are not its locals, and another function may write them), with the function pointer
+/// globals ([`function_pointer_globals`]).
+pub(super) fn function_values(
+    once: &HashMap<String, Node<Expression>>,
+    pointer_globals: &HashMap<String, String>,
+    file_scope: &HashSet<String>,
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out = pointer_globals.clone();
+    for (n, rhs) in once {
+        if file_scope.contains(n) {
+            continue;
+        }
+        if let Some(f) = routine_name(&rhs.node) {
+            let f = pointer_globals.get(f).map_or(f, String::as_str);
+            if known_destructor(f, defs) {
+                out.insert(n.clone(), f.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// File-scope variables defined once with a function as initialiser (`void (*d)(void *) =
+/// release;`, a function the program defines or `free`) that nothing writes: no
+/// assignment, increment or `&d` in any function or initialiser. They hold that function
+/// all along.
+pub(super) fn function_pointer_globals(
+    others: &[Node<ExternalDeclaration>],
+    defs: &HashMap<String, FunctionDefinition>,
+) -> HashMap<String, String> {
+    let mut out: HashMap<String, String> = HashMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    for ext in others {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if has_storage(&d.node, StorageClassSpecifier::Typedef) {
+            continue;
+        }
+        for id in &d.node.declarators {
+            let Some(n) = declarator_name(&id.node.declarator.node) else {
+                continue;
+            };
+            let f = match &id.node.initializer {
+                Some(i) => match &i.node {
+                    Initializer::Expression(e) => routine_name(&e.node)
+                        .filter(|f| known_destructor(f, defs))
+                        .map(str::to_string),
+                    Initializer::List(_) => None,
+                },
+                None => None,
+            };
+            match f {
+                Some(f) if !seen.contains(n) => {
+                    out.insert(n.to_string(), f);
+                }
+                _ if id.node.initializer.is_some() => {
+                    out.remove(n);
+                }
+                _ => {}
+            }
+            seen.insert(n.to_string());
+        }
+    }
+    if !out.is_empty() {
+        let mut w = ladr_c::syntax::walk::WrittenNames::default();
+        for f in defs.values() {
+            let Ok(()) = visit::stmt(&mut w, &f.statement);
+        }
+        for ext in others {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let Ok(()) = visit::declaration(&mut w, d);
+            }
+        }
+        out.retain(|n, _| !w.0.contains(n));
+    }
+    out
+}
+
+/// What slot `k` runs after its start routine returns or calls `pthread_exit` (slot 0:
+/// after `main` calls `pthread_exit`): for
+/// each destructor `d` (numbered from 1), `sites` times `v = __ladr_pthread_key_take(d, k); if (v)
+/// { d's body on v }`. When a site is outside `main`, more keys may have `d`: those
+/// executions are not explored (`__CPROVER_assume` that none is left, a `key-destructors`
+/// cut).
+pub(super) fn run_destructors(
+    p: &mut Program,
+    defs: &HashMap<String, FunctionDefinition>,
+    dtors: &[Destructor],
+    k: usize,
+) -> Result<Node<Statement>> {
+    let mut items = vec![];
+    for (i, d) in dtors.iter().enumerate() {
+        let span = d.span;
+        let def = defs.get(&d.name);
+        let take = || {
+            call(
+                &abi::model_function("pthread_key_take"),
+                vec![int(i as u64 + 1, span), int(k as u64, span)],
+                span,
+            )
+        };
+        let void_ptr = || type_name(&[TypeSpecifier::Void], 1, span);
+        for _ in 0..d.sites {
+            let v = p.names.local("value");
+            items.push(decl_item(typeof_decl(
+                &v,
+                cast(void_ptr(), int(0, span), span),
+                false,
+                span,
+            )));
+            items.push(item(expr_stmt(assign(ident(&v, span), take(), span))));
+            let Some(def) = def else {
+                // `free`: a call of the library function, which `race` sees as a write.
+                let free = expr_stmt(call(&d.name, vec![ident(&v, span)], span));
+                items.push(item(if_stmt(ident(&v, span), free, None, span)));
+                continue;
+            };
+            let mut c = Copier::new(&mut p.names, Rename::All);
+            let mut body_items = vec![];
+            for (pname, pd) in parameters(def).iter().take(1) {
+                let new = c.param(pname);
+                let mut decl = pd.declarator.clone().expect("named parameter");
+                if let Some(id) = declarator_name_mut(&mut decl.node) {
+                    id.name = new.clone();
+                }
+                params_to_pointers(&mut decl.node);
+                body_items.push(decl_item(declare(pd.specifiers.clone(), decl, None, span)));
+                body_items.push(item(expr_stmt(assign(
+                    ident(&new, span),
+                    ident(&v, span),
+                    span,
+                ))));
+            }
+            let end = c.names.label("dtor_end");
+            c.returns = Some((None, end.clone()));
+            c.fresh_labels(&def.statement.node);
+            let mut body = def.statement.clone();
+            c.body(&mut body);
+            let used_end = c.used_end;
+            body_items.push(item(body));
+            if used_end {
+                body_items.push(item(labeled(&end, empty_stmt(span), span)));
+            }
+            items.push(item(if_stmt(
+                ident(&v, span),
+                block(body_items, span),
+                None,
+                span,
+            )));
+        }
+        if !d.only_main {
+            let w = p.names.temp();
+            items.push(decl_item(typeof_decl(
+                &w,
+                cast(void_ptr(), int(0, span), span),
+                false,
+                span,
+            )));
+            items.push(item(expr_stmt(assign(ident(&w, span), take(), span))));
+            items.push(item(assume(eq(ident(&w, span), int(0, span), span), span)));
+            if !p
+                .cuts
+                .iter()
+                .any(|c| c.kind == CutKind::KeyDestructors && c.span == span)
+            {
+                p.cuts.push(Cut {
+                    kind: CutKind::KeyDestructors,
+                    span,
+                });
+            }
+        }
+    }
+    Ok(block(items, Span::none()))
+}
