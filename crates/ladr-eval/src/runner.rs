@@ -303,8 +303,17 @@ mod tests {
 
     /// A runner whose "ladr" is `sh`, and a task whose input is a script with `body`: `sh`
     /// runs it with ladr's options as `$@`. (Not an executable script: executing a file
-    /// just written can fail with ETXTBSY while other test threads fork.)
+    /// just written can fail with ETXTBSY while other test threads fork.) Killed 60 s after
+    /// its `--timeout`: a script that ends by itself is never killed, however loaded the
+    /// machine ([`fake_killed_soon`] for the test of the kill).
     fn fake(dir: &Path, body: &str, expected: bool) -> (Runner, Task) {
+        let (mut runner, task) = fake_killed_soon(dir, body, expected);
+        runner.grace = Duration::from_secs(60);
+        (runner, task)
+    }
+
+    /// [`fake`], killed 200 ms after its `--timeout`: for a script that cannot finish.
+    fn fake_killed_soon(dir: &Path, body: &str, expected: bool) -> (Runner, Task) {
         let script = dir.join("fake-ladr.sh");
         std::fs::write(&script, body).unwrap();
         let runner = Runner {
@@ -377,7 +386,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pid_file = dir.path().join("pid");
         let body = format!("sleep 60 & echo $! > '{}'; wait\n", pid_file.display());
-        let (runner, task) = fake(dir.path(), &body, false);
+        let (runner, task) = fake_killed_soon(dir.path(), &body, false);
         let r = runner.run(&task);
         assert_eq!((r.answer, r.status), (Answer::Unknown, Status::Unknown));
         assert_eq!(r.exit_code, None);
