@@ -75,7 +75,7 @@ pub fn capped_jobs(asked: usize) -> (usize, Option<String>) {
 }
 
 /// [`capped_jobs`] with `available` bytes of memory (`None`: unknown, no cap).
-pub fn cap_jobs(asked: usize, available: Option<u64>) -> (usize, Option<String>) {
+pub(crate) fn cap_jobs(asked: usize, available: Option<u64>) -> (usize, Option<String>) {
     let Some(bytes) = available else {
         return (asked.max(1), None);
     };
@@ -141,7 +141,7 @@ impl Deepening {
     /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
     /// finished "no race", as a sequential deepening runs them in order; past `steps` when
     /// a vacuous "no race" made it go on).
-    pub fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Finding) -> Self {
+    pub(crate) fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Finding) -> Self {
         let mut out = Deepening {
             probe: crate::is_probe(opts, bounds),
             ..Deepening::default()
@@ -153,7 +153,7 @@ impl Deepening {
     /// The schedule of a sequential deepening whose first bound pair gave no answer (the
     /// `reason`), answered by the probe's "no race" ([`crate::probe_fallback`]): the others
     /// were not started.
-    pub fn fallen_back(opts: &Options, steps: u32, reason: &str) -> Self {
+    pub(crate) fn fallen_back(opts: &Options, steps: u32, reason: &str) -> Self {
         let mut out = Deepening {
             probe: true,
             ..Deepening::default()
