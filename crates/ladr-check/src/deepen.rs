@@ -1,6 +1,6 @@
-//! The search over bounds: the deepening schedule ([`deepening_bounds`]), the
-//! constant-loop probe, the vacuity of a "no race", the sequential deepening
-//! ([`check_deepening_from`]) and the search for more races after the first
+//! The search over bounds around the executor of `parallel`: the deepening schedule
+//! ([`deepening_bounds`]), the constant-loop probe ([`probe_start`]), the vacuity of a "no
+//! race" ([`mark_vacuity`]) and the search for more races after the first
 //! ([`more_races`]).
 
 use crate::single::{
@@ -330,141 +330,6 @@ pub fn mark_vacuity(
     report.stats.cbmc += t0.elapsed();
 }
 
-/// Checks with `opts` from deepening step `first` (0: `opts`), and while the answer is "no
-/// race" and time is left before `deadline`, again with larger bounds
-/// ([`deepening_bounds`]), at most `steps` more times. The result is the first race found,
-/// or the answer of the deepest check that finished (a deeper check that runs out of time
-/// does not turn a finished "no race" into "unknown"). A "no race" that would end the
-/// deepening (after `steps`, or the first without a time limit) is checked for vacuity
-/// ([`mark_vacuity`]); while it is vacuous the bounds grow on: up to `steps` without a time
-/// limit, up to [`MAX_DEEPENING_STEPS`] with one (none when `steps` is 0: no deepening).
-/// Returns the report and the bounds it holds for.
-#[allow(clippy::too_many_arguments)]
-pub fn check_deepening_from(
-    parsed: &Parsed,
-    opts: &Options,
-    first: u32,
-    cbmc_opts: &cbmc::Options,
-    keep: Option<&Path>,
-    deadline: Option<Instant>,
-    steps: u32,
-    progress: &mut dyn FnMut(Phase, &Options),
-) -> Result<(Report, Options)> {
-    // The times of every run but `best`'s (the answer's stats are those of all runs).
-    let mut spent = (Duration::ZERO, Duration::ZERO);
-    let add = |spent: &mut (Duration, Duration), r: &Report| {
-        spent.0 += r.stats.translate;
-        spent.1 += r.stats.cbmc;
-    };
-    let with_spent = |mut r: Report, spent: (Duration, Duration)| {
-        r.stats.translate += spent.0;
-        r.stats.cbmc += spent.1;
-        r
-    };
-    // The first bound pair's program, when the probe needed it first.
-    let mut translated: Option<Translated> = None;
-    // The probe's "no race", the answer when the first pair gives none.
-    let mut fallback = None;
-    let start = match first {
-        0 => probe_start(parsed, opts, steps, cbmc_opts, keep, deadline, progress)?,
-        _ => None,
-    };
-    if let Some(start) = start {
-        let (program, time) = start.first;
-        if let Some((mut report, at)) = start.race {
-            report.stats.translate += time;
-            return Ok((report, at));
-        }
-        spent = start.spent;
-        fallback = start.fallback;
-        let printed = print_unit(&program.unit);
-        translated = Some(Translated {
-            program,
-            printed,
-            time,
-        });
-    }
-    let mut bounds = deepening_bounds(opts, first);
-    let mut best: Option<(Report, Options)> = None;
-    // Whether `best` was checked for vacuity.
-    let mut asked = false;
-    // Without deepening (`steps` 0), the bounds given are the only ones.
-    let last = if deadline.is_some() && steps > 0 {
-        steps.max(MAX_DEEPENING_STEPS)
-    } else {
-        steps
-    };
-    for step in first..=last {
-        let mut c = cbmc_opts.clone();
-        if let Some(d) = deadline {
-            if d <= Instant::now() && best.is_some() {
-                break;
-            }
-            // The first check always runs (and times out at once if nothing is left); CBMC
-            // is stopped at the deadline, however long translation took.
-            c = cbmc_opts.until(d, Duration::from_millis(1));
-        }
-        let checked = (|| {
-            let t = match translated.take() {
-                Some(t) => t,
-                None => {
-                    progress(Phase::Translating, &bounds);
-                    translate_seq(parsed, &bounds)?
-                }
-            };
-            progress(Phase::Cbmc, &bounds);
-            let outcome = run_cbmc(&t, &c, keep)?;
-            Ok(read_outcome(parsed, t, outcome))
-        })();
-        let report = match checked {
-            Ok(r) => r,
-            // A deeper program can hit a limit the first one did not (more slots than
-            // the model has rows): keep the answer already found.
-            Err(_) if best.is_some() => break,
-            Err(e) => return Err(e),
-        };
-        match report.verdict {
-            Finding::Race { .. } => {
-                if let Some((b, _)) = &best {
-                    add(&mut spent, b);
-                }
-                return Ok((with_spent(report, spent), bounds));
-            }
-            Finding::NoRace => {
-                if let Some((b, _)) = &best {
-                    add(&mut spent, b);
-                }
-                best = Some((report, bounds.clone()));
-                asked = false;
-            }
-            Finding::Unknown { .. } if best.is_none() => best = Some((report, bounds.clone())),
-            Finding::Unknown { .. } => {
-                add(&mut spent, &report);
-                break;
-            }
-        }
-        if step >= steps || deadline.is_none() {
-            // The deepening would end here: not on a vacuous "no race".
-            let Some((r, b)) = best.as_mut() else { break };
-            mark_vacuity(parsed, r, b, cbmc_opts, deadline);
-            asked = true;
-            if !r.vacuous || step >= last {
-                break;
-            }
-        }
-        bounds = deepening_bounds(opts, step + 1);
-    }
-    let best = best.expect("the first check always gives an answer or an error");
-    let (report, bounds) = fall_back(best, fallback);
-    // The probe's "no race" was checked for vacuity.
-    asked |= report.fallback.is_some();
-    let mut report = with_spent(report, spent);
-    if !asked {
-        mark_vacuity(parsed, &mut report, &bounds, cbmc_opts, deadline);
-    }
-    Ok((report, bounds))
-}
-
 /// How the search for more races after the first ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchEnd {
@@ -507,33 +372,11 @@ pub fn race_pair(v: &Finding) -> Option<[AccessKey; 2]> {
     }
 }
 
-/// [`check_deepening_from`], then, after a race and while fewer than `max_races` (`None`: no
-/// limit) were found and time is left before `deadline`, again at the bounds of that race
-/// with every pair found so far excluded (`Options::exclude`), until a check finds no race
-/// or gives no answer. Each pair of access sites is reported once, with its own
-/// interleaving. `keep` applies to the first race's check only.
-#[allow(clippy::too_many_arguments)]
-pub fn check_races(
-    parsed: &Parsed,
-    opts: &Options,
-    cbmc_opts: &cbmc::Options,
-    keep: Option<&Path>,
-    deadline: Option<Instant>,
-    steps: u32,
-    max_races: Option<usize>,
-    progress: &mut dyn FnMut(Phase, &Options),
-) -> Result<Races> {
-    let (first, bounds) =
-        check_deepening_from(parsed, opts, 0, cbmc_opts, keep, deadline, steps, progress)?;
-    Ok(more_races(
-        parsed, first, bounds, cbmc_opts, deadline, max_races, progress,
-    ))
-}
-
-/// The rest of [`check_races`] after its first check: `first` (its report, at `bounds`),
-/// then, after a race and while fewer than `max_races` were found and time is left, again
-/// with every pair found so far excluded. Also used after the parallel deepening of
-/// [`parallel`].
+/// The search for more races after the first check: `first` (its report, at `bounds`),
+/// then, after a race and while fewer than `max_races` (`None`: no limit) were found and
+/// time is left before `deadline`, again at the bounds of that race with every pair found
+/// so far excluded (`Options::exclude`), until a check finds no race or gives no answer.
+/// Each pair of access sites is reported once, with its own interleaving.
 pub fn more_races(
     parsed: &Parsed,
     first: Report,

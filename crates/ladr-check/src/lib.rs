@@ -6,9 +6,10 @@
 //! [`answer`], before the programs are freed.
 //!
 //! ```text
-//! check ─ parallel::check_races_parallel (the deepening schedule on `jobs` workers)
-//!       │   or deepen (one CBMC at a time: SV-COMP mode, no time limit, `ladr check`)
-//!       │      └ single: translate_seq ─ run_cbmc ─ read_outcome ─ Report (one bound pair)
+//! check ─ deepen::probe_start (the constant-loop probe)
+//!       ─ parallel::check_races_parallel (the deepening schedule on `jobs` workers, 1 or
+//!       │   more; each unit: single::translate_seq ─ run_cbmc ─ read_outcome ─ Report)
+//!       ─ deepen::more_races (after a race, one check at a time)
 //!       └ answer::of_races ─ Answer
 //! ```
 //! `recorded` gives the answer of CBMC runs made elsewhere (`ladr swarm collect`, tests of
@@ -41,7 +42,7 @@ use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
 use ladr_cbmc as cbmc;
 use ladr_ir::program::Options;
-use parallel::{Deepening, Plan};
+use parallel::Plan;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -111,46 +112,15 @@ pub fn is_probe_of(request: &Request, bounds: &Options) -> bool {
     deepen::is_probe(&request.bounds, bounds)
 }
 
-/// Checks `parsed` as `request` asks: the first bound pair, then (with a time limit) the
-/// deepening schedule, with the first race winning; then more races at its bounds, up to
-/// `max_races`. With one CBMC at a time and no swarm split (SV-COMP mode, no time limit,
-/// `ladr check`) the bound pairs run in order, each after the last gave "no race".
+/// Checks `parsed` as `request` asks: the constant-loop probe, the first bound pair, then
+/// (with a time limit) the deepening schedule on `plan.jobs` workers, the first race
+/// winning; then more races at its bounds, up to `max_races`. With one job (SV-COMP mode,
+/// `ladr check`) the same executor runs the bound pairs one after the other.
 pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Result<Answer> {
-    let Request {
-        bounds: opts,
-        cbmc: cbmc_opts,
-        keep,
-        deadline,
-        deepen_steps: steps,
-        max_races,
-        plan,
-        cbmc_memory,
-    } = request;
-    if let Some(bytes) = cbmc_memory {
-        ladr_cbmc::process::limit_children(*bytes);
+    if let Some(bytes) = request.cbmc_memory {
+        ladr_cbmc::process::limit_children(bytes);
     }
-    let (steps, keep, deadline) = (*steps, keep.as_deref(), *deadline);
-    let sequential = (plan.jobs <= 1 || steps == 0 || deadline.is_none()) && plan.swarm <= 1;
-    let (races, schedule) = if sequential {
-        let found = check_races(
-            parsed,
-            opts,
-            cbmc_opts,
-            keep,
-            deadline,
-            steps,
-            *max_races,
-            &mut |phase, b| progress.phase(phase, b),
-        )?;
-        let s = if deadline.is_some() { steps } else { 0 };
-        let schedule = match &found.reports[0].fallback {
-            Some(reason) => Deepening::fallen_back(opts, s, reason),
-            None => Deepening::sequential(opts, s, &found.bounds, &found.reports[0].verdict),
-        };
-        (found, schedule)
-    } else {
-        parallel::check_races_parallel(parsed, request, progress)?
-    };
+    let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;
     let answer = answer::of_races(&races, parsed, schedule);
     // Every report's program: gigabytes of syntax trees on large programs.
     drop_in_background(races);

@@ -20,8 +20,8 @@
 //! of units, so no scheduler of our own is involved.
 
 use crate::{
-    check_deepening_from, deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome,
-    run_cbmc, Finding, Phase, Progress, Races, Report, Request, Translated, MAX_DEEPENING_STEPS,
+    deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome, run_cbmc, Finding, Phase,
+    Progress, Races, Report, Request, Translated, MAX_DEEPENING_STEPS,
 };
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
@@ -141,27 +141,17 @@ impl Deepening {
     /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
     /// finished "no race", as a sequential deepening runs them in order; past `steps` when
     /// a vacuous "no race" made it go on).
-    pub(crate) fn sequential(opts: &Options, steps: u32, bounds: &Options, verdict: &Finding) -> Self {
+    pub(crate) fn sequential(
+        opts: &Options,
+        steps: u32,
+        bounds: &Options,
+        verdict: &Finding,
+    ) -> Self {
         let mut out = Deepening {
             probe: crate::is_probe(opts, bounds),
             ..Deepening::default()
         };
         out.extend(opts, 0, steps, bounds, verdict);
-        out
-    }
-
-    /// The schedule of a sequential deepening whose first bound pair gave no answer (the
-    /// `reason`), answered by the probe's "no race" ([`crate::probe_fallback`]): the others
-    /// were not started.
-    pub(crate) fn fallen_back(opts: &Options, steps: u32, reason: &str) -> Self {
-        let mut out = Deepening {
-            probe: true,
-            ..Deepening::default()
-        };
-        let unknown = Finding::Unknown {
-            reason: reason.to_string(),
-        };
-        out.extend(opts, 0, steps, opts, &unknown);
         out
     }
 
@@ -314,6 +304,115 @@ struct Executor<'a> {
     next: AtomicUsize,
     cancel: Arc<AtomicBool>,
     board: Mutex<Board>,
+}
+
+impl<'a> Executor<'a> {
+    /// The executor of `bounds` (each split into the request's swarm instances), with the
+    /// probe's times (`probed`) and the first pair's program when the probe translated it.
+    fn new(
+        parsed: &'a Parsed,
+        request: &'a Request,
+        progress: &'a dyn Progress,
+        bounds: Vec<Options>,
+        probed: (Duration, Duration),
+        first: Option<(Program, Duration)>,
+    ) -> Executor<'a> {
+        let n_steps = bounds.len();
+        let wanted = request.plan.swarm.max(1);
+        let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
+        if let Some(t) = first {
+            let _ = shared[0].set(Ok(t));
+        }
+        Executor {
+            parsed,
+            cbmc_opts: &request.cbmc,
+            deadline: request.deadline,
+            progress,
+            units: (0..n_steps)
+                .flat_map(|s| (0..wanted).map(move |i| (s, i)))
+                .collect(),
+            bounds,
+            wanted,
+            shared,
+            next: AtomicUsize::new(0),
+            cancel: Arc::new(AtomicBool::new(false)),
+            board: Mutex::new(Board {
+                answers: vec![vec![None; wanted as usize]; n_steps],
+                no_race: (0..n_steps).map(|_| None).collect(),
+                unknown: (0..n_steps).map(|_| None).collect(),
+                errors: (0..n_steps).map(|_| None).collect(),
+                translate: probed.0,
+                cbmc: probed.1,
+                ..Board::default()
+            }),
+        }
+    }
+}
+
+/// What [`deepen_while_vacuous`] found: a better answer, and the time all its checks took.
+struct Deeper {
+    answer: Option<(Done, Options)>,
+    spent: (Duration, Duration),
+}
+
+/// After a vacuous "no race" at the end of the schedule: the bound pairs of `steps`, one
+/// at a time (each through the executor, its swarm instances on the request's jobs), while
+/// time is left and the answer stays a vacuous "no race". A race, or a "no race" that is
+/// not vacuous, is the better answer; a pair without an answer ends the search. What each
+/// pair gave is appended to `deepening`.
+fn deepen_while_vacuous(
+    parsed: &Parsed,
+    request: &Request,
+    progress: &dyn Progress,
+    steps: std::ops::RangeInclusive<u32>,
+    deepening: &mut Deepening,
+) -> Deeper {
+    let mut deeper = Deeper {
+        answer: None,
+        spent: (Duration::ZERO, Duration::ZERO),
+    };
+    let zero = (Duration::ZERO, Duration::ZERO);
+    for step in steps {
+        if request.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let bounds = deepening_bounds(&request.bounds, step);
+        let executor = Executor::new(parsed, request, progress, vec![bounds.clone()], zero, None);
+        executor.run(request.plan.jobs);
+        let mut b = std::mem::take(&mut *executor.lock());
+        let schedule = executor.schedule(&b);
+        deepening.steps.extend(schedule.steps.iter().cloned());
+        deepening
+            .instances
+            .extend(schedule.instances.iter().copied());
+        let answered = executor.answering(&mut b, schedule.prefix());
+        deeper.spent.0 += b.translate;
+        deeper.spent.1 += b.cbmc;
+        crate::drop_in_background((b, executor.shared));
+        let Ok((mut done, _)) = answered else { break };
+        match &done.report.verdict {
+            Finding::Race { .. } => {
+                deeper.answer = Some((done, bounds));
+                break;
+            }
+            Finding::NoRace => {
+                let cbmc_opts = &request.cbmc;
+                mark_vacuity(
+                    parsed,
+                    &mut done.report,
+                    &bounds,
+                    cbmc_opts,
+                    request.deadline,
+                );
+                if !done.report.vacuous {
+                    deeper.answer = Some((done, bounds));
+                    break;
+                }
+            }
+            Finding::Unknown { .. } => break,
+        }
+    }
+    deeper
 }
 
 impl Executor<'_> {
@@ -582,34 +681,7 @@ pub(crate) fn check_races_parallel(
     }
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
     let n_steps = bounds.len();
-    let wanted = request.plan.swarm.max(1);
-    let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
-    if let Some(t) = first {
-        let _ = shared[0].set(Ok(t));
-    }
-    let executor = Executor {
-        parsed,
-        cbmc_opts,
-        deadline,
-        progress,
-        units: (0..n_steps)
-            .flat_map(|s| (0..wanted).map(move |i| (s, i)))
-            .collect(),
-        bounds,
-        wanted,
-        shared,
-        next: AtomicUsize::new(0),
-        cancel: Arc::new(AtomicBool::new(false)),
-        board: Mutex::new(Board {
-            answers: vec![vec![None; wanted as usize]; n_steps],
-            no_race: (0..n_steps).map(|_| None).collect(),
-            unknown: (0..n_steps).map(|_| None).collect(),
-            errors: (0..n_steps).map(|_| None).collect(),
-            translate: probed.0,
-            cbmc: probed.1,
-            ..Board::default()
-        }),
-    };
+    let executor = Executor::new(parsed, request, progress, bounds, probed, first);
     executor.run(request.plan.jobs);
     let mut b = std::mem::take(&mut *executor.lock());
     let mut deepening = executor.schedule(&b);
@@ -630,27 +702,26 @@ pub(crate) fn check_races_parallel(
         if let Some(k) = &request.keep {
             keep_files(k, &seq, &outcome)?;
         }
-        // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a
-        // time.
         mark_vacuity(parsed, &mut report, &at_bounds, cbmc_opts, deadline);
     }
-    if report.vacuous && prefix == n_steps && deadline.is_some() && steps > 0 {
+    if report.vacuous && prefix == n_steps && request.deepen_steps > 0 {
+        // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a
+        // time, up to `deepen_steps` without a time limit, up to MAX_DEEPENING_STEPS with
+        // one.
+        let last = match deadline {
+            Some(_) => request.deepen_steps.max(MAX_DEEPENING_STEPS),
+            None => request.deepen_steps,
+        };
         let from = n_steps as u32;
-        let mut p = |ph: Phase, o: &Options| progress.phase(ph, o);
-        let keep = request.keep.as_deref();
-        if let Ok((r, at)) =
-            check_deepening_from(parsed, opts, from, cbmc_opts, keep, deadline, steps, &mut p)
-        {
-            deepening.extend(opts, from, 0, &at, &r.verdict);
-            let better = match &r.verdict {
-                Finding::Race { .. } => true,
-                Finding::NoRace => !r.vacuous,
-                Finding::Unknown { .. } => false,
-            };
-            if better {
-                report = r;
-                at_bounds = at;
+        let deeper = deepen_while_vacuous(parsed, request, progress, from..=last, &mut deepening);
+        b.translate += deeper.spent.0;
+        b.cbmc += deeper.spent.1;
+        if let Some((done, at)) = deeper.answer {
+            if let Some(k) = &request.keep {
+                keep_files(k, &done.seq, &done.outcome)?;
             }
+            report = done.report;
+            at_bounds = at;
         }
     }
     let (translate_time, cbmc_time) = (b.translate, b.cbmc);
