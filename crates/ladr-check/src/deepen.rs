@@ -132,7 +132,7 @@ pub(crate) struct ProbeStart {
     pub fallback: Option<(Report, Options)>,
 }
 
-/// The start of every deepening, sequential or parallel: the constant-loop probe
+/// The start of every deepening: the constant-loop probe
 /// ([`probe`]) when [`probes`] says it runs (`None` when not), with the first bound pair
 /// translated for its size test.
 pub(crate) fn probe_start(
@@ -342,7 +342,7 @@ pub enum SearchEnd {
     Stopped { reason: String },
 }
 
-/// The races of a check ([`check_races`]).
+/// The races of a check ([`crate::check`]).
 pub struct Races {
     /// The reports of the races found, in the order found, each with its own counterexample;
     /// when none was found, the one report of the check (no race, or unknown).

@@ -138,9 +138,9 @@ impl Deepening {
             .count()
     }
 
-    /// The schedule of a sequential deepening that ended at `bounds` (all steps before it
-    /// finished "no race", as a sequential deepening runs them in order; past `steps` when
-    /// a vacuous "no race" made it go on).
+    /// The schedule of a deepening that ended at `bounds` with the bound pairs run in order
+    /// (all steps before it finished "no race"; past `steps` when a vacuous "no race" made
+    /// it go on): what the probe's race stands for.
     pub(crate) fn sequential(
         opts: &Options,
         steps: u32,
@@ -155,7 +155,7 @@ impl Deepening {
         out
     }
 
-    /// Appends the steps `from`… of a sequential deepening that ended at `bounds` (see
+    /// Appends the steps `from`… of a deepening in order that ended at `bounds` (see
     /// [`Deepening::sequential`]).
     fn extend(
         &mut self,
@@ -378,14 +378,9 @@ fn deepen_while_vacuous(
         }
         let bounds = deepening_bounds(&request.bounds, step);
         let executor = Executor::new(parsed, request, progress, vec![bounds.clone()], zero, None);
-        executor.run(request.plan.jobs);
-        let mut b = std::mem::take(&mut *executor.lock());
-        let schedule = executor.schedule(&b);
-        deepening.steps.extend(schedule.steps.iter().cloned());
-        deepening
-            .instances
-            .extend(schedule.instances.iter().copied());
-        let answered = executor.answering(&mut b, schedule.prefix());
+        let (b, schedule, answered) = executor.finish(request.plan.jobs);
+        deepening.steps.extend(schedule.steps);
+        deepening.instances.extend(schedule.instances);
         deeper.spent.0 += b.translate;
         deeper.spent.1 += b.cbmc;
         crate::drop_in_background((b, executor.shared));
@@ -553,6 +548,16 @@ impl Executor<'_> {
         }
     }
 
+    /// Runs the work list on `jobs` workers and reads what it gave: the board, what every
+    /// bound pair gave, and the check whose report is the answer ([`Executor::answering`]).
+    fn finish(&self, jobs: usize) -> (Board, Deepening, Result<(Done, usize)>) {
+        self.run(jobs);
+        let mut b = std::mem::take(&mut *self.lock());
+        let schedule = self.schedule(&b);
+        let answer = self.answering(&mut b, schedule.prefix());
+        (b, schedule, answer)
+    }
+
     /// Runs the work list on `jobs` worker threads.
     fn run(&self, jobs: usize) {
         std::thread::scope(|scope| {
@@ -645,20 +650,21 @@ impl Executor<'_> {
     }
 }
 
-/// [`check_races`](crate::check_races) on all cores: the deepening schedule's bound pairs
-/// (`deepen_steps` more after the request's bounds; only those when it is 0), each split
-/// into `plan.swarm` instances, run on `plan.jobs` threads; the first race wins and stops
-/// the rest. After a race, more races (`max_races`) are searched for at its bounds as
-/// `check_races` does (one check at a time). `keep` keeps the files of the check that gave
-/// the answer. Returns the races and what every bound pair gave.
+/// The search for races of [`crate::check`]: the constant-loop probe, then the deepening
+/// schedule's bound pairs (`deepen_steps` more after the request's bounds; only those when
+/// it is 0 or there is no time limit), each split into `plan.swarm` instances, run on
+/// `plan.jobs` threads (one: in order); the first race wins and stops the rest. After a
+/// race, more races (`max_races`) are searched for at its bounds, one check at a time
+/// ([`more_races`]). `keep` keeps the files of the check that gave the answer. Returns the
+/// races and what every bound pair gave.
 pub(crate) fn check_races_parallel(
     parsed: &Parsed,
     request: &Request,
     progress: &dyn Progress,
 ) -> Result<(Races, Deepening)> {
     let (opts, cbmc_opts, deadline) = (&request.bounds, &request.cbmc, request.deadline);
-    // Without a time limit deepening stops after the first bound pair, as it does
-    // sequentially (nothing would ever stop the deeper ones).
+    // Without a time limit the schedule is the first bound pair alone (nothing would ever
+    // stop the deeper ones); a vacuous "no race" still grows the bounds, one pair at a time.
     let steps = if deadline.is_none() {
         0
     } else {
@@ -682,11 +688,9 @@ pub(crate) fn check_races_parallel(
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(opts, k)).collect();
     let n_steps = bounds.len();
     let executor = Executor::new(parsed, request, progress, bounds, probed, first);
-    executor.run(request.plan.jobs);
-    let mut b = std::mem::take(&mut *executor.lock());
-    let mut deepening = executor.schedule(&b);
+    let (mut b, mut deepening, answered) = executor.finish(request.plan.jobs);
     let prefix = deepening.prefix();
-    let (first, at) = executor.answering(&mut b, prefix)?;
+    let (first, at) = answered?;
     let Done {
         report,
         seq,

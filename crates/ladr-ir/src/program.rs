@@ -42,7 +42,7 @@ pub struct Options {
     pub check_ir: bool,
     /// Pairs of accesses not to report again (unordered; `[a, a]` is an access racing with
     /// itself in two threads): the `race` pass never records a race between them, so CBMC
-    /// finds another pair or none (`ladr_check::check_races`).
+    /// finds another pair or none (`ladr_check`'s search for more races).
     pub exclude: Vec<[AccessKey; 2]>,
     /// The C library's allocation functions may fail (`--malloc-may-fail`; `threads`,
     /// `library::allocation_failure`: `malloc`, `calloc`, `realloc`, `strdup`, … return a
