@@ -218,8 +218,8 @@ struct Cli {
     /// CBMC processes at once (default: the cores, no more than the free memory holds at
     /// about 1 GiB each; 1 in SV-COMP mode; an explicit N is capped by the same memory
     /// rule, with a note): the bound pairs of the deepening schedule (and
-    /// their --swarm instances) run at the same time, and the first race found stops the
-    /// rest.
+    /// their --swarm instances) run at the same time; a race stops the pairs after it, and
+    /// the race reported is that of the earliest pair in schedule order, the same with any N.
     #[arg(long, short = 'j', value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     jobs: Option<u32>,

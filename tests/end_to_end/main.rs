@@ -9,6 +9,7 @@ mod action;
 mod calls;
 mod checked;
 mod cli;
+mod determinism;
 mod locks;
 mod memory;
 mod programs;

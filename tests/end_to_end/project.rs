@@ -345,3 +345,30 @@ fn configuration_errors_name_the_file_and_line() {
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
 }
+
+/// The same gate answer every run (issue 32): harnesses checked one at a time or two at
+/// once give the same document, times aside.
+#[test]
+fn the_gate_gives_the_same_document_with_one_job_and_with_two() {
+    fn untimed(mut v: Value) -> Value {
+        fn strip(v: &mut Value) {
+            match v {
+                Value::Object(m) => {
+                    for timed in ["stats", "tool", "wall_s", "time_limit_s"] {
+                        m.remove(timed);
+                    }
+                    m.values_mut().for_each(strip);
+                }
+                Value::Array(a) => a.iter_mut().for_each(strip),
+                _ => {}
+            }
+        }
+        strip(&mut v);
+        v
+    }
+    let r = Repo::new();
+    let (code, one) = r.check(&["--jobs", "1"]);
+    assert_eq!(code, 1, "{one}");
+    let (_, two) = r.check(&["--jobs", "2"]);
+    assert_eq!(untimed(one), untimed(two));
+}

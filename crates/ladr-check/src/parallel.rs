@@ -7,8 +7,10 @@
 //! step once (shared) ─ restrict to the instance ─ print ─ CBMC (cancellable)
 //! ```
 //!
-//! The first race found wins: it sets the shared cancel flag, which kills every other CBMC
-//! (`ladr_cbmc::Options::cancel`) and stops workers from starting more units. Without a
+//! The race of the earliest unit wins, whatever the jobs count (the same answer every run):
+//! a race sets the cancel flags of every unit after it, which kills their CBMCs
+//! (`ladr_cbmc::Options::cancel`) and keeps workers from starting them; the units before it
+//! run on, and a race one of them finds replaces it. Without a
 //! race, a bound pair has "no race" only when every one of its instances answered "no
 //! race"; the answer is the deepest bound pair of the longest prefix of the schedule that
 //! finished so ("no race at (4,2)" says nothing about (3,3), which may not have finished),
@@ -216,7 +218,7 @@ struct Board {
     /// Per step: a "no race" report (for the answer) and the first unknown one.
     no_race: Vec<Option<Done>>,
     unknown: Vec<Option<Done>>,
-    /// The race that won, with its step.
+    /// The race of the earliest unit (in work-list order) that found one, with its unit.
     race: Option<(usize, Done)>,
     /// The first translation error, per step.
     errors: Vec<Option<Error>>,
@@ -302,7 +304,11 @@ struct Executor<'a> {
     shared: Vec<Shared>,
     /// The next unit to take.
     next: AtomicUsize,
-    cancel: Arc<AtomicBool>,
+    /// Per unit, set when its answer cannot matter any more: a race of an earlier unit is
+    /// the answer (every later unit is stopped, the earlier ones run on, so that the race
+    /// reported is that of the earliest unit whatever the jobs count), or a CBMC crash
+    /// repeated (every unit is stopped).
+    cancel: Vec<Arc<AtomicBool>>,
     board: Mutex<Board>,
 }
 
@@ -320,6 +326,7 @@ impl<'a> Executor<'a> {
         let n_steps = bounds.len();
         let wanted = request.plan.swarm.max(1);
         let shared: Vec<Shared> = (0..n_steps).map(|_| OnceLock::new()).collect();
+        let n_units = n_steps * wanted as usize;
         if let Some(t) = first {
             let _ = shared[0].set(Ok(t));
         }
@@ -335,7 +342,9 @@ impl<'a> Executor<'a> {
             wanted,
             shared,
             next: AtomicUsize::new(0),
-            cancel: Arc::new(AtomicBool::new(false)),
+            cancel: (0..n_units)
+                .map(|_| Arc::new(AtomicBool::new(false)))
+                .collect(),
             board: Mutex::new(Board {
                 answers: vec![vec![None; wanted as usize]; n_steps],
                 no_race: (0..n_steps).map(|_| None).collect(),
@@ -420,17 +429,32 @@ impl Executor<'_> {
         swarm::instances(p, self.bounds[s].rounds, self.wanted)
     }
 
-    /// A worker: takes units until none is left, a race was found or the time is up.
+    /// A worker: takes units until none is left or the time is up; a unit stopped before it
+    /// started is passed over.
     fn work(&self) {
         loop {
-            let over = self.deadline.is_some_and(|d| Instant::now() >= d);
-            if self.cancel.load(Ordering::SeqCst) || over {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
-            let Some(&(s, i)) = self.units.get(self.next.fetch_add(1, Ordering::SeqCst)) else {
+            let u = self.next.fetch_add(1, Ordering::SeqCst);
+            let Some(&(s, i)) = self.units.get(u) else {
                 return;
             };
-            self.run_unit(s, i);
+            if !self.cancel[u].load(Ordering::SeqCst) {
+                self.run_unit(s, i);
+            }
+        }
+    }
+
+    /// The index of instance `i` of step `s` in the work list.
+    fn unit(&self, s: usize, i: u32) -> usize {
+        s * self.wanted as usize + i as usize
+    }
+
+    /// Stops every unit from the `from`th of the work list on.
+    fn cancel_from(&self, from: usize) {
+        for flag in self.cancel.iter().skip(from) {
+            flag.store(true, Ordering::SeqCst);
         }
     }
 
@@ -442,7 +466,8 @@ impl Executor<'_> {
         }
         let translated = self.shared[s].get_or_init(|| {
             self.progress.phase(Phase::Translating, &self.bounds[s]);
-            translation_until(self.parsed, &self.bounds[s], self.deadline, &self.cancel)
+            let cancel = &self.cancel[self.unit(s, i)];
+            translation_until(self.parsed, &self.bounds[s], self.deadline, cancel)
         });
         let (program, time) = match translated {
             Ok(t) => t,
@@ -481,7 +506,8 @@ impl Executor<'_> {
             Some(d) => self.cbmc_opts.until(d, Duration::ZERO),
             None => self.cbmc_opts.clone(),
         };
-        c.cancel = Some(self.cancel.clone());
+        let cancel = &self.cancel[self.unit(s, i)];
+        c.cancel = Some(cancel.clone());
         self.progress.phase(Phase::Cbmc, &self.bounds[s]);
         let seq = t.printed.text.clone();
         let outcome = match run_cbmc(&t, &c, None) {
@@ -491,7 +517,7 @@ impl Executor<'_> {
                 return;
             }
         };
-        let stopped = self.cancel.load(Ordering::SeqCst);
+        let stopped = cancel.load(Ordering::SeqCst);
         let report = read_outcome(self.parsed, t, outcome.clone());
         let done = Done {
             report,
@@ -501,9 +527,10 @@ impl Executor<'_> {
         self.record(s, i, done, stopped);
     }
 
-    /// Records what instance `i` of step `s` gave (`stopped`: the cancel flag was set when
-    /// its CBMC ended); a race cancels the rest, and so does a crash that repeats.
+    /// Records what instance `i` of step `s` gave (`stopped`: its cancel flag was set when
+    /// its CBMC ended); a race stops the units after it, a crash that repeats every unit.
     fn record(&self, s: usize, i: u32, done: Done, stopped: bool) {
+        let u = self.unit(s, i);
         let mut b = self.lock();
         b.translate += done.report.stats.translate;
         b.cbmc += done.report.stats.cbmc;
@@ -511,9 +538,9 @@ impl Executor<'_> {
         match &done.report.verdict {
             Finding::Race { .. } => {
                 b.answers[s][i] = Some(StepState::Race);
-                if b.race.is_none() {
-                    self.cancel.store(true, Ordering::SeqCst);
-                    b.race = Some((s, done));
+                if b.race.as_ref().is_none_or(|(first, _)| u < *first) {
+                    self.cancel_from(u + 1);
+                    b.race = Some((u, done));
                 }
             }
             Finding::NoRace => {
@@ -538,7 +565,7 @@ impl Executor<'_> {
                         .flatten()
                         .any(|a| matches!(a, Some(StepState::Unfinished(r)) if *r == reason));
                 if repeated {
-                    self.cancel.store(true, Ordering::SeqCst);
+                    self.cancel_from(0);
                 }
                 b.answers[s][i] = Some(StepState::Unfinished(reason));
                 if b.unknown[s].is_none() {
@@ -574,10 +601,21 @@ impl Executor<'_> {
         });
     }
 
-    /// What every bound pair gave, from the board after the workers ended.
+    /// What every bound pair gave, from the board after the workers ended. The pairs after
+    /// the race's are "not started", whatever other workers did with them: the schedule
+    /// reads the same with any jobs count.
     fn schedule(&self, b: &Board) -> Deepening {
         let mut deepening = Deepening::default();
+        let race_step = b.race.as_ref().map(|(u, _)| u / self.wanted as usize);
         for s in 0..self.bounds.len() {
+            if race_step.is_some_and(|r| s > r) {
+                let b = &self.bounds[s];
+                deepening
+                    .steps
+                    .push(((b.rounds, b.unwind), StepState::NotStarted));
+                deepening.instances.push(1);
+                continue;
+            }
             let n = match self.shared[s].get() {
                 Some(Ok((p, _))) => self.instances(p, s),
                 _ => 1,
@@ -610,8 +648,8 @@ impl Executor<'_> {
     /// the longest prefix that finished "no race", else the first pair's error or unknown
     /// answer (an unknown made here when nothing ran before the time limit).
     fn answering(&self, b: &mut Board, prefix: usize) -> Result<(Done, usize)> {
-        if let Some((s, done)) = b.race.take() {
-            return Ok((done, s));
+        if let Some((u, done)) = b.race.take() {
+            return Ok((done, u / self.wanted as usize));
         }
         if prefix > 0 {
             let s = prefix - 1;
@@ -653,7 +691,8 @@ impl Executor<'_> {
 /// The search for races of [`crate::check`]: the constant-loop probe, then the deepening
 /// schedule's bound pairs (`deepen_steps` more after the request's bounds; only those when
 /// it is 0 or there is no time limit), each split into `plan.swarm` instances, run on
-/// `plan.jobs` threads (one: in order); the first race wins and stops the rest. After a
+/// `plan.jobs` threads (one: in order); the race of the earliest unit wins and stops the
+/// units after it. After a
 /// race, more races (`max_races`) are searched for at its bounds, one check at a time
 /// ([`more_races`]). `keep` keeps the files of the check that gave the answer. Returns the
 /// races and what every bound pair gave.
