@@ -352,8 +352,10 @@ fn the_time_limit_covers_the_whole_check() {
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["verdict"], "unknown");
     assert_eq!(v["time_limit_s"], 3.0);
-    // The limit, plus the time to stop CBMC and start the process (generous for CI).
-    assert!(took < Duration::from_secs(10), "took {took:?}");
+    // The limit, plus the time to stop CBMC and start the process: the bound is loose (the
+    // check runs for many minutes when the limit does not stop it), so that a loaded
+    // machine does not fail it.
+    assert!(took < Duration::from_secs(60), "took {took:?}");
 }
 
 #[test]

@@ -192,8 +192,9 @@ fn svcomp_witnesses_validate() {
             "--svcomp",
             "--property-file",
             prp.to_str().unwrap(),
+            // Generous: under load a race found in a second alone takes many.
             "--timeout",
-            "20",
+            "120",
             yml.to_str().unwrap(),
         ]);
         if code != 1 {
