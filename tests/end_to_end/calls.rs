@@ -157,6 +157,41 @@ fn every_race_is_reported_once() {
     assert_eq!(none.json_value["search"]["ended"], "all-found");
 }
 
+/// One finding per bug (issue 32): the unlocked `if (s.pushes > s.peak) s.peak = s.pushes;`
+/// makes several racing pairs, all of one cause — one diagnostic with the other pairs
+/// folded under it, one group in JSON and SARIF (which keep every pair); the twin with the
+/// statement under the lock has none.
+#[test]
+fn the_races_of_one_cause_are_one_finding() {
+    let all = checked_all("one_cause_racy.c");
+    let races = all.json_value["races"].as_array().unwrap();
+    assert!(races.len() >= 2, "{}", all.json);
+    assert!(races.iter().all(|r| r["group"] == 1), "{}", all.json);
+    let out = &all.text;
+    assert_eq!(out.matches("error[data-race]").count(), 1, "{out}");
+    assert_eq!(out.matches("interleaving:").count(), 1, "{out}");
+    let folded = out.matches("= the same cause: race on `s.").count();
+    assert_eq!(folded, races.len() - 1, "{out}");
+    assert!(
+        out.contains(&format!("({} racing pairs of one cause)", races.len())),
+        "{out}"
+    );
+    let run = report_formats::check_sarif(&all.sarif);
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), races.len());
+    assert!(results.iter().all(|r| r["properties"]["group"] == 1));
+    // Independent races stay apart.
+    let two = checked_all("two_races_racy.c");
+    let groups: Vec<&serde_json::Value> = two.json_value["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["group"])
+        .collect();
+    assert_eq!(groups, [1, 2]);
+    free("one_cause_free.c");
+}
+
 /// `free` and `realloc` write the whole block (issue 16): a read of any part of a block
 /// another thread frees races with the free (here a later field, not the first byte);
 /// after a join it does not. `realloc` reads and frees the old block.

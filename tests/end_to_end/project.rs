@@ -372,3 +372,34 @@ fn the_gate_gives_the_same_document_with_one_job_and_with_two() {
     let (_, two) = r.check(&["--jobs", "2"]);
     assert_eq!(untimed(one), untimed(two));
 }
+
+/// One finding per bug in the gate (issue 32): the racing pairs of one unlocked statement
+/// are one new race, shown once with the others folded under it, and counted once.
+#[test]
+fn the_gate_counts_one_race_per_cause() {
+    let r = Repo::new();
+    std::fs::write(r.path("peak.c"), include_str!("../e2e/one_cause_racy.c")).unwrap();
+    r.append(
+        "ladr.toml",
+        "\n[[harness]]\nname = \"peak\"\nfiles = [\"peak.c\"]\n",
+    );
+    let (code, v) = r.check(&["peak"]);
+    assert_eq!(code, 1, "{v}");
+    let races = harness(&v, "peak")["outcome"]["races"].as_array().unwrap();
+    assert!(races.len() >= 2, "{v}");
+    assert!(races.iter().all(|r| r["group"] == 1), "{v}");
+    let (code, text, _) = r.ladr(&["check", "peak"]);
+    assert_eq!(code, 1, "{text}");
+    let pairs = races.len();
+    assert_eq!(text.matches("error[data-race]").count(), 1, "{text}");
+    assert!(
+        text.contains(&format!("new race ({pairs} racing pairs of one cause)")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "race gate: FAILED, 1 new race ({pairs} racing pairs)"
+        )),
+        "{text}"
+    );
+}

@@ -358,6 +358,19 @@ impl Gate {
         &self.runs[j.harness].outcome.races[j.race]
     }
 
+    /// The groups (harness, group) of the races that fail the gate, in order: what the gate
+    /// counts, one per bug.
+    pub fn new_groups(&self) -> Vec<(usize, usize)> {
+        let mut out = vec![];
+        for j in self.races.iter().filter(|j| j.fails()) {
+            let key = (j.harness, self.race(j).group);
+            if !out.contains(&key) {
+                out.push(key);
+            }
+        }
+        out
+    }
+
     /// The combined JSON document (schema in the README, "ladr check").
     pub fn json(&self) -> Value {
         let harnesses: Vec<Value> = self
@@ -485,22 +498,40 @@ impl Gate {
     /// other race, absent races and stale suppressions, and a table of the harnesses.
     pub fn text(&self, verbose: bool) -> String {
         let mut out = String::new();
-        for j in self.races.iter().filter(|j| j.fails()) {
-            let r = &self.runs[j.harness];
-            let race = self.race(j);
+        // One diagnostic per new group: its first race in full, the others folded under it.
+        for (harness, group) in self.new_groups() {
+            let r = &self.runs[harness];
+            let races: Vec<report::Race> = self
+                .races
+                .iter()
+                .filter(|j| j.fails() && j.harness == harness)
+                .map(|j| self.race(j))
+                .filter(|race| race.group == group)
+                .cloned()
+                .collect();
             let one = Outcome {
-                races: vec![race.clone()],
+                races,
                 search: None,
                 ..r.outcome.clone()
             };
-            out.push_str(&format!("harness `{}`, new race:\n", r.name));
+            let pairs = match one.races.len() {
+                1 => String::new(),
+                k => format!(" ({k} racing pairs of one cause)"),
+            };
+            out.push_str(&format!("harness `{}`, new race{pairs}:\n", r.name));
             if let Some(p) = &r.parsed {
                 out.push_str(report::text::to_string(&one, p, verbose).trim_end());
                 out.push('\n');
             } else {
-                out.push_str(&race_line(race));
+                for race in &one.races {
+                    out.push_str(&race_line(race));
+                    out.push('\n');
+                }
             }
-            out.push_str(&format!("   = fingerprint: {}\n\n", race.fingerprint));
+            for race in &one.races {
+                out.push_str(&format!("   = fingerprint: {}\n", race.fingerprint));
+            }
+            out.push('\n');
         }
         for j in self.races.iter().filter(|j| !j.fails()) {
             let r = &self.runs[j.harness];
@@ -603,10 +634,15 @@ impl Gate {
             out.push_str(cells.join("  ").trim_end());
             out.push('\n');
         }
-        let new = self.races.iter().filter(|j| j.fails()).count();
+        let pairs = self.races.iter().filter(|j| j.fails()).count();
+        let new = self.new_groups().len();
+        let folded = match pairs > new {
+            true => format!(" ({pairs} racing pairs)"),
+            false => String::new(),
+        };
         out.push_str(&match self.status() {
             1 => format!(
-                "\nrace gate: FAILED, {new} new race{}\n",
+                "\nrace gate: FAILED, {new} new race{}{folded}\n",
                 if new == 1 { "" } else { "s" }
             ),
             3 => "\nrace gate: no verdict for some harness (no new race found)\n".to_string(),
@@ -616,14 +652,4 @@ impl Gate {
     }
 }
 
-/// One line for a race: `` `x` at a.c:3 (write, thread `w`) and b.c:9 (read, `main`) ``.
-pub fn race_line(race: &report::Race) -> String {
-    let [a, b] = &race.accesses;
-    let one = |x: &report::AccessInfo| {
-        format!(
-            "{}:{} ({}, `{}`)",
-            x.file, x.line, x.kind, x.thread.function
-        )
-    };
-    format!("race on `{}` at {} and {}", b.expr, one(a), one(b))
-}
+pub use report::text::race_line;

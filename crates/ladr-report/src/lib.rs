@@ -9,6 +9,7 @@
 //! renders a finished `ladr_check::Answer` (and the user's sources, to quote them). Only
 //! here (and in `ladr-eval`) is JSON written.
 
+pub mod groups;
 pub mod html;
 pub mod locks;
 pub mod sarif;
@@ -85,6 +86,8 @@ pub struct Race {
     /// Identifies the race across runs and edits elsewhere (SARIF's `ladrRace/v1`, see
     /// [`sarif::fingerprint`]): what a baseline compares.
     pub fingerprint: String,
+    /// The race's group (from 1): races of one root cause share it ([`groups`]).
+    pub group: usize,
     pub interleaving: Vec<Context>,
 }
 
@@ -156,19 +159,24 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
 /// relative to the input's directory ([`sarif::root`]).
 pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Outcome {
     let root = sarif::root(input);
-    let races = answer
+    let mut races: Vec<Race> = answer
         .races
         .iter()
         .map(|r| {
             let mut race = Race {
                 accesses: r.accesses.clone(),
                 fingerprint: String::new(),
+                group: 0,
                 interleaving: r.interleaving.clone(),
             };
             race.fingerprint = sarif::race_fingerprint(&race, &root);
             race
         })
         .collect();
+    let assigned = groups::assign(&races);
+    for (race, group) in races.iter_mut().zip(assigned) {
+        race.group = group;
+    }
     let (verdict, reason) = match &answer.verdict {
         ladr_check::answer::Verdict::Unknown { reason } => ("unknown", Some(reason.clone())),
         v => (v.name(), None),

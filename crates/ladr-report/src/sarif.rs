@@ -347,6 +347,8 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
             "threadFlows": thread_flows(race, ctx),
         }],
         "partialFingerprints": { FINGERPRINT_KEY: fp },
+        // Races of one cause share a group (one finding per bug); every pair is a result.
+        "properties": { "group": race.group },
     })
 }
 

@@ -20,13 +20,27 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
         }
         return;
     }
-    let n = o.races.len();
-    for (i, race) in o.races.iter().enumerate() {
-        let number = match n {
-            1 => String::new(),
-            _ => format!(" (race {} of {n})", i + 1),
+    // One diagnostic per group of races of one cause, its other pairs folded under it.
+    let mut ids: Vec<usize> = vec![];
+    for r in &o.races {
+        if !ids.contains(&r.group) {
+            ids.push(r.group);
+        }
+    }
+    let groups = ids.len();
+    for (k, id) in ids.iter().enumerate() {
+        let members: Vec<&Race> = o.races.iter().filter(|r| r.group == *id).collect();
+        let Some((first, folded)) = members.split_first() else {
+            continue;
         };
-        write_race(out, o, race, &number, parsed, verbose);
+        let g = k + 1;
+        let number = match (groups, members.len()) {
+            (1, 1) => String::new(),
+            (_, 1) => format!(" (race {g} of {groups})"),
+            (1, k) => format!(" ({k} racing pairs of one cause)"),
+            (_, k) => format!(" (race {g} of {groups}: {k} racing pairs of one cause)"),
+        };
+        write_race(out, o, first, &number, parsed, verbose, folded);
     }
     if let Some(line) = search_text(o) {
         let _ = writeln!(out, "{line}");
@@ -38,7 +52,15 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
 pub fn search_text(o: &Outcome) -> Option<String> {
     let search = o.search.as_ref()?;
     let n = o.races.len();
-    let found = format!("{n} race{} found", if n == 1 { "" } else { "s" });
+    let mut groups: Vec<usize> = o.races.iter().map(|r| r.group).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let groups = groups.len();
+    let found = if groups < n {
+        format!("{n} racing pairs of {groups} cause{} found", plural(groups))
+    } else {
+        format!("{n} race{} found", plural(n))
+    };
     match search.ended {
         "max-races" if n == 1 => None,
         "max-races" => Some(format!(
@@ -52,7 +74,28 @@ pub fn search_text(o: &Outcome) -> Option<String> {
     }
 }
 
-/// The diagnostic of one race; `number` is added to its message.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// One line for a race: `` race on `x` at a.c:3 (write, `w`) and b.c:9 (read, `main`) ``.
+pub fn race_line(race: &Race) -> String {
+    let [a, b] = &race.accesses;
+    let one = |x: &AccessInfo| {
+        format!(
+            "{}:{} ({}, `{}`)",
+            x.file, x.line, x.kind, x.thread.function
+        )
+    };
+    format!("race on `{}` at {} and {}", b.expr, one(a), one(b))
+}
+
+/// The diagnostic of one race; `number` is added to its message, and the other races of
+/// its group (`folded`) are a note each.
 fn write_race<W: WriteColor>(
     out: &mut W,
     o: &Outcome,
@@ -60,6 +103,7 @@ fn write_race<W: WriteColor>(
     number: &str,
     parsed: &Parsed,
     verbose: bool,
+    folded: &[&Race],
 ) {
     let [first, second] = &race.accesses;
     let mut files = SourceFiles::new();
@@ -98,6 +142,9 @@ fn write_race<W: WriteColor>(
     notes.push(format!("found within {}", bounds_text(o)));
     notes.extend(o.assumptions.iter().map(|a| format!("assumed: {a}")));
     notes.push(interleaving_text(o, race, verbose));
+    for other in folded {
+        notes.push(format!("the same cause: {}", race_line(other)));
+    }
     let d = Diagnostic::error()
         .with_message(format!(
             "data race on {} between thread {} and thread {}{number}",
