@@ -381,3 +381,22 @@ fn a_race_beyond_the_probe_is_the_first_pairs() {
         );
     }
 }
+
+/// A check stopped by the time limit says what happened (issue 33): the phase CBMC had
+/// reached, the program's size and the option most likely to help.
+#[test]
+fn an_answer_out_of_time_says_where_the_time_went() {
+    let file = "tests/e2e/constant_loop_heavy_free.c";
+    let (code, v) = json(&[file, "--timeout", "8", "--no-deepen"]);
+    assert_eq!(code, 3, "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    assert!(reason.starts_with("CBMC ran out of time in "), "{reason}");
+    for says in [
+        "thread slots",
+        "visible statements",
+        "instrumented accesses",
+        "may help: ",
+    ] {
+        assert!(reason.contains(says), "{reason}");
+    }
+}

@@ -44,7 +44,7 @@ pub mod names;
 mod output;
 pub mod process;
 
-pub use output::{interpret, unbounded_pointers};
+pub use output::{interpret, phase_reached, unbounded_pointers, Phase};
 
 /// Environment variable naming the CBMC binary to use.
 pub const ENV_VAR: &str = "LADR_CBMC";
@@ -533,6 +533,22 @@ fn wait_with_timeout(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_phase_reached_is_read_from_the_progress_messages() {
+        let msg = |m: &str| format!("{{\n    \"messageText\": \"{m}\",\n  }},\n");
+        let mut out = String::from("[\n");
+        let phases = [
+            ("Type-checking seq", Phase::FrontEnd),
+            ("Starting Bounded Model Checking", Phase::SymbolicExecution),
+            ("Passing problem to propositional reduction", Phase::Formula),
+            ("Running propositional reduction", Phase::Solving),
+        ];
+        for (m, phase) in phases {
+            out.push_str(&msg(m));
+            assert_eq!(phase_reached(&out), phase, "{out}");
+        }
+    }
     use super::output::*;
     use super::*;
 

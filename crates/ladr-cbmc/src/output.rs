@@ -352,3 +352,43 @@ pub(crate) fn render_value(v: &serde_json::Value) -> String {
         .or_else(|| v.get("name").and_then(|n| n.as_str()).map(str::to_string))
         .unwrap_or_else(|| v.to_string())
 }
+
+/// The phase a CBMC run had reached when it was stopped, from the progress messages of its
+/// `--json-ui` output so far (they are written as each phase starts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Reading and type-checking the program, building its GOTO program.
+    FrontEnd,
+    /// Symbolic execution: unrolling the program into equations.
+    SymbolicExecution,
+    /// Turning the equations into a propositional formula.
+    Formula,
+    /// The SAT solver on the formula.
+    Solving,
+}
+
+impl Phase {
+    /// The phase in words ("its symbolic execution").
+    pub fn words(self) -> &'static str {
+        match self {
+            Phase::FrontEnd => "its front end (reading the program)",
+            Phase::SymbolicExecution => "its symbolic execution",
+            Phase::Formula => "building the formula",
+            Phase::Solving => "the SAT solver",
+        }
+    }
+}
+
+/// The phase CBMC's output `stdout` shows it reached last ([`Phase`]).
+pub fn phase_reached(stdout: &str) -> Phase {
+    let said = |m: &str| stdout.contains(&format!("\"messageText\": \"{m}"));
+    if said("Running propositional reduction") || said("Solving with") {
+        Phase::Solving
+    } else if said("Passing problem to propositional reduction") || said("converting SSA") {
+        Phase::Formula
+    } else if said("Starting Bounded Model Checking") {
+        Phase::SymbolicExecution
+    } else {
+        Phase::FrontEnd
+    }
+}

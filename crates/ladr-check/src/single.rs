@@ -224,6 +224,27 @@ pub(crate) fn keep_files(dir: &Path, seq: &str, outcome: &cbmc::Outcome) -> Resu
     write("cbmc.stderr", &outcome.stderr)
 }
 
+/// Why a CBMC run stopped by the time limit gave no answer, for the user: the phase it had
+/// reached, the program's size, and the option most likely to help.
+fn out_of_time(stdout: &str, stats: &Stats) -> String {
+    let phase = cbmc::phase_reached(stdout);
+    let help = match phase {
+        cbmc::Phase::FrontEnd => "a smaller harness (fewer files or functions) or fewer --rounds",
+        cbmc::Phase::SymbolicExecution | cbmc::Phase::Formula => {
+            "a smaller --unwind or fewer --rounds, or --swarm N to split the check"
+        }
+        cbmc::Phase::Solving => "--swarm N to split the search, or fewer --rounds",
+    };
+    format!(
+        "CBMC ran out of time in {} ({} thread slots, {} visible statements, {} \
+         instrumented accesses); may help: {help}",
+        phase.words(),
+        stats.slots,
+        stats.visible,
+        stats.instrumented
+    )
+}
+
 /// The report of a check from CBMC's outcome on the translated program: the verdict, and for
 /// a race the two accesses named by the site ids the counterexample sets. Pure, so trace
 /// mapping is tested on recorded CBMC output.
@@ -244,7 +265,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         cbmc::Verdict::Verified => Finding::NoRace,
         cbmc::Verdict::Unknown { reason } => Finding::Unknown {
             reason: if outcome.timed_out {
-                "CBMC ran out of time".into()
+                out_of_time(&outcome.stdout, &stats)
             } else {
                 reason
             },
