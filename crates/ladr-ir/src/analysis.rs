@@ -810,8 +810,8 @@ pub fn address_target(e: &Expression) -> Option<&Node<Expression>> {
 
 /// The largest constant element count of any array declared in `unit` (0 if none).
 pub fn largest_array(unit: &TranslationUnit) -> u64 {
-    struct A(u64);
-    impl Visitor for A {
+    struct LargestArray(u64);
+    impl Visitor for LargestArray {
         type Error = Infallible;
         fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
             for dd in &d.node.derived {
@@ -828,7 +828,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             Ok(Walk::Descend)
         }
     }
-    let mut a = A(0);
+    let mut a = LargestArray(0);
     for ext in &unit.0 {
         let Ok(()) = match &ext.node {
             ExternalDeclaration::Declaration(d) => visit::declaration(&mut a, d),
@@ -846,11 +846,11 @@ pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>
     use ladr_c::syntax::build::ident_name;
     use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
     #[derive(Default)]
-    struct C {
+    struct WriteCount {
         writes: HashMap<String, usize>,
         values: HashMap<String, Node<Expression>>,
     }
-    impl Visitor for C {
+    impl Visitor for WriteCount {
         type Error = Infallible;
         fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
             let target = match &e.node {
@@ -875,7 +875,7 @@ pub fn assigned_once(body: &Node<Statement>) -> HashMap<String, Node<Expression>
             Ok(Walk::Descend)
         }
     }
-    let mut c = C::default();
+    let mut c = WriteCount::default();
     let Ok(()) = visit::stmt(&mut c, body);
     let writes = c.writes;
     c.values

@@ -173,8 +173,8 @@ fn resolve_auto_type(unit: &mut TranslationUnit) -> std::result::Result<(), Span
     use crate::syntax::walk::Walk;
     use lang_c::ast::*;
     use lang_c::span::Node;
-    struct R;
-    impl VisitorMut for R {
+    struct AutoTypeResolver;
+    impl VisitorMut for AutoTypeResolver {
         type Error = Span;
         fn declaration(&mut self, d: &mut Node<Declaration>) -> std::result::Result<Walk, Span> {
             let is_auto = |s: &Node<DeclarationSpecifier>| {
@@ -205,7 +205,7 @@ fn resolve_auto_type(unit: &mut TranslationUnit) -> std::result::Result<(), Span
             Ok(Walk::Descend)
         }
     }
-    visit_mut::unit(&mut R, unit)
+    visit_mut::unit(&mut AutoTypeResolver, unit)
 }
 
 fn preprocess(path: &Path, cpp_args: &[String]) -> Result<String> {

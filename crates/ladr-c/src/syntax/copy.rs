@@ -296,8 +296,8 @@ impl VisitorMut for Copier<'_> {
 
 /// Labels defined anywhere in `s`, in order.
 pub fn labels_defined(s: &Statement) -> Vec<String> {
-    struct L(Vec<String>);
-    impl L {
+    struct LabelsDefined(Vec<String>);
+    impl LabelsDefined {
         fn defines(&mut self, s: &Statement) {
             if let Statement::Labeled(l) = s {
                 if let Label::Identifier(i) = &l.node.label.node {
@@ -306,7 +306,7 @@ pub fn labels_defined(s: &Statement) -> Vec<String> {
             }
         }
     }
-    impl Visitor for L {
+    impl Visitor for LabelsDefined {
         type Error = Infallible;
         fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
             self.defines(&s.node);
@@ -316,7 +316,7 @@ pub fn labels_defined(s: &Statement) -> Vec<String> {
             Ok(Walk::Skip)
         }
     }
-    let mut l = L(vec![]);
+    let mut l = LabelsDefined(vec![]);
     l.defines(s);
     let Ok(()) = visit::stmt_children(&mut l, s);
     l.0

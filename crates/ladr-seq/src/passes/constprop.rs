@@ -41,6 +41,7 @@
 //! Runs after `unwind` (the function is loop-free) and before `threads` (which copies each
 //! start routine per slot: the copies inherit the constants). Keeps N1–N6.
 
+use ladr_c::syntax::query;
 use ladr_c::diag::Result;
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
@@ -221,19 +222,13 @@ struct CandidateScan<'a> {
     in_stmt_expr: usize,
 }
 impl CandidateScan<'_> {
+    /// Excludes every identifier of `e`.
     fn exclude_names_in(&mut self, e: &Node<Expression>) {
-        /// Collects every identifier of an expression.
-        struct NameCollector<'b>(&'b mut HashSet<String>);
-        impl Visitor for NameCollector<'_> {
-            type Error = Infallible;
-            fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-                if let Expression::Identifier(i) = &e.node {
-                    self.0.insert(i.node.name.clone());
-                }
-                Ok(Walk::Descend)
+        query::for_each_expr(e, query::Operands::All, |e| {
+            if let Expression::Identifier(i) = &e.node {
+                self.excluded.insert(i.node.name.clone());
             }
-        }
-        let Ok(()) = visit::expr(&mut NameCollector(&mut self.excluded), e);
+        });
     }
 }
 impl Visitor for CandidateScan<'_> {
@@ -437,38 +432,22 @@ fn in_scope_of(a: &(Vec<usize>, usize), b: &(Vec<usize>, usize)) -> bool {
 /// back to, and whether the function has a statement expression (whose jumps and writes
 /// the data-flow does not follow: the function is left alone).
 fn jumps(body: &Node<Statement>) -> (HashSet<String>, bool) {
-    #[derive(Default)]
-    struct J {
-        seen: HashSet<String>,
-        backward: HashSet<String>,
-        computed: bool,
-    }
-    impl Visitor for J {
-        type Error = Infallible;
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
-            match &s.node {
-                Statement::Labeled(l) => {
-                    if let Label::Identifier(i) = &l.node.label.node {
-                        self.seen.insert(i.node.name.clone());
-                    }
-                }
-                Statement::Goto(l) if self.seen.contains(&l.node.name) => {
-                    self.backward.insert(l.node.name.clone());
-                }
-                _ => {}
+    let (mut seen, mut backward) = (HashSet::new(), HashSet::new());
+    query::for_each_stmt(body, query::InExpressions::Enter, |s| match &s.node {
+        Statement::Labeled(l) => {
+            if let Label::Identifier(i) = &l.node.label.node {
+                seen.insert(i.node.name.clone());
             }
-            Ok(Walk::Descend)
         }
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            if matches!(e.node, Expression::Statement(_)) {
-                self.computed = true;
-            }
-            Ok(Walk::Descend)
+        Statement::Goto(l) if seen.contains(&l.node.name) => {
+            backward.insert(l.node.name.clone());
         }
-    }
-    let mut j = J::default();
-    let Ok(()) = visit::stmt(&mut j, body);
-    (j.backward, j.computed)
+        _ => {}
+    });
+    let computed = query::any_expr(body, query::Operands::All, |e| {
+        matches!(e.node, Expression::Statement(_))
+    });
+    (backward, computed)
 }
 
 fn fold_function(f: &mut FunctionDefinition, file: &FileScope) {
@@ -611,8 +590,8 @@ impl Folder<'_> {
         if facts.is_empty() {
             return;
         }
-        struct S<'b>(&'b HashMap<String, Fact>);
-        impl VisitorMut for S<'_> {
+        struct FactSubstitution<'b>(&'b HashMap<String, Fact>);
+        impl VisitorMut for FactSubstitution<'_> {
             type Error = Infallible;
             const UNEVALUATED: bool = false;
             fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
@@ -643,33 +622,27 @@ impl Folder<'_> {
                 }
             }
         }
-        let Ok(()) = visit_mut::expr(&mut S(facts), e);
+        let Ok(()) = visit_mut::expr(&mut FactSubstitution(facts), e);
     }
 
     /// The candidates an expression writes (assigns or increments).
     fn written(&self, e: &Node<Expression>) -> Vec<String> {
-        struct W<'b>(&'b HashMap<String, Kind>, Vec<String>);
-        impl Visitor for W<'_> {
-            type Error = Infallible;
-            fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-                let target = match &e.node {
-                    Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
-                        ident_name(&b.node.lhs)
-                    }
-                    Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
-                        ident_name(&u.node.operand)
-                    }
-                    _ => None,
-                };
-                if let Some(n) = target.filter(|n| self.0.contains_key(*n)) {
-                    self.1.push(n.to_string());
+        let mut out = vec![];
+        query::for_each_expr(e, query::Operands::All, |e| {
+            let target = match &e.node {
+                Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                    ident_name(&b.node.lhs)
                 }
-                Ok(Walk::Descend)
+                Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
+                    ident_name(&u.node.operand)
+                }
+                _ => None,
+            };
+            if let Some(n) = target.filter(|n| self.cands.contains_key(*n)) {
+                out.push(n.to_string());
             }
-        }
-        let mut w = W(&self.cands, vec![]);
-        let Ok(()) = visit::expr(&mut w, e);
-        w.1
+        });
+        out
     }
 
     /// The fact `x` holds after the expression statement `e` (which writes `x`).
@@ -845,19 +818,13 @@ impl Folder<'_> {
 }
 
 fn goto_targets(s: &Node<Statement>) -> Vec<String> {
-    struct L(Vec<String>);
-    impl Visitor for L {
-        type Error = Infallible;
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
-            if let Statement::Goto(l) = &s.node {
-                self.0.push(l.node.name.clone());
-            }
-            Ok(Walk::Descend)
+    let mut out = vec![];
+    query::for_each_stmt(s, query::InExpressions::Enter, |s| {
+        if let Statement::Goto(l) = &s.node {
+            out.push(l.node.name.clone());
         }
-    }
-    let mut l = L(vec![]);
-    let Ok(()) = visit::stmt(&mut l, s);
-    l.0
+    });
+    out
 }
 
 /// `*x`: a pointer, not `volatile` itself.

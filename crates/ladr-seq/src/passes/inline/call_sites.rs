@@ -7,13 +7,11 @@ use crate::normal_form::is_atomic_section;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::query;
 use ladr_ir::abi;
 use ladr_ir::program::{Cut, CutKind};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::convert::Infallible;
 
 pub(super) struct Inliner<'a> {
     pub(super) names: &'a mut Names,
@@ -300,19 +298,6 @@ fn split_call(e: &Node<Expression>) -> Option<(CallExpression, Option<Dest>)> {
 
 /// Number of statements in `s` (all levels).
 fn statement_count(s: &Node<Statement>) -> usize {
-    struct StatementCount(usize);
-    impl Visitor for StatementCount {
-        type Error = Infallible;
-        fn stmt(&mut self, _s: &Node<Statement>) -> std::result::Result<Walk, Infallible> {
-            self.0 += 1;
-            Ok(Walk::Descend)
-        }
-        // Statements inside expressions (`({ … })`) are not counted.
-        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            Ok(Walk::Skip)
-        }
-    }
-    let mut count = StatementCount(0);
-    let Ok(()) = visit::stmt(&mut count, s);
-    count.0
+    // Statements inside expressions (`({ … })`) are not counted.
+    query::count_stmts(s, query::InExpressions::Skip)
 }

@@ -4,14 +4,13 @@
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
-use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::query;
 use ladr_c::syntax::walk::visit_mut::VisitorMut;
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
-use std::convert::Infallible;
 
 /// An expression of the type `a` has after the default argument promotions (C11
 /// 6.5.2.2p6), for `__typeof__`: `float` becomes `double`, `_Bool`, `char` and `short`
@@ -143,37 +142,16 @@ impl VisitorMut for LowerVa<'_> {
 
 /// True if a function body applies `va_arg` (to a `va_list` it was passed).
 pub(super) fn mentions_va_arg(body: &Node<Statement>) -> bool {
-    struct VaArgUse(bool);
-    impl Visitor for VaArgUse {
-        type Error = Infallible;
-        const UNEVALUATED: bool = false;
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            if let Expression::VaArg(_) = e.node {
-                self.0 = true;
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut used = VaArgUse(false);
-    let Ok(()) = visit::stmt(&mut used, body);
-    used.0
+    query::any_expr(body, query::Operands::Evaluated, |e| {
+        matches!(e.node, Expression::VaArg(_))
+    })
 }
 
 /// True if a function body uses its variable arguments (`va_start` and friends).
 pub(super) fn mentions_va(body: &Node<Statement>) -> bool {
-    struct VaUse(bool);
-    impl Visitor for VaUse {
-        type Error = Infallible;
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            match &e.node {
-                Expression::Identifier(i) if i.node.name.contains("va_") => self.0 = true,
-                Expression::VaArg(_) => self.0 = true,
-                _ => {}
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut used = VaUse(false);
-    let Ok(()) = visit::stmt(&mut used, body);
-    used.0
+    query::any_expr(body, query::Operands::All, |e| match &e.node {
+        Expression::Identifier(i) => i.node.name.contains("va_"),
+        Expression::VaArg(_) => true,
+        _ => false,
+    })
 }

@@ -6,7 +6,7 @@ use super::Exclusion;
 use ladr_c::diag::{Error, Result};
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::query;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{self, is_assign_op, Walk};
 use ladr_ir::abi;
@@ -372,16 +372,7 @@ fn user_text(e: &Node<Expression>) -> String {
 }
 
 fn walk_has_statement_expr(e: &Node<Expression>) -> bool {
-    struct StatementExprFinder;
-    impl Visitor for StatementExprFinder {
-        /// Found one.
-        type Error = ();
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
-            match e.node {
-                Expression::Statement(_) => Err(()),
-                _ => Ok(Walk::Descend),
-            }
-        }
-    }
-    visit::expr(&mut StatementExprFinder, e).is_err()
+    query::any_expr(e, query::Operands::All, |e| {
+        matches!(e.node, Expression::Statement(_))
+    })
 }

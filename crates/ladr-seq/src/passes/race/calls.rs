@@ -7,8 +7,8 @@ use super::access::Instrumenter;
 use crate::model::library;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::{has_side_effect, Walk};
+use ladr_c::syntax::query;
+use ladr_c::syntax::walk::has_side_effect;
 use ladr_ir::abi::{self, C1_FREE, C1_KEY, C1_SITE};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -80,23 +80,10 @@ pub(super) fn char_array_pointer(n: Node<Expression>, span: Span) -> Node<TypeNa
 
 /// Does `s` call `free` or `realloc` ([`library::frees`])?
 pub(super) fn calls_free(s: &Node<Statement>) -> bool {
-    struct FreeCallFinder;
-    impl Visitor for FreeCallFinder {
-        /// Found one.
-        type Error = ();
-        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
-            match &e.node {
-                Expression::Call(c)
-                    if callee_name(&c.node)
-                        .is_some_and(|n| library::frees(abi::modelled_function(n))) =>
-                {
-                    Err(())
-                }
-                _ => Ok(Walk::Descend),
-            }
-        }
-    }
-    visit::stmt(&mut FreeCallFinder, s).is_err()
+    query::any_expr(s, query::Operands::All, |e| {
+        matches!(&e.node, Expression::Call(c)
+            if callee_name(&c.node).is_some_and(|n| library::frees(abi::modelled_function(n))))
+    })
 }
 
 impl Instrumenter<'_> {

@@ -5,8 +5,7 @@ use super::constants::constant;
 use crate::normal_form::havoced_var;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::query;
 use ladr_ir::abi;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -111,19 +110,7 @@ fn defined_by(s: &Node<Statement>) -> Option<&str> {
 
 /// Does `s` contain a labeled statement (a possible goto target)?
 fn has_label(s: &Node<Statement>) -> bool {
-    struct LabelFinder;
-    impl Visitor for LabelFinder {
-        /// Found one.
-        type Error = ();
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
-            match s.node {
-                Statement::Labeled(_) => Err(()),
-                _ => Ok(Walk::Descend),
-            }
-        }
-        fn expr(&mut self, _e: &Node<Expression>) -> std::result::Result<Walk, ()> {
-            Ok(Walk::Skip)
-        }
-    }
-    visit::stmt(&mut LabelFinder, s).is_err()
+    query::any_stmt(s, query::InExpressions::Skip, |s| {
+        matches!(s.node, Statement::Labeled(_))
+    })
 }

@@ -5,6 +5,7 @@
 use super::Unwinder;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::copy::{labels_defined, Copier, GotoTo, Rename};
+use ladr_c::syntax::query;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
@@ -273,29 +274,17 @@ fn jumps_in_order(it: &Node<BlockItem>) -> Vec<(String, bool)> {
 
 /// The first backward goto of a statement in textual order: (span, label).
 pub(super) fn backward_goto(s: &Node<Statement>) -> Option<(Span, String)> {
-    struct BackwardGotoFinder {
-        seen: HashSet<String>,
-    }
-    impl Visitor for BackwardGotoFinder {
-        /// The goto found.
-        type Error = (Span, String);
-        fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, (Span, String)> {
-            match &s.node {
-                Statement::Labeled(l) => {
-                    if let Label::Identifier(i) = &l.node.label.node {
-                        self.seen.insert(i.node.name.clone());
-                    }
-                }
-                Statement::Goto(l) if self.seen.contains(&l.node.name) => {
-                    return Err((s.span, l.node.name.clone()));
-                }
-                _ => {}
+    let mut seen: HashSet<String> = HashSet::new();
+    query::find_stmt(s, query::InExpressions::Enter, |s| match &s.node {
+        Statement::Labeled(l) => {
+            if let Label::Identifier(i) = &l.node.label.node {
+                seen.insert(i.node.name.clone());
             }
-            Ok(Walk::Descend)
+            query::Look::Descend
         }
-    }
-    let mut b = BackwardGotoFinder {
-        seen: HashSet::new(),
-    };
-    visit::stmt(&mut b, s).err()
+        Statement::Goto(l) if seen.contains(&l.node.name) => {
+            query::Look::Found((s.span, l.node.name.clone()))
+        }
+        _ => query::Look::Descend,
+    })
 }
