@@ -207,6 +207,14 @@ impl Runner {
                 .or_else(|| first(&stdout))
         };
         result.stats = doc.as_ref().and_then(|d| d.task_stats());
+        // Judged as SV-COMP mode answers: a "no race" that claims no execution is unknown.
+        let not_true = doc.as_ref().and_then(|d| d.no_svcomp_true());
+        if let (Answer::True, Some(why)) = (result.answer, not_true) {
+            result.answer = Answer::Unknown;
+            result.status = Status::of(task.spec.expected, result.answer);
+            result.reason = Some(format!("no race, but {why}: SV-COMP mode answers unknown"));
+            return result;
+        }
         result.reason = if killed {
             Some(format!(
                 "killed after {:.0} s (wall-clock limit)",
@@ -368,6 +376,33 @@ mod tests {
         assert_eq!((r.answer, r.status), (Answer::Error, Status::Error));
         let r = run("0", true);
         assert_eq!((r.answer, r.status), (Answer::True, Status::CorrectTrue));
+    }
+
+    /// A "no race" that claims no execution (vacuous, or the probe's with constant loops
+    /// cut) is judged as SV-COMP mode answers it: unknown, not true.
+    #[test]
+    fn a_no_race_that_claims_no_execution_is_unknown() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = |doc: &str| {
+            let body = format!("echo '{doc}'; exit 0\n");
+            let (runner, task) = fake(dir.path(), &body, false);
+            runner.run(&task)
+        };
+        let vacuous = r#"{"verdict":"no-race","bounds":{"vacuous":true}}"#;
+        let probe =
+            r#"{"verdict":"no-race","bounds":{"vacuous":false},"deepening":{"probe":true}}"#;
+        for doc in [vacuous, probe] {
+            let r = run(doc);
+            assert_eq!(
+                (r.answer, r.status),
+                (Answer::Unknown, Status::Unknown),
+                "{doc}"
+            );
+            assert!(r.reason.unwrap().contains("SV-COMP mode answers unknown"));
+        }
+        let plain =
+            r#"{"verdict":"no-race","bounds":{"vacuous":false},"deepening":{"probe":false}}"#;
+        assert_eq!(run(plain).answer, Answer::True);
     }
 
     #[test]

@@ -44,6 +44,14 @@ pub struct Document {
     pub bounds: Option<DocBounds>,
     pub races: Vec<DocRace>,
     pub stats: Option<TaskStats>,
+    pub deepening: Option<DocDeepening>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct DocDeepening {
+    /// The answer is the constant-loop probe's.
+    pub probe: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -53,6 +61,7 @@ pub struct DocBounds {
     pub unwind: u32,
     pub cut: bool,
     pub cuts: Vec<String>,
+    pub vacuous: bool,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -83,6 +92,23 @@ impl Document {
     /// The document on ladr's stdout, if it is one.
     pub fn parse(stdout: &str) -> Option<Document> {
         serde_json::from_str(stdout.trim()).ok()
+    }
+
+    /// Why a "no race" of this document is no `true` in SV-COMP's terms, which claim every
+    /// execution (ladr's SV-COMP mode answers `unknown` for it): no execution within the
+    /// bounds created a thread (vacuous), or the answer is the probe's, whose loops of a
+    /// constant bound were cut.
+    pub fn no_svcomp_true(&self) -> Option<&'static str> {
+        if self.verdict.as_deref() != Some("no-race") {
+            return None;
+        }
+        if self.bounds.as_ref().is_some_and(|b| b.vacuous) {
+            Some("vacuous")
+        } else if self.deepening.as_ref().is_some_and(|d| d.probe) {
+            Some("the probe's, with loops of a constant bound cut")
+        } else {
+            None
+        }
     }
 
     /// The task's measures: the document's `stats` with its bounds, unless the check ended

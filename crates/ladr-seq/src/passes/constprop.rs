@@ -41,11 +41,11 @@
 //! Runs after `unwind` (the function is loop-free) and before `threads` (which copies each
 //! start routine per slot: the copies inherit the constants). Keeps N1–N6.
 
-use ladr_c::syntax::query;
 use ladr_c::diag::Result;
 use ladr_c::print::expr_to_string;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
+use ladr_c::syntax::query;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
