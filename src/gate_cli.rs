@@ -55,6 +55,43 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MB",
           value_parser = clap::value_parser!(u64).range(64..=1u64 << 40))]
     memory: Option<u64>,
+    /// Round-robin rounds K of every harness (overrides `ladr.toml`; 1–100).
+    #[arg(long, value_name = "K", help_heading = "Overrides of ladr.toml",
+          value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
+    rounds: Option<u32>,
+    /// Loop unwinding and recursion depth U of every harness (overrides `ladr.toml`; 0–1000).
+    #[arg(long, value_name = "U", help_heading = "Overrides of ladr.toml",
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
+    unwind: Option<u32>,
+    /// Time limit per harness in seconds, 0: none (overrides `ladr.toml`).
+    #[arg(long, value_name = "SECONDS", help_heading = "Overrides of ladr.toml",
+          value_parser = super::parse_seconds)]
+    timeout: Option<f64>,
+    /// Grow the bounds while the time lasts (overrides `ladr.toml`'s `deepen`).
+    #[arg(
+        long,
+        help_heading = "Overrides of ladr.toml",
+        conflicts_with = "no_deepen"
+    )]
+    deepen: bool,
+    /// Check only at the harness's rounds/unwind (overrides `ladr.toml`'s `deepen`).
+    #[arg(long, help_heading = "Overrides of ladr.toml")]
+    no_deepen: bool,
+    /// When to use colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = super::Color::Auto, value_name = "WHEN")]
+    pub(crate) color: super::Color,
+    /// Print the harnesses that would run (name, bounds, time limit, files, cached or not)
+    /// and exit 0, checking nothing.
+    #[arg(long)]
+    list: bool,
+    /// Only the harnesses whose files, or files they include, changed since the git
+    /// revision REV (`git diff --name-only REV`, plus files not yet tracked).
+    #[arg(long, value_name = "REV")]
+    changed_since: Option<String>,
+    /// Check every harness again, even when the result cache holds its answer (the cache
+    /// is still written).
+    #[arg(long)]
+    no_cache: bool,
 }
 
 /// Runs `ladr check`.
@@ -62,9 +99,18 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
     match check_inner(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {}", e.message);
-            for n in &e.notes {
-                eprintln!("  = {n}");
+            let mut err_out = codespan_reporting::term::termcolor::StandardStream::stderr(
+                super::color_choice(args.color, false),
+            );
+            ladr_c::diag::render(&mut err_out, &e, None);
+            let format = match args.format {
+                Format::Json => Some("json"),
+                Format::Sarif => Some("sarif"),
+                _ => None,
+            };
+            if let Some(format) = format {
+                let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+                emit(&super::documents::document(&argv, format, &e, None, &[]));
             }
             ExitCode::from(e.kind.exit_status())
         }
@@ -93,6 +139,13 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
     }
     let config = Config::load(&path)?;
     let harnesses = gate::select(&config, &args.names)?;
+    // A suppression comment without a reason is refused before anything runs, as an
+    // `[[allow]]` without one is.
+    let listed: Vec<String> = harnesses
+        .iter()
+        .flat_map(|h| h.files.iter().map(|f| f.display().to_string()))
+        .collect();
+    ladr_project::suppress::check_reasons(listed.iter().map(String::as_str))?;
     let baseline = match &args.baseline {
         Some(b) => Some(ladr_project::baseline::load(b)?),
         None => None,

@@ -345,3 +345,25 @@ fn configuration_errors_name_the_file_and_line() {
         .unwrap();
     assert_eq!(again.status.code(), Some(2));
 }
+
+/// An in-source suppression without a reason is refused by the gate as `[[allow]]` without
+/// one is: exit 2 at the comment's place, nothing checked; with `--format json` the gate's
+/// document says so.
+#[test]
+fn an_in_source_allow_needs_a_reason() {
+    let r = Repo::new();
+    r.edit(
+        "src/mq.c",
+        "  return q->count;",
+        "  // ladr: allow(data-race)\n  return q->count;",
+    );
+    let (code, out, err) = r.ladr(&["check", "--format", "json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("src/mq.c:27:6") && err.contains("without a reason"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], 2, "{v}");
+    assert_eq!(v["error"]["location"]["line"], 27, "{v}");
+}

@@ -214,6 +214,17 @@ pub fn run_harness(
         Err(e) => return failed(h, &e),
     };
     let parse_time = t0.elapsed().as_secs_f64();
+    // Suppression comments need a reason also in the headers the harness includes.
+    let dirs: Vec<PathBuf> = h
+        .files
+        .iter()
+        .filter_map(|f| f.parent())
+        .map(Path::to_path_buf)
+        .collect();
+    let own = parsed.map.files().iter().map(String::as_str);
+    if let Err(e) = suppress::check_reasons(own.filter(|f| suppress::under(f, &dirs))) {
+        return failed(h, &e);
+    }
     let mut copts = ladr_cbmc::Options::new(cbmc.to_path_buf());
     copts.ilp32 = h.ilp32;
     let limit = h.timeout.map(Duration::from_secs_f64);
@@ -614,6 +625,26 @@ impl Gate {
         });
         out
     }
+}
+
+/// The gate's document for a run that ended before any harness's answer: a configuration or
+/// usage error (`status` 2), or an interruption (`status` 128 + the signal). `error` has the
+/// shape of `ladr FILE`'s (`kind`, `message`, `location`, `notes`), from `outcome`.
+pub fn error_json(config: &Path, outcome: &Outcome, status: u8) -> Value {
+    json!({
+        "schema": 1,
+        "tool": report::TOOL,
+        "config": config.display().to_string(),
+        "status": status,
+        "error": outcome.error,
+        "summary": {
+            "harnesses": 0, "no_verdict": 0, "races": 0, "new": 0, "unchanged": 0,
+            "suppressed": 0, "absent": 0, "stale_suppressions": 0, "wall_s": 0.0,
+        },
+        "harnesses": [],
+        "absent": [],
+        "stale_suppressions": [],
+    })
 }
 
 /// One line for a race: `` `x` at a.c:3 (write, thread `w`) and b.c:9 (read, `main`) ``.

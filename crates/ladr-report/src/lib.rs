@@ -23,20 +23,22 @@ pub use ladr_check::answer::{
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::source_map::{Loc, SourceMap};
+use ladr_check::answer::Word;
 use ladr_check::Answer;
 use ladr_ir::program::Options;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Version of the JSON schema below; bumped on incompatible changes.
 /// 2: `races` (every race found, each with its interleaving) replaced `race`; `search`.
 pub const SCHEMA_VERSION: u32 = 2;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     pub schema: u32,
     /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
     /// ladr cannot check, or a usage error found after the command line was read).
-    pub verdict: &'static str,
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub verdict: Word,
     /// Why there is no verdict (for `unknown` and `error`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -58,6 +60,8 @@ pub struct Outcome {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
     pub stats: Stats,
+    /// (A cached outcome is this ladr's: the cache key holds the version.)
+    #[serde(skip_deserializing, default = "tool")]
     pub tool: Tool,
     /// What every bound pair of the deepening schedule gave (`ladr FILE`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -68,17 +72,19 @@ pub struct Outcome {
 }
 
 /// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ErrorInfo {
-    /// `usage`, `syntax`, `unsupported`, `backend` or `internal`.
-    pub kind: &'static str,
+    /// `usage`, `syntax`, `unsupported`, `backend`, `internal`, `resources` or
+    /// `interrupted` (a signal stopped the run; the verdict is `unknown`).
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub kind: Word,
     pub message: String,
     /// Where, when the diagnostic has a place in the user's source.
     pub location: Option<Position>,
     pub notes: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Race {
     /// [first, second]: the write that ends context C1, the access that begins C2.
     pub accesses: [AccessInfo; 2],
@@ -86,12 +92,32 @@ pub struct Race {
     /// [`sarif::fingerprint`]): what a baseline compares.
     pub fingerprint: String,
     pub interleaving: Vec<Context>,
+    /// Why the race does not count (`ladr FILE`: an in-source `ladr: allow(data-race)`
+    /// comment; `ladr check` also `[[allow]]`); absent when it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppression: Option<Suppression>,
+}
+
+/// A race kept on purpose: listed, never failing (exit 0 when every race is suppressed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suppression {
+    /// SARIF's `suppression.kind`: `inSource` (a comment) or `external` (`ladr.toml`).
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub kind: Word,
+    /// The reason written with it (required).
+    pub justification: String,
+    /// Where it is written (`file:line`).
+    pub at: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Tool {
     pub name: &'static str,
     pub version: &'static str,
+}
+
+fn tool() -> Tool {
+    TOOL
 }
 
 pub const TOOL: Tool = Tool {
@@ -151,6 +177,23 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
     }
 }
 
+/// The outcome of a run stopped by `signal` (SIGINT, SIGTERM, SIGHUP) before its answer:
+/// verdict `unknown`, an `error` of kind `interrupted`.
+pub fn interrupted_outcome(input: &str, signal: i32, opts: &Options) -> Outcome {
+    let name = match signal {
+        1 => "SIGHUP".to_string(),
+        2 => "SIGINT".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
+    };
+    let message = format!("interrupted by {name} before an answer");
+    let mut o = error_outcome(input, &Error::new(ErrorKind::Backend, message), None, opts);
+    if let Some(e) = &mut o.error {
+        e.kind = "interrupted";
+    }
+    o
+}
+
 /// The document of `answer`, a check of `input`; `parse_time` (seconds spent reading the
 /// input) counts in its translation time. Each race gets its fingerprint, its files taken
 /// relative to the input's directory ([`sarif::root`]).
@@ -164,6 +207,7 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
                 accesses: r.accesses.clone(),
                 fingerprint: String::new(),
                 interleaving: r.interleaving.clone(),
+                suppression: None,
             };
             race.fingerprint = sarif::race_fingerprint(&race, &root);
             race

@@ -84,6 +84,19 @@ fn write_race<W: WriteColor>(
         thread_text(&first.thread),
         thread_text(&second.thread)
     )];
+    if let Some(s) = &race.suppression {
+        let place = match s.kind {
+            "inSource" => "in source",
+            _ => "config",
+        };
+        notes.insert(
+            0,
+            format!(
+                "suppressed ({place} at {}: {}): it does not fail the check",
+                s.at, s.justification
+            ),
+        );
+    }
     notes.push(locks_text(first, second));
     for a in [first, second] {
         if !a.values.is_empty() {
@@ -98,9 +111,13 @@ fn write_race<W: WriteColor>(
     notes.push(format!("found within {}", bounds_text(o)));
     notes.extend(o.assumptions.iter().map(|a| format!("assumed: {a}")));
     notes.push(interleaving_text(o, race, verbose));
-    let d = Diagnostic::error()
+    let (d, suppressed) = match race.suppression {
+        Some(_) => (Diagnostic::warning(), " (suppressed)"),
+        None => (Diagnostic::error(), ""),
+    };
+    let d = d
         .with_message(format!(
-            "data race on {} between thread {} and thread {}{number}",
+            "data race on {} between thread {} and thread {}{number}{suppressed}",
             second.quoted(),
             first.thread.slot,
             second.thread.slot
