@@ -4,7 +4,8 @@
 use super::{emit, Cli, Format};
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_check::Phase;
-use ladr_project::config::{Config, FILE_NAME, STARTER};
+use ladr_project::cache::Cache;
+use ladr_project::config::{Config, Harness, FILE_NAME, STARTER};
 use ladr_project::gate::{self, Event, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -137,8 +138,9 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             ),
         ));
     }
-    let config = Config::load(&path)?;
-    let harnesses = gate::select(&config, &args.names)?;
+    let mut config = Config::load(&path)?;
+    override_settings(&mut config, args);
+    let mut harnesses = gate::select(&config, &args.names)?;
     // A suppression comment without a reason is refused before anything runs, as an
     // `[[allow]]` without one is.
     let listed: Vec<String> = harnesses
@@ -146,6 +148,22 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         .flat_map(|h| h.files.iter().map(|f| f.display().to_string()))
         .collect();
     ladr_project::suppress::check_reasons(listed.iter().map(String::as_str))?;
+    let cache = Cache::under(&config.root, !args.no_cache);
+    if let Some(rev) = &args.changed_since {
+        let changed = ladr_project::changes::since(&config.root, rev)?;
+        let db = gate::database(&config)?;
+        let before = harnesses.len();
+        harnesses.retain(|h| gate::touched(h, db.as_ref(), &changed));
+        eprintln!(
+            "--changed-since {rev}: {} of {before} harnesses read a changed file",
+            harnesses.len()
+        );
+    }
+    if args.list {
+        let cbmc = ladr_cbmc::locate(args.cbmc.as_deref()).ok();
+        emit(&list(&config, &harnesses, &cache, cbmc.as_deref())?);
+        return Ok(0);
+    }
     let baseline = match &args.baseline {
         Some(b) => Some(ladr_project::baseline::load(b)?),
         None => None,
@@ -179,6 +197,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             cbmc,
             jobs,
             baseline,
+            cache: Some(cache),
         },
         &|e| bars.event(e),
     )?;
@@ -203,6 +222,70 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         Format::Html => unreachable!("refused above"),
     }
     Ok(gate.status())
+}
+
+/// The command line's settings over those of `ladr.toml`, for every harness.
+fn override_settings(config: &mut Config, args: &CheckArgs) {
+    for h in &mut config.harnesses {
+        if let Some(r) = args.rounds {
+            h.rounds = r;
+        }
+        if let Some(u) = args.unwind {
+            h.unwind = u;
+        }
+        if let Some(t) = args.timeout {
+            h.timeout = (t > 0.0).then_some(t);
+        }
+        if args.deepen {
+            h.deepen = true;
+        }
+        if args.no_deepen {
+            h.deepen = false;
+        }
+    }
+}
+
+/// `--list`: one line per harness that would run (bounds, time limit, deepening, whether
+/// the cache holds its answer), then its files.
+fn list(
+    config: &Config,
+    harnesses: &[&Harness],
+    cache: &Cache,
+    cbmc: Option<&Path>,
+) -> Result<String, Error> {
+    let db = gate::database(config)?;
+    let mut out = String::new();
+    for h in harnesses {
+        let cached = match (cbmc, gate::prepare(h, db.as_ref())) {
+            (Some(cbmc), Ok(p)) => {
+                let key = Cache::key(&p.text, h, cbmc);
+                if cache.holds(&key) {
+                    "cached"
+                } else {
+                    "not cached"
+                }
+            }
+            (_, Err(_)) => "unreadable",
+            (None, _) => "no CBMC",
+        };
+        let timeout = h
+            .timeout
+            .map_or("no time limit".to_string(), |t| format!("{t} s"));
+        out.push_str(&format!(
+            "{}: rounds {}, unwind {}, {timeout}, {}, {cached}\n",
+            h.name,
+            h.rounds,
+            h.unwind,
+            if h.deepen { "deepen" } else { "no deepening" },
+        ));
+        for f in &h.files {
+            out.push_str(&format!("  {}\n", f.display()));
+        }
+    }
+    if harnesses.is_empty() {
+        out.push_str("no harness would run\n");
+    }
+    Ok(out)
 }
 
 /// Any JSON value as indented text (the SARIF writer's).

@@ -40,10 +40,10 @@ pub struct Outcome {
     #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub verdict: Word,
     /// Why there is no verdict (for `unknown` and `error`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For `error`: the diagnostic.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
     pub input: String,
     pub bounds: Bounds,
@@ -52,22 +52,22 @@ pub struct Outcome {
     /// The races found, in the order found (empty unless the verdict is `race`).
     pub races: Vec<Race>,
     /// How the search for races ended (absent for `error`, and for an outcome of one check).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
     /// What the verdict takes for granted about functions without a body whose results the
     /// program uses ("the result of `foo` (no body) is any value of its type"); absent when
     /// none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
     pub stats: Stats,
     /// (A cached outcome is this ladr's: the cache key holds the version.)
     #[serde(skip_deserializing, default = "tool")]
     pub tool: Tool,
     /// What every bound pair of the deepening schedule gave (`ladr FILE`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deepening: Option<schedule::DeepeningDoc>,
     /// What each swarm instance gave (`ladr swarm collect`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swarm: Option<schedule::SwarmDoc>,
 }
 
@@ -94,7 +94,7 @@ pub struct Race {
     pub interleaving: Vec<Context>,
     /// Why the race does not count (`ladr FILE`: an in-source `ladr: allow(data-race)`
     /// comment; `ladr check` also `[[allow]]`); absent when it counts.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suppression: Option<Suppression>,
 }
 

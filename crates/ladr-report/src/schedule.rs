@@ -88,7 +88,7 @@ pub struct DeepeningDoc {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoundPairDoc {
     pub instances: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub rounds: u32,
     #[serde(deserialize_with = "ladr_check::answer::leak")]

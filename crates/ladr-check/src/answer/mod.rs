@@ -96,7 +96,7 @@ pub struct Bounds {
     pub vacuous: bool,
     /// Where the loops the unwinding cut are (each once, in source order); absent when
     /// none was cut.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cut_loops: Vec<Position>,
 }
 
@@ -123,7 +123,7 @@ pub struct Search {
     #[serde(deserialize_with = "crate::answer::leak")]
     pub ended: Word,
     /// Why the search stopped (for `stopped`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
@@ -160,7 +160,7 @@ pub struct AccessInfo {
     pub expr: String,
     /// The access is a call of this MT-Unsafe C library function (`strtok`) using its
     /// hidden static state; the call is at `line` and `column`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub libc_state: Option<String>,
     /// The function the access is written in (null: outside any, e.g. an initialiser).
     pub function: Option<String>,
