@@ -323,18 +323,17 @@ fn page_name(harness_name: &str, harness: usize, race: usize) -> String {
     }
 }
 
-/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index.
+/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index
+/// (the gate's result, the harnesses' verdicts, the races linking their pages).
 fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
+    use ladr_report::html::{IndexHarness, IndexRace};
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(
             ErrorKind::Usage,
             format!("--html: cannot create `{}`: {e}", dir.display()),
         )
     })?;
-    let mut index = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>ladr check</title></head><body><h1>ladr check</h1><ul>\n",
-    );
+    let mut races = vec![];
     for j in &gate.races {
         let run = &gate.runs[j.harness];
         let race = &run.outcome.races[j.race];
@@ -354,16 +353,37 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
             Some(_) => "suppressed",
             None => j.state.name(),
         };
-        index.push_str(&format!(
-            "<li><a href=\"{}\">{}</a> ({state})</li>\n",
-            ladr_report::html::escape(&name),
-            ladr_report::html::escape(&format!("{}: {}", run.name, gate::race_line(race)))
-        ));
+        races.push(IndexRace {
+            harness: run.name.clone(),
+            page: name,
+            text: gate::race_line(race),
+            state: state.to_string(),
+        });
     }
-    if gate.races.is_empty() {
-        index.push_str("<li>no race</li>\n");
-    }
-    index.push_str("</ul></body></html>\n");
+    let harnesses: Vec<IndexHarness> = gate
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let mine = || gate.races.iter().filter(move |j| j.harness == k);
+            IndexHarness {
+                name: r.name.clone(),
+                verdict: r.outcome.verdict.to_string(),
+                races: mine().count(),
+                new: mine().filter(|j| j.fails()).count(),
+                suppressed: mine().filter(|j| j.suppression.is_some()).count(),
+                bounds: format!("{}/{}", r.outcome.bounds.rounds, r.outcome.bounds.unwind),
+                time: format!(
+                    "{:.1} s{}",
+                    r.wall.as_secs_f64(),
+                    if r.cached { " (cached)" } else { "" }
+                ),
+            }
+        })
+        .collect();
+    let table = gate.table();
+    let result = table.lines().last().unwrap_or_default();
+    let index = ladr_report::html::index(result, gate.status() != 1, &harnesses, &races);
     ladr_check::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
         Error::new(
             ErrorKind::Usage,

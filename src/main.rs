@@ -163,6 +163,13 @@ enum Color {
     Never,
 }
 
+/// The short usage (also what `ladr` alone prints): checking files, and the subcommands.
+const USAGE: &str = "ladr [OPTIONS] <FILE>...        check a program (one file defines `main`)
+       ladr check [OPTIONS] [NAME]...  run the race gate of ladr.toml
+       ladr init                       write a starter ladr.toml
+       ladr eval [OPTIONS] <DIR>       score ladr on SV-COMP data-race tasks
+       ladr swarm emit|collect ...     split one check for a cluster";
+
 /// Finds data races in multi-threaded C programs (POSIX threads) by lazy sequentialization
 /// and bounded model checking with CBMC.
 ///
@@ -172,7 +179,7 @@ enum Color {
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug, Clone)]
-#[command(name = "ladr", version, about, long_about)]
+#[command(name = "ladr", version, about, long_about, override_usage = USAGE)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 #[command(allow_negative_numbers = true)]
 struct Cli {

@@ -621,3 +621,20 @@ fn usage_errors_and_interruptions_are_documents() {
     assert_eq!(v["error"]["kind"], "interrupted", "{v}");
     s.nothing_left(&["interrupted"]);
 }
+
+/// `ladr` alone: the short usage names the subcommands too.
+#[test]
+fn the_short_usage_names_the_subcommands() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ladr")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        "ladr [OPTIONS] <FILE>...",
+        "ladr check",
+        "ladr init",
+        "ladr eval",
+        "ladr swarm",
+    ] {
+        assert!(err.contains(want), "`{want}` not in:\n{err}");
+    }
+}

@@ -462,3 +462,30 @@ fn the_gate_command_line_overrides_lists_caches_and_selects_changes() {
         assert!(err.contains("--changed-since"), "{bad}: {err}");
     }
 }
+
+/// `check --html`'s index is a styled page in the race pages' manner: the gate's result, a
+/// verdict table of the harnesses, the races linking their pages; Markdown code spans of
+/// the reports are `<code>` in every page, never literal backquotes.
+#[test]
+fn the_html_index_is_a_verdict_table_and_code_spans_are_code() {
+    let r = Repo::new();
+    let (code, _, err) = r.ladr(&["check", "--html", "pages"]);
+    assert_eq!(code, 1, "{err}");
+    let index = std::fs::read_to_string(r.path("pages/index.html")).unwrap();
+    for want in [
+        "<style>",
+        "<table class=\"index\" id=\"harnesses\">",
+        "<tr data-harness=\"queue\"><td>queue</td><td class=\"v v-race\">race</td><td>2</td><td>2</td>",
+        "<tr data-harness=\"stats\"><td>stats</td><td class=\"v v-no-race\">no-race</td>",
+        "<table class=\"index\" id=\"races\">",
+        "<a href=\"queue-1.html\">race on <code>",
+        "<td class=\"s s-new\">new</td>",
+        "race gate: FAILED, 2 new races",
+    ] {
+        assert!(index.contains(want), "`{want}` not in\n{index}");
+    }
+    assert!(!index.contains('`'), "{index}");
+    let page = std::fs::read_to_string(r.path("pages/queue-1.html")).unwrap();
+    assert!(page.contains("thread 1 (<code>producer</code>"), "{page}");
+    assert!(!page.contains('`'), "{page}");
+}
