@@ -24,7 +24,7 @@ mod swarm_cli;
 enum Format {
     /// A diagnostic with both accesses in the source and the interleaving.
     Text,
-    /// The schema documented in the README (`verdict`, `bounds`, `races`, `search`, `stats`,
+    /// The schema documented in docs/output.md (`verdict`, `bounds`, `races`, `search`, `stats`,
     /// `tool`).
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.

@@ -1,6 +1,7 @@
 //! The GitHub Action of contrib/github-action: it parses as YAML, each shell step is valid
 //! bash, every `ladr` option it passes exists in this ladr's `--help`, the scripts it runs
-//! exist, and the actions it uses are the ones the README documents.
+//! exist, and the actions it uses are the ones docs/gate.md documents; the README's fresh-Debian
+//! commands are what `.ci/run` runs, and every link of the README and docs/ resolves.
 
 use std::path::Path;
 use std::process::Command;
@@ -117,7 +118,7 @@ fn the_action_runs_commands_that_exist() {
     assert_eq!(
         uses,
         ["actions/cache@v4", "github/codeql-action/upload-sarif@v3"],
-        "the README documents these"
+        "docs/gate.md documents these"
     );
     // `cargo install --locked` needs the lock file.
     assert!(Path::new(ROOT).join("Cargo.lock").exists());
@@ -137,4 +138,103 @@ fn the_example_workflow_uses_the_action() {
         Some("write"),
         "the SARIF upload needs it"
     );
+}
+
+/// The README's quick start keeps the two commands of a fresh Debian 12, and its test
+/// command is the one `.ci/run` runs (with the same install scripts before it).
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let ci = std::fs::read_to_string(Path::new(ROOT).join(".ci/run")).unwrap();
+    let example = "    scripts/install-cbmc && cargo run --release -- examples/racy_counter.c";
+    assert!(
+        readme.lines().any(|l| l == example),
+        "README lacks `{example}`"
+    );
+    let tests = "    scripts/install-cbmc && scripts/install-chromium && cargo test --release --no-fail-fast";
+    assert!(readme.lines().any(|l| l == tests), "README lacks `{tests}`");
+    let ci_lines: Vec<&str> = ci.lines().map(str::trim).collect();
+    for step in tests.trim().split(" && ") {
+        assert!(
+            ci_lines.iter().any(|l| l.starts_with(step)),
+            "`.ci/run` does not run `{step}`, which the README says it runs"
+        );
+    }
+    assert!(
+        readme.contains("cargo install --path ."),
+        "no install-on-PATH step"
+    );
+    assert!(
+        readme.lines().count() < 120,
+        "the README is to stay a quick start"
+    );
+}
+
+/// Every relative link of the README and of docs/*.md names a file that exists, and a
+/// `#fragment` a heading of it (GitHub's anchors: lower case, punctuation dropped, spaces
+/// to `-`).
+#[test]
+fn links_of_the_readme_and_docs_resolve() {
+    let mut pages = vec![Path::new(ROOT).join("README.md")];
+    for e in std::fs::read_dir(Path::new(ROOT).join("docs"))
+        .unwrap()
+        .flatten()
+    {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            pages.push(e.path());
+        }
+    }
+    let anchors = |text: &str| -> Vec<String> {
+        let mut fence = false;
+        let mut out = vec![];
+        for l in text.lines() {
+            if l.starts_with("```") {
+                fence = !fence;
+            }
+            if fence || !l.starts_with('#') {
+                continue;
+            }
+            let title = l.trim_start_matches('#').trim().to_lowercase();
+            let slug: String = title
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect();
+            out.push(slug);
+        }
+        out
+    };
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.starts_with("http") || target.contains(' ') || target.is_empty() {
+                continue;
+            }
+            let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            assert!(
+                path.exists(),
+                "{}: link to missing {target}",
+                page.display()
+            );
+            if !fragment.is_empty() {
+                let there = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    anchors(&there).iter().any(|a| a == fragment),
+                    "{}: no heading for #{fragment} in {file}",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} links");
 }

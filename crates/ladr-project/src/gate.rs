@@ -419,7 +419,7 @@ impl Gate {
         &self.runs[j.harness].outcome.races[j.race]
     }
 
-    /// The combined JSON document (schema in the README, "ladr check").
+    /// The combined JSON document (schema in docs/gate.md, "JSON of ladr check").
     pub fn json(&self) -> Value {
         let harnesses: Vec<Value> = self
             .runs

@@ -2,7 +2,7 @@
 //! `ladr_check::Answer` with its envelope: schema version, input, tool, time limit, and each
 //! race's fingerprint) feeds every output format: the terminal ([`text`]), JSON (this model
 //! serialised with serde; the whole schema is these types and the answer's, documented in the
-//! README), SARIF ([`sarif`]), HTML ([`html`]) and the SV-COMP violation witnesses
+//! docs/output.md), SARIF ([`sarif`]), HTML ([`html`]) and the SV-COMP violation witnesses
 //! ([`witness`], [`yaml_witness`]).
 //!
 //! Architecture invariant: this crate runs no check and no CBMC, and reads no trace: it
@@ -125,7 +125,7 @@ pub const TOOL: Tool = Tool {
     version: env!("CARGO_PKG_VERSION"),
 };
 
-/// The JSON document of `--format json`: the outcome serialised (schema in the README).
+/// The JSON document of `--format json`: the outcome serialised (schema in docs/output.md).
 pub fn json(o: &Outcome) -> String {
     serde_json::to_string_pretty(o).expect("an Outcome always serialises")
 }

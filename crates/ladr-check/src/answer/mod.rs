@@ -6,7 +6,7 @@
 //! [`locks`]), before the programs of the check are freed, and the report renders only this.
 //!
 //! The types derive `Serialize`: their field names are the JSON schema of `--format json`
-//! (README "JSON output"); `ladr-report` adds the document's envelope (schema version, input,
+//! (docs/output.md, "JSON schema"); `ladr-report` adds the document's envelope (schema version, input,
 //! tool) and renders every other format from the same data.
 
 mod locks;
