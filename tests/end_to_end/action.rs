@@ -238,3 +238,166 @@ fn links_of_the_readme_and_docs_resolve() {
     }
     assert!(checked >= 10, "only {checked} links");
 }
+
+/// `scripts/install-cbmc` picks its route by the distribution, without the network: fake
+/// `apt-cache`, `apt-get`, `sudo` and `curl` first on `PATH` (the fake `curl` logs each URL
+/// and serves a fake CBMC release package), a fake os-release and apt configuration.
+#[test]
+fn install_cbmc_picks_the_route_for_the_distribution() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let script = |name: &str, text: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{text}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    let log = d.path().join("log");
+    script(
+        "apt-cache",
+        "printf 'cbmc:\\n  Installed: (none)\\n  Candidate: %s\\n' \"$FAKE_CANDIDATE\"\n",
+    );
+    script(
+        "apt-get",
+        &format!(
+            "echo \"apt-get $*\" >> {log}\n\
+             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n",
+            log = log.display(),
+            bin = bin.display()
+        ),
+    );
+    script("sudo", "exec \"$@\"\n");
+    script(
+        "curl",
+        &format!(
+            "out=; url=; while [ $# -gt 0 ]; do case \"$1\" in -o) out=$2; shift;; -*) ;; *) url=$1;; esac; shift; done\n\
+             echo \"curl $url\" >> {log}\n\
+             case \"$url\" in *.deb) cp \"$FAKE_DEB\" \"$out\";; *) exit 22;; esac\n",
+            log = log.display()
+        ),
+    );
+    // A release package holding a `cbmc` that reports 6.9.0.
+    let pkg = d.path().join("pkg");
+    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
+    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
+    std::fs::write(
+        pkg.join("DEBIAN/control"),
+        "Package: cbmc\nVersion: 6.9.0\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let c = pkg.join("usr/bin/cbmc");
+        std::fs::write(&c, "#!/bin/sh\necho '6.9.0 (cbmc-6.9.0)'\n").unwrap();
+        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deb = d.path().join("fake.deb");
+    let built = Command::new("dpkg-deb")
+        .args(["-b", "--root-owner-group"])
+        .arg(&pkg)
+        .arg(&deb)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let sha = {
+        let out = Command::new("sha256sum").arg(&deb).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let os = |name: &str, text: &str| {
+        let p = d.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let ubuntu24 = os(
+        "ubuntu24",
+        "ID=ubuntu\nVERSION_ID=\"24.04\"\nVERSION_CODENAME=noble\n",
+    );
+    let ubuntu22 = os(
+        "ubuntu22",
+        "ID=ubuntu\nVERSION_ID=\"22.04\"\nVERSION_CODENAME=jammy\n",
+    );
+    let debian = os(
+        "debian",
+        "ID=debian\nVERSION_ID=\"12\"\nVERSION_CODENAME=bookworm\n",
+    );
+    let apt_etc = d.path().join("apt");
+    std::fs::create_dir_all(apt_etc.join("sources.list.d")).unwrap();
+    std::fs::write(
+        apt_etc.join("sources.list"),
+        "deb http://mirror.invalid/debian bookworm main\n",
+    )
+    .unwrap();
+    let run = |os_release: &Path, candidate: &str, sha: Option<&str>, home: &str| {
+        let _ = std::fs::remove_file(&log);
+        // What a fake `apt-get install` put on PATH before.
+        let _ = std::fs::remove_file(bin.join("cbmc"));
+        let mut c = Command::new(Path::new(ROOT).join("scripts/install-cbmc"));
+        c.arg("--print-path")
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("LADR_HOME", d.path().join(home))
+            .env("LADR_OS_RELEASE", os_release)
+            .env("LADR_APT_ETC", &apt_etc)
+            .env("FAKE_CANDIDATE", candidate)
+            .env("FAKE_DEB", &deb)
+            .env_remove("LADR_CBMC")
+            .env_remove("LADR_CBMC_DEB_SHA256");
+        if let Some(s) = sha {
+            c.env("LADR_CBMC_DEB_SHA256", s);
+        }
+        let out = c.output().unwrap();
+        let logged = std::fs::read_to_string(&log).unwrap_or_default();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            logged,
+        )
+    };
+    let release =
+        "https://github.com/diffblue/cbmc/releases/download/cbmc-6.9.0/ubuntu-24.04-cbmc-6.9.0-Linux.deb";
+    // Ubuntu 24.04, the archive's cbmc too old: the release package, checked against the
+    // pinned checksum (which the fake does not match: refused, nothing installed).
+    let (code, _, err, logged) = run(&ubuntu24, "5.10-5", None, "h1");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("SHA256 mismatch"), "{err}");
+    assert_eq!(logged.trim(), format!("curl {release}"), "{err}");
+    assert!(!d.path().join("h1/bin/cbmc").exists());
+    // With a checksum that matches: unpacked, a launcher that runs it; a second run finds it
+    // and downloads nothing.
+    let (code, out, err, logged) = run(&ubuntu24, "5.10-5", Some(&sha), "h2");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out.trim(),
+        d.path().join("h2/bin/cbmc").display().to_string()
+    );
+    assert!(logged.contains(release), "{logged}");
+    assert!(err.contains("installed cbmc 6.9.0"), "{err}");
+    let (code, _, err, logged) = run(&ubuntu24, "5.10-5", None, "h2");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(logged.is_empty(), "{logged}");
+    // Ubuntu 22.04: no verified checksum pinned yet, so no download at all.
+    let (code, _, err, logged) = run(&ubuntu22, "5.10-5", None, "h3");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not pinned yet"), "{err}");
+    assert!(logged.is_empty(), "{logged}");
+    // A distribution whose own package is new enough: apt installs it.
+    let (code, _, err, logged) = run(&ubuntu24, "6.7.0-1", None, "h4");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(logged.contains("apt-get install -y cbmc"), "{logged}");
+    assert!(!logged.contains("curl"), "{logged}");
+    // Debian 12: Debian 13's packages from the mirror apt names, never the release package.
+    let (code, _, err, logged) = run(&debian, "(none)", None, "h5");
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        logged.contains(
+            "curl http://mirror.invalid/debian/dists/trixie/main/binary-amd64/Packages.xz"
+        ),
+        "{logged}\n{err}"
+    );
+    assert!(!logged.contains("github.com"), "{logged}");
+}
