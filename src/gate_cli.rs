@@ -93,6 +93,10 @@ pub struct CheckArgs {
     /// is still written).
     #[arg(long)]
     no_cache: bool,
+    /// The result cache's directory (default: `.ladr/cache` next to `ladr.toml`), e.g. one
+    /// that CI keeps between runs and shares between the checkouts of two commits.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 /// Runs `ladr check`.
@@ -148,7 +152,13 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         .flat_map(|h| h.files.iter().map(|f| f.display().to_string()))
         .collect();
     ladr_project::suppress::check_reasons(listed.iter().map(String::as_str))?;
-    let cache = Cache::under(&config.root, !args.no_cache);
+    let cache = match &args.cache_dir {
+        Some(dir) => Cache {
+            dir: dir.clone(),
+            read: !args.no_cache,
+        },
+        None => Cache::under(&config.root, !args.no_cache),
+    };
     if let Some(rev) = &args.changed_since {
         let changed = ladr_project::changes::since(&config.root, rev)?;
         let db = gate::database(&config)?;

@@ -117,7 +117,11 @@ fn the_action_runs_commands_that_exist() {
     );
     assert_eq!(
         uses,
-        ["actions/cache@v4", "github/codeql-action/upload-sarif@v3"],
+        [
+            "actions/cache@v4",
+            "actions/cache@v4",
+            "github/codeql-action/upload-sarif@v3"
+        ],
         "docs/gate.md documents these"
     );
     // `cargo install --locked` needs the lock file.

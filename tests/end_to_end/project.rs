@@ -416,6 +416,12 @@ fn the_gate_command_line_overrides_lists_caches_and_selects_changes() {
     );
     let (_, again) = r.check(&["--no-cache"]);
     assert_eq!(harness(&again, "queue")["cached"], false, "{again}");
+    // Elsewhere, as CI keeps it: the same answers, read back from there.
+    let (_, there) = r.check(&["--cache-dir", "kept"]);
+    assert_eq!(harness(&there, "queue")["cached"], false, "{there}");
+    let (_, back) = r.check(&["--cache-dir", "kept"]);
+    assert_eq!(harness(&back, "queue")["cached"], true, "{back}");
+    assert_eq!(race_lines(&there, "queue"), race_lines(&back, "queue"));
     let (_, other) = r.check(&["--unwind", "1"]);
     assert_eq!(harness(&other, "queue")["cached"], false, "{other}");
     r.append("include/mq.h", "\n/* edited */ extern int mq_edited;\n");
