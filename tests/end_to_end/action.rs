@@ -251,67 +251,9 @@ fn install_cbmc_picks_the_route_for_the_distribution() {
     let d = tempfile::tempdir().unwrap();
     let bin = d.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
-    let script = |name: &str, text: &str| {
-        use std::os::unix::fs::PermissionsExt;
-        let p = bin.join(name);
-        std::fs::write(&p, format!("#!/bin/sh\n{text}")).unwrap();
-        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
-    };
     let log = d.path().join("log");
-    script(
-        "apt-cache",
-        "printf 'cbmc:\\n  Installed: (none)\\n  Candidate: %s\\n' \"$FAKE_CANDIDATE\"\n",
-    );
-    script(
-        "apt-get",
-        &format!(
-            "echo \"apt-get $*\" >> {log}\n\
-             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n",
-            log = log.display(),
-            bin = bin.display()
-        ),
-    );
-    script("sudo", "exec \"$@\"\n");
-    script(
-        "curl",
-        &format!(
-            "out=; url=; while [ $# -gt 0 ]; do case \"$1\" in -o) out=$2; shift;; -*) ;; *) url=$1;; esac; shift; done\n\
-             echo \"curl $url\" >> {log}\n\
-             case \"$url\" in *.deb) cp \"$FAKE_DEB\" \"$out\";; *) exit 22;; esac\n",
-            log = log.display()
-        ),
-    );
-    // A release package holding a `cbmc` that reports 6.9.0.
-    let pkg = d.path().join("pkg");
-    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
-    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
-    std::fs::write(
-        pkg.join("DEBIAN/control"),
-        "Package: cbmc\nVersion: 6.9.0\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let c = pkg.join("usr/bin/cbmc");
-        std::fs::write(&c, "#!/bin/sh\necho '6.9.0 (cbmc-6.9.0)'\n").unwrap();
-        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let deb = d.path().join("fake.deb");
-    let built = Command::new("dpkg-deb")
-        .args(["-b", "--root-owner-group"])
-        .arg(&pkg)
-        .arg(&deb)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
-    let sha = {
-        let out = Command::new("sha256sum").arg(&deb).output().unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    fake_tools(&bin, &log);
+    let (deb, sha) = fake_release_package(d.path());
     let os = |name: &str, text: &str| {
         let p = d.path().join(name);
         std::fs::write(&p, text).unwrap();
@@ -404,4 +346,76 @@ fn install_cbmc_picks_the_route_for_the_distribution() {
         "{logged}\n{err}"
     );
     assert!(!logged.contains("github.com"), "{logged}");
+}
+
+/// Fake `apt-cache` (candidate `$FAKE_CANDIDATE`), `apt-get` (logs; `install` puts a `cbmc`
+/// of that version in `bin`), `sudo` and `curl` (logs each URL; serves `$FAKE_DEB` for a
+/// `.deb`, fails otherwise) in `bin`.
+fn fake_tools(bin: &Path, log: &Path) {
+    let script = |name: &str, text: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{text}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "apt-cache",
+        "printf 'cbmc:\\n  Installed: (none)\\n  Candidate: %s\\n' \"$FAKE_CANDIDATE\"\n",
+    );
+    script(
+        "apt-get",
+        &format!(
+            "echo \"apt-get $*\" >> {log}\n\
+             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n",
+            log = log.display(),
+            bin = bin.display()
+        ),
+    );
+    script("sudo", "exec \"$@\"\n");
+    script(
+        "curl",
+        &format!(
+            "out=; url=; while [ $# -gt 0 ]; do case \"$1\" in -o) out=$2; shift;; -*) ;; *) url=$1;; esac; shift; done\n\
+             echo \"curl $url\" >> {log}\n\
+             case \"$url\" in *.deb) cp \"$FAKE_DEB\" \"$out\";; *) exit 22;; esac\n",
+            log = log.display()
+        ),
+    );
+}
+
+/// A release package holding a `cbmc` that reports 6.9.0, built under `dir`: its path and
+/// SHA-256.
+fn fake_release_package(dir: &Path) -> (std::path::PathBuf, String) {
+    // A release package holding a `cbmc` that reports 6.9.0.
+    let pkg = dir.join("pkg");
+    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
+    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
+    std::fs::write(
+        pkg.join("DEBIAN/control"),
+        "Package: cbmc\nVersion: 6.9.0\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let c = pkg.join("usr/bin/cbmc");
+        std::fs::write(&c, "#!/bin/sh\necho '6.9.0 (cbmc-6.9.0)'\n").unwrap();
+        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deb = dir.join("fake.deb");
+    let built = Command::new("dpkg-deb")
+        .args(["-b", "--root-owner-group"])
+        .arg(&pkg)
+        .arg(&deb)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let sha = {
+        let out = Command::new("sha256sum").arg(&deb).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    (deb, sha)
 }
