@@ -524,6 +524,17 @@ fn in_source_allows_suppress_races_and_need_a_reason() {
     let sup = &v["races"][0]["suppression"];
     assert_eq!(sup["kind"], "inSource", "{v}");
     assert_eq!(sup["at"], "allowed.c:3", "{v}");
+    // (`run` reads JSON documents only.)
+    let out = s
+        .command(&["allowed.c", "--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.contains("<p class=\"suppressed\">Suppressed (in source at allowed.c:3): a flag"),
+        "{page}"
+    );
     let r = s.run(&["allowed.c", "--format", "sarif"]);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     let sup = &v["runs"][0]["results"][0]["suppressions"][0];

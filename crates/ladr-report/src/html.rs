@@ -173,6 +173,16 @@ fn race_section(h: &mut String, o: &Outcome, race: &Race, i: usize) {
         first.thread.slot,
         second.thread.slot
     );
+    if let Some(s) = &race.suppression {
+        let _ =
+            writeln!(
+            h,
+            "<p class=\"suppressed\">Suppressed ({} at {}): {}. It does not fail the check.</p>",
+            if s.kind == "inSource" { "in source" } else { "config" },
+            escape(&s.at),
+            escape(&s.justification)
+        );
+    }
     // Why: the two accesses and the locks.
     h.push_str("<div class=\"why\">\n<h3>Why they race</h3>\n<ul>\n");
     for (a, role) in [(first, "first"), (second, "second")] {
@@ -483,6 +493,7 @@ code, .src, .lines { font-family: ui-monospace, "DejaVu Sans Mono", monospace; f
 .why ul { margin: 4px 0; padding-left: 20px; }
 .access-first { color: var(--first); } .access-second { color: var(--second); }
 .no-common { font-weight: 600; }
+.suppressed { padding: 4px 8px; border-left: 4px solid #6b7280; background: #f3f4f6; }
 .lanes { display: grid; gap: 6px; align-items: start; }
 .lane-head { font-weight: 600; font-size: 13px; padding: 4px 6px; background: #f3f4f6;
              border-radius: 4px; overflow-wrap: anywhere; }
