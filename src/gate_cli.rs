@@ -4,7 +4,8 @@
 use super::{emit, Cli, Format};
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_check::Phase;
-use ladr_project::config::{Config, FILE_NAME, STARTER};
+use ladr_project::cache::Cache;
+use ladr_project::config::{Config, Harness, FILE_NAME, STARTER};
 use ladr_project::gate::{self, Event, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -55,6 +56,47 @@ pub struct CheckArgs {
     #[arg(long, value_name = "MB",
           value_parser = clap::value_parser!(u64).range(64..=1u64 << 40))]
     memory: Option<u64>,
+    /// Round-robin rounds K of every harness (overrides `ladr.toml`; 1–100).
+    #[arg(long, value_name = "K", help_heading = "Overrides of ladr.toml",
+          value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
+    rounds: Option<u32>,
+    /// Loop unwinding and recursion depth U of every harness (overrides `ladr.toml`; 0–1000).
+    #[arg(long, value_name = "U", help_heading = "Overrides of ladr.toml",
+          value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
+    unwind: Option<u32>,
+    /// Time limit per harness in seconds, 0: none (overrides `ladr.toml`).
+    #[arg(long, value_name = "SECONDS", help_heading = "Overrides of ladr.toml",
+          value_parser = super::parse_seconds)]
+    timeout: Option<f64>,
+    /// Grow the bounds while the time lasts (overrides `ladr.toml`'s `deepen`).
+    #[arg(
+        long,
+        help_heading = "Overrides of ladr.toml",
+        conflicts_with = "no_deepen"
+    )]
+    deepen: bool,
+    /// Check only at the harness's rounds/unwind (overrides `ladr.toml`'s `deepen`).
+    #[arg(long, help_heading = "Overrides of ladr.toml")]
+    no_deepen: bool,
+    /// When to use colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = super::Color::Auto, value_name = "WHEN")]
+    pub(crate) color: super::Color,
+    /// Print the harnesses that would run (name, bounds, time limit, files, cached or not)
+    /// and exit 0, checking nothing.
+    #[arg(long)]
+    list: bool,
+    /// Only the harnesses whose files, or files they include, changed since the git
+    /// revision REV (`git diff --name-only REV`, plus files not yet tracked).
+    #[arg(long, value_name = "REV")]
+    changed_since: Option<String>,
+    /// Check every harness again, even when the result cache holds its answer (the cache
+    /// is still written).
+    #[arg(long)]
+    no_cache: bool,
+    /// The result cache's directory (default: `.ladr/cache` next to `ladr.toml`), e.g. one
+    /// that CI keeps between runs and shares between the checkouts of two commits.
+    #[arg(long, value_name = "DIR")]
+    cache_dir: Option<PathBuf>,
 }
 
 /// Runs `ladr check`.
@@ -62,9 +104,18 @@ pub fn check(args: &CheckArgs, _cli: &Cli) -> ExitCode {
     match check_inner(args) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {}", e.message);
-            for n in &e.notes {
-                eprintln!("  = {n}");
+            let mut err_out = codespan_reporting::term::termcolor::StandardStream::stderr(
+                super::color_choice(args.color, false),
+            );
+            ladr_c::diag::render(&mut err_out, &e, None);
+            let format = match args.format {
+                Format::Json => Some("json"),
+                Format::Sarif => Some("sarif"),
+                _ => None,
+            };
+            if let Some(format) = format {
+                let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+                emit(&super::documents::document(&argv, format, &e, None, &[]));
             }
             ExitCode::from(e.kind.exit_status())
         }
@@ -91,8 +142,38 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             ),
         ));
     }
-    let config = Config::load(&path)?;
-    let harnesses = gate::select(&config, &args.names)?;
+    let mut config = Config::load(&path)?;
+    override_settings(&mut config, args);
+    let mut harnesses = gate::select(&config, &args.names)?;
+    // A suppression comment without a reason is refused before anything runs, as an
+    // `[[allow]]` without one is.
+    let listed: Vec<String> = harnesses
+        .iter()
+        .flat_map(|h| h.files.iter().map(|f| f.display().to_string()))
+        .collect();
+    ladr_project::suppress::check_reasons(listed.iter().map(String::as_str))?;
+    let cache = match &args.cache_dir {
+        Some(dir) => Cache {
+            dir: dir.clone(),
+            read: !args.no_cache,
+        },
+        None => Cache::under(&config.root, !args.no_cache),
+    };
+    if let Some(rev) = &args.changed_since {
+        let changed = ladr_project::changes::since(&config.root, rev)?;
+        let db = gate::database(&config)?;
+        let before = harnesses.len();
+        harnesses.retain(|h| gate::touched(h, db.as_ref(), &changed));
+        eprintln!(
+            "--changed-since {rev}: {} of {before} harnesses read a changed file",
+            harnesses.len()
+        );
+    }
+    if args.list {
+        let cbmc = ladr_cbmc::locate(args.cbmc.as_deref()).ok();
+        emit(&list(&config, &harnesses, &cache, cbmc.as_deref())?);
+        return Ok(0);
+    }
     let baseline = match &args.baseline {
         Some(b) => Some(ladr_project::baseline::load(b)?),
         None => None,
@@ -126,6 +207,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             cbmc,
             jobs,
             baseline,
+            cache: Some(cache),
         },
         &|e| bars.event(e),
     )?;
@@ -150,6 +232,70 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         Format::Html => unreachable!("refused above"),
     }
     Ok(gate.status())
+}
+
+/// The command line's settings over those of `ladr.toml`, for every harness.
+fn override_settings(config: &mut Config, args: &CheckArgs) {
+    for h in &mut config.harnesses {
+        if let Some(r) = args.rounds {
+            h.rounds = r;
+        }
+        if let Some(u) = args.unwind {
+            h.unwind = u;
+        }
+        if let Some(t) = args.timeout {
+            h.timeout = (t > 0.0).then_some(t);
+        }
+        if args.deepen {
+            h.deepen = true;
+        }
+        if args.no_deepen {
+            h.deepen = false;
+        }
+    }
+}
+
+/// `--list`: one line per harness that would run (bounds, time limit, deepening, whether
+/// the cache holds its answer), then its files.
+fn list(
+    config: &Config,
+    harnesses: &[&Harness],
+    cache: &Cache,
+    cbmc: Option<&Path>,
+) -> Result<String, Error> {
+    let db = gate::database(config)?;
+    let mut out = String::new();
+    for h in harnesses {
+        let cached = match (cbmc, gate::prepare(h, db.as_ref())) {
+            (Some(cbmc), Ok(p)) => {
+                let key = Cache::key(&p.text, h, cbmc);
+                if cache.holds(&key) {
+                    "cached"
+                } else {
+                    "not cached"
+                }
+            }
+            (_, Err(_)) => "unreadable",
+            (None, _) => "no CBMC",
+        };
+        let timeout = h
+            .timeout
+            .map_or("no time limit".to_string(), |t| format!("{t} s"));
+        out.push_str(&format!(
+            "{}: rounds {}, unwind {}, {timeout}, {}, {cached}\n",
+            h.name,
+            h.rounds,
+            h.unwind,
+            if h.deepen { "deepen" } else { "no deepening" },
+        ));
+        for f in &h.files {
+            out.push_str(&format!("  {}\n", f.display()));
+        }
+    }
+    if harnesses.is_empty() {
+        out.push_str("no harness would run\n");
+    }
+    Ok(out)
 }
 
 /// Any JSON value as indented text (the SARIF writer's).
@@ -187,18 +333,17 @@ fn page_name(harness_name: &str, harness: usize, race: usize) -> String {
     }
 }
 
-/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index.
+/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index
+/// (the gate's result, the harnesses' verdicts, the races linking their pages).
 fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
+    use ladr_report::html::{IndexHarness, IndexRace};
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(
             ErrorKind::Usage,
             format!("--html: cannot create `{}`: {e}", dir.display()),
         )
     })?;
-    let mut index = String::from(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <title>ladr check</title></head><body><h1>ladr check</h1><ul>\n",
-    );
+    let mut races = vec![];
     for j in &gate.races {
         let run = &gate.runs[j.harness];
         let race = &run.outcome.races[j.race];
@@ -218,16 +363,37 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
             Some(_) => "suppressed",
             None => j.state.name(),
         };
-        index.push_str(&format!(
-            "<li><a href=\"{}\">{}</a> ({state})</li>\n",
-            ladr_report::html::escape(&name),
-            ladr_report::html::escape(&format!("{}: {}", run.name, gate::race_line(race)))
-        ));
+        races.push(IndexRace {
+            harness: run.name.clone(),
+            page: name,
+            text: gate::race_line(race),
+            state: state.to_string(),
+        });
     }
-    if gate.races.is_empty() {
-        index.push_str("<li>no race</li>\n");
-    }
-    index.push_str("</ul></body></html>\n");
+    let harnesses: Vec<IndexHarness> = gate
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(k, r)| {
+            let mine = || gate.races.iter().filter(move |j| j.harness == k);
+            IndexHarness {
+                name: r.name.clone(),
+                verdict: r.outcome.verdict.to_string(),
+                races: mine().count(),
+                new: mine().filter(|j| j.fails()).count(),
+                suppressed: mine().filter(|j| j.suppression.is_some()).count(),
+                bounds: format!("{}/{}", r.outcome.bounds.rounds, r.outcome.bounds.unwind),
+                time: format!(
+                    "{:.1} s{}",
+                    r.wall.as_secs_f64(),
+                    if r.cached { " (cached)" } else { "" }
+                ),
+            }
+        })
+        .collect();
+    let table = gate.table();
+    let result = table.lines().last().unwrap_or_default();
+    let index = ladr_report::html::index(result, gate.status() != 1, &harnesses, &races);
     ladr_check::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
         Error::new(
             ErrorKind::Usage,

@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod documents;
 mod gate_cli;
 mod swarm_cli;
 
@@ -23,7 +24,7 @@ mod swarm_cli;
 enum Format {
     /// A diagnostic with both accesses in the source and the interleaving.
     Text,
-    /// The schema documented in the README (`verdict`, `bounds`, `races`, `search`, `stats`,
+    /// The schema documented in docs/output.md (`verdict`, `bounds`, `races`, `search`, `stats`,
     /// `tool`).
     Json,
     /// SARIF 2.1.0 (GitHub code scanning); URIs relative to the git top level or the cwd.
@@ -162,6 +163,13 @@ enum Color {
     Never,
 }
 
+/// The short usage (also what `ladr` alone prints): checking files, and the subcommands.
+const USAGE: &str = "ladr [OPTIONS] <FILE>...        check a program (one file defines `main`)
+       ladr check [OPTIONS] [NAME]...  run the race gate of ladr.toml
+       ladr init                       write a starter ladr.toml
+       ladr eval [OPTIONS] <DIR>       score ladr on SV-COMP data-race tasks
+       ladr swarm emit|collect ...     split one check for a cluster";
+
 /// Finds data races in multi-threaded C programs (POSIX threads) by lazy sequentialization
 /// and bounded model checking with CBMC.
 ///
@@ -171,7 +179,7 @@ enum Color {
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug, Clone)]
-#[command(name = "ladr", version, about, long_about)]
+#[command(name = "ladr", version, about, long_about, override_usage = USAGE)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 #[command(allow_negative_numbers = true)]
 struct Cli {
@@ -379,7 +387,7 @@ fn exit_cleanly_on_signals() {
     std::thread::spawn(move || {
         if let Some(sig) = signals.forever().next() {
             ladr_cbmc::process::interrupt(sig);
-            std::process::exit(128 + sig);
+            documents::exit_interrupted(sig);
         }
     });
 }
@@ -387,9 +395,36 @@ fn exit_cleanly_on_signals() {
 /// How long after the time limit the watchdog gives up on a check still translating.
 const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
 
+/// The options of `ladr FILE` and `ladr check` written with a separate value (`--rounds 3`,
+/// `-I dir`), as clap knows them.
+fn options_with_values() -> Vec<String> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let check = cmd.find_subcommand("check").cloned();
+    let mut out = vec![];
+    for c in std::iter::once(&cmd).chain(check.as_ref()) {
+        for a in c.get_arguments().filter(|a| a.get_action().takes_values()) {
+            out.extend(a.get_long().map(|l| format!("--{l}")));
+            out.extend(a.get_short().map(|s| format!("-{s}")));
+        }
+    }
+    out
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return documents::usage_error(e, &options_with_values()),
+    };
     exit_cleanly_on_signals();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if let Some(format) = documents::format_asked(&args) {
+        let takes_value = options_with_values();
+        documents::on_signal(Box::new(move |signal| {
+            let e = Error::new(ErrorKind::Backend, "interrupted");
+            documents::document(&args, format, &e, Some(signal), &takes_value)
+        }));
+    }
     match &cli.command {
         Some(Cmd::Eval(args)) => return ladr_eval::main(&args.clone().into()),
         Some(Cmd::Check(args)) => return gate_cli::check(args, &cli),
@@ -494,7 +529,7 @@ fn finish(cli: &Cli, code: Done) -> ExitCode {
 /// exit as the signal's thread does, with 128 + the signal, and print no answer.
 fn exit_if_interrupted() {
     if let Some(sig) = ladr_cbmc::process::interrupted() {
-        std::process::exit(128 + sig);
+        documents::exit_interrupted(sig);
     }
 }
 
@@ -525,6 +560,15 @@ fn run(
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };
     let parse_time = t0.elapsed().as_secs_f64();
+    let own_dirs = own_dirs(cli, &file);
+    let own_files = parsed.map.files().iter().map(String::as_str);
+    let own_files = own_files.filter(|f| ladr_project::suppress::under(f, &own_dirs));
+    // SV-COMP answers for the program as it is: its comments are not read.
+    if !cli.svcomp {
+        if let Err(e) = ladr_project::suppress::check_reasons(own_files) {
+            return fail(cli, &file, err_out, &e, Some(&parsed));
+        }
+    }
     if let Some(stage) = cli.emit.map(Emit::stage) {
         return match emit_stage(cli, &parsed, stage) {
             Ok(()) => Done::Emitted,
@@ -550,9 +594,14 @@ fn run(
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));
+    // SV-COMP answers for the program as it is: no suppression there.
+    if !cli.svcomp {
+        ladr_project::suppress::mark_in_source(&mut outcome.races, &own_dirs);
+    }
     print_report(cli, &outcome, &answer, &parsed, &file);
     write_witness(cli, &outcome, &file, ilp32);
     let done = match &answer.verdict {
+        Verdict::Race if outcome.races.iter().all(|r| r.suppression.is_some()) => Done::NoRace,
         Verdict::Race => Done::Race,
         // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
         // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
@@ -565,6 +614,20 @@ fn run(
     // The answer is out; the watchdog must not wait for the program trees to be freed.
     ladr_check::drop_in_background(parsed);
     done
+}
+
+/// The directories whose files are the user's own (where suppression comments count): those
+/// of the files given, and the repository's top level (or the current directory).
+fn own_dirs(cli: &Cli, file: &std::path::Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::iter::once(file)
+        .chain(cli.file.iter().map(PathBuf::as_path))
+        .map(|f| match f.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        })
+        .collect();
+    dirs.push(report::sarif::root(file));
+    dirs
 }
 
 /// The C file to check and whether it is for ILP32: `file` itself, or in SV-COMP mode the
@@ -775,12 +838,7 @@ fn options(cli: &Cli) -> Options {
     }
 }
 
-/// Writes to stdout; a closed stdout (`ladr … | head`) is not an error worth a panic.
-fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
-}
+use documents::emit;
 
 /// The time limit, if any (`--timeout 0`: none).
 fn time_limit(cli: &Cli) -> Option<Duration> {

@@ -1,6 +1,7 @@
 //! The GitHub Action of contrib/github-action: it parses as YAML, each shell step is valid
 //! bash, every `ladr` option it passes exists in this ladr's `--help`, the scripts it runs
-//! exist, and the actions it uses are the ones the README documents.
+//! exist, and the actions it uses are the ones docs/gate.md documents; the README's fresh-Debian
+//! commands are what `.ci/run` runs, and every link of the README and docs/ resolves.
 
 use std::path::Path;
 use std::process::Command;
@@ -116,8 +117,12 @@ fn the_action_runs_commands_that_exist() {
     );
     assert_eq!(
         uses,
-        ["actions/cache@v4", "github/codeql-action/upload-sarif@v3"],
-        "the README documents these"
+        [
+            "actions/cache@v4",
+            "actions/cache@v4",
+            "github/codeql-action/upload-sarif@v3"
+        ],
+        "docs/gate.md documents these"
     );
     // `cargo install --locked` needs the lock file.
     assert!(Path::new(ROOT).join("Cargo.lock").exists());
@@ -137,4 +142,280 @@ fn the_example_workflow_uses_the_action() {
         Some("write"),
         "the SARIF upload needs it"
     );
+}
+
+/// The README's quick start keeps the two commands of a fresh Debian 12, and its test
+/// command is the one `.ci/run` runs (with the same install scripts before it).
+#[test]
+fn the_readme_test_command_is_what_ci_runs() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let ci = std::fs::read_to_string(Path::new(ROOT).join(".ci/run")).unwrap();
+    let example = "    scripts/install-cbmc && cargo run --release -- examples/racy_counter.c";
+    assert!(
+        readme.lines().any(|l| l == example),
+        "README lacks `{example}`"
+    );
+    let tests = "    scripts/install-cbmc && scripts/install-chromium && cargo test --release --no-fail-fast";
+    assert!(readme.lines().any(|l| l == tests), "README lacks `{tests}`");
+    let ci_lines: Vec<&str> = ci.lines().map(str::trim).collect();
+    for step in tests.trim().split(" && ") {
+        assert!(
+            ci_lines.iter().any(|l| l.starts_with(step)),
+            "`.ci/run` does not run `{step}`, which the README says it runs"
+        );
+    }
+    assert!(
+        readme.contains("cargo install --path ."),
+        "no install-on-PATH step"
+    );
+    assert!(
+        readme.lines().count() < 120,
+        "the README is to stay a quick start"
+    );
+}
+
+/// Every relative link of the README and of docs/*.md names a file that exists, and a
+/// `#fragment` a heading of it (GitHub's anchors: lower case, punctuation dropped, spaces
+/// to `-`).
+#[test]
+fn links_of_the_readme_and_docs_resolve() {
+    let mut pages = vec![Path::new(ROOT).join("README.md")];
+    for e in std::fs::read_dir(Path::new(ROOT).join("docs"))
+        .unwrap()
+        .flatten()
+    {
+        if e.path().extension().is_some_and(|x| x == "md") {
+            pages.push(e.path());
+        }
+    }
+    let anchors = |text: &str| -> Vec<String> {
+        let mut fence = false;
+        let mut out = vec![];
+        for l in text.lines() {
+            if l.starts_with("```") {
+                fence = !fence;
+            }
+            if fence || !l.starts_with('#') {
+                continue;
+            }
+            let title = l.trim_start_matches('#').trim().to_lowercase();
+            let slug: String = title
+                .chars()
+                .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+                .map(|c| if c == ' ' { '-' } else { c })
+                .collect();
+            out.push(slug);
+        }
+        out
+    };
+    let mut checked = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = &rest[..end];
+            if target.starts_with("http") || target.contains(' ') || target.is_empty() {
+                continue;
+            }
+            let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
+            let path = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
+            assert!(
+                path.exists(),
+                "{}: link to missing {target}",
+                page.display()
+            );
+            if !fragment.is_empty() {
+                let there = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    anchors(&there).iter().any(|a| a == fragment),
+                    "{}: no heading for #{fragment} in {file}",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} links");
+}
+
+/// `scripts/install-cbmc` picks its route by the distribution, without the network: fake
+/// `apt-cache`, `apt-get`, `sudo` and `curl` first on `PATH` (the fake `curl` logs each URL
+/// and serves a fake CBMC release package), a fake os-release and apt configuration.
+#[test]
+fn install_cbmc_picks_the_route_for_the_distribution() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = d.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let log = d.path().join("log");
+    fake_tools(&bin, &log);
+    let (deb, sha) = fake_release_package(d.path());
+    let os = |name: &str, text: &str| {
+        let p = d.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let ubuntu24 = os(
+        "ubuntu24",
+        "ID=ubuntu\nVERSION_ID=\"24.04\"\nVERSION_CODENAME=noble\n",
+    );
+    let ubuntu22 = os(
+        "ubuntu22",
+        "ID=ubuntu\nVERSION_ID=\"22.04\"\nVERSION_CODENAME=jammy\n",
+    );
+    let debian = os(
+        "debian",
+        "ID=debian\nVERSION_ID=\"12\"\nVERSION_CODENAME=bookworm\n",
+    );
+    let apt_etc = d.path().join("apt");
+    std::fs::create_dir_all(apt_etc.join("sources.list.d")).unwrap();
+    std::fs::write(
+        apt_etc.join("sources.list"),
+        "deb http://mirror.invalid/debian bookworm main\n",
+    )
+    .unwrap();
+    let run = |os_release: &Path, candidate: &str, sha: Option<&str>, home: &str| {
+        let _ = std::fs::remove_file(&log);
+        // What a fake `apt-get install` put on PATH before.
+        let _ = std::fs::remove_file(bin.join("cbmc"));
+        let mut c = Command::new(Path::new(ROOT).join("scripts/install-cbmc"));
+        c.arg("--print-path")
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("LADR_HOME", d.path().join(home))
+            .env("LADR_OS_RELEASE", os_release)
+            .env("LADR_APT_ETC", &apt_etc)
+            .env("FAKE_CANDIDATE", candidate)
+            .env("FAKE_DEB", &deb)
+            .env_remove("LADR_CBMC")
+            .env_remove("LADR_CBMC_DEB_SHA256");
+        if let Some(s) = sha {
+            c.env("LADR_CBMC_DEB_SHA256", s);
+        }
+        let out = c.output().unwrap();
+        let logged = std::fs::read_to_string(&log).unwrap_or_default();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            logged,
+        )
+    };
+    let release =
+        "https://github.com/diffblue/cbmc/releases/download/cbmc-6.9.0/ubuntu-24.04-cbmc-6.9.0-Linux.deb";
+    // Ubuntu 24.04, the archive's cbmc too old: the release package, checked against the
+    // pinned checksum (which the fake does not match: refused, nothing installed).
+    let (code, _, err, logged) = run(&ubuntu24, "5.10-5", None, "h1");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("SHA256 mismatch"), "{err}");
+    assert_eq!(logged.trim(), format!("curl {release}"), "{err}");
+    assert!(!d.path().join("h1/bin/cbmc").exists());
+    // With a checksum that matches: unpacked, a launcher that runs it; a second run finds it
+    // and downloads nothing.
+    let (code, out, err, logged) = run(&ubuntu24, "5.10-5", Some(&sha), "h2");
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(
+        out.trim(),
+        d.path().join("h2/bin/cbmc").display().to_string()
+    );
+    assert!(logged.contains(release), "{logged}");
+    assert!(err.contains("installed cbmc 6.9.0"), "{err}");
+    let (code, _, err, logged) = run(&ubuntu24, "5.10-5", None, "h2");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(logged.is_empty(), "{logged}");
+    // Ubuntu 22.04: no verified checksum pinned yet, so no download at all.
+    let (code, _, err, logged) = run(&ubuntu22, "5.10-5", None, "h3");
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("not pinned yet"), "{err}");
+    assert!(logged.is_empty(), "{logged}");
+    // A distribution whose own package is new enough: apt installs it.
+    let (code, _, err, logged) = run(&ubuntu24, "6.7.0-1", None, "h4");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(logged.contains("apt-get install -y cbmc"), "{logged}");
+    assert!(!logged.contains("curl"), "{logged}");
+    // Debian 12: Debian 13's packages from the mirror apt names, never the release package.
+    let (code, _, err, logged) = run(&debian, "(none)", None, "h5");
+    assert_ne!(code, Some(0), "{err}");
+    assert!(
+        logged.contains(
+            "curl http://mirror.invalid/debian/dists/trixie/main/binary-amd64/Packages.xz"
+        ),
+        "{logged}\n{err}"
+    );
+    assert!(!logged.contains("github.com"), "{logged}");
+}
+
+/// Fake `apt-cache` (candidate `$FAKE_CANDIDATE`), `apt-get` (logs; `install` puts a `cbmc`
+/// of that version in `bin`), `sudo` and `curl` (logs each URL; serves `$FAKE_DEB` for a
+/// `.deb`, fails otherwise) in `bin`.
+fn fake_tools(bin: &Path, log: &Path) {
+    let script = |name: &str, text: &str| {
+        use std::os::unix::fs::PermissionsExt;
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\n{text}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    script(
+        "apt-cache",
+        "printf 'cbmc:\\n  Installed: (none)\\n  Candidate: %s\\n' \"$FAKE_CANDIDATE\"\n",
+    );
+    script(
+        "apt-get",
+        &format!(
+            "echo \"apt-get $*\" >> {log}\n\
+             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n",
+            log = log.display(),
+            bin = bin.display()
+        ),
+    );
+    script("sudo", "exec \"$@\"\n");
+    script(
+        "curl",
+        &format!(
+            "out=; url=; while [ $# -gt 0 ]; do case \"$1\" in -o) out=$2; shift;; -*) ;; *) url=$1;; esac; shift; done\n\
+             echo \"curl $url\" >> {log}\n\
+             case \"$url\" in *.deb) cp \"$FAKE_DEB\" \"$out\";; *) exit 22;; esac\n",
+            log = log.display()
+        ),
+    );
+}
+
+/// A release package holding a `cbmc` that reports 6.9.0, built under `dir`: its path and
+/// SHA-256.
+fn fake_release_package(dir: &Path) -> (std::path::PathBuf, String) {
+    // A release package holding a `cbmc` that reports 6.9.0.
+    let pkg = dir.join("pkg");
+    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
+    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
+    std::fs::write(
+        pkg.join("DEBIAN/control"),
+        "Package: cbmc\nVersion: 6.9.0\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let c = pkg.join("usr/bin/cbmc");
+        std::fs::write(&c, "#!/bin/sh\necho '6.9.0 (cbmc-6.9.0)'\n").unwrap();
+        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deb = dir.join("fake.deb");
+    let built = Command::new("dpkg-deb")
+        .args(["-b", "--root-owner-group"])
+        .arg(&pkg)
+        .arg(&deb)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    let sha = {
+        let out = Command::new("sha256sum").arg(&deb).output().unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    (deb, sha)
 }

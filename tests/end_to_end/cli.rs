@@ -498,3 +498,156 @@ fn all_races_through_the_command_line() {
         assert_eq!(r.code, 2, "{bad:?}: {}{}", r.stdout, r.stderr);
     }
 }
+
+/// `ladr FILE` honours in-source `ladr: allow(data-race)` comments as `ladr check` does: the
+/// race is reported as suppressed (text, JSON, SARIF) and the exit status is 0 when every
+/// race is; a comment without a reason is a located usage error.
+#[test]
+fn in_source_allows_suppress_races_and_need_a_reason() {
+    let s = Sandbox::new();
+    let allowed = RACY.replace(
+        "x = 1; return 0; }",
+        "x = 1; return 0; } // ladr: allow(data-race) a flag, any value will do",
+    );
+    s.write("allowed.c", &allowed);
+    let r = s.run(&["allowed.c"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("(suppressed)")
+            && r.stdout
+                .contains("in source at allowed.c:3: a flag, any value will do"),
+        "{}",
+        r.stdout
+    );
+    let r = s.run(&["allowed.c", "--format", "json"]);
+    assert_eq!(r.code, 0);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["verdict"], "race", "{v}");
+    let sup = &v["races"][0]["suppression"];
+    assert_eq!(sup["kind"], "inSource", "{v}");
+    assert_eq!(sup["at"], "allowed.c:3", "{v}");
+    // (`run` reads JSON documents only.)
+    let out = s
+        .command(&["allowed.c", "--format", "html"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.contains("<p class=\"suppressed\">Suppressed (in source at allowed.c:3): a flag"),
+        "{page}"
+    );
+    let r = s.run(&["allowed.c", "--format", "sarif"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    let sup = &v["runs"][0]["results"][0]["suppressions"][0];
+    assert_eq!(sup["kind"], "inSource", "{v}");
+    assert_eq!(sup["justification"], "a flag, any value will do");
+    // Without the comment, the same program fails.
+    s.write("racy.c", RACY);
+    assert_eq!(s.run(&["racy.c"]).code, 1);
+    // No reason: refused before anything is checked, at the comment's place.
+    s.write(
+        "bare.c",
+        &RACY.replace("  x = 2;", "  x = 2; /* ladr: allow(data-race) */"),
+    );
+    let r = s.run(&["bare.c", "--format", "json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["error"]["kind"], "usage", "{v}");
+    assert_eq!(v["error"]["location"]["line"], 7, "{v}");
+    assert!(r.stderr.contains("bare.c:7:"), "{}", r.stderr);
+    assert!(r.stderr.contains("without a reason"), "{}", r.stderr);
+}
+
+/// With `--format json|sarif` read, a command line clap refuses is still a document on
+/// stdout (exit 2), for `ladr FILE` and for `ladr check`; so is a run stopped by a signal.
+#[test]
+fn usage_errors_and_interruptions_are_documents() {
+    let s = Sandbox::new();
+    s.write("racy.c", RACY);
+    for format in ["json", "sarif"] {
+        for args in [
+            vec!["racy.c", "--format", format, "--rounds", "0"],
+            vec!["racy.c", "--format", format, "--no-such-option"],
+            vec!["--format", format, "racy.c", "--color", "purple"],
+        ] {
+            let r = s.run(&args);
+            assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+            assert!(r.stderr.contains("error:"), "{}", r.stderr);
+            if format == "json" {
+                let v: Value = serde_json::from_str(&r.stdout).unwrap();
+                assert_eq!(v["verdict"], "error");
+                assert_eq!(v["error"]["kind"], "usage");
+                assert_eq!(v["input"], "racy.c", "{v}");
+            }
+        }
+        // The gate: a clap error, and a config that does not exist.
+        for args in [
+            vec!["check", "--format", format, "--rounds", "x"],
+            vec!["check", "--format", format, "--config", "missing.toml"],
+        ] {
+            // (`run` knows `ladr FILE`'s document only.)
+            let out = s.command(&args).output().unwrap();
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let v: Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{args:?}: {e}: {out:?}"));
+            if format == "json" {
+                assert_eq!(v["status"], 2, "{v}");
+                assert_eq!(v["error"]["kind"], "usage", "{v}");
+                assert_eq!(v["harnesses"], serde_json::json!([]), "{v}");
+            } else {
+                check_sarif(&v);
+            }
+        }
+    }
+    // Interrupted: `unknown`, an error of kind `interrupted`, exit 130.
+    s.write("fill.c", FILL);
+    let child = s
+        .command(&[
+            "fill.c",
+            "--unwind",
+            "1000",
+            "--timeout",
+            "120",
+            "--format",
+            "json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mine = s.tmp.to_string_lossy().into_owned();
+    let t0 = Instant::now();
+    while processes_mentioning(&format!("{mine}/")).is_empty() {
+        assert!(t0.elapsed() < Duration::from_secs(60), "CBMC never started");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown", "{v}");
+    assert_eq!(v["error"]["kind"], "interrupted", "{v}");
+    s.nothing_left(&["interrupted"]);
+}
+
+/// `ladr` alone: the short usage names the subcommands too.
+#[test]
+fn the_short_usage_names_the_subcommands() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ladr")).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    for want in [
+        "ladr [OPTIONS] <FILE>...",
+        "ladr check",
+        "ladr init",
+        "ladr eval",
+        "ladr swarm",
+    ] {
+        assert!(err.contains(want), "`{want}` not in:\n{err}");
+    }
+}

@@ -403,3 +403,153 @@ fn the_gate_counts_one_race_per_cause() {
         "{text}"
     );
 }
+
+/// An in-source suppression without a reason is refused by the gate as `[[allow]]` without
+/// one is: exit 2 at the comment's place, nothing checked; with `--format json` the gate's
+/// document says so.
+#[test]
+fn an_in_source_allow_needs_a_reason() {
+    let r = Repo::new();
+    r.edit(
+        "src/mq.c",
+        "  return q->count;",
+        "  // ladr: allow(data-race)\n  return q->count;",
+    );
+    let (code, out, err) = r.ladr(&["check", "--format", "json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("src/mq.c:27:6") && err.contains("without a reason"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["status"], 2, "{v}");
+    assert_eq!(v["error"]["location"]["line"], 27, "{v}");
+}
+
+/// The gate's command line: bounds, time limit and deepening override `ladr.toml`; `--list`
+/// prints what would run and checks nothing; a second run reads unchanged harnesses from
+/// the result cache (an edit to an included header, other options or `--no-cache` check
+/// again); `--changed-since REV` keeps the harnesses that read a file changed since REV.
+#[test]
+fn the_gate_command_line_overrides_lists_caches_and_selects_changes() {
+    let r = Repo::new();
+    let (code, v) = r.check(&["--rounds", "3", "--unwind", "1", "--timeout", "90", "stats"]);
+    assert_eq!(code, 0, "{v}");
+    let o = &harness(&v, "stats")["outcome"];
+    assert_eq!(
+        (
+            o["bounds"]["rounds"].as_u64(),
+            o["bounds"]["unwind"].as_u64()
+        ),
+        (Some(3), Some(1)),
+        "{v}"
+    );
+    assert_eq!(o["time_limit_s"], 90.0, "{v}");
+    let (code, out, err) = r.ladr(&["check", "--list", "--rounds", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("queue: rounds 4, unwind 2, 120 s, no deepening, not cached"),
+        "{out}"
+    );
+    assert!(out.contains("  tests/stats_harness.c"), "{out}");
+    // The cache: the first run checks, the second reads, the table says so.
+    std::fs::remove_dir_all(r.path(".ladr")).ok();
+    let (_, first) = r.check(&[]);
+    let (code, second) = r.check(&[]);
+    assert_eq!(code, 1);
+    for name in ["queue", "stats"] {
+        assert_eq!(harness(&first, name)["cached"], false, "{first}");
+        assert_eq!(harness(&second, name)["cached"], true, "{second}");
+    }
+    assert_eq!(race_lines(&first, "queue"), race_lines(&second, "queue"));
+    let (_, out, _) = r.ladr(&["check", "--list"]);
+    assert!(
+        out.contains("stats: rounds 2, unwind 2, 120 s, no deepening, cached"),
+        "{out}"
+    );
+    let (_, text, _) = r.ladr(&["check"]);
+    assert!(
+        text.contains("(cached)") && text.contains("race gate: FAILED"),
+        "{text}"
+    );
+    let (_, again) = r.check(&["--no-cache"]);
+    assert_eq!(harness(&again, "queue")["cached"], false, "{again}");
+    // Elsewhere, as CI keeps it: the same answers, read back from there.
+    let (_, there) = r.check(&["--cache-dir", "kept"]);
+    assert_eq!(harness(&there, "queue")["cached"], false, "{there}");
+    let (_, back) = r.check(&["--cache-dir", "kept"]);
+    assert_eq!(harness(&back, "queue")["cached"], true, "{back}");
+    assert_eq!(race_lines(&there, "queue"), race_lines(&back, "queue"));
+    let (_, other) = r.check(&["--unwind", "1"]);
+    assert_eq!(harness(&other, "queue")["cached"], false, "{other}");
+    r.append("include/mq.h", "\n/* edited */ extern int mq_edited;\n");
+    let (_, edited) = r.check(&[]);
+    assert_eq!(harness(&edited, "stats")["cached"], false, "{edited}");
+    // --changed-since: a git repository of the copy.
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .current_dir(r.dir.path())
+            .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(ok.status.success(), "{args:?}: {ok:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "base"]);
+    let listed = |rev: &str| {
+        let (code, out, err) = r.ladr(&["check", "--list", "--changed-since", rev]);
+        assert_eq!(code, 0, "{err}");
+        let mut names: Vec<String> = out
+            .lines()
+            .filter(|l| !l.starts_with(' ') && l.contains(": rounds"))
+            .map(|l| l.split(':').next().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    assert!(listed("HEAD").is_empty());
+    r.append("tests/stats_harness.c", "\nint stats_edited;\n");
+    assert_eq!(listed("HEAD"), ["stats"]);
+    // A header both include: both.
+    r.append("include/mq.h", "\nextern int both_edited;\n");
+    assert_eq!(listed("HEAD"), ["queue", "stats"]);
+    // Committed changes count against an older revision.
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "second"]);
+    assert_eq!(listed("HEAD~1"), ["queue", "stats"]);
+    assert!(listed("HEAD").is_empty());
+    for bad in ["-p", "HEAD;true", "nonesuch", "a..b"] {
+        let (code, _, err) = r.ladr(&["check", "--list", &format!("--changed-since={bad}")]);
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("--changed-since"), "{bad}: {err}");
+    }
+}
+
+/// `check --html`'s index is a styled page in the race pages' manner: the gate's result, a
+/// verdict table of the harnesses, the races linking their pages; Markdown code spans of
+/// the reports are `<code>` in every page, never literal backquotes.
+#[test]
+fn the_html_index_is_a_verdict_table_and_code_spans_are_code() {
+    let r = Repo::new();
+    let (code, _, err) = r.ladr(&["check", "--html", "pages"]);
+    assert_eq!(code, 1, "{err}");
+    let index = std::fs::read_to_string(r.path("pages/index.html")).unwrap();
+    for want in [
+        "<style>",
+        "<table class=\"index\" id=\"harnesses\">",
+        "<tr data-harness=\"queue\"><td>queue</td><td class=\"v v-race\">race</td><td>2</td><td>2</td>",
+        "<tr data-harness=\"stats\"><td>stats</td><td class=\"v v-no-race\">no-race</td>",
+        "<table class=\"index\" id=\"races\">",
+        "<a href=\"queue-1.html\">race on <code>",
+        "<td class=\"s s-new\">new</td>",
+        "race gate: FAILED, 2 new races",
+    ] {
+        assert!(index.contains(want), "`{want}` not in\n{index}");
+    }
+    assert!(!index.contains('`'), "{index}");
+    let page = std::fs::read_to_string(r.path("pages/queue-1.html")).unwrap();
+    assert!(page.contains("thread 1 (<code>producer</code>"), "{page}");
+    assert!(!page.contains('`'), "{page}");
+}

@@ -118,7 +118,8 @@ fn html_report_in_chromium() {
         dom.contains("q-&gt;n = q-&gt;n + 1;"),
         "escaped source text"
     );
-    assert!(dom.contains("holds `q-&gt;lock` (mutex)"));
+    // Code spans of the report are code elements (issue 32 item 8).
+    assert!(dom.contains("holds <code>q-&gt;lock</code> (mutex)"));
     assert!(dom.contains("no lock is held by both"));
     assert!(dom.contains("id=\"verdict\""));
 

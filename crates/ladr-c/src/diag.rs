@@ -92,6 +92,21 @@ impl Error {
         self
     }
 
+    /// The error located at bytes `range` of `text`, the contents of `file` as read from
+    /// disk (not a preprocessed program: a comment, a config line), with `label` there.
+    pub fn in_file(
+        mut self,
+        file: &str,
+        text: &str,
+        range: std::ops::Range<usize>,
+        label: impl Into<String>,
+    ) -> Error {
+        let map = SourceMap::new(text, file, vec![]).with_inputs(vec![file.to_string()]);
+        self.span = Some((Span::span(range.start, range.end), label.into()));
+        self.source = Some(Arc::new(map));
+        self
+    }
+
     pub fn note(mut self, note: impl Into<String>) -> Error {
         self.notes.push(note.into());
         self

@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// One task's measures: the `stats` of ladr's JSON document, with the bounds its answer
 /// holds for. With several CBMC runs (deepening) the times are those of all runs, the sizes
-/// those of the check whose answer is reported (README, JSON schema).
+/// those of the check whose answer is reported (docs/output.md, JSON schema).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct TaskStats {

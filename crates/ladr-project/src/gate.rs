@@ -13,6 +13,7 @@
 //! 0. Configuration errors are found before anything runs (exit 2, by the caller).
 
 use crate::baseline::Known;
+use crate::cache::Cache;
 use crate::compdb::{self, Database};
 use crate::config::{Config, Harness};
 use crate::suppress::{self, Sources, Suppression};
@@ -39,6 +40,8 @@ pub struct RunOptions {
     pub jobs: usize,
     /// The baseline's races, if one was given.
     pub baseline: Option<Vec<Known>>,
+    /// The result cache (none: every harness is checked, nothing kept).
+    pub cache: Option<Cache>,
 }
 
 /// What happens, for a progress display: a harness starts, or ends.
@@ -56,6 +59,8 @@ pub struct HarnessRun {
     /// The linked program (for the text report's source lines), when it was read.
     pub parsed: Option<Parsed>,
     pub wall: Duration,
+    /// The outcome was read from the result cache, not checked now.
+    pub cached: bool,
 }
 
 /// Whether a race was in the baseline.
@@ -140,14 +145,7 @@ pub fn run(
     progress: &(dyn Fn(Event) + Sync),
 ) -> Result<Gate, Error> {
     let start = Instant::now();
-    let db = match &config.compile_commands {
-        Some(p) => {
-            let db = Database::load(p)?;
-            db.check_includes_within(&config.root)?;
-            Some(db)
-        }
-        None => None,
-    };
+    let db = database(config)?;
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<HarnessRun>>> =
         Mutex::new((0..harnesses.len()).map(|_| None).collect());
@@ -159,7 +157,7 @@ pub fn run(
                     break;
                 };
                 progress(Event::Started(&h.name));
-                let r = run_harness(h, db.as_ref(), &opts.cbmc, &|phase, r, u| {
+                let r = run_harness(h, db.as_ref(), opts, &|phase, r, u| {
                     progress(Event::Phase(&h.name, phase, r, u))
                 });
                 progress(Event::Finished(&r));
@@ -199,22 +197,80 @@ pub fn run(
     ))
 }
 
-/// Links and checks one harness (every race, or its `max-races`).
+/// The config's compile database, if it names one (its includes checked to stay within
+/// the config's directory).
+pub fn database(config: &Config) -> Result<Option<Database>, Error> {
+    match &config.compile_commands {
+        Some(p) => {
+            let db = Database::load(p)?;
+            db.check_includes_within(&config.root)?;
+            Ok(Some(db))
+        }
+        None => Ok(None),
+    }
+}
+
+/// Preprocesses, parses and links the files of `h` into its program.
+pub fn prepare(h: &Harness, db: Option<&Database>) -> Result<Parsed, Error> {
+    link::load_all(&compdb::inputs(&h.files, db, &h.flags))
+}
+
+/// Whether `h` reads a file of `changed` (absolute, normalised paths: `changes::since`):
+/// one of its files or a file they include. A harness that cannot be read counts as
+/// changed (its error is then reported).
+pub fn touched(h: &Harness, db: Option<&Database>, changed: &BTreeSet<PathBuf>) -> bool {
+    use crate::changes::normal;
+    if h.files.iter().any(|f| changed.contains(&normal(f))) {
+        return true;
+    }
+    match prepare(h, db) {
+        Ok(p) => p
+            .map
+            .files()
+            .iter()
+            .any(|f| changed.contains(&normal(Path::new(f)))),
+        Err(_) => true,
+    }
+}
+
+/// Links and checks one harness (every race, or its `max-races`), or reads its outcome
+/// from the result cache.
 pub fn run_harness(
     h: &Harness,
     db: Option<&Database>,
-    cbmc: &Path,
+    run: &RunOptions,
     progress: &(dyn Fn(Phase, u32, u32) + Sync),
 ) -> HarnessRun {
     let t0 = Instant::now();
     let opts = options(h);
-    let inputs = compdb::inputs(&h.files, db, &h.flags);
-    let parsed = match link::load_all(&inputs) {
+    let parsed = match prepare(h, db) {
         Ok(p) => p,
         Err(e) => return failed(h, &e),
     };
     let parse_time = t0.elapsed().as_secs_f64();
-    let mut copts = ladr_cbmc::Options::new(cbmc.to_path_buf());
+    // Suppression comments need a reason also in the headers the harness includes.
+    let dirs: Vec<PathBuf> = h
+        .files
+        .iter()
+        .filter_map(|f| f.parent())
+        .map(Path::to_path_buf)
+        .collect();
+    let own = parsed.map.files().iter().map(String::as_str);
+    if let Err(e) = suppress::check_reasons(own.filter(|f| suppress::under(f, &dirs))) {
+        return failed(h, &e);
+    }
+    let key = Cache::key(&parsed.text, h, &run.cbmc);
+    if let Some(outcome) = run.cache.as_ref().and_then(|c| c.get(&key)) {
+        return HarnessRun {
+            name: h.name.clone(),
+            files: h.files.clone(),
+            outcome,
+            parsed: Some(parsed),
+            wall: t0.elapsed(),
+            cached: true,
+        };
+    }
+    let mut copts = ladr_cbmc::Options::new(run.cbmc.clone());
     copts.ilp32 = h.ilp32;
     let limit = h.timeout.map(Duration::from_secs_f64);
     copts.timeout = limit;
@@ -237,12 +293,16 @@ pub fn run_harness(
         ),
     };
     outcome.time_limit_s = h.timeout;
+    if let Some(cache) = &run.cache {
+        cache.put(&key, &outcome);
+    }
     HarnessRun {
         name: h.name.clone(),
         files: h.files.clone(),
         outcome,
         parsed: Some(parsed),
         wall: t0.elapsed(),
+        cached: false,
     }
 }
 
@@ -268,6 +328,7 @@ fn failed(h: &Harness, e: &Error) -> HarnessRun {
         outcome,
         parsed: None,
         wall: Duration::ZERO,
+        cached: false,
     }
 }
 
@@ -371,7 +432,7 @@ impl Gate {
         out
     }
 
-    /// The combined JSON document (schema in the README, "ladr check").
+    /// The combined JSON document (schema in docs/gate.md, "JSON of ladr check").
     pub fn json(&self) -> Value {
         let harnesses: Vec<Value> = self
             .runs
@@ -396,6 +457,7 @@ impl Gate {
                     "name": r.name,
                     "files": r.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
                     "wall_s": r.wall.as_secs_f64(),
+                    "cached": r.cached,
                     "outcome": outcome,
                 })
             })
@@ -618,7 +680,11 @@ impl Gate {
                     .count()
                     .to_string(),
                 format!("{}/{}", o.bounds.rounds, o.bounds.unwind),
-                format!("{:.1} s", r.wall.as_secs_f64()),
+                format!(
+                    "{:.1} s{}",
+                    r.wall.as_secs_f64(),
+                    if r.cached { " (cached)" } else { "" }
+                ),
             ]);
         }
         let widths: Vec<usize> = (0..7)
@@ -650,6 +716,26 @@ impl Gate {
         });
         out
     }
+}
+
+/// The gate's document for a run that ended before any harness's answer: a configuration or
+/// usage error (`status` 2), or an interruption (`status` 128 + the signal). `error` has the
+/// shape of `ladr FILE`'s (`kind`, `message`, `location`, `notes`), from `outcome`.
+pub fn error_json(config: &Path, outcome: &Outcome, status: u8) -> Value {
+    json!({
+        "schema": 1,
+        "tool": report::TOOL,
+        "config": config.display().to_string(),
+        "status": status,
+        "error": outcome.error,
+        "summary": {
+            "harnesses": 0, "no_verdict": 0, "races": 0, "new": 0, "unchanged": 0,
+            "suppressed": 0, "absent": 0, "stale_suppressions": 0, "wall_s": 0.0,
+        },
+        "harnesses": [],
+        "absent": [],
+        "stale_suppressions": [],
+    })
 }
 
 pub use report::text::race_line;

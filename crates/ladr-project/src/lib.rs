@@ -1,11 +1,14 @@
 //! ladr on a repository: the build's compile database ([`compdb`]), the `ladr.toml` race
-//! gate ([`config`], [`gate`]), suppressions ([`suppress`]) and baselines ([`baseline`]).
+//! gate ([`config`], [`gate`]), suppressions ([`suppress`]), baselines ([`baseline`]), the
+//! result cache ([`cache`]) and the files changed since a revision ([`changes`]).
 //!
 //! Architecture invariant: this crate decides which files make a program and which races
 //! fail a gate; it never translates C or reads CBMC's output itself (that is `ladr-check`
 //! and `ladr-report`).
 
 pub mod baseline;
+pub mod cache;
+pub mod changes;
 pub mod compdb;
 pub mod config;
 pub mod gate;

@@ -16,15 +16,8 @@ use std::path::{Path, PathBuf};
 /// The marker of an in-source suppression.
 pub const MARKER: &str = "ladr: allow(data-race)";
 
-/// Why a race does not fail the gate.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Suppression {
-    /// SARIF's `suppression.kind`: `inSource` or `external` (the config).
-    pub kind: &'static str,
-    pub justification: String,
-    /// Where it is written (`file:line`).
-    pub at: String,
-}
+/// Why a race does not fail the gate (or `ladr FILE`).
+pub use ladr_report::Suppression;
 
 /// An in-source suppression comment found in a file.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,8 +61,25 @@ impl Sources {
 
 /// `(line, reason)` of every suppression comment in `text`.
 pub fn comments_in(text: &str) -> Vec<(u32, String)> {
+    markers_in(text)
+        .into_iter()
+        .map(|m| (m.line, m.reason))
+        .collect()
+}
+
+/// A suppression comment: its line, the byte offset of its marker in the text, its reason.
+struct Marker {
+    line: u32,
+    offset: usize,
+    reason: String,
+}
+
+fn markers_in(text: &str) -> Vec<Marker> {
     let mut out = vec![];
-    for (i, line) in text.lines().enumerate() {
+    let mut start = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let line_start = start;
+        start += line.len();
         let Some(at) = line.find(MARKER) else {
             continue;
         };
@@ -82,9 +92,64 @@ pub fn comments_in(text: &str) -> Vec<(u32, String)> {
             .trim_end_matches("*/")
             .trim()
             .to_string();
-        out.push((i as u32 + 1, reason));
+        out.push(Marker {
+            line: i as u32 + 1,
+            offset: line_start + at,
+            reason,
+        });
     }
     out
+}
+
+/// Refuses a suppression comment without a reason in any of `files` (as `[[allow]]` needs
+/// a `reason`): a usage error located at the comment. Files that cannot be read are
+/// skipped (the check reports them if they matter).
+pub fn check_reasons<'f>(files: impl IntoIterator<Item = &'f str>) -> ladr_c::diag::Result<()> {
+    use ladr_c::diag::{Error, ErrorKind};
+    for file in files {
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        if let Some(m) = markers_in(&text).into_iter().find(|m| m.reason.is_empty()) {
+            return Err(Error::new(
+                ErrorKind::Usage,
+                format!("`{MARKER}` without a reason"),
+            )
+            .in_file(file, &text, m.offset..m.offset + MARKER.len(), "no reason")
+            .note(format!(
+                "write why the race is kept after it: `// {MARKER} counter read without the lock on purpose`"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `file` lies under one of `dirs` (made absolute against the current directory):
+/// suppression comments are read only in the project's own files, never in a file a line
+/// marker names elsewhere on the machine.
+pub fn under(file: &str, dirs: &[PathBuf]) -> bool {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let abs = ladr_report::sarif::absolute(Path::new(file), &cwd);
+    dirs.iter()
+        .any(|d| abs.starts_with(ladr_report::sarif::absolute(d, &cwd)))
+}
+
+/// `ladr FILE`: marks each race with an access on or below an in-source suppression
+/// comment, in a file under `dirs`, as suppressed.
+pub fn mark_in_source(races: &mut [ladr_report::Race], dirs: &[PathBuf]) {
+    let mut sources = Sources::default();
+    for race in races {
+        race.suppression = race
+            .accesses
+            .iter()
+            .filter(|a| under(&a.file, dirs))
+            .find_map(|a| sources.at(&a.file, a.line))
+            .map(|c| Suppression {
+                kind: "inSource",
+                justification: c.reason,
+                at: format!("{}:{}", c.file, c.line),
+            });
+    }
 }
 
 /// The suppression of a race, if any: in source first, then the config's.

@@ -109,6 +109,7 @@ mod tests {
             fingerprint: String::new(),
             group: 0,
             interleaving: vec![],
+            suppression: None,
         }
     }
 

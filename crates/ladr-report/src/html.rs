@@ -36,7 +36,7 @@ pub fn html(o: &Outcome) -> String {
         "<header>\n<h1>{}</h1>\n<p class=\"verdict verdict-{}\" id=\"verdict\">{}</p>\n",
         escape(&o.input),
         escape(o.verdict),
-        escape(&summary(o))
+        prose(&summary(o))
     );
     let cuts = if o.bounds.cuts.is_empty() {
         "no loop, recursion or thread creation was cut".to_string()
@@ -53,7 +53,7 @@ pub fn html(o: &Outcome) -> String {
         escape(&cuts)
     );
     for a in &o.assumptions {
-        let _ = writeln!(h, "<p class=\"assumed\">Assumed: {}</p>", escape(a));
+        let _ = writeln!(h, "<p class=\"assumed\">Assumed: {}</p>", prose(a));
     }
     let _ = writeln!(
         h,
@@ -65,6 +65,95 @@ pub fn html(o: &Outcome) -> String {
         race_section(&mut h, o, race, i);
     }
     let _ = write!(h, "<script>{JS}</script>\n</body>\n</html>\n");
+    h
+}
+
+/// One harness of `ladr check --html`'s index.
+pub struct IndexHarness {
+    pub name: String,
+    pub verdict: String,
+    pub races: usize,
+    pub new: usize,
+    pub suppressed: usize,
+    /// `rounds/unwind`.
+    pub bounds: String,
+    pub time: String,
+}
+
+/// One race of the index: its page, its line (Markdown code spans allowed), its state.
+pub struct IndexRace {
+    pub harness: String,
+    pub page: String,
+    pub text: String,
+    /// `new`, `unchanged` or `suppressed`.
+    pub state: String,
+}
+
+/// `ladr check --html DIR`'s `index.html`: the gate's result (`passed` says its class), a
+/// table of the harnesses with their verdicts, and a table of the races linking their pages;
+/// in the race pages' style.
+pub fn index(
+    result: &str,
+    passed: bool,
+    harnesses: &[IndexHarness],
+    races: &[IndexRace],
+) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>ladr check</title>\n<style>{CSS}{INDEX_CSS}</style>\n</head>\n<body>\n\
+         <header>\n<h1>ladr check</h1>\n<p class=\"verdict verdict-{}\" id=\"verdict\">{}</p>\n\
+         <p class=\"tool\">{} {}</p>\n</header>\n",
+        if passed { "no-race" } else { "race" },
+        prose(result),
+        super::TOOL.name,
+        super::TOOL.version
+    );
+    h.push_str(
+        "<h2>Harnesses</h2>\n<table class=\"index\" id=\"harnesses\">\n<tr><th>harness</th>\
+         <th>verdict</th><th>races</th><th>new</th><th>suppressed</th><th>bounds</th>\
+         <th>time</th></tr>\n",
+    );
+    for x in harnesses {
+        let _ = writeln!(
+            h,
+            "<tr data-harness=\"{}\"><td>{}</td><td class=\"v v-{}\">{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(&x.name),
+            escape(&x.name),
+            escape(&x.verdict),
+            escape(&x.verdict),
+            x.races,
+            x.new,
+            x.suppressed,
+            escape(&x.bounds),
+            escape(&x.time)
+        );
+    }
+    h.push_str("</table>\n<h2>Races</h2>\n");
+    if races.is_empty() {
+        h.push_str("<p>No race.</p>\n");
+    } else {
+        h.push_str(
+            "<table class=\"index\" id=\"races\">\n<tr><th>harness</th><th>race</th>\
+             <th>state</th></tr>\n",
+        );
+        for r in races {
+            let _ = writeln!(
+                h,
+                "<tr><td>{}</td><td><a href=\"{}\">{}</a></td><td class=\"s s-{}\">{}</td></tr>",
+                escape(&r.harness),
+                escape(&r.page),
+                prose(&r.text),
+                escape(&r.state),
+                escape(&r.state)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    h.push_str("</body>\n</html>\n");
     h
 }
 
@@ -84,6 +173,16 @@ fn race_section(h: &mut String, o: &Outcome, race: &Race, i: usize) {
         first.thread.slot,
         second.thread.slot
     );
+    if let Some(s) = &race.suppression {
+        let _ =
+            writeln!(
+            h,
+            "<p class=\"suppressed\">Suppressed ({} at {}): {}. It does not fail the check.</p>",
+            if s.kind == "inSource" { "in source" } else { "config" },
+            escape(&s.at),
+            escape(&s.justification)
+        );
+    }
     // Why: the two accesses and the locks.
     h.push_str("<div class=\"why\">\n<h3>Why they race</h3>\n<ul>\n");
     for (a, role) in [(first, "first"), (second, "second")] {
@@ -99,8 +198,8 @@ fn race_section(h: &mut String, o: &Outcome, race: &Race, i: usize) {
                 line: a.line,
                 column: a.column
             }),
-            escape(&thread_text(&a.thread)),
-            escape(&held_text(a.thread.slot, &a.locks_held, a.atomic_section)),
+            prose(&thread_text(&a.thread)),
+            prose(&held_text(a.thread.slot, &a.locks_held, a.atomic_section)),
         );
     }
     if no_common_lock(&first.locks_held, &second.locks_held) {
@@ -144,7 +243,7 @@ fn lanes(h: &mut String, race: &Race) {
             "<div class=\"lane-head\" style=\"grid-column: {}; grid-row: 1\" data-lane=\"{}\">{}</div>",
             k + 1,
             t.slot,
-            escape(&thread_text(t))
+            prose(&thread_text(t))
         );
     }
     let last = race.interleaving.len().saturating_sub(1);
@@ -197,7 +296,7 @@ fn lanes(h: &mut String, race: &Race) {
                 capitalise(r),
                 escape(&access_words(a)),
                 escape(&a.expr),
-                escape(&held_text(a.thread.slot, &a.locks_held, a.atomic_section))
+                prose(&held_text(a.thread.slot, &a.locks_held, a.atomic_section))
             );
         }
         h.push_str("</div>\n");
@@ -302,7 +401,7 @@ fn source(h: &mut String, o: &Outcome, race: &Race) {
                 if label.is_empty() {
                     String::new()
                 } else {
-                    format!("<span class=\"tag\">{}</span>", escape(&label))
+                    format!("<span class=\"tag\">{}</span>", prose(&label))
                 }
             );
         }
@@ -340,6 +439,26 @@ fn anchor(file: &str, line: u32) -> String {
     )
 }
 
+/// A sentence of the reports as HTML: escaped, and each Markdown code span (`` `x` ``, as
+/// the terminal report writes names) a `<code>` element. An unpaired backquote stays one.
+pub fn prose(s: &str) -> String {
+    let parts: Vec<&str> = s.split('`').collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, part) in parts.iter().enumerate() {
+        let code = i % 2 == 1;
+        if code && i + 1 == parts.len() {
+            // The last backquote has no partner.
+            out.push('`');
+            out.push_str(&escape(part));
+        } else if code {
+            let _ = write!(out, "<code>{}</code>", escape(part));
+        } else {
+            out.push_str(&escape(part));
+        }
+    }
+    out
+}
+
 /// Text as HTML: `&`, `<`, `>`, `"` and `'` escaped (safe in elements and quoted
 /// attributes).
 pub fn escape(s: &str) -> String {
@@ -374,6 +493,7 @@ code, .src, .lines { font-family: ui-monospace, "DejaVu Sans Mono", monospace; f
 .why ul { margin: 4px 0; padding-left: 20px; }
 .access-first { color: var(--first); } .access-second { color: var(--second); }
 .no-common { font-weight: 600; }
+.suppressed { padding: 4px 8px; border-left: 4px solid #6b7280; background: #f3f4f6; }
 .lanes { display: grid; gap: 6px; align-items: start; }
 .lane-head { font-weight: 600; font-size: 13px; padding: 4px 6px; background: #f3f4f6;
              border-radius: 4px; overflow-wrap: anywhere; }
@@ -406,6 +526,18 @@ tr.gap td { color: #9ca3af; }
 }
 "#;
 
+/// The index's tables.
+const INDEX_CSS: &str = r#"
+table.index { border-collapse: collapse; width: 100%; margin: 4px 0 16px; }
+table.index th, table.index td { border: 1px solid var(--line); padding: 4px 8px; text-align: left;
+                                 vertical-align: top; }
+table.index th { background: #f3f4f6; font-size: 13px; }
+td.v-race, td.s-new { background: #fee2e2; font-weight: 600; }
+td.v-no-race { background: #dcfce7; }
+td.v-unknown, td.v-error { background: #fef3c7; }
+td.s-suppressed, td.s-unchanged { color: #4b5563; }
+"#;
+
 const JS: &str = r#"
 (function () {
   function flash(id) {
@@ -423,7 +555,17 @@ const JS: &str = r#"
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{escape, prose};
+
+    #[test]
+    fn code_spans_become_code_elements() {
+        assert_eq!(
+            prose("write of `a<b>` by `w`"),
+            "write of <code>a&lt;b&gt;</code> by <code>w</code>"
+        );
+        assert_eq!(prose("one ` left"), "one ` left");
+        assert_eq!(prose("no spans"), "no spans");
+    }
 
     #[test]
     fn escapes_markup() {

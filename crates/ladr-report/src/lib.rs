@@ -2,7 +2,7 @@
 //! `ladr_check::Answer` with its envelope: schema version, input, tool, time limit, and each
 //! race's fingerprint) feeds every output format: the terminal ([`text`]), JSON (this model
 //! serialised with serde; the whole schema is these types and the answer's, documented in the
-//! README), SARIF ([`sarif`]), HTML ([`html`]) and the SV-COMP violation witnesses
+//! docs/output.md), SARIF ([`sarif`]), HTML ([`html`]) and the SV-COMP violation witnesses
 //! ([`witness`], [`yaml_witness`]).
 //!
 //! Architecture invariant: this crate runs no check and no CBMC, and reads no trace: it
@@ -24,25 +24,27 @@ pub use ladr_check::answer::{
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::source_map::{Loc, SourceMap};
+use ladr_check::answer::Word;
 use ladr_check::Answer;
 use ladr_ir::program::Options;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Version of the JSON schema below; bumped on incompatible changes.
 /// 2: `races` (every race found, each with its interleaving) replaced `race`; `search`.
 pub const SCHEMA_VERSION: u32 = 2;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Outcome {
     pub schema: u32,
     /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
     /// ladr cannot check, or a usage error found after the command line was read).
-    pub verdict: &'static str,
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub verdict: Word,
     /// Why there is no verdict (for `unknown` and `error`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For `error`: the diagnostic.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ErrorInfo>,
     pub input: String,
     pub bounds: Bounds,
@@ -51,35 +53,39 @@ pub struct Outcome {
     /// The races found, in the order found (empty unless the verdict is `race`).
     pub races: Vec<Race>,
     /// How the search for races ended (absent for `error`, and for an outcome of one check).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
     /// What the verdict takes for granted about functions without a body whose results the
     /// program uses ("the result of `foo` (no body) is any value of its type"); absent when
     /// none.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<String>,
     pub stats: Stats,
+    /// (A cached outcome is this ladr's: the cache key holds the version.)
+    #[serde(skip_deserializing, default = "tool")]
     pub tool: Tool,
     /// What every bound pair of the deepening schedule gave (`ladr FILE`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deepening: Option<schedule::DeepeningDoc>,
     /// What each swarm instance gave (`ladr swarm collect`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swarm: Option<schedule::SwarmDoc>,
 }
 
 /// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ErrorInfo {
-    /// `usage`, `syntax`, `unsupported`, `backend` or `internal`.
-    pub kind: &'static str,
+    /// `usage`, `syntax`, `unsupported`, `backend`, `internal`, `resources` or
+    /// `interrupted` (a signal stopped the run; the verdict is `unknown`).
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub kind: Word,
     pub message: String,
     /// Where, when the diagnostic has a place in the user's source.
     pub location: Option<Position>,
     pub notes: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Race {
     /// [first, second]: the write that ends context C1, the access that begins C2.
     pub accesses: [AccessInfo; 2],
@@ -89,6 +95,22 @@ pub struct Race {
     /// The race's group (from 1): races of one root cause share it ([`groups`]).
     pub group: usize,
     pub interleaving: Vec<Context>,
+    /// Why the race does not count (`ladr FILE`: an in-source `ladr: allow(data-race)`
+    /// comment; `ladr check` also `[[allow]]`); absent when it counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub suppression: Option<Suppression>,
+}
+
+/// A race kept on purpose: listed, never failing (exit 0 when every race is suppressed).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Suppression {
+    /// SARIF's `suppression.kind`: `inSource` (a comment) or `external` (`ladr.toml`).
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub kind: Word,
+    /// The reason written with it (required).
+    pub justification: String,
+    /// Where it is written (`file:line`).
+    pub at: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -97,12 +119,16 @@ pub struct Tool {
     pub version: &'static str,
 }
 
+fn tool() -> Tool {
+    TOOL
+}
+
 pub const TOOL: Tool = Tool {
     name: "ladr",
     version: env!("CARGO_PKG_VERSION"),
 };
 
-/// The JSON document of `--format json`: the outcome serialised (schema in the README).
+/// The JSON document of `--format json`: the outcome serialised (schema in docs/output.md).
 pub fn json(o: &Outcome) -> String {
     serde_json::to_string_pretty(o).expect("an Outcome always serialises")
 }
@@ -154,6 +180,23 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
     }
 }
 
+/// The outcome of a run stopped by `signal` (SIGINT, SIGTERM, SIGHUP) before its answer:
+/// verdict `unknown`, an `error` of kind `interrupted`.
+pub fn interrupted_outcome(input: &str, signal: i32, opts: &Options) -> Outcome {
+    let name = match signal {
+        1 => "SIGHUP".to_string(),
+        2 => "SIGINT".to_string(),
+        15 => "SIGTERM".to_string(),
+        n => format!("signal {n}"),
+    };
+    let message = format!("interrupted by {name} before an answer");
+    let mut o = error_outcome(input, &Error::new(ErrorKind::Backend, message), None, opts);
+    if let Some(e) = &mut o.error {
+        e.kind = "interrupted";
+    }
+    o
+}
+
 /// The document of `answer`, a check of `input`; `parse_time` (seconds spent reading the
 /// input) counts in its translation time. Each race gets its fingerprint, its files taken
 /// relative to the input's directory ([`sarif::root`]).
@@ -168,6 +211,7 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
                 fingerprint: String::new(),
                 group: 0,
                 interleaving: r.interleaving.clone(),
+                suppression: None,
             };
             race.fingerprint = sarif::race_fingerprint(&race, &root);
             race

@@ -326,7 +326,7 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
     // repository root, the same root wherever ladr writes both).
     let fp = race_fingerprint_in(race, ctx);
     let rounds = race.interleaving.iter().map(|c| c.round).max().unwrap_or(0);
-    json!({
+    let mut result = json!({
         "ruleId": RULE_ID,
         "ruleIndex": 0,
         "level": "error",
@@ -349,7 +349,16 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         "partialFingerprints": { FINGERPRINT_KEY: fp },
         // Races of one cause share a group (one finding per bug); every pair is a result.
         "properties": { "group": race.group },
-    })
+    });
+    if let Some(s) = &race.suppression {
+        result["suppressions"] = json!([{
+            "kind": s.kind,
+            "status": "accepted",
+            "justification": s.justification,
+            "properties": {"at": s.at},
+        }]);
+    }
+    result
 }
 
 /// One thread flow per thread of the interleaving (in order of first appearance), plus the

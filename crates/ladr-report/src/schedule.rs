@@ -3,8 +3,9 @@
 //! every answer states the bounds it reached; and the per-instance summary of
 //! `ladr swarm collect` (a `swarm` object in JSON).
 
+use ladr_check::answer::Word;
 use ladr_check::parallel::{Deepening, StepState};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The schedule as a line of text, when there is more to say than the report's own bounds
 /// (several bound pairs, or swarm instances): `bounds (rounds/unwinding): 2/2 no race,
@@ -75,7 +76,7 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
 /// pairs of the schedule all finished "no race") and `probe` (the answer is the
 /// constant-loop probe's: a race, or the "no race" given when the first pair gave none).
 /// Fields in alphabetical order, as the document always printed them.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DeepeningDoc {
     pub finished: Vec<[u32; 2]>,
     pub prefix: usize,
@@ -84,13 +85,14 @@ pub struct DeepeningDoc {
 }
 
 /// One bound pair of [`DeepeningDoc::schedule`].
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoundPairDoc {
     pub instances: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub rounds: u32,
-    pub state: &'static str,
+    #[serde(deserialize_with = "ladr_check::answer::leak")]
+    pub state: Word,
     pub unwind: u32,
 }
 
@@ -127,7 +129,7 @@ impl DeepeningDoc {
 
 /// What each swarm instance gave (`ladr swarm collect`): the instances that found a race,
 /// answered "no race", gave no answer. Fields in alphabetical order.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SwarmDoc {
     pub instances: usize,
     pub no_race: Vec<usize>,

@@ -128,6 +128,19 @@ fn write_race<W: WriteColor>(
         thread_text(&first.thread),
         thread_text(&second.thread)
     )];
+    if let Some(s) = &race.suppression {
+        let place = match s.kind {
+            "inSource" => "in source",
+            _ => "config",
+        };
+        notes.insert(
+            0,
+            format!(
+                "suppressed ({place} at {}: {}): it does not fail the check",
+                s.at, s.justification
+            ),
+        );
+    }
     notes.push(locks_text(first, second));
     for a in [first, second] {
         if !a.values.is_empty() {
@@ -145,9 +158,13 @@ fn write_race<W: WriteColor>(
     for other in folded {
         notes.push(format!("the same cause: {}", race_line(other)));
     }
-    let d = Diagnostic::error()
+    let (d, suppressed) = match race.suppression {
+        Some(_) => (Diagnostic::warning(), " (suppressed)"),
+        None => (Diagnostic::error(), ""),
+    };
+    let d = d
         .with_message(format!(
-            "data race on {} between thread {} and thread {}{number}",
+            "data race on {} between thread {} and thread {}{number}{suppressed}",
             second.quoted(),
             first.thread.slot,
             second.thread.slot

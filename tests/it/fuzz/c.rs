@@ -207,7 +207,7 @@ const LVALUES: &[&str] = &[
     "g", "x", "a[0]", "a[i % 2]", "s.f", "sp->f", "*p", "i", "ts[0]",
 ];
 // Not `w` or `r`: recursion through pointers between functions with loops grows the
-// program exponentially with U (a bounded input, unbounded memory: see the README).
+// program exponentially with U (a bounded input, unbounded memory: see docs/security.md).
 const FNS: &[&str] = &["h", "0", "&h"];
 
 fn expand(rng: &mut fastrand::Rng, template: &str, depth: u32) -> String {

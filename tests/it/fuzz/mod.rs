@@ -3,7 +3,7 @@
 //! not CBMC), `ladr.toml`, compile databases, baselines and swarm manifests.
 //!
 //! Every target generates inputs from a deterministic seed — small grammar pieces and
-//! mutations of real inputs (the e2e programs of `tests/e2e`, the README's config, ladr's
+//! mutations of real inputs (the e2e programs of `tests/e2e`, docs/gate.md's config, ladr's
 //! own JSON and SARIF) — with a bound on each input's size, and asserts for every input:
 //!
 //! * no panic (each case runs under `catch_unwind`) and no abort (the test process would
@@ -27,7 +27,7 @@
 //! failure names its target, seed and case number; `LADR_FUZZ_ONLY=N` reruns case N alone,
 //! and the failing inputs are written under `target/tmp/fuzz-failures/`; `LADR_FUZZ_TRACE=1`
 //! prints each case's number and each rejection's message and keeps each C input. The
-//! README (Security → Fuzzing) lists what the long runs tried and found.
+//! docs/security.md (Fuzzing) lists what the long runs tried and found.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;

@@ -1,4 +1,4 @@
-//! The `ladr.toml` target: mutations of the README's config.
+//! The `ladr.toml` target: mutations of the config of docs/gate.md.
 
 use super::mutate::mutate;
 use super::{drive, keep, DEFAULT_CASES, MAX_TEXT};

@@ -17,6 +17,7 @@
 
 use super::trace::{context_ranges, position, user_span};
 use super::Position;
+use super::Word;
 use crate::Report;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::build::callee_name;
@@ -25,16 +26,17 @@ use ladr_c::syntax::walk::{visit, visit::Visitor, Walk};
 use ladr_ir::abi;
 use lang_c::ast::{BlockItem, Expression, ExternalDeclaration, Statement};
 use lang_c::span::{Node, Span};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::convert::Infallible;
 
 /// A lock a thread holds at its access.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct LockHeld {
     /// The lock as the user named it where it was taken (`q->lock` for `&q->lock`).
     pub lock: String,
     /// `mutex`, `rwlock-read`, `rwlock-write` or `spinlock`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "crate::answer::leak")]
+    pub kind: Word,
     /// The call that took it.
     pub acquired_at: Option<Position>,
     /// The object's identity in CBMC's trace (equal for one lock in two threads).

@@ -6,7 +6,7 @@
 //! [`locks`]), before the programs of the check are freed, and the report renders only this.
 //!
 //! The types derive `Serialize`: their field names are the JSON schema of `--format json`
-//! (README "JSON output"); `ladr-report` adds the document's envelope (schema version, input,
+//! (docs/output.md, "JSON schema"); `ladr-report` adds the document's envelope (schema version, input,
 //! tool) and renders every other format from the same data.
 
 mod locks;
@@ -18,7 +18,7 @@ use crate::parallel::Deepening;
 use crate::{Races, Report, SearchEnd};
 use ladr_c::frontend::Parsed;
 use ladr_ir::program::{AssumedResult, CutKind, Options};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What a check found.
 #[derive(Clone, Debug)]
@@ -61,7 +61,26 @@ impl Verdict {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// A fixed word of the answer (`write`, `mutex`, `race`). A name of its own so that serde
+/// does not take the field for text borrowed from the input (its `&str` rule).
+pub type Word = &'static str;
+
+/// Reads a `&'static str` field back (`ladr check`'s result cache): the few short words of
+/// an answer (`race`, `write`, `mutex`) are kept for the rest of the run.
+pub fn leak<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let s = String::deserialize(d)?;
+    Ok(Box::leak(s.into_boxed_str()))
+}
+
+/// [`leak`] for a list.
+pub fn leak_all<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
+    let v = Vec::<String>::deserialize(d)?;
+    Ok(v.into_iter()
+        .map(|s| &*Box::leak(s.into_boxed_str()))
+        .collect())
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Bounds {
     pub rounds: u32,
     pub unwind: u32,
@@ -70,13 +89,14 @@ pub struct Bounds {
     pub cut: bool,
     /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
     /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
-    pub cuts: Vec<&'static str>,
+    #[serde(deserialize_with = "crate::answer::leak_all")]
+    pub cuts: Vec<Word>,
     /// A "no race" that is vacuous: the program creates threads, but no execution within
     /// the bounds creates one, so no access of a thread was checked (larger bounds may).
     pub vacuous: bool,
     /// Where the loops the unwinding cut are (each once, in source order); absent when
     /// none was cut.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cut_loops: Vec<Position>,
 }
 
@@ -95,14 +115,15 @@ impl Bounds {
 }
 
 /// How the search for races ended.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Search {
     /// `all-found`: the last check found no further race within the bounds, so every race
     /// within them is reported; `max-races`: as many as asked for were found (more may
     /// exist); `stopped`: a check gave no answer (time limit, CBMC failure).
-    pub ended: &'static str,
+    #[serde(deserialize_with = "crate::answer::leak")]
+    pub ended: Word,
     /// Why the search stopped (for `stopped`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
 
@@ -125,20 +146,21 @@ pub struct Race {
     pub interleaving: Vec<Context>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AccessInfo {
     pub file: String,
     pub line: u32,
     pub column: u32,
     /// `read` or `write`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "crate::answer::leak")]
+    pub kind: Word,
     pub atomic: bool,
     /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`), or for the hidden
     /// state of a C library function what it is (`libc's state of `strtok``).
     pub expr: String,
     /// The access is a call of this MT-Unsafe C library function (`strtok`) using its
     /// hidden static state; the call is at `line` and `column`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub libc_state: Option<String>,
     /// The function the access is written in (null: outside any, e.g. an initialiser).
     pub function: Option<String>,
@@ -178,13 +200,13 @@ impl AccessInfo {
     }
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Value {
     pub name: String,
     pub value: String,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Thread {
     /// Thread slot: 0 is `main`, then one per `pthread_create` site (copy).
     pub slot: usize,
@@ -198,14 +220,14 @@ pub struct Thread {
     pub call_end: Option<Position>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Position {
     pub file: String,
     pub line: u32,
     pub column: u32,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Context {
     /// 1-based position in the interleaving.
     pub index: usize,
@@ -222,7 +244,7 @@ pub struct Context {
     pub end_step: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct StepInfo {
     pub pos: Position,
     /// What happened: `x = 1`, `call pthread_mutex_lock`.
@@ -233,7 +255,7 @@ pub struct StepInfo {
 /// instances) the times are those of all runs together (what the answer cost), and the sizes
 /// are those of the one check whose answer is reported (the first race's, or for "no race"
 /// the deepest finished bounds'): sizes of different bounds do not add up to a formula.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Stats {
     /// Seconds spent before CBMC (passes and printing; the report adds parsing).
     pub translate_s: f64,

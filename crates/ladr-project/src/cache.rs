@@ -1,0 +1,96 @@
+//! `ladr check`'s result cache: the outcome of a harness whose program and options did not
+//! change is read back instead of checked again.
+//!
+//! The key is the SHA-256 of the ladr version, the CBMC binary's path, every option that
+//! shapes the answer (rounds, unwinding, time limit, deepening, data model, races asked
+//! for, preprocessor flags) and the text ladr parsed: the preprocessed, linked program, so
+//! an edit to any file the harness includes changes it. Only verdicts are kept (`race`,
+//! `no-race`): a time limit reached or a failure is checked again on the next run.
+//!
+//! The entries are `KEY.json` files (the outcome as `--format json` shows it) under
+//! `.ladr/cache/` next to `ladr.toml`; `--no-cache` checks again (and writes the new
+//! answer). Removing the directory is always safe.
+
+use crate::config::Harness;
+use ladr_report::{witness, Outcome};
+use std::path::{Path, PathBuf};
+
+/// The directory under the config's, and its name in listings.
+pub const DIR: &str = ".ladr/cache";
+
+/// Where the cache is and whether it is read.
+#[derive(Clone, Debug)]
+pub struct Cache {
+    pub dir: PathBuf,
+    /// `false` with `--no-cache`: answers are written, never read.
+    pub read: bool,
+}
+
+impl Cache {
+    /// The cache of the config whose directory is `root`.
+    pub fn under(root: &Path, read: bool) -> Cache {
+        Cache {
+            dir: root.join(DIR),
+            read,
+        }
+    }
+
+    /// The key of checking `text` (the parsed program) as `h` says, with `cbmc`.
+    pub fn key(text: &str, h: &Harness, cbmc: &Path) -> String {
+        let options = format!(
+            "ladr {}\0cbmc {}\0rounds {} unwind {} timeout {:?} deepen {} ilp32 {} max-races {:?} \
+             flags {:?}\0",
+            ladr_report::TOOL.version,
+            cbmc.display(),
+            h.rounds,
+            h.unwind,
+            h.timeout,
+            h.deepen,
+            h.ilp32,
+            h.max_races,
+            h.flags,
+        );
+        let mut all = options.into_bytes();
+        all.extend_from_slice(text.as_bytes());
+        witness::hex(&witness::sha256(&all))
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// Whether an answer for `key` is kept (read or not).
+    pub fn holds(&self, key: &str) -> bool {
+        self.path(key).is_file()
+    }
+
+    /// The kept outcome for `key`, unless `--no-cache` or none (an entry that does not read
+    /// back, from another version's schema, is no entry).
+    pub fn get(&self, key: &str) -> Option<Outcome> {
+        if !self.read {
+            return None;
+        }
+        let text = std::fs::read_to_string(self.path(key)).ok()?;
+        let o: Outcome = serde_json::from_str(&text).ok()?;
+        (o.schema == ladr_report::SCHEMA_VERSION).then_some(o)
+    }
+
+    /// Keeps `o` under `key` if it is a verdict; a cache that cannot be written is only a
+    /// slower next run.
+    pub fn put(&self, key: &str, o: &Outcome) {
+        if !matches!(o.verdict, "race" | "no-race") {
+            return;
+        }
+        if std::fs::create_dir_all(&self.dir).is_err() {
+            return;
+        }
+        // Written aside, then renamed: a reader never sees half an entry.
+        let aside = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
+        let text = ladr_report::json(o);
+        if ladr_check::files::write_no_follow(&aside, text.as_bytes()).is_ok()
+            && std::fs::rename(&aside, self.path(key)).is_err()
+        {
+            let _ = std::fs::remove_file(&aside);
+        }
+    }
+}
