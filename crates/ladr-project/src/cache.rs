@@ -105,3 +105,43 @@ impl Cache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Cache;
+    use ladr_c::diag::{Error, ErrorKind};
+
+    #[test]
+    fn verdicts_are_kept_and_read_back_others_are_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache {
+            dir: dir.path().join("c"),
+            read: true,
+        };
+        let opts = ladr_ir::program::Options::default();
+        let e = Error::new(ErrorKind::Backend, "time limit");
+        let mut o = ladr_report::error_outcome("a.c", &e, None, &opts);
+        cache.put("k1", &o);
+        assert!(
+            !cache.holds("k1"),
+            "an unknown answer is checked again next time"
+        );
+        o.verdict = "no-race";
+        o.error = None;
+        cache.put("k2", &o);
+        let back = cache.get("k2").expect("kept");
+        assert_eq!(back.verdict, "no-race");
+        assert_eq!(back.input, "a.c");
+        assert_eq!(ladr_report::json(&back), ladr_report::json(&o));
+        let unread = Cache {
+            read: false,
+            ..cache.clone()
+        };
+        assert!(unread.get("k2").is_none() && unread.holds("k2"));
+        std::fs::write(cache.dir.join("k3.json"), "{\"schema\": 1}").unwrap();
+        assert!(
+            cache.get("k3").is_none(),
+            "an entry that does not read back is none"
+        );
+    }
+}
