@@ -93,8 +93,8 @@ pub struct CheckArgs {
     /// is still written).
     #[arg(long)]
     no_cache: bool,
-    /// The result cache's directory (default: `.ladr/cache` next to `ladr.toml`), e.g. one
-    /// that CI keeps between runs and shares between the checkouts of two commits.
+    /// The result cache's directory (default: `$XDG_CACHE_HOME/ladr/results`, else
+    /// `~/.cache/ladr/results`), e.g. one that CI keeps between runs.
     #[arg(long, value_name = "DIR")]
     cache_dir: Option<PathBuf>,
 }
@@ -153,11 +153,11 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         .collect();
     ladr_project::suppress::check_reasons(listed.iter().map(String::as_str))?;
     let cache = match &args.cache_dir {
-        Some(dir) => Cache {
+        Some(dir) => Some(Cache {
             dir: dir.clone(),
             read: !args.no_cache,
-        },
-        None => Cache::under(&config.root, !args.no_cache),
+        }),
+        None => Cache::user(!args.no_cache),
     };
     if let Some(rev) = &args.changed_since {
         let changed = ladr_project::changes::since(&config.root, rev)?;
@@ -171,7 +171,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
     }
     if args.list {
         let cbmc = ladr_cbmc::locate(args.cbmc.as_deref()).ok();
-        emit(&list(&config, &harnesses, &cache, cbmc.as_deref())?);
+        emit(&list(&config, &harnesses, cache.as_ref(), cbmc.as_deref())?);
         return Ok(0);
     }
     let baseline = match &args.baseline {
@@ -207,7 +207,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             cbmc,
             jobs,
             baseline,
-            cache: Some(cache),
+            cache,
         },
         &|e| bars.event(e),
     )?;
@@ -260,16 +260,17 @@ fn override_settings(config: &mut Config, args: &CheckArgs) {
 fn list(
     config: &Config,
     harnesses: &[&Harness],
-    cache: &Cache,
+    cache: Option<&Cache>,
     cbmc: Option<&Path>,
 ) -> Result<String, Error> {
     let db = gate::database(config)?;
     let mut out = String::new();
     for h in harnesses {
         let cached = match (cbmc, gate::prepare(h, db.as_ref())) {
+            (_, Ok(_)) if cache.is_none() => "no cache directory",
             (Some(cbmc), Ok(p)) => {
                 let key = Cache::key(&p.text, h, cbmc);
-                if cache.holds(&key) {
+                if cache.is_some_and(|c| c.holds(&key)) {
                     "cached"
                 } else {
                     "not cached"

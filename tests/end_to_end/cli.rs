@@ -44,6 +44,7 @@ impl Sandbox {
         let mut c = Command::new(env!("CARGO_BIN_EXE_ladr"));
         c.current_dir(self.dir.path())
             .env("TMPDIR", &self.tmp)
+            .env("XDG_CACHE_HOME", self.dir.path().join(".xdg-cache"))
             .args(args)
             .stdin(Stdio::null());
         // These tests check at the bounds they give: no deepening unless a test asks.

@@ -44,6 +44,8 @@ impl Repo {
     fn ladr(&self, args: &[&str]) -> (i32, String, String) {
         let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
             .current_dir(self.dir.path())
+            // The gate's result cache: this copy's own, out of the user's.
+            .env("XDG_CACHE_HOME", self.dir.path().join(".xdg-cache"))
             .args(args)
             .output()
             .expect("run ladr");
@@ -453,7 +455,7 @@ fn the_gate_command_line_overrides_lists_caches_and_selects_changes() {
     );
     assert!(out.contains("  tests/stats_harness.c"), "{out}");
     // The cache: the first run checks, the second reads, the table says so.
-    std::fs::remove_dir_all(r.path(".ladr")).ok();
+    std::fs::remove_dir_all(r.path(".xdg-cache")).ok();
     let (_, first) = r.check(&[]);
     let (code, second) = r.check(&[]);
     assert_eq!(code, 1);

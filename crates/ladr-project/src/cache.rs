@@ -7,16 +7,19 @@
 //! an edit to any file the harness includes changes it. Only verdicts are kept (`race`,
 //! `no-race`): a time limit reached or a failure is checked again on the next run.
 //!
-//! The entries are `KEY.json` files (the outcome as `--format json` shows it) under
-//! `.ladr/cache/` next to `ladr.toml`; `--no-cache` checks again (and writes the new
-//! answer). Removing the directory is always safe.
+//! The entries are `KEY.json` files (the outcome as `--format json` shows it) in the user's
+//! cache directory, `$XDG_CACHE_HOME/ladr/results` (else `~/.cache/ladr/results`), or the
+//! `--cache-dir` given; `--no-cache` checks again (and writes the new answer). Removing the
+//! directory is always safe. Never inside the checked repository by default: a cache
+//! there could be committed, and an entry planted under a key the author computed would
+//! pass the gate without a check.
 
 use crate::config::Harness;
 use ladr_report::{witness, Outcome};
 use std::path::{Path, PathBuf};
 
-/// The directory under the config's, and its name in listings.
-pub const DIR: &str = ".ladr/cache";
+/// The directory under the user's cache directory.
+pub const DIR: &str = "ladr/results";
 
 /// Where the cache is and whether it is read.
 #[derive(Clone, Debug)]
@@ -27,12 +30,20 @@ pub struct Cache {
 }
 
 impl Cache {
-    /// The cache of the config whose directory is `root`.
-    pub fn under(root: &Path, read: bool) -> Cache {
-        Cache {
-            dir: root.join(DIR),
+    /// The user's cache (`$XDG_CACHE_HOME`, else `$HOME/.cache`; none without either).
+    pub fn user(read: bool) -> Option<Cache> {
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .filter(|x| Path::new(x).is_absolute())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME")
+                    .filter(|h| Path::new(h).is_absolute())
+                    .map(|h| PathBuf::from(h).join(".cache"))
+            })?;
+        Some(Cache {
+            dir: base.join(DIR),
             read,
-        }
+        })
     }
 
     /// The key of checking `text` (the parsed program) as `h` says, with `cbmc`.
@@ -92,5 +103,45 @@ impl Cache {
         {
             let _ = std::fs::remove_file(&aside);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cache;
+    use ladr_c::diag::{Error, ErrorKind};
+
+    #[test]
+    fn verdicts_are_kept_and_read_back_others_are_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = Cache {
+            dir: dir.path().join("c"),
+            read: true,
+        };
+        let opts = ladr_ir::program::Options::default();
+        let e = Error::new(ErrorKind::Backend, "time limit");
+        let mut o = ladr_report::error_outcome("a.c", &e, None, &opts);
+        cache.put("k1", &o);
+        assert!(
+            !cache.holds("k1"),
+            "an unknown answer is checked again next time"
+        );
+        o.verdict = "no-race";
+        o.error = None;
+        cache.put("k2", &o);
+        let back = cache.get("k2").expect("kept");
+        assert_eq!(back.verdict, "no-race");
+        assert_eq!(back.input, "a.c");
+        assert_eq!(ladr_report::json(&back), ladr_report::json(&o));
+        let unread = Cache {
+            read: false,
+            ..cache.clone()
+        };
+        assert!(unread.get("k2").is_none() && unread.holds("k2"));
+        std::fs::write(cache.dir.join("k3.json"), "{\"schema\": 1}").unwrap();
+        assert!(
+            cache.get("k3").is_none(),
+            "an entry that does not read back is none"
+        );
     }
 }

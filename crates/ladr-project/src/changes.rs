@@ -115,3 +115,36 @@ pub fn normal(p: &Path) -> PathBuf {
         ladr_report::sarif::absolute(p, &std::env::current_dir().unwrap_or_default())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::check_rev;
+
+    #[test]
+    fn revisions_are_names_never_options() {
+        for ok in [
+            "main",
+            "origin/main",
+            "HEAD~1",
+            "v1.2^",
+            "abc123",
+            "HEAD@{1}",
+            "release-2.0",
+        ] {
+            assert!(check_rev(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "-p",
+            "--output=x",
+            "a..b",
+            "a b",
+            "HEAD;true",
+            "$(id)",
+            "a:b",
+            "x\ny",
+        ] {
+            assert!(check_rev(bad).is_err(), "{bad:?}");
+        }
+    }
+}
