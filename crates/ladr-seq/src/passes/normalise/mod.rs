@@ -56,6 +56,7 @@
 //! DESIGN.md §3 (SV-COMP environment).
 
 mod atomic;
+mod c11;
 mod declarations;
 mod expressions;
 mod havocs;
@@ -82,6 +83,7 @@ use vla::VlaReads;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
+    let (defined, enumerators) = c11_context(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             no_goto_into_loop(&f.node.statement)?;
@@ -105,6 +107,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             visit_mut::stmt(&mut vla, &mut body)?;
             let items = normaliser.stmt(body)?;
             f.node.statement = as_stmt(items, span);
+            c11::map_calls(&mut f.node.statement, &mut p.names, &defined, &enumerators)?;
             let Ok(()) = visit_mut::stmt(&mut DropOverwrittenHavocs, &mut f.node.statement);
             if !crate::invariants::check_body(&f.node.statement, &[Invariant::N5]).is_empty() {
                 return Err(Error::unsupported(
@@ -115,6 +118,37 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
         }
     }
     Ok(p)
+}
+
+/// What mapping C11 thread calls needs ([`c11`]): the functions the unit defines and the
+/// enumerators it declares.
+fn c11_context(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
+    struct Enumerators(HashSet<String>);
+    impl Visitor for Enumerators {
+        type Error = Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            if let TypeSpecifier::Enum(en) = &t.node {
+                for e in &en.node.enumerators {
+                    self.0.insert(e.node.identifier.node.name.clone());
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut enumerators = Enumerators(HashSet::new());
+    let Ok(()) = visit::unit(&mut enumerators, unit);
+    let defined = unit
+        .0
+        .iter()
+        .filter_map(|ext| match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => function_name(&f.node).map(String::from),
+            _ => None,
+        })
+        .collect();
+    (defined, enumerators.0)
 }
 
 /// Names of global objects (not functions, not typedefs): their values are not constants.

@@ -480,8 +480,9 @@ impl<'a> SlotRewriter<'a> {
     }
 
     /// The pthread functions no model covers: those that change nothing ladr tracks keep
-    /// their arguments' reads; `pthread_cancel`, C11 threads, processes and any other
-    /// `pthread_*` or `sem_*` function are unsupported.
+    /// their arguments' reads; `pthread_cancel`, C11 threads that `normalise` did not map
+    /// (a call through a pointer), processes and any other `pthread_*` or `sem_*` function
+    /// are unsupported.
     fn unmodelled(&mut self, site: &PthreadCall<'_>) -> Rewritten {
         let (span, cspan, name) = (site.span, site.call_span, site.name);
         Ok(Some(match site.name {
@@ -514,8 +515,10 @@ impl<'a> SlotRewriter<'a> {
                     format!("the C11 <threads.h> function `{n}`"),
                 )
                 .note(
-                    "ladr models POSIX threads only; ignoring C11 threads would check a \
-                     program without its threads, or its locks (write it with <pthread.h>)",
+                    "ladr maps each direct call of a C11 thread function to its POSIX \
+                     counterpart; this one is reached another way (through a function \
+                     pointer), and ignoring it would check the program without its threads, \
+                     or its locks",
                 ));
             }
             "fork" | "vfork" | "clone" | "clone3" | "posix_spawn" | "posix_spawnp" | "daemon" => {
