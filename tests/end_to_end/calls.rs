@@ -252,6 +252,16 @@ fn key_destructors_run_at_thread_exit() {
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
 }
 
+/// A destructor held in a pointer (issue 27 item 14: `ops->destroy`, refused before as
+/// "neither a function defined in the program nor `free`"): the key's creation compares
+/// the pointer with each function whose address is taken, and the thread's exit runs the
+/// one it holds (the counting one races, the plain one does not).
+#[test]
+fn key_destructor_through_a_pointer() {
+    racy("key_destructor_pointer_racy.c", (6, 6));
+    free("key_destructor_pointer_free.c");
+}
+
 /// When `main` calls `pthread_exit`, the main thread exits and its key destructors run
 /// (issue 16), while the other threads go on: the destructor's write races with a read by
 /// the thread `main` created, and not when both hold the mutex.

@@ -271,7 +271,7 @@ impl ProgramFacts {
             ));
         }
         let pointer_globals = function_pointer_globals(others, &defs);
-        let dtors = destructors(&defs, &pointer_globals, &declared)?;
+        let dtors = destructors(&defs, others, &pointer_globals, &declared)?;
         Ok(ProgramFacts {
             defs,
             declared,

@@ -365,8 +365,13 @@ impl<'a> SlotRewriter<'a> {
             ));
         }
         let destructor = site.arg(1)?;
+        let mut v = vec![];
         let dtor = if constant::is_null_pointer_constant(&destructor.node) {
             None
+        } else if destructor_function(&destructor.node, &self.dtor_values, self.defs).is_none()
+            && !self.dtors.is_empty()
+        {
+            Some(self.destructor_number(&destructor, &mut v, cspan))
         } else {
             let n = destructor_function(&destructor.node, &self.dtor_values, self.defs)
                 .and_then(|n| self.dtors.iter().position(|d| d.name == n));
@@ -381,7 +386,7 @@ impl<'a> SlotRewriter<'a> {
                      accesses",
                 ));
             };
-            Some(n + 1)
+            Some(int(n as u64 + 1, cspan))
         };
         // The key is stored by the calling thread: a data write to `*key`.
         let target = match site.arg(0)?.node {
@@ -392,13 +397,41 @@ impl<'a> SlotRewriter<'a> {
         };
         let create = match dtor {
             None => site.model("pthread_key_create", vec![]),
-            Some(d) => site.model("pthread_key_create_dtor", vec![int(d as u64, cspan)]),
+            Some(d) => site.model("pthread_key_create_dtor", vec![d]),
         };
-        let mut v = vec![expr_stmt(assign(target, create, span))];
+        v.push(expr_stmt(assign(target, create, span)));
         if site.lv.is_some() {
             v.push(site.with_lv(int(0, cspan)));
         }
         Ok(v)
+    }
+
+    /// The number of the destructor a pointer `d` holds (issue 27 item 14): `d == f1 ? 1 :
+    /// d == f2 ? 2 : … : 0` over every destructor the program may name (`keys`: the
+    /// functions whose address is taken, `free`). A pointer to another function (one
+    /// without a body) is not explored: `__CPROVER_assume` pushed to `v`, a
+    /// `key-destructors` cut.
+    fn destructor_number(
+        &mut self,
+        d: &Node<Expression>,
+        v: &mut Vec<Node<Statement>>,
+        span: Span,
+    ) -> Node<Expression> {
+        let mut number = int(0, span);
+        let mut known = eq(d.clone(), int(0, span), span);
+        for (i, f) in self.dtors.iter().enumerate().rev() {
+            let is_f = eq(d.clone(), ident(&f.name, span), span);
+            number = cond(is_f.clone(), int(i as u64 + 1, span), number, span);
+            known = or(is_f, known, span);
+        }
+        v.push(assume(known, span));
+        if !self.p.cuts.iter().any(|c| c.kind == CutKind::KeyDestructors && c.span == span) {
+            self.p.cuts.push(Cut {
+                kind: CutKind::KeyDestructors,
+                span,
+            });
+        }
+        number
     }
 
     /// Semaphores.
