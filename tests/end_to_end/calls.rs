@@ -424,3 +424,13 @@ fn start_routine_through_typedef_parameters() {
     racy("routine_typedef_racy.c", (6, 6));
     free("routine_typedef_free.c");
 }
+
+/// `setjmp`/`longjmp` (issue 27, refused before): a `longjmp` in a helper returns to the
+/// `setjmp` of the thread that called it, with its value, and the code after it runs (the
+/// write races unless the mutex is held); `sigsetjmp`/`siglongjmp` jumping back make a loop.
+#[test]
+fn setjmp_and_longjmp_are_jumps() {
+    racy("setjmp_racy.c", (12, 12));
+    free("setjmp_free.c");
+    racy("sigsetjmp_racy.c", (9, 9));
+}

@@ -49,6 +49,7 @@ mod call_sites;
 mod copy;
 mod functions;
 mod kept;
+mod nonlocal;
 mod variadic;
 
 use crate::hygiene::{colliding_locals, file_scope_names};
@@ -98,6 +99,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             let name = function_name(&f.node).unwrap_or_default().to_string();
             let mut stack = vec![name];
             inl.stmt(&mut f.node.statement, &mut stack, false)?;
+            nonlocal::resolve(&mut f.node.statement, inl.names)?;
         }
     }
     check_no_defined_calls(&p.unit, &info)?;
