@@ -434,3 +434,17 @@ fn setjmp_and_longjmp_are_jumps() {
     free("setjmp_free.c");
     racy("sigsetjmp_racy.c", (9, 9));
 }
+
+/// `pthread_cancel` (issue 27, refused before): deferred cancellation acts at cancellation
+/// points and runs the cleanup handlers. A thread cancelled while it waits on a condition
+/// variable takes the mutex again and runs its handler (which writes `cleaned`), so `main`'s
+/// read before the join races with it, after the join not; a join that only cancellation
+/// lets return (the thread waits on a semaphore nobody posts) lets `main` go on to read what
+/// another, unjoined thread writes.
+#[test]
+fn cancellation_points_and_cleanup_handlers() {
+    racy("cancel_cond_wait_racy.c", (6, 22));
+    free("cancel_cond_wait_free.c");
+    racy("cancel_join_racy.c", (10, 20));
+    free("cancel_join_free.c");
+}

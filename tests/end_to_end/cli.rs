@@ -285,7 +285,7 @@ fn every_outcome_is_a_document_in_the_format_asked() {
     s.write("racy.c", RACY);
     s.write(
         "unsupported.c",
-        "#include <pthread.h>\nint x;\nvoid *w(void *a) { pthread_cancel(0); return 0; }\n\
+        "#include <pthread.h>\n#include <unistd.h>\nint x;\nvoid *w(void *a) { fork(); return 0; }\n\
          int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }\n",
     );
     for format in ["json", "sarif"] {
@@ -419,6 +419,12 @@ fn signal_handlers_setjmp_openmp_c11_threads_and_fork_are_located_errors() {
             "the C11 <threads.h> function `thrd_create`",
         ),
         ("fork.c", 11, "a child process has its own copy of memory"),
+        // Deferred cancellation is modelled, asynchronous cancellation is not.
+        (
+            "async_cancel.c",
+            5,
+            "asynchronous cancellation (`pthread_setcanceltype`)",
+        ),
         // Issue 27 item 10: CBMC aborted at every bound pair (`arith_tools.cpp:414`).
         ("zero_width_bitfield.c", 2, "a zero-width bit-field"),
     ] {

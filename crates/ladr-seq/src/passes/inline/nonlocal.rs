@@ -17,6 +17,8 @@
 //!
 //! A `longjmp` in a body without a `setjmp` (to a function that was not inlined into it: a
 //! recursive or kept one, or another thread) is a located "unsupported" error.
+//!
+//! Cleanup handlers and cancellation use the same jumps ([`cancel`]).
 
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
@@ -26,8 +28,17 @@ use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
+mod cancel;
+use cancel::Cleanup;
+
 /// The functions that save a jump buffer.
-const SETJMP: &[&str] = &["setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp"];
+const SETJMP: &[&str] = &[
+    "setjmp",
+    "_setjmp",
+    "sigsetjmp",
+    "__sigsetjmp",
+    "__sigsetjmp_cancel",
+];
 
 /// The functions that jump to a saved buffer.
 const LONGJMP: &[&str] = &["longjmp", "_longjmp", "siglongjmp", "__longjmp_chk"];
@@ -82,6 +93,13 @@ struct Jumps<'a> {
     sites: Vec<Site>,
     /// The second walk: `longjmp`s, with every site known.
     jumps: bool,
+    /// Cancellation is modelled: the program calls `pthread_cancel`.
+    cancel: bool,
+    /// The body registers cleanup handlers.
+    handlers: bool,
+    /// The body's cleanup handlers ([`cancel`]), once one is registered or the thread may be
+    /// cancelled.
+    cleanup: Option<Cleanup>,
 }
 
 impl Jumps<'_> {
@@ -108,6 +126,16 @@ impl Jumps<'_> {
         let (Some(env), Some(v)) = (args.first(), args.get(1)) else {
             return Err(Error::unsupported(span, "`longjmp` with too few arguments"));
         };
+        self.dispatch(&saved_site(env, span), v, span)
+    }
+
+    /// The jump to the site numbered `site` with the value `v` (1 when 0).
+    fn dispatch(
+        &self,
+        number: &Node<Expression>,
+        v: &Node<Expression>,
+        span: Span,
+    ) -> Result<Node<Statement>> {
         if self.sites.is_empty() {
             return Err(Error::unsupported(
                 span,
@@ -131,7 +159,7 @@ impl Jumps<'_> {
         let last = self.sites.len() - 1;
         let mut out = go(&self.sites[last]);
         for (i, site) in self.sites.iter().enumerate().take(last).rev() {
-            let here = eq(saved_site(env, span), int(i as u64 + 1, span), span);
+            let here = eq(number.clone(), int(i as u64 + 1, span), span);
             out = if_stmt(here, go(site), Some(out), span);
         }
         Ok(out)
@@ -156,6 +184,9 @@ impl VisitorMut for Jumps<'_> {
         } else if let Some((_, args, cspan)) = call_of(&s.node, LONGJMP) {
             *s = self.jump(args, cspan)?;
             return Ok(Walk::Skip);
+        } else if let Some(out) = self.cancellation(s)? {
+            *s = out;
+            return Ok(Walk::Skip);
         }
         Ok(Walk::Descend)
     }
@@ -165,29 +196,36 @@ impl VisitorMut for Jumps<'_> {
     }
 }
 
-/// Resolves the `setjmp`/`longjmp` pairs of one inlined body (module doc). Its `setjmp`
-/// sites' value variables are declared first in the body.
-pub(super) fn resolve(body: &mut Node<Statement>, names: &mut Names) -> Result<()> {
-    if !ladr_c::syntax::walk::mentions(body, SETJMP)
-        && !ladr_c::syntax::walk::mentions(body, LONGJMP)
-    {
+/// Resolves the `setjmp`/`longjmp` pairs of one inlined body (module doc), its cleanup
+/// handlers and, when the program calls `pthread_cancel` (`cancel`), its cancellation points
+/// ([`cancel`]). The sites' value variables and the handlers' are declared first in the
+/// body.
+pub(super) fn resolve(body: &mut Node<Statement>, names: &mut Names, cancel: bool) -> Result<()> {
+    let jumps = [SETJMP, LONGJMP, cancel::CLEANUP];
+    if !cancel && !jumps.iter().any(|f| ladr_c::syntax::walk::mentions(body, f)) {
         return Ok(());
     }
     let mut j = Jumps {
         names,
         sites: vec![],
         jumps: false,
+        cancel,
+        handlers: ladr_c::syntax::walk::mentions(body, cancel::REGISTER),
+        cleanup: None,
     };
     visit_mut::stmt(&mut j, body)?;
     j.jumps = true;
     visit_mut::stmt(&mut j, body)?;
     let span = body.span;
-    let decls: Vec<Node<BlockItem>> = j
+    let mut decls: Vec<Node<BlockItem>> = j
         .sites
         .iter()
         .filter_map(|s| s.value.as_ref())
         .map(|v| decl_item(simple_decl(&[TypeSpecifier::Int], v, None, false, None, span)))
         .collect();
+    if let Some(c) = &j.cleanup {
+        decls.extend(c.declarations(span));
+    }
     if !decls.is_empty() {
         let old = std::mem::replace(body, empty_stmt(span));
         let mut items = decls;

@@ -46,11 +46,9 @@
 //!   non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
 //!   after the slot's end label, so its accesses race like any other. One pass: a
 //!   destructor that calls `pthread_setspecific` is unsupported.
-//! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
-//!   point and runs cleanup handlers, and `pthread_join` then returns `PTHREAD_CANCELED`;
-//!   treating it as a no-op could hide races (code after a join that only cancellation lets
-//!   return), and "may stop at any visible point" would need the cleanup handlers too.
-//!   Hence `pthread_testcancel` has no effect.
+//! * `pthread_cancel` marks a request for the slot (`model/cancel.c`, added then); `inline`
+//!   made the cancellation points act on it (running the cleanup handlers and exiting with
+//!   `PTHREAD_CANCELED`), and `pthread_setcancelstate` disables it per slot.
 //! * Each slot has its own `errno`: `__errno_location()` (glibc's `errno` is
 //!   `(*__errno_location ())`) becomes `__ladr___errno_location(k)` (`model/libc.c`); C
 //!   library functions CBMC does not model (`ffs`, …) become calls of `model/libc.c`; other
@@ -126,6 +124,16 @@ pub const STRING_MODEL_SOURCE: &str = include_str!("../../model/string.c");
 /// destructor.
 pub const KEYS_MODEL_SOURCE: &str = include_str!("../../model/keys.c");
 
+/// Deferred cancellation's model (`model/cancel.c`), added to programs that call
+/// `pthread_cancel`.
+pub const CANCEL_MODEL_SOURCE: &str = include_str!("../../model/cancel.c");
+
+/// The cancellation model parsed.
+pub fn cancel_model_unit() -> TranslationUnit {
+    ladr_c::frontend::builtin_unit(CANCEL_MODEL_SOURCE, "<ladr cancel model>")
+        .expect("the embedded cancel model parses")
+}
+
 /// The key destructors' model parsed.
 pub fn keys_model_unit() -> TranslationUnit {
     ladr_c::frontend::builtin_unit(KEYS_MODEL_SOURCE, "<ladr keys model>")
@@ -147,13 +155,15 @@ pub fn model_unit() -> TranslationUnit {
 /// Runs the pass (module doc): one function per slot, pthread calls replaced by the model.
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let channels = calls_any(&p.unit, &library::CHANNEL_MAKERS);
+    let cancels = calls_any(&p.unit, &["pthread_cancel"]);
     let UserUnit {
         defs,
         others,
         declared,
     } = split_unit(&mut p);
     let mut tls = ThreadStorage::new(&others);
-    let facts = ProgramFacts::gather(defs, declared, &others, channels)?;
+    let mut facts = ProgramFacts::gather(defs, declared, &others, channels)?;
+    facts.cancels = cancels;
     let SlotBodies {
         slots,
         bodies,
@@ -165,6 +175,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut unit = tls.declare_copies(others);
     unit.extend(libc_state_declarations(&p));
     unit.extend(models(libc_used, !facts.dtors.is_empty(), &bodies));
+    if facts.cancels {
+        unit.extend(cancel_model_unit().0);
+    }
     unit.extend(
         statics
             .into_iter()
@@ -251,6 +264,8 @@ struct ProgramFacts {
     returns_value: HashMap<String, Returns>,
     /// The program makes byte channels (`pipe`, `socketpair`).
     channels: bool,
+    /// The program calls `pthread_cancel` (`model/cancel.c`).
+    cancels: bool,
 }
 
 impl ProgramFacts {
@@ -280,6 +295,7 @@ impl ProgramFacts {
             enumerators,
             returns_value,
             channels,
+            cancels: false,
         })
     }
 }
@@ -348,6 +364,7 @@ fn rewrite_slots(
             libc_call: None,
             libc_used: false,
             channels: facts.channels,
+            cancels: facts.cancels,
         };
         visit_mut::stmt(&mut rewriter, &mut body)?;
         libc_used |= rewriter.libc_used;

@@ -2,7 +2,7 @@
 //! that calls one ([`PthreadCall`]) becomes the model's statements, by family (threads,
 //! locks, condition variables, barriers, keys, semaphores, `pthread_once`); the pthread
 //! functions without effect ladr tracks keep only their arguments' reads, and the others
-//! (`pthread_cancel`, C11 threads, `fork`, any other `pthread_*`/`sem_*`) are unsupported.
+//! (C11 threads not mapped, `fork`, any other `pthread_*`/`sem_*`) are unsupported.
 //! With `--malloc-may-fail`, a statement calling an allocation function gets its failure
 //! ([`SlotRewriter::allocation_may_fail`]).
 
@@ -35,7 +35,7 @@ const NO_EFFECT: &[&str] = &[
     "pthread_spin_destroy",
     "pthread_barrier_destroy",
     "pthread_yield",
-    // No thread is ever cancelled (`pthread_cancel` is unsupported).
+    // `inline` made it a check of a pending request when the program cancels.
     "pthread_testcancel",
     "sched_yield",
     "pthread_setname_np",
@@ -513,19 +513,22 @@ impl<'a> SlotRewriter<'a> {
     }
 
     /// The pthread functions no model covers: those that change nothing ladr tracks keep
-    /// their arguments' reads; `pthread_cancel`, C11 threads that `normalise` did not map
+    /// their arguments' reads (`pthread_cancel` is a request for the slot); C11 threads that
+    /// `normalise` did not map
     /// (a call through a pointer), processes and any other `pthread_*` or `sem_*` function
     /// are unsupported.
     fn unmodelled(&mut self, site: &PthreadCall<'_>) -> Rewritten {
         let (span, cspan, name) = (site.span, site.call_span, site.name);
         Ok(Some(match site.name {
+            // A request for the slot (`model/cancel.c`): `inline` made the cancellation
+            // points act on it.
             "pthread_cancel" => {
-                return Err(Error::unsupported(cspan, "pthread_cancel").note(
-                    "a cancelled thread stops at its next cancellation point and runs its \
-                     cleanup handlers; ladr does not model that, and ignoring the call could \
-                     hide races (e.g. after a join that only a cancellation lets return)",
-                ));
+                vec![site.with_lv(site.model("pthread_cancel", vec![site.arg(0)?]))]
             }
+            "pthread_setcancelstate" if self.cancels => vec![site.with_lv(site.model(
+                "pthread_setcancelstate",
+                vec![site.arg(0)?, site.arg(1)?, int(site.slot, cspan)],
+            ))],
             n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
                 // The arguments are still evaluated (`pthread_detach(t)` reads `t`).
                 let mut v: Vec<_> = site

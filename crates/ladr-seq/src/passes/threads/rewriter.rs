@@ -55,6 +55,8 @@ pub(super) struct SlotRewriter<'a> {
     /// The program makes byte channels (`pipe`, `socketpair`): its descriptor I/O goes
     /// through the model ([`crate::model::library::channel_io`]).
     pub(super) channels: bool,
+    /// The program calls `pthread_cancel` (`model/cancel.c` is added).
+    pub(super) cancels: bool,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
