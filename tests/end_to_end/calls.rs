@@ -42,6 +42,15 @@ fn pthread_once_waits_for_the_init_routine() {
     free("once_free.c");
 }
 
+/// `pthread_once` with its control and routine reached through a struct (issue 27:
+/// "pthread_once with a routine that is not a function defined in the program"): the
+/// routine is called through the pointer, once; a thread that skips `pthread_once` races.
+#[test]
+fn pthread_once_through_pointers() {
+    racy("once_pointer_racy.c", (8, 17));
+    free("once_pointer_free.c");
+}
+
 /// A recursive mutex (static initializer, or `pthread_mutexattr_settype`) may be relocked by
 /// its owner: the rest of the thread is reachable, so its race after unlocking is found.
 #[test]

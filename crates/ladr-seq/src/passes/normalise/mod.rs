@@ -11,6 +11,9 @@
 //! * local declarations are split one declarator each; initialisers become assignments at the
 //!   same place (a constant array initialiser may stay); an uninitialised automatic local is
 //!   followed by `__CPROVER_havoc_object(&x);`.
+//! * C11 `<threads.h>` calls become their POSIX counterparts (`c11`), and `pthread_once`
+//!   with a routine given through a pointer the model's steps around a call of it
+//!   (`once`).
 //! * the SV-COMP environment: error functions → `__CPROVER_assume(0)`,
 //!   `__VERIFIER_assume` → `__CPROVER_assume`, `__VERIFIER_atomic_begin … end` → one block.
 //!
@@ -61,6 +64,7 @@ mod declarations;
 mod expressions;
 mod havocs;
 mod jumps;
+mod once;
 mod statements;
 mod vla;
 
@@ -108,6 +112,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             let items = normaliser.stmt(body)?;
             f.node.statement = as_stmt(items, span);
             c11::map_calls(&mut f.node.statement, &mut p.names, &defined, &enumerators)?;
+            once::through_pointers(&mut f.node.statement, &mut p.names, &defined)?;
             let Ok(()) = visit_mut::stmt(&mut DropOverwrittenHavocs, &mut f.node.statement);
             if !crate::invariants::check_body(&f.node.statement, &[Invariant::N5]).is_empty() {
                 return Err(Error::unsupported(
