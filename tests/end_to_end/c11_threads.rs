@@ -17,7 +17,12 @@ fn threads_and_a_mutex() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|a| a["thread"]["function"].as_str().unwrap_or_default().to_string())
+        .map(|a| {
+            a["thread"]["function"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
         .collect::<Vec<_>>();
     assert!(threads.iter().all(|r| r == "worker"), "{}", c.json);
 }

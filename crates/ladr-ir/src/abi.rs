@@ -269,7 +269,10 @@ pub fn c11_counterpart(f: &str) -> Option<&'static str> {
 
 /// The C11 thread functions whose counterpart is the POSIX function `f`.
 pub fn c11_names_of(f: &str) -> impl Iterator<Item = &'static str> + '_ {
-    C11_THREADS.iter().filter(move |(_, p)| *p == f).map(|(c, _)| *c)
+    C11_THREADS
+        .iter()
+        .filter(move |(_, p)| *p == f)
+        .map(|(c, _)| *c)
 }
 
 /// The results of C11 thread functions (C11 7.26.1), as the enumerators of `<threads.h>`

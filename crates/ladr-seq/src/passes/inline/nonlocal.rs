@@ -51,11 +51,12 @@ struct Site {
     value: Option<String>,
 }
 
+/// A call statement taken apart: the lvalue its result goes to, the arguments, the call's
+/// span.
+type CallParts<'s> = (Option<&'s Node<Expression>>, &'s [Node<Expression>], Span);
+
 /// `[lv =] f(args);` with `f` one of `names`: (lv, args, call span).
-fn call_of<'s>(
-    s: &'s Statement,
-    names: &[&str],
-) -> Option<(Option<&'s Node<Expression>>, &'s [Node<Expression>], Span)> {
+fn call_of<'s>(s: &'s Statement, names: &[&str]) -> Option<CallParts<'s>> {
     let Statement::Expression(Some(e)) = s else {
         return None;
     };
@@ -78,11 +79,7 @@ fn call_of<'s>(
 /// `*(int *)(env)`: the buffer's first int, the number of the site that saved it.
 fn saved_site(env: &Node<Expression>, span: Span) -> Node<Expression> {
     deref(
-        cast(
-            type_name(&[TypeSpecifier::Int], 1, span),
-            env.clone(),
-            span,
-        ),
+        cast(type_name(&[TypeSpecifier::Int], 1, span), env.clone(), span),
         span,
     )
 }
@@ -104,7 +101,12 @@ struct Jumps<'a> {
 
 impl Jumps<'_> {
     /// `*(int *)(env) = i; v = 0; L: lv = v;`
-    fn site(&mut self, lv: Option<&Node<Expression>>, env: &Node<Expression>, span: Span) -> Node<Statement> {
+    fn site(
+        &mut self,
+        lv: Option<&Node<Expression>>,
+        env: &Node<Expression>,
+        span: Span,
+    ) -> Node<Statement> {
         let label = self.names.label("setjmp");
         let value = lv.map(|_| self.names.temp());
         let n = self.sites.len() as u64 + 1;
@@ -202,7 +204,11 @@ impl VisitorMut for Jumps<'_> {
 /// body.
 pub(super) fn resolve(body: &mut Node<Statement>, names: &mut Names, cancel: bool) -> Result<()> {
     let jumps = [SETJMP, LONGJMP, cancel::CLEANUP];
-    if !cancel && !jumps.iter().any(|f| ladr_c::syntax::walk::mentions(body, f)) {
+    if !cancel
+        && !jumps
+            .iter()
+            .any(|f| ladr_c::syntax::walk::mentions(body, f))
+    {
         return Ok(());
     }
     let mut j = Jumps {
@@ -221,7 +227,16 @@ pub(super) fn resolve(body: &mut Node<Statement>, names: &mut Names, cancel: boo
         .sites
         .iter()
         .filter_map(|s| s.value.as_ref())
-        .map(|v| decl_item(simple_decl(&[TypeSpecifier::Int], v, None, false, None, span)))
+        .map(|v| {
+            decl_item(simple_decl(
+                &[TypeSpecifier::Int],
+                v,
+                None,
+                false,
+                None,
+                span,
+            ))
+        })
         .collect();
     if let Some(c) = &j.cleanup {
         decls.extend(c.declarations(span));

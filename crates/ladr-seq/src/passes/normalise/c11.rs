@@ -74,7 +74,14 @@ impl C11Calls<'_> {
         );
         block(
             vec![
-                decl_item(simple_decl(&[TypeSpecifier::Int], &r, None, false, None, span)),
+                decl_item(simple_decl(
+                    &[TypeSpecifier::Int],
+                    &r,
+                    None,
+                    false,
+                    None,
+                    span,
+                )),
                 item(expr_stmt(assign(ident(&r, span), call, span))),
                 item(expr_stmt(assign(lv, value, span))),
             ],
@@ -194,7 +201,14 @@ impl C11Calls<'_> {
         let init = call("pthread_mutex_init", args, cspan);
         block(
             vec![
-                decl_item(simple_decl(&[TypeSpecifier::Int], &a, None, false, None, span)),
+                decl_item(simple_decl(
+                    &[TypeSpecifier::Int],
+                    &a,
+                    None,
+                    false,
+                    None,
+                    span,
+                )),
                 item(expr_stmt(assign(ident(&a, span), recursive, span))),
                 item(match lv {
                     Some(l) => expr_stmt(assign(l, init, span)),

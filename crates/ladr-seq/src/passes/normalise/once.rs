@@ -60,9 +60,7 @@ impl VisitorMut for OnceCalls<'_> {
         let once = callee_name(&c.node) == Some("pthread_once")
             && !self.defined.contains("pthread_once")
             && c.node.arguments.len() == 2;
-        if !once
-            || named(&c.node.arguments[1].node).is_some_and(|f| self.defined.contains(f))
-        {
+        if !once || named(&c.node.arguments[1].node).is_some_and(|f| self.defined.contains(f)) {
             return Ok(Walk::Skip);
         }
         let (span, cspan) = (s.span, c.span);
@@ -80,7 +78,14 @@ impl VisitorMut for OnceCalls<'_> {
             cspan,
         );
         let mut items = vec![
-            decl_item(simple_decl(&[TypeSpecifier::Int], &t, None, false, None, span)),
+            decl_item(simple_decl(
+                &[TypeSpecifier::Int],
+                &t,
+                None,
+                false,
+                None,
+                span,
+            )),
             item(expr_stmt(assign(
                 ident(&t, span),
                 call(&abi::model_function("pthread_once"), vec![control], cspan),

@@ -425,7 +425,12 @@ impl<'a> SlotRewriter<'a> {
             known = or(is_f, known, span);
         }
         v.push(assume(known, span));
-        if !self.p.cuts.iter().any(|c| c.kind == CutKind::KeyDestructors && c.span == span) {
+        if !self
+            .p
+            .cuts
+            .iter()
+            .any(|c| c.kind == CutKind::KeyDestructors && c.span == span)
+        {
             self.p.cuts.push(Cut {
                 kind: CutKind::KeyDestructors,
                 span,

@@ -132,7 +132,11 @@ impl Cleanup {
                 None,
                 span,
             )),
-            item(expr_stmt(assign(ident(&self.top, span), int(0, span), span))),
+            item(expr_stmt(assign(
+                ident(&self.top, span),
+                int(0, span),
+                span,
+            ))),
         ]
     }
 }
