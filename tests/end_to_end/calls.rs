@@ -457,3 +457,12 @@ fn cancellation_points_and_cleanup_handlers() {
     racy("cancel_join_racy.c", (10, 20));
     free("cancel_join_free.c");
 }
+
+/// A timed condition wait may return at its limit (`ETIMEDOUT`, the mutex taken again):
+/// the write on that branch races with `main`'s read before the join. It returned 0 only,
+/// so the branch was never explored ("no race").
+#[test]
+fn timed_condition_waits_may_time_out() {
+    racy("cond_timedwait_racy.c", (13, 19));
+    free("cond_timedwait_free.c");
+}

@@ -81,11 +81,13 @@ fn posix_calls(modelled: &str) -> Vec<(&str, usize)> {
             ("pthread_mutex_lock", 0),
             ("pthread_cond_wait", 1),
             ("pthread_cond_timedwait", 1),
+            ("pthread_cond_clockwait", 1),
         ],
         "pthread_mutex_unlock" => vec![
             ("pthread_mutex_unlock", 0),
             ("pthread_cond_wait", 1),
             ("pthread_cond_timedwait", 1),
+            ("pthread_cond_clockwait", 1),
         ],
         "pthread_mutex_trylock" => {
             vec![("pthread_mutex_trylock", 0), ("pthread_mutex_timedlock", 0)]

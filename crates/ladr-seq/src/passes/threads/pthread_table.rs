@@ -307,10 +307,25 @@ impl<'a> SlotRewriter<'a> {
     fn conditions(&mut self, site: &PthreadCall<'_>) -> Rewritten {
         let (cspan, k) = (site.call_span, site.slot);
         Ok(Some(match site.name {
-            "pthread_cond_wait" | "pthread_cond_timedwait" => vec![
+            "pthread_cond_wait" => vec![
                 expr_stmt(site.model("pthread_mutex_unlock", vec![site.arg(1)?, int(k, cspan)])),
                 site.with_lv(site.model("pthread_mutex_lock", vec![site.arg(1)?, int(k, cspan)])),
             ],
+            // A timed wait also returns at its time limit (ETIMEDOUT), the mutex taken
+            // again: either result, so the code after a timeout is explored (it returned 0
+            // only, hiding the races of that branch).
+            "pthread_cond_timedwait" | "pthread_cond_clockwait" => {
+                let mut v = vec![
+                    expr_stmt(
+                        site.model("pthread_mutex_unlock", vec![site.arg(1)?, int(k, cspan)]),
+                    ),
+                    expr_stmt(site.model("pthread_mutex_lock", vec![site.arg(1)?, int(k, cspan)])),
+                ];
+                if site.lv.is_some() {
+                    v.push(site.with_lv(site.model("pthread_cond_timed_result", vec![])));
+                }
+                v
+            }
             _ => return Ok(None),
         }))
     }
