@@ -1,27 +1,25 @@
 #include <pthread.h>
 #include <stdlib.h>
-int released;
-pthread_key_t key;
-void release_counted(void *p) {
-  released++;
-  free(p);
+pthread_key_t key, other;
+int freed;
+void release(void *v) {
+  freed = 1;
+  free(v);
 }
-void release_plain(void *p) {
-  free(p);
+void (*cleanup)(void *) = release;
+void make_key(pthread_key_t *k, void (*destructor)(void *)) {
+  pthread_key_create(k, destructor);
 }
-struct ops {
-  void (*destroy)(void *);
-};
-struct ops counted = {release_counted}, plain = {release_plain};
-void *worker(void *a) {
+void *worker(void *p) {
   pthread_setspecific(key, malloc(sizeof(int)));
   return 0;
 }
 int main(void) {
-  pthread_t t1, t2;
-  struct ops *ops = &counted;
-  pthread_key_create(&key, ops->destroy);
-  pthread_create(&t1, 0, worker, 0);
-  pthread_create(&t2, 0, worker, 0);
-  return 0;
+  pthread_t t;
+  make_key(&key, release);
+  pthread_key_create(&other, cleanup);
+  pthread_create(&t, 0, worker, 0);
+  int seen = freed;
+  pthread_join(t, 0);
+  return seen;
 }

@@ -267,8 +267,8 @@ fn key_destructors_run_at_thread_exit() {
 /// one it holds (the counting one races, the plain one does not).
 #[test]
 fn key_destructor_through_a_pointer() {
-    racy("key_destructor_pointer_racy.c", (6, 6));
-    free("key_destructor_pointer_free.c");
+    racy("key_destructor_member_racy.c", (6, 6));
+    free("key_destructor_member_free.c");
 }
 
 /// When `main` calls `pthread_exit`, the main thread exits and its key destructors run

@@ -125,15 +125,50 @@ fn pointer_candidates(
     others: &[Node<ExternalDeclaration>],
     file_scope: &HashSet<String>,
 ) -> Vec<String> {
+    let taken = taken_functions(defs, others, &|f| defs.contains_key(f));
+    let mut out: Vec<String> = taken
+        .into_iter()
+        .filter(|f| {
+            let def = &defs[f];
+            parameters(def).len() == 1 && returns_void(def) && !sets_values(&def.statement)
+        })
+        .collect();
+    if file_scope.contains("free") {
+        out.push("free".into());
+    }
+    out.sort();
+    out
+}
+
+/// Can a function pointer hold only functions the program defines or `free` (so a
+/// destructor pointer is always one of [`pointer_candidates`] or another defined function,
+/// which is no destructor's type)? No when the address of another function without a
+/// body is taken (`functions`: every function declared at file scope).
+pub(super) fn pointers_reach_only_definitions(
+    defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
+    functions: &HashSet<&str>,
+) -> bool {
+    let external = |f: &str| functions.contains(f) && !defs.contains_key(f) && f != "free";
+    taken_functions(defs, others, &external).is_empty()
+}
+
+/// The names `wanted` accepts that the program uses other than as a callee (a function
+/// whose address is taken), in its function bodies and file-scope initialisers.
+fn taken_functions(
+    defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
+    wanted: &dyn Fn(&str) -> bool,
+) -> HashSet<String> {
     struct Taken<'a> {
-        defs: &'a HashMap<String, FunctionDefinition>,
+        wanted: &'a dyn Fn(&str) -> bool,
         out: HashSet<String>,
     }
     impl Visitor for Taken<'_> {
         type Error = Infallible;
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
             match &e.node {
-                Expression::Identifier(i) if self.defs.contains_key(&i.node.name) => {
+                Expression::Identifier(i) if (self.wanted)(&i.node.name) => {
                     self.out.insert(i.node.name.clone());
                 }
                 Expression::Call(c) if matches!(c.node.callee.node, Expression::Identifier(_)) => {
@@ -148,7 +183,7 @@ fn pointer_candidates(
         }
     }
     let mut t = Taken {
-        defs,
+        wanted,
         out: HashSet::new(),
     };
     for f in defs.values() {
@@ -159,19 +194,7 @@ fn pointer_candidates(
             let Ok(()) = visit::declaration(&mut t, d);
         }
     }
-    let mut out: Vec<String> = t
-        .out
-        .into_iter()
-        .filter(|f| {
-            let def = &defs[f];
-            parameters(def).len() == 1 && returns_void(def) && !sets_values(&def.statement)
-        })
-        .collect();
-    if file_scope.contains("free") {
-        out.push("free".into());
-    }
-    out.sort();
-    out
+    t.out
 }
 
 /// Does `f` return `void` (a destructor's type, `void (*)(void *)`)?

@@ -76,7 +76,10 @@ mod storage;
 
 use crate::model::library;
 use constants::{enumerators, once_constants};
-use keys::{destructors, function_pointer_globals, function_values, run_destructors, Destructor};
+use keys::{
+    destructors, function_pointer_globals, function_values, pointers_reach_only_definitions,
+    run_destructors, Destructor,
+};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -258,6 +261,9 @@ struct ProgramFacts {
     pointer_globals: HashMap<String, String>,
     /// The key destructors ([`destructors`]).
     dtors: Vec<Destructor>,
+    /// A destructor pointer holds one of them or no destructor
+    /// ([`pointers_reach_only_definitions`]).
+    dtor_pointers_known: bool,
     /// Every enumeration constant ([`enumerators`]).
     enumerators: HashSet<String>,
     /// What each function declared at file scope returns ([`returns_value`]).
@@ -287,11 +293,14 @@ impl ProgramFacts {
         }
         let pointer_globals = function_pointer_globals(others, &defs);
         let dtors = destructors(&defs, others, &pointer_globals, &declared)?;
+        let functions: HashSet<&str> = returns_value.keys().map(String::as_str).collect();
+        let dtor_pointers_known = pointers_reach_only_definitions(&defs, others, &functions);
         Ok(ProgramFacts {
             defs,
             declared,
             pointer_globals,
             dtors,
+            dtor_pointers_known,
             enumerators,
             returns_value,
             channels,
@@ -349,6 +358,7 @@ fn rewrite_slots(
             unwind: opts.unwind,
             key_sites: &mut key_sites,
             dtors: &facts.dtors,
+            dtor_pointers_known: facts.dtor_pointers_known,
             dtor_values: function_values(&once, &facts.pointer_globals, &facts.declared, defs),
             malloc_may_fail: opts.malloc_may_fail,
             constants: once_constants(&once, &facts.enumerators),

@@ -423,9 +423,9 @@ impl<'a> SlotRewriter<'a> {
 
     /// The number of the destructor a pointer `d` holds (issue 27 item 14): `d == f1 ? 1 :
     /// d == f2 ? 2 : … : 0` over every destructor the program may name (`keys`: the
-    /// functions whose address is taken, `free`). A pointer to another function (one
-    /// without a body) is not explored: `__CPROVER_assume` pushed to `v`, a
-    /// `key-destructors` cut.
+    /// functions whose address is taken, `free`). When the program takes the address of a
+    /// function without a body, a pointer to it is not explored: `__CPROVER_assume` pushed
+    /// to `v`, a `key-destructors` cut.
     fn destructor_number(
         &mut self,
         d: &Node<Expression>,
@@ -438,6 +438,9 @@ impl<'a> SlotRewriter<'a> {
             let is_f = eq(d.clone(), ident(&f.name, span), span);
             number = cond(is_f.clone(), int(i as u64 + 1, span), number, span);
             known = or(is_f, known, span);
+        }
+        if self.dtor_pointers_known {
+            return number;
         }
         v.push(assume(known, span));
         if !self
