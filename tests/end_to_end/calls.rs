@@ -456,6 +456,10 @@ fn cancellation_points_and_cleanup_handlers() {
     free("cancel_cond_wait_free.c");
     racy("cancel_join_racy.c", (10, 20));
     free("cancel_join_free.c");
+    // `pthread_exit` runs the cleanup handlers too (glibc's `pthread_cleanup_push`), in a
+    // program that cancels nothing.
+    racy("cleanup_exit_racy.c", (3, 13));
+    free("cleanup_exit_free.c");
 }
 
 /// A timed condition wait may return at its limit (`ETIMEDOUT`, the mutex taken again):
