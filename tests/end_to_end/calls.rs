@@ -42,6 +42,15 @@ fn pthread_once_waits_for_the_init_routine() {
     free("once_free.c");
 }
 
+/// `pthread_once` with its control and routine reached through a struct (issue 27:
+/// "pthread_once with a routine that is not a function defined in the program"): the
+/// routine is called through the pointer, once; a thread that skips `pthread_once` races.
+#[test]
+fn pthread_once_through_pointers() {
+    racy("once_pointer_racy.c", (8, 17));
+    free("once_pointer_free.c");
+}
+
 /// A recursive mutex (static initializer, or `pthread_mutexattr_settype`) may be relocked by
 /// its owner: the rest of the thread is reachable, so its race after unlocking is found.
 #[test]
@@ -287,6 +296,16 @@ fn key_destructors_run_at_thread_exit() {
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
 }
 
+/// A destructor held in a pointer (issue 27 item 14: `ops->destroy`, refused before as
+/// "neither a function defined in the program nor `free`"): the key's creation compares
+/// the pointer with each function whose address is taken, and the thread's exit runs the
+/// one it holds (the counting one races, the plain one does not).
+#[test]
+fn key_destructor_through_a_pointer() {
+    racy("key_destructor_member_racy.c", (6, 6));
+    free("key_destructor_member_free.c");
+}
+
 /// When `main` calls `pthread_exit`, the main thread exits and its key destructors run
 /// (issue 16), while the other threads go on: the destructor's write races with a read by
 /// the thread `main` created, and not when both hold the mutex.
@@ -448,4 +467,41 @@ fn a_program_without_threads_says_so() {
 fn start_routine_through_typedef_parameters() {
     racy("routine_typedef_racy.c", (6, 6));
     free("routine_typedef_free.c");
+}
+
+/// `setjmp`/`longjmp` (issue 27, refused before): a `longjmp` in a helper returns to the
+/// `setjmp` of the thread that called it, with its value, and the code after it runs (the
+/// write races unless the mutex is held); `sigsetjmp`/`siglongjmp` jumping back make a loop.
+#[test]
+fn setjmp_and_longjmp_are_jumps() {
+    racy("setjmp_racy.c", (12, 12));
+    free("setjmp_free.c");
+    racy("sigsetjmp_racy.c", (9, 9));
+}
+
+/// `pthread_cancel` (issue 27, refused before): deferred cancellation acts at cancellation
+/// points and runs the cleanup handlers. A thread cancelled while it waits on a condition
+/// variable takes the mutex again and runs its handler (which writes `cleaned`), so `main`'s
+/// read before the join races with it, after the join not; a join that only cancellation
+/// lets return (the thread waits on a semaphore nobody posts) lets `main` go on to read what
+/// another, unjoined thread writes.
+#[test]
+fn cancellation_points_and_cleanup_handlers() {
+    racy("cancel_cond_wait_racy.c", (6, 22));
+    free("cancel_cond_wait_free.c");
+    racy("cancel_join_racy.c", (10, 20));
+    free("cancel_join_free.c");
+    // `pthread_exit` runs the cleanup handlers too (glibc's `pthread_cleanup_push`), in a
+    // program that cancels nothing.
+    racy("cleanup_exit_racy.c", (3, 13));
+    free("cleanup_exit_free.c");
+}
+
+/// A timed condition wait may return at its limit (`ETIMEDOUT`, the mutex taken again):
+/// the write on that branch races with `main`'s read before the join. It returned 0 only,
+/// so the branch was never explored ("no race").
+#[test]
+fn timed_condition_waits_may_time_out() {
+    racy("cond_timedwait_racy.c", (13, 19));
+    free("cond_timedwait_free.c");
 }

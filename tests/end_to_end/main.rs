@@ -6,6 +6,7 @@
 //! formats on stdout, SV-COMP mode). Needs CBMC (scripts/install-cbmc); fails without it.
 
 mod action;
+mod c11_threads;
 mod calls;
 mod checked;
 mod cli;

@@ -229,6 +229,61 @@ pub const NONDET_UINT: &str = "__VERIFIER_nondet_uint";
 /// Declared by the pthread model; `threads` draws whether an allocation fails with it.
 pub const NONDET_BOOL: &str = "__VERIFIER_nondet_bool";
 
+// ---- C11 <threads.h> ------------------------------------------------------------------------
+
+/// Every function of C11's `<threads.h>` ladr models, with the POSIX function it becomes
+/// (`normalise` maps each call to its counterpart; the answer finds the user's call of a
+/// lock function by either name). `thrd_sleep` is not here: it synchronises nothing and is
+/// a library call like `nanosleep`.
+pub const C11_THREADS: &[(&str, &str)] = &[
+    ("thrd_create", "pthread_create"),
+    ("thrd_join", "pthread_join"),
+    ("thrd_detach", "pthread_detach"),
+    ("thrd_exit", "pthread_exit"),
+    ("thrd_current", "pthread_self"),
+    ("thrd_equal", "pthread_equal"),
+    ("thrd_yield", "pthread_yield"),
+    ("mtx_init", "pthread_mutex_init"),
+    ("mtx_lock", "pthread_mutex_lock"),
+    ("mtx_trylock", "pthread_mutex_trylock"),
+    ("mtx_timedlock", "pthread_mutex_timedlock"),
+    ("mtx_unlock", "pthread_mutex_unlock"),
+    ("mtx_destroy", "pthread_mutex_destroy"),
+    ("cnd_init", "pthread_cond_init"),
+    ("cnd_signal", "pthread_cond_signal"),
+    ("cnd_broadcast", "pthread_cond_broadcast"),
+    ("cnd_wait", "pthread_cond_wait"),
+    ("cnd_timedwait", "pthread_cond_timedwait"),
+    ("cnd_destroy", "pthread_cond_destroy"),
+    ("call_once", "pthread_once"),
+    ("tss_create", "pthread_key_create"),
+    ("tss_get", "pthread_getspecific"),
+    ("tss_set", "pthread_setspecific"),
+    ("tss_delete", "pthread_key_delete"),
+];
+
+/// The POSIX counterpart of the C11 thread function `f` ([`C11_THREADS`]).
+pub fn c11_counterpart(f: &str) -> Option<&'static str> {
+    C11_THREADS.iter().find(|(c, _)| *c == f).map(|(_, p)| *p)
+}
+
+/// The C11 thread functions whose counterpart is the POSIX function `f`.
+pub fn c11_names_of(f: &str) -> impl Iterator<Item = &'static str> + '_ {
+    C11_THREADS
+        .iter()
+        .filter(move |(_, p)| *p == f)
+        .map(|(c, _)| *c)
+}
+
+/// The results of C11 thread functions (C11 7.26.1), as the enumerators of `<threads.h>`
+/// name them, with glibc's values for a program that uses them without the header.
+pub const THRD_SUCCESS: (&str, u64) = ("thrd_success", 0);
+pub const THRD_BUSY: (&str, u64) = ("thrd_busy", 1);
+pub const THRD_ERROR: (&str, u64) = ("thrd_error", 2);
+pub const THRD_TIMEDOUT: (&str, u64) = ("thrd_timedout", 4);
+/// `mtx_init`'s type bit of a recursive mutex.
+pub const MTX_RECURSIVE: (&str, u64) = ("mtx_recursive", 1);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,8 +6,9 @@ int work(void *arg) {
 }
 int main(void) {
   thrd_t a, b;
-  thrd_create(&a, work, 0);
-  thrd_create(&b, work, 0);
+  int (*create)(thrd_t *, thrd_start_t, void *) = thrd_create;
+  create(&a, work, 0);
+  create(&b, work, 0);
   thrd_join(a, 0);
   thrd_join(b, 0);
   return 0;

@@ -66,18 +66,30 @@ fn op(modelled: &str) -> Option<Op> {
 }
 
 /// The user's calls a model function stands for, with the index of the lock argument:
-/// `pthread_cond_wait(c, m)` unlocks and relocks `m`, a timed lock is a trylock.
+/// `pthread_cond_wait(c, m)` unlocks and relocks `m`, a timed lock is a trylock; C11's
+/// `mtx_*` and `cnd_*` (`ladr_ir::abi::C11_THREADS`) as their POSIX counterparts.
 fn user_calls(modelled: &str) -> Vec<(&str, usize)> {
+    let posix = posix_calls(modelled);
+    let c11 = posix
+        .iter()
+        .flat_map(|&(f, i)| abi::c11_names_of(f).map(move |c| (c, i)));
+    c11.chain(posix.iter().copied()).collect()
+}
+
+/// The POSIX calls a model function stands for ([`user_calls`]).
+fn posix_calls(modelled: &str) -> Vec<(&str, usize)> {
     match modelled {
         "pthread_mutex_lock" => vec![
             ("pthread_mutex_lock", 0),
             ("pthread_cond_wait", 1),
             ("pthread_cond_timedwait", 1),
+            ("pthread_cond_clockwait", 1),
         ],
         "pthread_mutex_unlock" => vec![
             ("pthread_mutex_unlock", 0),
             ("pthread_cond_wait", 1),
             ("pthread_cond_timedwait", 1),
+            ("pthread_cond_clockwait", 1),
         ],
         "pthread_mutex_trylock" => {
             vec![("pthread_mutex_trylock", 0), ("pthread_mutex_timedlock", 0)]

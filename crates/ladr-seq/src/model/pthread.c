@@ -208,6 +208,12 @@ int __ladr_pthread_cond_signal(void *c)
   return 0;
 }
 
+/* A timed condition wait's result: woken (0) or timed out (ETIMEDOUT). */
+int __ladr_pthread_cond_timed_result(void)
+{
+  return __VERIFIER_nondet_bool() ? 110 : 0;
+}
+
 /* pthread_once: state 0 = not yet run, 1 = running, 2 = done. Returns 1 when the caller
  * must run the routine (and then calls __ladr_pthread_once_done); a caller that comes while
  * another runs it waits until it is done, as POSIX requires. */

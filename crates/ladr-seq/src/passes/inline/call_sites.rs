@@ -87,7 +87,11 @@ impl Inliner<'_> {
         atomic: bool,
     ) -> Result<Option<Node<Statement>>> {
         if let Some(name) = peel_deref(&c.callee) {
-            let is_var = self.info.vars.contains(name) || ladr_c::syntax::names::is_generated(name);
+            // Generated names are variables (temporaries), but for the pthread model's
+            // functions that `normalise` already calls (`pthread_once` through a pointer).
+            let is_var = self.info.vars.contains(name)
+                || (ladr_c::syntax::names::is_generated(name)
+                    && !abi::is_model_pthread_function(name));
             if !is_var && !self.info.arity.contains_key(name) && !self.info.defs.contains_key(name)
             {
                 return Ok(None); // an undeclared builtin

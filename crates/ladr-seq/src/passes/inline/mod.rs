@@ -49,6 +49,7 @@ mod call_sites;
 mod copy;
 mod functions;
 mod kept;
+mod nonlocal;
 mod variadic;
 
 use crate::hygiene::{colliding_locals, file_scope_names};
@@ -93,11 +94,17 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             }
         }
     }
+    // Cancellation points act only in a program that cancels (`nonlocal`).
+    let cancels = p.unit.0.iter().any(|ext| {
+        matches!(&ext.node, ExternalDeclaration::FunctionDefinition(f)
+            if ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_cancel"]))
+    });
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let name = function_name(&f.node).unwrap_or_default().to_string();
             let mut stack = vec![name];
             inl.stmt(&mut f.node.statement, &mut stack, false)?;
+            nonlocal::resolve(&mut f.node.statement, inl.names, cancels)?;
         }
     }
     check_no_defined_calls(&p.unit, &info)?;

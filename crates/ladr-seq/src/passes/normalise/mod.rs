@@ -11,6 +11,9 @@
 //! * local declarations are split one declarator each; initialisers become assignments at the
 //!   same place (a constant array initialiser may stay); an uninitialised automatic local is
 //!   followed by `__CPROVER_havoc_object(&x);`.
+//! * C11 `<threads.h>` calls become their POSIX counterparts (`c11`), and `pthread_once`
+//!   with a routine given through a pointer the model's steps around a call of it
+//!   (`once`).
 //! * the SV-COMP environment: error functions → `__CPROVER_assume(0)`,
 //!   `__VERIFIER_assume` → `__CPROVER_assume`, `__VERIFIER_atomic_begin … end` → one block.
 //!
@@ -56,10 +59,12 @@
 //! DESIGN.md §3 (SV-COMP environment).
 
 mod atomic;
+mod c11;
 mod declarations;
 mod expressions;
 mod havocs;
 mod jumps;
+mod once;
 mod statements;
 mod vla;
 
@@ -82,6 +87,7 @@ use vla::VlaReads;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
+    let (defined, enumerators) = c11_context(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             no_goto_into_loop(&f.node.statement)?;
@@ -105,6 +111,8 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
             visit_mut::stmt(&mut vla, &mut body)?;
             let items = normaliser.stmt(body)?;
             f.node.statement = as_stmt(items, span);
+            c11::map_calls(&mut f.node.statement, &mut p.names, &defined, &enumerators)?;
+            once::through_pointers(&mut f.node.statement, &mut p.names, &defined)?;
             let Ok(()) = visit_mut::stmt(&mut DropOverwrittenHavocs, &mut f.node.statement);
             if !crate::invariants::check_body(&f.node.statement, &[Invariant::N5]).is_empty() {
                 return Err(Error::unsupported(
@@ -115,6 +123,37 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
         }
     }
     Ok(p)
+}
+
+/// What mapping C11 thread calls needs ([`c11`]): the functions the unit defines and the
+/// enumerators it declares.
+fn c11_context(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
+    struct Enumerators(HashSet<String>);
+    impl Visitor for Enumerators {
+        type Error = Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            if let TypeSpecifier::Enum(en) = &t.node {
+                for e in &en.node.enumerators {
+                    self.0.insert(e.node.identifier.node.name.clone());
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut enumerators = Enumerators(HashSet::new());
+    let Ok(()) = visit::unit(&mut enumerators, unit);
+    let defined = unit
+        .0
+        .iter()
+        .filter_map(|ext| match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => function_name(&f.node).map(String::from),
+            _ => None,
+        })
+        .collect();
+    (defined, enumerators.0)
 }
 
 /// Names of global objects (not functions, not typedefs): their values are not constants.

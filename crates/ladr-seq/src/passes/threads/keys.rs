@@ -7,6 +7,7 @@ use super::rewriter::routine_name;
 use super::routines::{parameters, params_to_pointers};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
+use ladr_c::syntax::constant;
 use ladr_c::syntax::copy::{Copier, Rename};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
@@ -35,11 +36,14 @@ pub(super) struct Destructor {
 /// unsupported.
 pub(super) fn destructors(
     defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
     pointer_globals: &HashMap<String, String>,
     file_scope: &HashSet<String>,
 ) -> Result<Vec<Destructor>> {
     struct KeyCreateSites<'a> {
         defs: &'a HashMap<String, FunctionDefinition>,
+        /// The functions a destructor held in a pointer may be ([`pointer_candidates`]).
+        candidates: Vec<String>,
         in_main: bool,
         /// The function each variable of the function walked holds ([`function_values`]).
         values: HashMap<String, String>,
@@ -53,16 +57,21 @@ pub(super) fn destructors(
                 if callee_name(&c.node) == Some("pthread_key_create") && c.node.arguments.len() == 2
                 {
                     let d = &c.node.arguments[1];
-                    // A function the program defines, or the C library's `free`.
-                    if let Some(n) = destructor_function(&d.node, &self.values, self.defs) {
-                        let n = n.as_str();
+                    // A function the program defines, or the C library's `free`; a pointer
+                    // may hold any of the candidates.
+                    let names = match destructor_function(&d.node, &self.values, self.defs) {
+                        Some(n) => vec![n],
+                        None if constant::is_null_pointer_constant(&d.node) => vec![],
+                        None => self.candidates.clone(),
+                    };
+                    for n in names {
                         match self.out.iter_mut().find(|x| x.name == n) {
                             Some(x) => {
                                 x.sites += 1;
                                 x.only_main &= self.in_main;
                             }
                             None => self.out.push(Destructor {
-                                name: n.to_string(),
+                                name: n,
                                 sites: 1,
                                 only_main: self.in_main,
                                 span: d.span,
@@ -78,6 +87,7 @@ pub(super) fn destructors(
     names.sort_by_key(|n| (n.as_str() != "main", n.as_str()));
     let mut v = KeyCreateSites {
         defs,
+        candidates: pointer_candidates(defs, others, file_scope),
         in_main: false,
         values: HashMap::new(),
         out: vec![],
@@ -94,7 +104,7 @@ pub(super) fn destructors(
             continue;
         };
         let body = &def.statement;
-        if ladr_c::syntax::walk::mentions(body, &["pthread_setspecific", "pthread_exit"]) {
+        if sets_values(body) {
             return Err(Error::unsupported(
                 d.span,
                 "a key destructor that calls pthread_setspecific or pthread_exit",
@@ -103,6 +113,109 @@ pub(super) fn destructors(
         }
     }
     Ok(v.out)
+}
+
+/// The functions a key destructor held in a pointer (`table.destroy`, a helper's parameter
+/// given several functions) may be: every function the program defines with one parameter
+/// whose name is used other than as a callee (its address is taken), and `free` when it is
+/// declared; by name. The key's creation compares the pointer with each
+/// (`pthread_table`'s `key_create`).
+fn pointer_candidates(
+    defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
+    file_scope: &HashSet<String>,
+) -> Vec<String> {
+    let taken = taken_functions(defs, others, &|f| defs.contains_key(f));
+    let mut out: Vec<String> = taken
+        .into_iter()
+        .filter(|f| {
+            let def = &defs[f];
+            parameters(def).len() == 1 && returns_void(def) && !sets_values(&def.statement)
+        })
+        .collect();
+    if file_scope.contains("free") {
+        out.push("free".into());
+    }
+    out.sort();
+    out
+}
+
+/// Can a function pointer hold only functions the program defines or `free` (so a
+/// destructor pointer is always one of [`pointer_candidates`] or another defined function,
+/// which is no destructor's type)? No when the address of another function without a
+/// body is taken (`functions`: every function declared at file scope).
+pub(super) fn pointers_reach_only_definitions(
+    defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
+    functions: &HashSet<&str>,
+) -> bool {
+    let external = |f: &str| functions.contains(f) && !defs.contains_key(f) && f != "free";
+    taken_functions(defs, others, &external).is_empty()
+}
+
+/// The names `wanted` accepts that the program uses other than as a callee (a function
+/// whose address is taken), in its function bodies and file-scope initialisers.
+fn taken_functions(
+    defs: &HashMap<String, FunctionDefinition>,
+    others: &[Node<ExternalDeclaration>],
+    wanted: &dyn Fn(&str) -> bool,
+) -> HashSet<String> {
+    struct Taken<'a> {
+        wanted: &'a dyn Fn(&str) -> bool,
+        out: HashSet<String>,
+    }
+    impl Visitor for Taken<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            match &e.node {
+                Expression::Identifier(i) if (self.wanted)(&i.node.name) => {
+                    self.out.insert(i.node.name.clone());
+                }
+                Expression::Call(c) if matches!(c.node.callee.node, Expression::Identifier(_)) => {
+                    for a in &c.node.arguments {
+                        visit::expr(self, a)?;
+                    }
+                    return Ok(Walk::Skip);
+                }
+                _ => {}
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut t = Taken {
+        wanted,
+        out: HashSet::new(),
+    };
+    for f in defs.values() {
+        let Ok(()) = visit::stmt(&mut t, &f.statement);
+    }
+    for ext in others {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            let Ok(()) = visit::declaration(&mut t, d);
+        }
+    }
+    t.out
+}
+
+/// Does `f` return `void` (a destructor's type, `void (*)(void *)`)?
+fn returns_void(f: &FunctionDefinition) -> bool {
+    let void = f.specifiers.iter().any(|s| {
+        matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+    });
+    let pointer = f
+        .declarator
+        .node
+        .derived
+        .iter()
+        .any(|d| matches!(d.node, DerivedDeclarator::Pointer(_)));
+    void && !pointer
+}
+
+/// Does a destructor's body set a key's value again or exit (which ladr does not run)?
+/// A destructor named directly that does is unsupported; a candidate of a pointer
+/// ([`pointer_candidates`]) that does is left out (an execution that has it is cut).
+fn sets_values(body: &Node<Statement>) -> bool {
+    ladr_c::syntax::walk::mentions(body, &["pthread_setspecific", "pthread_exit"])
 }
 
 /// The function a key destructor argument names: `f`, `&f`, `(T) f`, or a variable that

@@ -46,11 +46,9 @@
 //!   non-NULL value, which is set to NULL first (`run_destructors`): a copy of its body
 //!   after the slot's end label, so its accesses race like any other. One pass: a
 //!   destructor that calls `pthread_setspecific` is unsupported.
-//! * `pthread_cancel` is unsupported: a cancelled thread stops at its next cancellation
-//!   point and runs cleanup handlers, and `pthread_join` then returns `PTHREAD_CANCELED`;
-//!   treating it as a no-op could hide races (code after a join that only cancellation lets
-//!   return), and "may stop at any visible point" would need the cleanup handlers too.
-//!   Hence `pthread_testcancel` has no effect.
+//! * `pthread_cancel` marks a request for the slot (`model/cancel.c`, added then); `inline`
+//!   made the cancellation points act on it (running the cleanup handlers and exiting with
+//!   `PTHREAD_CANCELED`), and `pthread_setcancelstate` disables it per slot.
 //! * Each slot has its own `errno`: `__errno_location()` (glibc's `errno` is
 //!   `(*__errno_location ())`) becomes `__ladr___errno_location(k)` (`model/libc.c`); C
 //!   library functions CBMC does not model (`ffs`, …) become calls of `model/libc.c`; other
@@ -78,7 +76,10 @@ mod storage;
 
 use crate::model::library;
 use constants::{enumerators, once_constants};
-use keys::{destructors, function_pointer_globals, function_values, run_destructors, Destructor};
+use keys::{
+    destructors, function_pointer_globals, function_values, pointers_reach_only_definitions,
+    run_destructors, Destructor,
+};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -126,6 +127,16 @@ pub const STRING_MODEL_SOURCE: &str = include_str!("../../model/string.c");
 /// destructor.
 pub const KEYS_MODEL_SOURCE: &str = include_str!("../../model/keys.c");
 
+/// Deferred cancellation's model (`model/cancel.c`), added to programs that call
+/// `pthread_cancel`.
+pub const CANCEL_MODEL_SOURCE: &str = include_str!("../../model/cancel.c");
+
+/// The cancellation model parsed.
+pub fn cancel_model_unit() -> TranslationUnit {
+    ladr_c::frontend::builtin_unit(CANCEL_MODEL_SOURCE, "<ladr cancel model>")
+        .expect("the embedded cancel model parses")
+}
+
 /// The key destructors' model parsed.
 pub fn keys_model_unit() -> TranslationUnit {
     ladr_c::frontend::builtin_unit(KEYS_MODEL_SOURCE, "<ladr keys model>")
@@ -147,13 +158,15 @@ pub fn model_unit() -> TranslationUnit {
 /// Runs the pass (module doc): one function per slot, pthread calls replaced by the model.
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let channels = calls_any(&p.unit, &library::CHANNEL_MAKERS);
+    let cancels = calls_any(&p.unit, &["pthread_cancel"]);
     let UserUnit {
         defs,
         others,
         declared,
     } = split_unit(&mut p);
     let mut tls = ThreadStorage::new(&others);
-    let facts = ProgramFacts::gather(defs, declared, &others, channels)?;
+    let mut facts = ProgramFacts::gather(defs, declared, &others, channels)?;
+    facts.cancels = cancels;
     let SlotBodies {
         slots,
         bodies,
@@ -165,6 +178,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let mut unit = tls.declare_copies(others);
     unit.extend(libc_state_declarations(&p));
     unit.extend(models(libc_used, !facts.dtors.is_empty(), &bodies));
+    if facts.cancels {
+        unit.extend(cancel_model_unit().0);
+    }
     unit.extend(
         statics
             .into_iter()
@@ -245,12 +261,17 @@ struct ProgramFacts {
     pointer_globals: HashMap<String, String>,
     /// The key destructors ([`destructors`]).
     dtors: Vec<Destructor>,
+    /// A destructor pointer holds one of them or no destructor
+    /// ([`pointers_reach_only_definitions`]).
+    dtor_pointers_known: bool,
     /// Every enumeration constant ([`enumerators`]).
     enumerators: HashSet<String>,
     /// What each function declared at file scope returns ([`returns_value`]).
     returns_value: HashMap<String, Returns>,
     /// The program makes byte channels (`pipe`, `socketpair`).
     channels: bool,
+    /// The program calls `pthread_cancel` (`model/cancel.c`).
+    cancels: bool,
 }
 
 impl ProgramFacts {
@@ -271,15 +292,19 @@ impl ProgramFacts {
             ));
         }
         let pointer_globals = function_pointer_globals(others, &defs);
-        let dtors = destructors(&defs, &pointer_globals, &declared)?;
+        let dtors = destructors(&defs, others, &pointer_globals, &declared)?;
+        let functions: HashSet<&str> = returns_value.keys().map(String::as_str).collect();
+        let dtor_pointers_known = pointers_reach_only_definitions(&defs, others, &functions);
         Ok(ProgramFacts {
             defs,
             declared,
             pointer_globals,
             dtors,
+            dtor_pointers_known,
             enumerators,
             returns_value,
             channels,
+            cancels: false,
         })
     }
 }
@@ -333,6 +358,7 @@ fn rewrite_slots(
             unwind: opts.unwind,
             key_sites: &mut key_sites,
             dtors: &facts.dtors,
+            dtor_pointers_known: facts.dtor_pointers_known,
             dtor_values: function_values(&once, &facts.pointer_globals, &facts.declared, defs),
             malloc_may_fail: opts.malloc_may_fail,
             constants: once_constants(&once, &facts.enumerators),
@@ -348,6 +374,7 @@ fn rewrite_slots(
             libc_call: None,
             libc_used: false,
             channels: facts.channels,
+            cancels: facts.cancels,
         };
         visit_mut::stmt(&mut rewriter, &mut body)?;
         libc_used |= rewriter.libc_used;

@@ -2,7 +2,7 @@
 //! that calls one ([`PthreadCall`]) becomes the model's statements, by family (threads,
 //! locks, condition variables, barriers, keys, semaphores, `pthread_once`); the pthread
 //! functions without effect ladr tracks keep only their arguments' reads, and the others
-//! (`pthread_cancel`, C11 threads, `fork`, any other `pthread_*`/`sem_*`) are unsupported.
+//! (C11 threads not mapped, `fork`, any other `pthread_*`/`sem_*`) are unsupported.
 //! With `--malloc-may-fail`, a statement calling an allocation function gets its failure
 //! ([`SlotRewriter::allocation_may_fail`]).
 
@@ -35,7 +35,7 @@ const NO_EFFECT: &[&str] = &[
     "pthread_spin_destroy",
     "pthread_barrier_destroy",
     "pthread_yield",
-    // No thread is ever cancelled (`pthread_cancel` is unsupported).
+    // `inline` made it a check of a pending request when the program cancels.
     "pthread_testcancel",
     "sched_yield",
     "pthread_setname_np",
@@ -307,10 +307,25 @@ impl<'a> SlotRewriter<'a> {
     fn conditions(&mut self, site: &PthreadCall<'_>) -> Rewritten {
         let (cspan, k) = (site.call_span, site.slot);
         Ok(Some(match site.name {
-            "pthread_cond_wait" | "pthread_cond_timedwait" => vec![
+            "pthread_cond_wait" => vec![
                 expr_stmt(site.model("pthread_mutex_unlock", vec![site.arg(1)?, int(k, cspan)])),
                 site.with_lv(site.model("pthread_mutex_lock", vec![site.arg(1)?, int(k, cspan)])),
             ],
+            // A timed wait also returns at its time limit (ETIMEDOUT), the mutex taken
+            // again: either result, so the code after a timeout is explored (it returned 0
+            // only, hiding the races of that branch).
+            "pthread_cond_timedwait" | "pthread_cond_clockwait" => {
+                let mut v = vec![
+                    expr_stmt(
+                        site.model("pthread_mutex_unlock", vec![site.arg(1)?, int(k, cspan)]),
+                    ),
+                    expr_stmt(site.model("pthread_mutex_lock", vec![site.arg(1)?, int(k, cspan)])),
+                ];
+                if site.lv.is_some() {
+                    v.push(site.with_lv(site.model("pthread_cond_timed_result", vec![])));
+                }
+                v
+            }
             _ => return Ok(None),
         }))
     }
@@ -365,8 +380,13 @@ impl<'a> SlotRewriter<'a> {
             ));
         }
         let destructor = site.arg(1)?;
+        let mut v = vec![];
         let dtor = if constant::is_null_pointer_constant(&destructor.node) {
             None
+        } else if destructor_function(&destructor.node, &self.dtor_values, self.defs).is_none()
+            && !self.dtors.is_empty()
+        {
+            Some(self.destructor_number(&destructor, &mut v, cspan))
         } else {
             let n = destructor_function(&destructor.node, &self.dtor_values, self.defs)
                 .and_then(|n| self.dtors.iter().position(|d| d.name == n));
@@ -381,7 +401,7 @@ impl<'a> SlotRewriter<'a> {
                      accesses",
                 ));
             };
-            Some(n + 1)
+            Some(int(n as u64 + 1, cspan))
         };
         // The key is stored by the calling thread: a data write to `*key`.
         let target = match site.arg(0)?.node {
@@ -392,13 +412,49 @@ impl<'a> SlotRewriter<'a> {
         };
         let create = match dtor {
             None => site.model("pthread_key_create", vec![]),
-            Some(d) => site.model("pthread_key_create_dtor", vec![int(d as u64, cspan)]),
+            Some(d) => site.model("pthread_key_create_dtor", vec![d]),
         };
-        let mut v = vec![expr_stmt(assign(target, create, span))];
+        v.push(expr_stmt(assign(target, create, span)));
         if site.lv.is_some() {
             v.push(site.with_lv(int(0, cspan)));
         }
         Ok(v)
+    }
+
+    /// The number of the destructor a pointer `d` holds (issue 27 item 14): `d == f1 ? 1 :
+    /// d == f2 ? 2 : … : 0` over every destructor the program may name (`keys`: the
+    /// functions whose address is taken, `free`). When the program takes the address of a
+    /// function without a body, a pointer to it is not explored: `__CPROVER_assume` pushed
+    /// to `v`, a `key-destructors` cut.
+    fn destructor_number(
+        &mut self,
+        d: &Node<Expression>,
+        v: &mut Vec<Node<Statement>>,
+        span: Span,
+    ) -> Node<Expression> {
+        let mut number = int(0, span);
+        let mut known = eq(d.clone(), int(0, span), span);
+        for (i, f) in self.dtors.iter().enumerate().rev() {
+            let is_f = eq(d.clone(), ident(&f.name, span), span);
+            number = cond(is_f.clone(), int(i as u64 + 1, span), number, span);
+            known = or(is_f, known, span);
+        }
+        if self.dtor_pointers_known {
+            return number;
+        }
+        v.push(assume(known, span));
+        if !self
+            .p
+            .cuts
+            .iter()
+            .any(|c| c.kind == CutKind::KeyDestructors && c.span == span)
+        {
+            self.p.cuts.push(Cut {
+                kind: CutKind::KeyDestructors,
+                span,
+            });
+        }
+        number
     }
 
     /// Semaphores.
@@ -480,18 +536,22 @@ impl<'a> SlotRewriter<'a> {
     }
 
     /// The pthread functions no model covers: those that change nothing ladr tracks keep
-    /// their arguments' reads; `pthread_cancel`, C11 threads, processes and any other
-    /// `pthread_*` or `sem_*` function are unsupported.
+    /// their arguments' reads (`pthread_cancel` is a request for the slot); C11 threads that
+    /// `normalise` did not map
+    /// (a call through a pointer), processes and any other `pthread_*` or `sem_*` function
+    /// are unsupported.
     fn unmodelled(&mut self, site: &PthreadCall<'_>) -> Rewritten {
         let (span, cspan, name) = (site.span, site.call_span, site.name);
         Ok(Some(match site.name {
+            // A request for the slot (`model/cancel.c`): `inline` made the cancellation
+            // points act on it.
             "pthread_cancel" => {
-                return Err(Error::unsupported(cspan, "pthread_cancel").note(
-                    "a cancelled thread stops at its next cancellation point and runs its \
-                     cleanup handlers; ladr does not model that, and ignoring the call could \
-                     hide races (e.g. after a join that only a cancellation lets return)",
-                ));
+                vec![site.with_lv(site.model("pthread_cancel", vec![site.arg(0)?]))]
             }
+            "pthread_setcancelstate" if self.cancels => vec![site.with_lv(site.model(
+                "pthread_setcancelstate",
+                vec![site.arg(0)?, site.arg(1)?, int(site.slot, cspan)],
+            ))],
             n if NO_EFFECT.contains(&n) || NO_EFFECT_PREFIX.iter().any(|p| n.starts_with(p)) => {
                 // The arguments are still evaluated (`pthread_detach(t)` reads `t`).
                 let mut v: Vec<_> = site
@@ -514,8 +574,10 @@ impl<'a> SlotRewriter<'a> {
                     format!("the C11 <threads.h> function `{n}`"),
                 )
                 .note(
-                    "ladr models POSIX threads only; ignoring C11 threads would check a \
-                     program without its threads, or its locks (write it with <pthread.h>)",
+                    "ladr maps each direct call of a C11 thread function to its POSIX \
+                     counterpart; this one is reached another way (through a function \
+                     pointer), and ignoring it would check the program without its threads, \
+                     or its locks",
                 ));
             }
             "fork" | "vfork" | "clone" | "clone3" | "posix_spawn" | "posix_spawnp" | "daemon" => {

@@ -28,6 +28,8 @@ pub(super) struct SlotRewriter<'a> {
     pub(super) key_sites: &'a mut usize,
     /// The key destructors (numbered from 1 in the model).
     pub(super) dtors: &'a [Destructor],
+    /// A destructor pointer holds one of `dtors` or no destructor (no cut needed).
+    pub(super) dtor_pointers_known: bool,
     /// `Options::malloc_may_fail`.
     pub(super) malloc_may_fail: bool,
     /// The body's locals assigned once, by a constant expression (a size that an
@@ -55,6 +57,8 @@ pub(super) struct SlotRewriter<'a> {
     /// The program makes byte channels (`pipe`, `socketpair`): its descriptor I/O goes
     /// through the model ([`crate::model::library::channel_io`]).
     pub(super) channels: bool,
+    /// The program calls `pthread_cancel` (`model/cancel.c` is added).
+    pub(super) cancels: bool,
 }
 
 /// A pthread call at the top of a statement: `[lv =] f(args);`.
