@@ -17,6 +17,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 mod gate_cli;
+mod library_cli;
 mod swarm_cli;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -328,6 +329,12 @@ struct Cli {
     /// and lock-protected objects): a bigger formula, the same answers.
     #[arg(long, help_heading = "Debugging")]
     no_racefree: bool,
+
+    /// Library mode (docs/library-mode.md): no `main` of the program's is run; ladr
+    /// generates one that calls each entry FUNCTION on its own thread (an entry named
+    /// twice runs on two threads), with arguments of any value of their types.
+    #[command(flatten)]
+    library: library_cli::LibraryArgs,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -524,6 +531,11 @@ fn run(
         Ok(p) => p,
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };
+    let (parsed, harness_assumptions) = match library_cli::harness(&cli.library, &parsed) {
+        Ok(Some(h)) => (h.parsed, h.assumptions),
+        Ok(None) => (parsed, vec![]),
+        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
+    };
     let parse_time = t0.elapsed().as_secs_f64();
     if let Some(stage) = cli.emit.map(Emit::stage) {
         return match emit_stage(cli, &parsed, stage) {
@@ -543,10 +555,11 @@ fn run(
     let checked = ladr_check::check(&parsed, &request, &show);
     bar.finish_and_clear();
     exit_if_interrupted();
-    let answer = match checked {
+    let mut answer = match checked {
         Ok(a) => a,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
+    answer.assumptions.splice(0..0, harness_assumptions);
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));
