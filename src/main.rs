@@ -371,6 +371,10 @@ enum Cmd {
         /// Overwrite an existing `ladr.toml`.
         #[arg(long)]
         force: bool,
+        /// The compile database (a file or its directory; default: the first found in
+        /// build/, out/, cmake-build-*/, then the current directory).
+        #[arg(long, value_name = "PATH")]
+        compile_commands: Option<PathBuf>,
     },
 }
 
@@ -400,7 +404,10 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(Cmd::Eval(args)) => return ladr_eval::main(&args.clone().into()),
         Some(Cmd::Check(args)) => return gate_cli::check(args, &cli),
-        Some(Cmd::Init { force }) => return gate_cli::init(*force),
+        Some(Cmd::Init {
+            force,
+            compile_commands,
+        }) => return gate_cli::init(*force, compile_commands.as_deref()),
         Some(Cmd::Swarm(args)) => return swarm_cli::main(args),
         None => {}
     }

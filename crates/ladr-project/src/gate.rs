@@ -148,6 +148,9 @@ pub fn run(
         }
         None => None,
     };
+    // Library mode: an `entries = "auto"` harness is one harness per pair.
+    let expanded = crate::library::expand(harnesses, db.as_ref());
+    let harnesses: &[&Harness] = &expanded.iter().collect::<Vec<_>>();
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<HarnessRun>>> =
         Mutex::new((0..harnesses.len()).map(|_| None).collect());
@@ -213,6 +216,25 @@ pub fn run_harness(
         Ok(p) => p,
         Err(e) => return failed(h, &e),
     };
+    let (parsed, assumptions) = match crate::library::apply(h, parsed) {
+        Ok(p) => p,
+        Err((e, parsed)) => {
+            let mut outcome = report::error_outcome(
+                &h.files[0].display().to_string(),
+                &e,
+                Some(&parsed.map),
+                &opts,
+            );
+            outcome.time_limit_s = h.timeout;
+            return HarnessRun {
+                name: h.name.clone(),
+                files: h.files.clone(),
+                outcome,
+                parsed: Some(parsed),
+                wall: t0.elapsed(),
+            };
+        }
+    };
     let parse_time = t0.elapsed().as_secs_f64();
     let mut copts = ladr_cbmc::Options::new(cbmc.to_path_buf());
     copts.ilp32 = h.ilp32;
@@ -228,7 +250,10 @@ pub fn run_harness(
         progress(phase, b.rounds, b.unwind)
     });
     let mut outcome = match found {
-        Ok(answer) => report::outcome(&answer, &parsed.path, parse_time),
+        Ok(mut answer) => {
+            answer.assumptions.splice(0..0, assumptions);
+            report::outcome(&answer, &parsed.path, parse_time)
+        }
         Err(e) => report::error_outcome(
             &h.files[0].display().to_string(),
             &e,

@@ -9,4 +9,6 @@ pub mod baseline;
 pub mod compdb;
 pub mod config;
 pub mod gate;
+pub mod init;
+pub mod library;
 pub mod suppress;
