@@ -10,6 +10,7 @@ mod calls;
 mod checked;
 mod cli;
 mod determinism;
+mod library;
 mod locks;
 mod memory;
 mod programs;

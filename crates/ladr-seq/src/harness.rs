@@ -653,12 +653,14 @@ fn describe(spec: &Spec, kinds: &[Arg]) -> Vec<String> {
             .map_or(String::new(), |i| format!("calls `{i}` alone, "))
     ));
     let has = |a: Arg| kinds.contains(&a);
-    if has(Arg::Any) || has(Arg::ToAny) || has(Arg::ToBuffer) {
+    let fresh = !spec.share_args;
+    if has(Arg::Any) || fresh && (has(Arg::ToAny) || has(Arg::ToBuffer)) {
         out.push("arguments of arithmetic type (and the objects arithmetic pointers point to) take any value of their type".into());
     }
     if has(Arg::ToBuffer) {
         out.push(format!(
-            "a `char *` or `void *` argument points to a buffer of {BUFFER_BYTES} bytes of any contents"
+            "a `char *` or `void *` argument points to a buffer of {BUFFER_BYTES} bytes{}",
+            if fresh { " of any contents" } else { "" }
         ));
     }
     if has(Arg::Zeroed) || has(Arg::ToZeroed) {
