@@ -216,9 +216,10 @@ pub fn run_harness(
         Ok(p) => p,
         Err(e) => return failed(h, &e),
     };
-    let (parsed, assumptions) = match crate::library::apply(h, parsed) {
-        Ok(p) => p,
-        Err((e, parsed)) => {
+    let (parsed, assumptions) = match crate::library::apply(h, &parsed) {
+        Ok(Some(p)) => p,
+        Ok(None) => (parsed, vec![]),
+        Err(e) => {
             let mut outcome = report::error_outcome(
                 &h.files[0].display().to_string(),
                 &e,

@@ -62,10 +62,10 @@ pub fn expand(harnesses: &[&Harness], db: Option<&Database>) -> Vec<Harness> {
 }
 
 /// The program of harness `h` with its generated `main` (library mode) and what that
-/// harness assumes; the program as it is for a harness with `main`.
-pub fn apply(h: &Harness, parsed: Parsed) -> Result<(Parsed, Vec<String>), (Error, Parsed)> {
+/// harness assumes; none for a harness with `main`.
+pub fn apply(h: &Harness, parsed: &Parsed) -> Result<Option<(Parsed, Vec<String>)>, Error> {
     let Some(lib) = &h.library else {
-        return Ok((parsed, vec![]));
+        return Ok(None);
     };
     let entries = match &lib.entries {
         Entries::Named(e) => e.clone(),
@@ -78,7 +78,7 @@ pub fn apply(h: &Harness, parsed: Parsed) -> Result<(Parsed, Vec<String>), (Erro
                     h.name
                 ),
             );
-            return Err((e, parsed));
+            return Err(e);
         }
     };
     let spec = Spec {
@@ -86,11 +86,7 @@ pub fn apply(h: &Harness, parsed: Parsed) -> Result<(Parsed, Vec<String>), (Erro
         init: lib.init.clone(),
         share_args: lib.share_args,
     };
-    match harness::generate(&parsed, &spec) {
-        Ok(mut g) => {
-            g.assumptions.extend(lib.note.clone());
-            Ok((g.parsed, g.assumptions))
-        }
-        Err(e) => Err((e, parsed)),
-    }
+    let mut g = harness::generate(parsed, &spec)?;
+    g.assumptions.extend(lib.note.clone());
+    Ok(Some((g.parsed, g.assumptions)))
 }
