@@ -264,11 +264,11 @@ fn check_with_auto_entries_checks_every_pair() {
         .collect();
     let want = [
         ("lib:counter_add+counter_add", "race"),
-        ("lib:counter_add+counter_reset", "race"),
-        ("lib:counter_add+total_add", "no-race"),
         ("lib:counter_reset+counter_reset", "race"),
-        ("lib:counter_reset+total_add", "no-race"),
         ("lib:total_add+total_add", "no-race"),
+        ("lib:counter_add+counter_reset", "race"),
+        ("lib:counter_reset+total_add", "no-race"),
+        ("lib:counter_add+total_add", "no-race"),
     ];
     let want: Vec<(String, String)> = want
         .iter()
