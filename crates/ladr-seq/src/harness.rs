@@ -735,3 +735,30 @@ pub fn pairs(functions: &[String], max: usize) -> (Vec<(String, String)>, usize)
     all.truncate(max);
     (all, left_out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_cover_every_function_before_the_bound() {
+        let fs: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        let (all, left) = pairs(&fs, 10);
+        let names: Vec<String> = all.iter().map(|(f, g)| format!("{f}+{g}")).collect();
+        assert_eq!(names, ["a+a", "b+b", "c+c", "a+b", "b+c", "a+c"]);
+        assert_eq!(left, 0);
+        let (some, left) = pairs(&fs, 4);
+        assert_eq!(some.len(), 4);
+        assert_eq!(left, 2);
+    }
+
+    #[test]
+    fn only_plain_identifiers_name_entries() {
+        for ok in ["f", "_f2", "queue_push"] {
+            assert!(is_identifier(ok), "{ok}");
+        }
+        for bad in ["", "2f", "a;b", "f()", "a b", "x\n", "__ladr_entry_f"] {
+            assert!(!is_identifier(bad), "{bad:?}");
+        }
+    }
+}
