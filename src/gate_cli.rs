@@ -482,22 +482,63 @@ impl Progress {
     }
 }
 
-/// Runs `ladr init`.
-pub fn init(force: bool) -> ExitCode {
+/// Runs `ladr init`: from the compile database when one is found (or named), one
+/// library-mode harness per target; else the commented starter.
+pub fn init(force: bool, compile_commands: Option<&Path>) -> ExitCode {
     let path = Path::new(FILE_NAME);
     // `symlink_metadata`: a dangling link counts as existing; neither write follows a link.
     if path.symlink_metadata().is_ok() && !force {
         eprintln!("error: `{FILE_NAME}` exists already (--force overwrites it)");
         return ExitCode::from(2);
     }
+    let root = Path::new(".");
+    let text = match ladr_project::init::find_database(root, compile_commands) {
+        Some(db) => match ladr_project::init::targets(&db, root) {
+            Ok(targets) => {
+                let units: usize = targets.iter().map(|t| t.files.len()).sum();
+                eprintln!(
+                    "{}: {units} C translation units in {} targets",
+                    db.display(),
+                    targets.len()
+                );
+                for t in &targets {
+                    eprintln!(
+                        "  {}{}: {}",
+                        t.name,
+                        if t.executable { " (defines main)" } else { "" },
+                        t.files
+                            .iter()
+                            .map(|f| f.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    );
+                }
+                let db = db.strip_prefix("./").unwrap_or(&db).to_path_buf();
+                ladr_project::init::starter(&db, root, &targets)
+            }
+            Err(e) => {
+                eprintln!("error: {}", e.message);
+                return ExitCode::from(2);
+            }
+        },
+        None if compile_commands.is_some() => unreachable!("find_database returns the path given"),
+        None => {
+            eprintln!(
+                "no compile_commands.json in build/, out/ or cmake-build-*/: writing the \
+                 generic starter (configure with CMAKE_EXPORT_COMPILE_COMMANDS=ON, or name \
+                 the database with --compile-commands)"
+            );
+            STARTER.to_string()
+        }
+    };
     let written = if force {
-        ladr_check::files::write_no_follow(path, STARTER.as_bytes())
+        ladr_check::files::write_no_follow(path, text.as_bytes())
     } else {
-        ladr_check::files::write_new(path, STARTER.as_bytes())
+        ladr_check::files::write_new(path, text.as_bytes())
     };
     match written {
         Ok(()) => {
-            eprintln!("wrote {FILE_NAME}: name your harness files in it, then run `ladr check`");
+            eprintln!("wrote {FILE_NAME}: check its harnesses, then run `ladr check`");
             ExitCode::SUCCESS
         }
         Err(e) => {

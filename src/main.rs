@@ -18,6 +18,7 @@ use std::time::Duration;
 
 mod documents;
 mod gate_cli;
+mod library_cli;
 mod swarm_cli;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -336,6 +337,12 @@ struct Cli {
     /// and lock-protected objects): a bigger formula, the same answers.
     #[arg(long, help_heading = "Debugging")]
     no_racefree: bool,
+
+    /// Library mode (docs/library-mode.md): no `main` of the program's is run; ladr
+    /// generates one that calls each entry FUNCTION on its own thread (an entry named
+    /// twice runs on two threads), with arguments of any value of their types.
+    #[command(flatten)]
+    library: library_cli::LibraryArgs,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -372,6 +379,10 @@ enum Cmd {
         /// Overwrite an existing `ladr.toml`.
         #[arg(long)]
         force: bool,
+        /// The compile database (a file or its directory; default: the first found in
+        /// build/, out/, cmake-build-*/, then the current directory).
+        #[arg(long, value_name = "PATH")]
+        compile_commands: Option<PathBuf>,
     },
 }
 
@@ -428,7 +439,10 @@ fn main() -> ExitCode {
     match &cli.command {
         Some(Cmd::Eval(args)) => return ladr_eval::main(&args.clone().into()),
         Some(Cmd::Check(args)) => return gate_cli::check(args, &cli),
-        Some(Cmd::Init { force }) => return gate_cli::init(*force),
+        Some(Cmd::Init {
+            force,
+            compile_commands,
+        }) => return gate_cli::init(*force, compile_commands.as_deref()),
         Some(Cmd::Swarm(args)) => return swarm_cli::main(args),
         None => {}
     }
@@ -559,6 +573,11 @@ fn run(
         Ok(p) => p,
         Err(e) => return fail(cli, &file, err_out, &e, None),
     };
+    let (parsed, harness_assumptions) = match library_cli::harness(&cli.library, &parsed) {
+        Ok(Some(h)) => (h.parsed, h.assumptions),
+        Ok(None) => (parsed, vec![]),
+        Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
+    };
     let parse_time = t0.elapsed().as_secs_f64();
     let own_dirs = own_dirs(cli, &file);
     let own_files = parsed.map.files().iter().map(String::as_str);
@@ -587,10 +606,11 @@ fn run(
     let checked = ladr_check::check(&parsed, &request, &show);
     bar.finish_and_clear();
     exit_if_interrupted();
-    let answer = match checked {
+    let mut answer = match checked {
         Ok(a) => a,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
+    answer.assumptions.splice(0..0, harness_assumptions);
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));

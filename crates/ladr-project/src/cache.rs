@@ -50,7 +50,7 @@ impl Cache {
     pub fn key(text: &str, h: &Harness, cbmc: &Path) -> String {
         let options = format!(
             "ladr {}\0cbmc {}\0rounds {} unwind {} timeout {:?} deepen {} ilp32 {} max-races {:?} \
-             flags {:?}\0",
+             flags {:?}\0library {:?}\0",
             ladr_report::TOOL.version,
             cbmc.display(),
             h.rounds,
@@ -60,6 +60,9 @@ impl Cache {
             h.ilp32,
             h.max_races,
             h.flags,
+            // Library mode generates `main` from these: each pair of entries is its own
+            // program though the files' text is the same.
+            h.library,
         );
         let mut all = options.into_bytes();
         all.extend_from_slice(text.as_bytes());

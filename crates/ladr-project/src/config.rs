@@ -17,6 +17,15 @@
 //! flags = ["-DTESTING"]      # added to the defaults' flags
 //! rounds = 3                 # any default may be set again per harness
 //!
+//! [[harness]]                # library mode (docs/library-mode.md): no `main` of yours,
+//! name = "lib"               # ladr generates one calling each entry on its own thread
+//! files = ["src/*.c"]
+//! entries = ["push", "pop"]  # or "auto": every exported function paired with each
+//!                            # other and itself, one check `lib:f+g` per pair
+//! max-pairs = 20             # with "auto": pairs checked at most
+//! init = "queue_init"        # called first, alone (optional)
+//! share-args = false         # pointer arguments of one type: one object all share
+//!
 //! [[allow]]                  # a race kept on purpose: listed, never failing the gate
 //! variable = "stats.hits"    # the lvalue of an access, or its variable (`stats`), or a
 //!                            # field (`.hits`); or `function = "…"` (the function
@@ -86,7 +95,42 @@ struct RawHarness {
     deepen: Option<bool>,
     data_model: Option<DataModel>,
     max_races: Option<u32>,
+    entries: Option<Spanned<RawEntries>>,
+    init: Option<Spanned<String>>,
+    share_args: Option<bool>,
+    max_pairs: Option<u32>,
 }
+
+/// `entries = ["f", "g"]` or `entries = "auto"`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawEntries {
+    List(Vec<String>),
+    Word(String),
+}
+
+/// Library mode of a harness: ladr generates `main` (`ladr_seq::harness`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Library {
+    pub entries: Entries,
+    pub init: Option<String>,
+    pub share_args: bool,
+    /// With [`Entries::Auto`]: pairs checked at most.
+    pub max_pairs: usize,
+    /// Said in every answer's assumptions (the pairs an `auto` harness left out).
+    pub note: Option<String>,
+}
+
+/// The entry functions of a library-mode harness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Entries {
+    Named(Vec<String>),
+    /// Every exported function of the files, paired with every other and itself.
+    Auto,
+}
+
+/// Pairs an `entries = "auto"` harness checks at most, by default.
+pub const MAX_PAIRS: u32 = 20;
 
 /// The settings of a table (`$t`: the top level or a harness).
 macro_rules! settings {
@@ -136,6 +180,8 @@ pub struct Harness {
     pub ilp32: bool,
     /// `None`: every race.
     pub max_races: Option<u32>,
+    /// Library mode (none: the files have a `main`).
+    pub library: Option<Library>,
 }
 
 /// A read `ladr.toml`.
@@ -218,7 +264,9 @@ impl Config {
             let timeout = mine.timeout.or(defaults.timeout).unwrap_or(TIMEOUT);
             let mut flags = checked_flags(&raw.flags, &root).map_err(|(o, m)| err(o, m))?;
             flags.extend(checked_flags(&h.flags, &root).map_err(|(o, m)| err(o, m))?);
+            let library = library(h).map_err(|(o, m)| err(o, m))?;
             harnesses.push(Harness {
+                library,
                 name,
                 files,
                 flags,
@@ -279,6 +327,66 @@ impl Config {
             allows,
         })
     }
+}
+
+/// The library mode of a harness table, checked (the error with its offset).
+fn library(h: &RawHarness) -> std::result::Result<Option<Library>, (usize, String)> {
+    let Some(entries) = &h.entries else {
+        let stray = h.init.as_ref().map(|i| i.span().start);
+        return match stray
+            .or((h.share_args.is_some() || h.max_pairs.is_some()).then_some(h.name.span().start))
+        {
+            Some(at) => Err((
+                at,
+                "`init`, `share-args` and `max-pairs` are for library mode: add `entries`".into(),
+            )),
+            None => Ok(None),
+        };
+    };
+    let at = entries.span().start;
+    let entries = match entries.get_ref() {
+        RawEntries::Word(w) if w == "auto" => Entries::Auto,
+        RawEntries::Word(w) => {
+            return Err((
+                at,
+                format!("entries = \"{w}\": give a list of functions or \"auto\""),
+            ))
+        }
+        RawEntries::List(l) if l.is_empty() || l.len() > 16 => {
+            return Err((
+                at,
+                "entries: give 1 to 16 functions (each runs on a thread)".into(),
+            ))
+        }
+        RawEntries::List(l) => {
+            if let Some(bad) = l.iter().find(|e| !ladr_seq::harness::is_identifier(e)) {
+                return Err((
+                    at,
+                    format!("entries: `{bad}` is not the name of a C function"),
+                ));
+            }
+            Entries::Named(l.clone())
+        }
+    };
+    if let Some(i) = &h.init {
+        if !ladr_seq::harness::is_identifier(i.get_ref()) {
+            return Err((
+                i.span().start,
+                format!("init: `{}` is not the name of a C function", i.get_ref()),
+            ));
+        }
+    }
+    let max_pairs = h.max_pairs.unwrap_or(MAX_PAIRS);
+    if max_pairs == 0 {
+        return Err((h.name.span().start, "max-pairs = 0: give at least 1".into()));
+    }
+    Ok(Some(Library {
+        entries,
+        init: h.init.as_ref().map(|i| i.get_ref().clone()),
+        share_args: h.share_args.unwrap_or(false),
+        max_pairs: max_pairs as usize,
+        note: None,
+    }))
 }
 
 fn check_settings(s: &Settings) -> std::result::Result<(), String> {

@@ -146,6 +146,9 @@ pub fn run(
 ) -> Result<Gate, Error> {
     let start = Instant::now();
     let db = database(config)?;
+    // Library mode: an `entries = "auto"` harness is one harness per pair.
+    let expanded = crate::library::expand(harnesses, db.as_ref());
+    let harnesses: &[&Harness] = &expanded.iter().collect::<Vec<_>>();
     let next = AtomicUsize::new(0);
     let done: Mutex<Vec<Option<HarnessRun>>> =
         Mutex::new((0..harnesses.len()).map(|_| None).collect());
@@ -247,6 +250,27 @@ pub fn run_harness(
         Ok(p) => p,
         Err(e) => return failed(h, &e),
     };
+    let (parsed, assumptions) = match crate::library::apply(h, &parsed) {
+        Ok(Some(p)) => p,
+        Ok(None) => (parsed, vec![]),
+        Err(e) => {
+            let mut outcome = report::error_outcome(
+                &h.files[0].display().to_string(),
+                &e,
+                Some(&parsed.map),
+                &opts,
+            );
+            outcome.time_limit_s = h.timeout;
+            return HarnessRun {
+                name: h.name.clone(),
+                files: h.files.clone(),
+                outcome,
+                parsed: Some(parsed),
+                wall: t0.elapsed(),
+                cached: false,
+            };
+        }
+    };
     let parse_time = t0.elapsed().as_secs_f64();
     // Suppression comments need a reason also in the headers the harness includes.
     let dirs: Vec<PathBuf> = h
@@ -284,7 +308,10 @@ pub fn run_harness(
         progress(phase, b.rounds, b.unwind)
     });
     let mut outcome = match found {
-        Ok(answer) => report::outcome(&answer, &parsed.path, parse_time),
+        Ok(mut answer) => {
+            answer.assumptions.splice(0..0, assumptions);
+            report::outcome(&answer, &parsed.path, parse_time)
+        }
         Err(e) => report::error_outcome(
             &h.files[0].display().to_string(),
             &e,

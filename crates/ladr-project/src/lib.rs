@@ -12,4 +12,6 @@ pub mod changes;
 pub mod compdb;
 pub mod config;
 pub mod gate;
+pub mod init;
+pub mod library;
 pub mod suppress;

@@ -7,6 +7,7 @@
 //! not know CBMC is the back end beyond the `__CPROVER_*` builtins the program uses.
 
 pub mod callee_types;
+pub mod harness;
 pub mod hygiene;
 pub mod invariants;
 pub mod model;

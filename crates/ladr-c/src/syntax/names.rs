@@ -58,6 +58,30 @@ impl Names {
     }
 }
 
+/// The start routine library mode generates for entry function `f`: `__ladr_entry_f`
+/// (reports name the thread after [`entry_of`] it: `f`).
+pub fn entry_routine(f: &str) -> String {
+    format!("{PREFIX}entry_{f}")
+}
+
+/// The entry function a generated start routine calls (`__ladr_entry_f` → `f`).
+pub fn entry_of(routine: &str) -> Option<&str> {
+    routine
+        .strip_prefix(PREFIX)
+        .and_then(|r| r.strip_prefix("entry_"))
+        .filter(|f| !f.is_empty())
+}
+
+/// The user's own `main`, renamed (not run) when library mode generates the harness.
+pub const USER_MAIN: &str = "__ladr_user_main";
+
+/// An object of the generated harness standing for argument `orig` (`__ladr_0_orig`: a
+/// user-like name, so accesses to it are instrumented and reports say `orig`; the
+/// counter of [`Names`] starts at 1, so no fresh name repeats it).
+pub fn harness_object(orig: &str) -> String {
+    format!("{PREFIX}0_{orig}")
+}
+
 /// The suffix of a file's `static` renamed by the linker (`count` of the second file →
 /// `count__ladr_u2`). A suffix, not [`PREFIX`], because the passes take prefixed names for
 /// their own temporaries and locals; the user's name is still [`original_name`].

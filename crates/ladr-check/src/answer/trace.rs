@@ -99,7 +99,10 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
     let slot = &report.program.slots[k];
     Thread {
         slot: k,
-        function: slot.routine.clone(),
+        // A start routine library mode generated is named after the entry it calls.
+        function: ladr_c::syntax::names::entry_of(&slot.routine)
+            .unwrap_or(&slot.routine)
+            .to_string(),
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
