@@ -323,6 +323,10 @@ struct Cli {
     /// internal error naming the pass. For developers.
     #[arg(long, hide = true)]
     check_ir: bool,
+    /// Run only the static race analysis and print what it proves (exit 0: proved, 3: not
+    /// proved). For measuring the analysis.
+    #[arg(long, hide = true)]
+    prove_only: bool,
     /// Instrument every shared access and keep every statement that makes one visible,
     /// without the race-free pre-analysis (solo stretches of `main`, read-only, one-thread
     /// and lock-protected objects): a bigger formula, the same answers.
@@ -528,6 +532,22 @@ fn run(
     if let Some(stage) = cli.emit.map(Emit::stage) {
         return match emit_stage(cli, &parsed, stage) {
             Ok(()) => Done::Emitted,
+            Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
+        };
+    }
+    if cli.prove_only {
+        return match ladr_check::proof::prove(&parsed, &options(cli)) {
+            Ok(p) => {
+                emit(&format!("proved: {}\ntime_s: {:.3}\n", p.proved, p.time_s));
+                for l in p.lines() {
+                    emit(&format!("{l}\n"));
+                }
+                if p.proved {
+                    Done::NoRace
+                } else {
+                    Done::Unknown
+                }
+            }
             Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
         };
     }

@@ -25,6 +25,7 @@ mod deepen;
 pub mod files;
 pub mod memory;
 pub mod parallel;
+pub mod proof;
 pub mod recorded;
 mod single;
 
