@@ -332,6 +332,14 @@ struct Cli {
     /// and lock-protected objects): a bigger formula, the same answers.
     #[arg(long, help_heading = "Debugging")]
     no_racefree: bool,
+    /// Skip the static race analysis that runs before the bounded check (a program it
+    /// proves race-free is answered "no data race in any execution" without CBMC).
+    #[arg(long, help_heading = "Debugging")]
+    no_prove: bool,
+    /// List, per shared object, why the static analysis proved its accesses race-free (or
+    /// why it could not): after the text report, as `proof` in JSON.
+    #[arg(long, help_heading = "Output")]
+    explain_proof: bool,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -570,6 +578,9 @@ fn run(
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
     outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));
+    if cli.explain_proof {
+        outcome.proof = answer.proof.clone();
+    }
     print_report(cli, &outcome, &answer, &parsed, &file);
     write_witness(cli, &outcome, &file, ilp32);
     let done = match &answer.verdict {
@@ -685,6 +696,7 @@ fn request(
             swarm: cli.swarm,
         },
         cbmc_memory: Some(budget.per_cbmc(jobs)),
+        prove: !cli.no_prove,
     })
 }
 
@@ -728,6 +740,12 @@ fn print_report(
             report::text::write(&mut out, outcome, parsed, cli.steps);
             if let Some(line) = report::schedule::bounds_line(&answer.schedule) {
                 emit(&format!("{line}\n"));
+            }
+            if let Some(p) = &outcome.proof {
+                emit("static analysis:\n");
+                for l in p.lines() {
+                    emit(&format!("  {l}\n"));
+                }
             }
         }
         Format::Json => emit(&format!("{}\n", report::json(outcome))),

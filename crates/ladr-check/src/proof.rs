@@ -28,6 +28,9 @@ pub struct ProofAnswer {
 pub struct ObjectAnswer {
     pub object: String,
     pub safe: bool,
+    /// `main-alone`, `read-only`, `one-thread`, `lock`, `atomic-section`, `atomic`,
+    /// `per-pair`, or `unproved`.
+    pub rule: &'static str,
     pub reason: String,
     /// For an object not proved: the two accesses that may race.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -73,7 +76,22 @@ impl ProofAnswer {
     /// The proof in a few words, for the "no race" sentence: the rules used.
     pub fn summary(&self) -> String {
         let n = self.objects.len();
-        format!("{n} shared object{} checked", if n == 1 { "" } else { "s" })
+        if n == 0 {
+            return "no object is accessed while threads run".into();
+        }
+        let mut rules: Vec<(&str, usize)> = vec![];
+        for o in &self.objects {
+            match rules.iter_mut().find(|(r, _)| *r == o.rule) {
+                Some(r) => r.1 += 1,
+                None => rules.push((o.rule, 1)),
+            }
+        }
+        let parts: Vec<String> = rules.iter().map(|(r, k)| format!("{k} {r}")).collect();
+        format!(
+            "{n} shared object{}: {}; --explain-proof says why",
+            if n == 1 { "" } else { "s" },
+            parts.join(", ")
+        )
     }
 }
 
@@ -91,6 +109,7 @@ pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
             .map(|o| ObjectAnswer {
                 object: o.name.clone(),
                 safe: o.safe,
+                rule: o.rule,
                 reason: o.reason.clone(),
                 accesses: o
                     .pair

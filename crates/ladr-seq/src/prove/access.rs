@@ -44,6 +44,30 @@ const PRINTS: &[&str] = &[
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror", "assert",
 ];
 
+/// Functions whose pointer arguments are synchronisation objects (or their attributes)
+/// and nothing else: they touch no data of the program and keep no pointer to it.
+const SYNC_OBJECTS: &[&str] = &[
+    "pthread_mutex",
+    "pthread_cond",
+    "pthread_spin",
+    "pthread_rwlock",
+    "pthread_barrier",
+    "pthread_attr",
+    "sem_",
+];
+
+/// Non-local jumps: control flow the lockset cannot follow.
+const JUMPS: &[&str] = &[
+    "setjmp",
+    "_setjmp",
+    "__sigsetjmp",
+    "sigsetjmp",
+    "longjmp",
+    "_longjmp",
+    "siglongjmp",
+    "__longjmp_chk",
+];
+
 /// Lock functions (first argument) and what they do.
 fn lock_effect(name: &str) -> Option<bool> {
     match name {
@@ -416,9 +440,20 @@ impl<'d, 'a> Scan<'d, 'a> {
         if name == abi::ATOMIC_END {
             return self.unlock(Some(Lock::Atomic));
         }
-        if name.starts_with("pthread_") || name.starts_with("sem_") {
+        if SYNC_OBJECTS.iter().any(|p| name.starts_with(p)) {
             for a in args {
                 self.sync_argument(a);
+            }
+            return;
+        }
+        if JUMPS.contains(&name) {
+            return self.give_up(format!("`{name}` (a non-local jump)"), at);
+        }
+        if name.starts_with("pthread_") {
+            // Thread-specific data, cancellation, `pthread_self`: their pointer
+            // arguments may be kept and handed back.
+            for a in args {
+                self.read(a);
             }
             return;
         }
@@ -506,7 +541,6 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if self.record {
                     self.run.creates.push(CreateSite {
                         routine: i.node.name.clone(),
-                        offset: at,
                     });
                 }
             }

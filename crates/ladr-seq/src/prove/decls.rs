@@ -41,8 +41,6 @@ pub struct Var {
     pub atomic: bool,
     /// Array dimensions, when known for sure (0: no array).
     pub depth: Option<usize>,
-    /// Where it is declared (byte offset in the parsed text).
-    pub offset: usize,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -115,14 +113,7 @@ impl<'a> Decls<'a> {
                 self.functions.insert(name.to_string());
                 continue;
             }
-            let var = self.var(
-                name,
-                None,
-                &decl.specifiers,
-                declarator,
-                false,
-                init.span.start,
-            );
+            let var = self.var(name, None, &decl.specifiers, declarator, false);
             match self.globals.get(name) {
                 Some(&old) => {
                     // Several declarations of one global: the facts all of them agree on.
@@ -152,10 +143,9 @@ impl<'a> Decls<'a> {
         specs: &[Node<DeclarationSpecifier>],
         declarator: &Declarator,
         parameter: bool,
-        offset: usize,
     ) -> Option<VarId> {
         let name = declarator_name(declarator)?;
-        let mut var = self.var(name, Some(function), specs, declarator, parameter, offset);
+        let mut var = self.var(name, Some(function), specs, declarator, parameter);
         if parameter && var.array != Tri::No {
             // An array parameter is a pointer.
             var.array = Tri::No;
@@ -173,7 +163,6 @@ impl<'a> Decls<'a> {
         specs: &[Node<DeclarationSpecifier>],
         declarator: &Declarator,
         parameter: bool,
-        offset: usize,
     ) -> Var {
         let storage: Vec<&StorageClassSpecifier> = specs
             .iter()
@@ -201,7 +190,6 @@ impl<'a> Decls<'a> {
             arithmetic: facts.arithmetic,
             atomic: facts.atomic,
             depth: facts.depth,
-            offset,
         }
     }
 

@@ -71,6 +71,9 @@ pub struct ObjectProof {
     /// The object as the user names it (`x`, `f: buf`, memory reached through pointers).
     pub name: String,
     pub safe: bool,
+    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
+    /// `atomic-section`, `atomic`, `per-pair`), or `unproved`.
+    pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
     pub reason: String,
     /// For an unsafe object: the two accesses that may race.

@@ -151,6 +151,7 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
             return ObjectProof {
                 name,
                 safe: false,
+                rule: "unproved",
                 reason: format!(
                     "a {} in `{}` and a {} in `{}` may run in parallel, not both atomic and with no common lock",
                     kind(a.write),
@@ -162,28 +163,48 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
             };
         }
     }
-    let reason = if list.is_empty() {
-        "accessed only while `main` runs alone".to_string()
+    let (rule, reason) = if list.is_empty() {
+        (
+            "main-alone",
+            "accessed only while `main` runs alone".to_string(),
+        )
     } else if list.iter().all(|u| !u.write) {
-        "only read while other threads may run".to_string()
+        (
+            "read-only",
+            "only read while other threads may run".to_string(),
+        )
     } else if !any_parallel {
-        "no two thread instances that may run together access it".to_string()
+        (
+            "one-thread",
+            "no two thread instances that may run together access it".to_string(),
+        )
     } else if let Some(l) = common_lock(&list) {
         match l {
-            Lock::Mutex(m) => format!(
-                "every access while threads run holds `{}`",
-                ladr_c::syntax::names::original_name(&decls.vars[m].name)
+            Lock::Mutex(m) => (
+                "lock",
+                format!(
+                    "every access while threads run holds `{}`",
+                    ladr_c::syntax::names::original_name(&decls.vars[m].name)
+                ),
             ),
-            Lock::Atomic => "every access while threads run is in an atomic section".into(),
+            Lock::Atomic => (
+                "atomic-section",
+                "every access while threads run is in an atomic section".into(),
+            ),
         }
     } else if list.iter().all(|u| u.atomic) {
-        "every access while threads run is atomic".into()
+        ("atomic", "every access while threads run is atomic".into())
     } else {
-        "every conflicting pair holds a common lock, is atomic or cannot run in parallel".into()
+        (
+            "per-pair",
+            "every conflicting pair holds a common lock, is atomic or cannot run in parallel"
+                .into(),
+        )
     };
     ObjectProof {
         name,
         safe: true,
+        rule,
         reason,
         pair: None,
     }

@@ -46,7 +46,6 @@ pub struct CallSite {
 #[derive(Clone, Debug)]
 pub struct CreateSite {
     pub routine: String,
-    pub offset: usize,
 }
 
 /// What one walk of a function found.
@@ -186,13 +185,10 @@ impl<'d, 'a> Scan<'d, 'a> {
                         let key = &decl.node as *const Declarator as usize;
                         let id = match self.locals.get(&key) {
                             Some(&id) => Some(id),
-                            None => self.decls.local(
-                                function,
-                                &p.node.specifiers,
-                                &decl.node,
-                                true,
-                                decl.span.start,
-                            ),
+                            None => {
+                                self.decls
+                                    .local(function, &p.node.specifiers, &decl.node, true)
+                            }
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
                             self.locals.insert(key, id);
@@ -302,13 +298,24 @@ impl<'d, 'a> Scan<'d, 'a> {
                 continue;
             }
             self.array_sizes(decl);
+            if ladr_c::syntax::build::has_storage(d, StorageClassSpecifier::Extern) {
+                // A block-scope `extern`: the global of that name.
+                let name = declarator_name(decl).unwrap_or_default();
+                match self.decls.globals.get(name).copied() {
+                    Some(g) => {
+                        if let Some(scope) = self.scopes.last_mut() {
+                            scope.insert(name.to_string(), g);
+                        }
+                    }
+                    None => self.give_up("a block-scope `extern` of no global", init.span.start),
+                }
+                continue;
+            }
             let key = decl as *const Declarator as usize;
             let function = self.function.clone();
             let id = match self.locals.get(&key) {
                 Some(&id) => Some(id),
-                None => self
-                    .decls
-                    .local(&function, &d.specifiers, decl, false, init.span.start),
+                None => self.decls.local(&function, &d.specifiers, decl, false),
             };
             let Some(id) = id else { continue };
             self.locals.insert(key, id);

@@ -38,8 +38,6 @@ pub struct MainFacts {
     /// For each top-level item of `main`'s body: does it run alone?
     pub solo: Vec<bool>,
     pub routines: HashMap<String, Routine>,
-    /// The joins were followed (phases and solo statements after the first create).
-    pub phased: bool,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -368,10 +366,7 @@ pub fn main_facts(
         whole.calls.extend(c.calls.iter().cloned());
     }
     let phased = !main_called && !whole.labels && creators.iter().all(|f| f == "main");
-    let mut facts = MainFacts {
-        phased,
-        ..MainFacts::default()
-    };
+    let mut facts = MainFacts::default();
     let mut live: HashSet<Handle> = HashSet::new();
     let mut phase = 1;
     // Non-phased: a label or a create was met (or `main` may run again).
