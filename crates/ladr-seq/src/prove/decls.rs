@@ -275,6 +275,14 @@ impl<'a> Decls<'a> {
                         }
                     },
                     TypeSpecifier::Struct(_) => facts.arithmetic = false,
+                    // `normalise`'s temporaries of call results: no function returns an
+                    // array.
+                    TypeSpecifier::TypeOf(t)
+                        if matches!(&t.node, TypeOf::Expression(e)
+                            if matches!(e.node, Expression::Call(_))) =>
+                    {
+                        facts.arithmetic = false;
+                    }
                     _ => {
                         facts.array = Tri::Maybe;
                         facts.arithmetic = false;

@@ -41,10 +41,8 @@ pub fn judge(
 ) -> Vec<ObjectProof> {
     let mut uses: BTreeMap<Object, BTreeSet<Use>> = BTreeMap::new();
     let mut derefs: BTreeSet<Use> = BTreeSet::new();
+    let mut solo_derefs = false;
     for (a, function) in accesses {
-        if a.solo {
-            continue;
-        }
         let mut u = Use {
             write: a.write,
             atomic: a.atomic,
@@ -54,7 +52,7 @@ pub fn judge(
             function: function.clone(),
             offset: a.offset,
         };
-        match a.target {
+        let object = match a.target {
             Target::Var(v) => {
                 let var = &decls.vars[v];
                 let private = var.automatic || var.thread_local;
@@ -62,17 +60,24 @@ pub fn judge(
                     continue;
                 }
                 u.own = private;
-                uses.entry(Object::Var(v)).or_default().insert(u);
+                Object::Var(v)
             }
             Target::Deref => {
-                derefs.insert(u);
+                solo_derefs |= a.solo;
+                if !a.solo {
+                    derefs.insert(u);
+                }
+                continue;
             }
-            Target::Libc(g) => {
-                uses.entry(Object::Libc(g)).or_default().insert(u);
-            }
+            Target::Libc(g) => Object::Libc(g),
+        };
+        // An object accessed only while `main` runs alone is listed, with no use.
+        let entry = uses.entry(object).or_default();
+        if !a.solo {
+            entry.insert(u);
         }
     }
-    if !derefs.is_empty() {
+    if !derefs.is_empty() || solo_derefs {
         for &v in address_taken {
             uses.entry(Object::Var(v))
                 .or_default()

@@ -288,7 +288,7 @@ fn address_taken(items: &[Node<BlockItem>], v: &str) -> bool {
         const UNEVALUATED: bool = false;
         fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
             if let Some(x) = address_of(e) {
-                self.1 |= ident(x) == Some(self.0) || indexed(x).is_some_and(|(_, k)| k == self.0);
+                self.1 |= ident(x) == Some(self.0) || indexed(x).is_some_and(|(t, _)| t == self.0);
             }
             Ok(Walk::Descend)
         }
