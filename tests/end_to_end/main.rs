@@ -13,6 +13,7 @@ mod locks;
 mod memory;
 mod programs;
 mod project;
+mod prove;
 mod racefree;
 mod renamed;
 mod report_formats;
