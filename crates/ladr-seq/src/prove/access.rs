@@ -405,7 +405,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             if let Some(a) = arg(1) {
                 self.sync_argument(a);
             }
-            match arg(2).map(|a| strip_casts(a)) {
+            match arg(2).map(strip_casts) {
                 Some(r) => self.start_routine(r, at),
                 None => self.give_up("`pthread_create` without a start routine", at),
             }
