@@ -3,7 +3,7 @@
 //! true`, SV-COMP `true` — and its racy twin, which it does not prove and the bounded
 //! search finds racing.
 
-use super::{free, ladr, racy};
+use super::{free, ladr_proving, racy};
 use std::path::Path;
 
 /// (rule, race-free program, racy twin, the twin's racing lines)
@@ -52,14 +52,14 @@ fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
             p.lines()
         );
         let path = format!("tests/e2e/{free_file}");
-        let (code, out, err) = ladr(&[&path, "--explain-proof"]);
+        let (code, out, err) = ladr_proving(&[&path, "--explain-proof"]);
         assert_eq!(code, 0, "{out}{err}");
         assert!(
             out.starts_with("no data race in any execution (proved by the static analysis: "),
             "{out}"
         );
         assert!(out.contains("safe `"), "{out}");
-        let (code, json, _) = ladr(&[&path, "--format", "json"]);
+        let (code, json, _) = ladr_proving(&[&path, "--format", "json"]);
         assert_eq!(code, 0);
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v["proved"], true, "{json}");
@@ -82,7 +82,8 @@ fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
 /// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.
 #[test]
 fn no_prove_gives_the_bounded_answer() {
-    let (code, json, err) = ladr(&["tests/e2e/mutex_free.c", "--no-prove", "--format", "json"]);
+    let (code, json, err) =
+        ladr_proving(&["tests/e2e/mutex_free.c", "--no-prove", "--format", "json"]);
     assert_eq!(code, 0, "{json}{err}");
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["proved"], false, "{json}");
@@ -105,7 +106,7 @@ fn svcomp_mode_answers_true_for_a_proved_program() {
     let prp = dir.path().join("no-data-race.prp");
     std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
     let yml = dir.path().join("t.yml");
-    let (code, out, err) = ladr(&[
+    let (code, out, err) = ladr_proving(&[
         "--svcomp",
         yml.to_str().unwrap(),
         "--property-file",
