@@ -260,6 +260,19 @@ void *w(void *a) { lk(); x++; pthread_mutex_unlock(&m); return 0; }
 void *v(void *a) { x++; return 0; }
 int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
     ),
+    // a pointer into an array, returned by a library function
+    (
+        "a25",
+        r#"char buf[8];
+void *w(void *a) { char *p = strchr(buf, 'x'); if (p) *p = 'y'; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); buf[0] = 'x'; return 0; }"#,
+    ),
+    // a thread that detaches itself: the join need not wait
+    (
+        "a26",
+        r#"void *w(void *a) { pthread_detach(pthread_self()); x = 1; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); x = 2; return 0; }"#,
+    ),
 ];
 
 #[test]

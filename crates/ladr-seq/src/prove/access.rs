@@ -56,6 +56,47 @@ const SYNC_OBJECTS: &[&str] = &[
     "sem_",
 ];
 
+/// Library functions with known effects that neither return a pointer into an argument
+/// nor store one anywhere: the objects their pointer arguments point to do not escape.
+/// Any other (`memcpy` returns its destination, `strchr` a pointer into its argument,
+/// `strtol` stores one through its second) lets them escape.
+const KEEPS_NO_POINTER: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "memcmp",
+    "strcoll",
+    "atoi",
+    "atol",
+    "atoll",
+    "puts",
+    "fputs",
+    "fwrite",
+    "write",
+    "send",
+    "pwrite",
+    "read",
+    "recv",
+    "pread",
+    "fread",
+    "pipe",
+    "socketpair",
+    "free",
+    "sprintf",
+    "snprintf",
+    "vsprintf",
+    "vsnprintf",
+    "bzero",
+    "explicit_bzero",
+    "scanf",
+    "__isoc99_scanf",
+    "fscanf",
+    "__isoc99_fscanf",
+    "sscanf",
+    "__isoc99_sscanf",
+];
+
 /// Non-local jumps: control flow the lockset cannot follow.
 const JUMPS: &[&str] = &[
     "setjmp",
@@ -398,6 +439,9 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
         let arg = |k: usize| args.get(k);
+        if name == "pthread_detach" || name == "pthread_attr_setdetachstate" {
+            self.run.detaches = true;
+        }
         if name == "pthread_create" {
             if let Some(a) = arg(0) {
                 self.pointee(a, Mode::Write, false);
@@ -509,6 +553,10 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// Argument `k` of library function `name` with known effects.
     fn effect_argument(&mut self, name: &str, k: usize, a: &'a Node<Expression>) {
+        if !KEEPS_NO_POINTER.contains(&name) {
+            // The address may come back (the result) or be stored: it escapes.
+            self.read(a);
+        }
         let effects = library::effects(name).unwrap_or(&[]);
         let mine: Vec<Effect> = effects
             .iter()

@@ -175,7 +175,9 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             *sites.entry(c.routine.clone()).or_default() += 1;
         }
     }
-    let main_called = a.reach.values().any(|r| r.contains("main"));
+    // `main` may run again, or a join may not wait (of a detached thread): no phases.
+    let main_called =
+        a.reach.values().any(|r| r.contains("main")) || a.runs.values().any(|r| r.detaches);
     let Statement::Compound(main_items) = &main.statement.node else {
         return Proof::gave_up("`main` has no body", 0);
     };

@@ -64,6 +64,8 @@ pub struct FnRun {
     pub address_taken: HashSet<VarId>,
     /// The function has labels.
     pub labels: bool,
+    /// It calls `pthread_detach` (a join of a detached thread need not wait for it).
+    pub detaches: bool,
 }
 
 /// The walker of one function.
