@@ -116,3 +116,20 @@ fn svcomp_mode_answers_true_for_a_proved_program() {
     assert!(out.ends_with("SV-COMP result: true\n"), "{out}");
     assert!(out.contains("no data race in any execution"), "{out}");
 }
+
+/// A construct ladr cannot check is refused even where the analysis would prove the
+/// program: a proof never turns an "unsupported" into a "no race".
+#[test]
+fn a_proof_does_not_answer_an_unsupported_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cancel.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\nint x;\nvoid *w(void *a) { pthread_cancel(0); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }\n",
+    )
+    .unwrap();
+    let (code, out, err) = ladr_proving(&[file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("unsupported: pthread_cancel"), "{err}");
+}

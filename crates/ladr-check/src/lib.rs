@@ -132,6 +132,9 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
         None
     };
     if let Some(p) = proof.as_ref().filter(|p| p.proved) {
+        // What the passes refuse (a construct ladr cannot check) is refused here too: a
+        // proof is no reason to answer a program ladr would not check.
+        drop_in_background(translate_seq(parsed, &request.bounds)?);
         return Ok(answer::of_proof(p.clone(), &request.bounds));
     }
     let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;

@@ -45,7 +45,7 @@ pub struct Outcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof: Option<ladr_check::proof::ProofAnswer>,
     /// The proof in a few words, for the text (when `proved`).
-    #[serde(skip)]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_summary: Option<String>,
     /// Why there is no verdict (for `unknown` and `error`).
     #[serde(skip_serializing_if = "Option::is_none")]
