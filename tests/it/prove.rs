@@ -273,6 +273,12 @@ int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); buf[0] = 'x'; return 
         r#"void *w(void *a) { pthread_detach(pthread_self()); x = 1; return 0; }
 int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); x = 2; return 0; }"#,
     ),
+    // a mutex initialised again while the other thread holds it
+    (
+        "a27",
+        r#"void *w(void *a) { pthread_mutex_init(&m, 0); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, w, 0); return 0; }"#,
+    ),
 ];
 
 #[test]

@@ -472,6 +472,15 @@ impl<'d, 'a> Scan<'d, 'a> {
             for a in args {
                 self.sync_argument(a);
             }
+            let reinit = name.ends_with("_init") || name.ends_with("_destroy");
+            if reinit && self.record && !self.solo && self.state.is_some() {
+                match (&mut self.run.reinitialised, &l) {
+                    (Some(set), Some(l)) => {
+                        set.insert(l.clone());
+                    }
+                    (r, _) => *r = None,
+                }
+            }
             return match (lock, l) {
                 (true, Some(l)) => self.lock(l),
                 (true, None) => {}

@@ -199,6 +199,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut give_ups = std::mem::take(&mut global_run.give_ups);
     let mut address_taken = std::mem::take(&mut global_run.address_taken);
     let mut accesses: Vec<(RawAccess, String)> = vec![];
+    let mut reinitialised: Option<Locks> = Some(Locks::new());
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
@@ -213,6 +214,10 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
         );
         give_ups.extend(run.give_ups);
+        match (&mut reinitialised, run.reinitialised) {
+            (Some(all), Some(mine)) => all.extend(mine),
+            (r, _) => *r = None,
+        }
         address_taken.extend(run.address_taken);
         accesses.extend(run.accesses.into_iter().map(|x| (x, name.clone())));
     }
@@ -224,6 +229,13 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             objects: vec![],
             give_ups,
         };
+    }
+    // A mutex initialised while threads may run protects nothing.
+    for (a, _) in &mut accesses {
+        match &reinitialised {
+            Some(bad) => a.locks.retain(|l| !bad.contains(l)),
+            None => a.locks.retain(|l| *l == Lock::Atomic),
+        }
     }
     // 6.–7. Objects and pairs.
     let threads_of = |f: &str| -> BTreeSet<String> {

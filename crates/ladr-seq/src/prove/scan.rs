@@ -66,6 +66,9 @@ pub struct FnRun {
     pub labels: bool,
     /// It calls `pthread_detach` (a join of a detached thread need not wait for it).
     pub detaches: bool,
+    /// Mutexes initialised or destroyed while other threads may run (none: one it cannot
+    /// name): no longer locks of the proof (`racefree` rules so too).
+    pub reinitialised: Option<BTreeSet<Lock>>,
 }
 
 /// The walker of one function.
@@ -110,6 +113,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             solo: false,
             run: FnRun {
                 unlocks: Some(BTreeSet::new()),
+                reinitialised: Some(BTreeSet::new()),
                 ..FnRun::default()
             },
             function: String::new(),
