@@ -332,6 +332,10 @@ struct Cli {
     /// internal error naming the pass. For developers.
     #[arg(long, hide = true)]
     check_ir: bool,
+    /// Run only the static race analysis and print what it proves (exit 0: proved, 3: not
+    /// proved). For measuring the analysis.
+    #[arg(long, hide = true)]
+    prove_only: bool,
     /// Instrument every shared access and keep every statement that makes one visible,
     /// without the race-free pre-analysis (solo stretches of `main`, read-only, one-thread
     /// and lock-protected objects): a bigger formula, the same answers.
@@ -343,6 +347,14 @@ struct Cli {
     /// twice runs on two threads), with arguments of any value of their types.
     #[command(flatten)]
     library: library_cli::LibraryArgs,
+    /// Skip the static race analysis that runs before the bounded check (a program it
+    /// proves race-free is answered "no data race in any execution" without CBMC).
+    #[arg(long, help_heading = "Debugging")]
+    no_prove: bool,
+    /// List, per shared object, why the static analysis proved its accesses race-free (or
+    /// why it could not): after the text report, as `proof` in JSON.
+    #[arg(long, help_heading = "Output")]
+    explain_proof: bool,
 }
 
 /// `--timeout`'s value: a finite number of seconds, at least 0 and at most a year.
@@ -594,6 +606,22 @@ fn run(
             Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
         };
     }
+    if cli.prove_only {
+        return match ladr_check::proof::prove(&parsed, &options(cli)) {
+            Ok(p) => {
+                emit(&format!("proved: {}\ntime_s: {:.3}\n", p.proved, p.time_s));
+                for l in p.lines() {
+                    emit(&format!("{l}\n"));
+                }
+                if p.proved {
+                    Done::NoRace
+                } else {
+                    Done::Unknown
+                }
+            }
+            Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
+        };
+    }
     let request = match request(cli, ilp32, t0, budget) {
         Ok(r) => r,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
@@ -617,6 +645,9 @@ fn run(
     // SV-COMP answers for the program as it is: no suppression there.
     if !cli.svcomp {
         ladr_project::suppress::mark_in_source(&mut outcome.races, &own_dirs);
+    }
+    if cli.explain_proof {
+        outcome.proof = answer.proof.clone();
     }
     print_report(cli, &outcome, &answer, &parsed, &file);
     write_witness(cli, &outcome, &file, ilp32);
@@ -748,6 +779,7 @@ fn request(
             swarm: cli.swarm,
         },
         cbmc_memory: Some(budget.per_cbmc(jobs)),
+        prove: !cli.no_prove,
     })
 }
 
@@ -791,6 +823,12 @@ fn print_report(
             report::text::write(&mut out, outcome, parsed, cli.steps);
             if let Some(line) = report::schedule::bounds_line(&answer.schedule) {
                 emit(&format!("{line}\n"));
+            }
+            if let Some(p) = &outcome.proof {
+                emit("static analysis:\n");
+                for l in p.lines() {
+                    emit(&format!("  {l}\n"));
+                }
             }
         }
         Format::Json => emit(&format!("{}\n", report::json(outcome))),

@@ -16,6 +16,7 @@ mod locks;
 mod memory;
 mod programs;
 mod project;
+mod prove;
 mod racefree;
 mod renamed;
 mod report_formats;
@@ -29,11 +30,24 @@ use std::process::Command;
 
 /// Runs the `ladr` binary in the package root (so reports name `tests/e2e/FILE`, as the
 /// library-checked ones do): exit status, stdout, stderr.
+/// The ladr binary on `args`, checking within the bounds (`--no-prove`: these tests are of
+/// the bounded search; [`ladr_proving`] lets the static proof answer first).
 fn ladr(args: &[&str]) -> (i32, String, String) {
+    run_ladr(args, true)
+}
+
+/// The ladr binary on `args`, the static proof first as on the command line.
+fn ladr_proving(args: &[&str]) -> (i32, String, String) {
+    run_ladr(args, false)
+}
+
+fn run_ladr(args: &[&str], bounded: bool) -> (i32, String, String) {
+    let subcommand = ["eval", "check", "init", "swarm"].contains(args.first().unwrap_or(&""));
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args(args)
         .args(fixed_bounds(args))
+        .args((bounded && !subcommand).then_some("--no-prove"))
         .output()
         .expect("run ladr");
     (

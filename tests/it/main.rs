@@ -19,6 +19,7 @@ mod lazy;
 mod normalise;
 mod print_corpus;
 mod print_roundtrip;
+mod prove;
 mod race;
 mod racefree;
 mod threads;

@@ -25,6 +25,7 @@ mod deepen;
 pub mod files;
 pub mod memory;
 pub mod parallel;
+pub mod proof;
 pub mod recorded;
 mod single;
 
@@ -67,6 +68,9 @@ pub struct Request {
     pub plan: Plan,
     /// Each CBMC run's share of the memory budget (`--memory`), in bytes; none: no limit.
     pub cbmc_memory: Option<u64>,
+    /// Run the static race analysis first (`proof`): a program it proves race-free is
+    /// answered "no race in any execution" without CBMC. Off in [`Request::new`].
+    pub prove: bool,
 }
 
 impl Request {
@@ -82,6 +86,7 @@ impl Request {
             max_races: Some(1),
             plan: Plan { jobs: 1, swarm: 1 },
             cbmc_memory: None,
+            prove: false,
         }
     }
 }
@@ -120,8 +125,21 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     if let Some(bytes) = request.cbmc_memory {
         ladr_cbmc::process::limit_children(bytes);
     }
+    // A translation error here is the bounded check's too: it reports it.
+    let proof = if request.prove {
+        proof::prove(parsed, &request.bounds).ok()
+    } else {
+        None
+    };
+    if let Some(p) = proof.as_ref().filter(|p| p.proved) {
+        // What the passes refuse (a construct ladr cannot check) is refused here too: a
+        // proof is no reason to answer a program ladr would not check.
+        drop_in_background(translate_seq(parsed, &request.bounds)?);
+        return Ok(answer::of_proof(p.clone(), &request.bounds));
+    }
     let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;
-    let answer = answer::of_races(&races, parsed, schedule);
+    let mut answer = answer::of_races(&races, parsed, schedule);
+    answer.proof = proof;
     // Every report's program: gigabytes of syntax trees on large programs.
     drop_in_background(races);
     Ok(answer)

@@ -31,6 +31,8 @@ pub struct TaskStats {
     /// The bounds of the answer (`bounds` of the document).
     pub rounds: Option<u32>,
     pub unwind: Option<u32>,
+    /// The static analysis proved the task race-free (no CBMC ran).
+    pub proved: bool,
 }
 
 /// The parts of ladr's JSON document that eval reads (all optional: older binaries).
@@ -45,6 +47,8 @@ pub struct Document {
     pub races: Vec<DocRace>,
     pub stats: Option<TaskStats>,
     pub deepening: Option<DocDeepening>,
+    pub proved: bool,
+    pub proof_summary: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -122,6 +126,7 @@ impl Document {
             s.rounds = Some(b.rounds);
             s.unwind = Some(b.unwind);
         }
+        s.proved = self.proved;
         Some(s)
     }
 
@@ -166,6 +171,12 @@ impl Document {
             }
             // A race without the races list (a document this reader does not know).
             (_, Some("race")) => "race".to_string(),
+            (_, Some("no-race")) if self.proved => format!(
+                "no data race in any execution (proved by the static analysis: {})",
+                self.proof_summary
+                    .as_deref()
+                    .unwrap_or("every shared object")
+            ),
             (_, Some("no-race")) => {
                 let cut = match bounds {
                     Some(b) if b.cut => {

@@ -40,6 +40,17 @@ pub struct Outcome {
     /// ladr cannot check, or a usage error found after the command line was read).
     #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub verdict: Word,
+    /// The static analysis proved the program race-free: "no race" in every execution,
+    /// whatever the bounds say (they were not used).
+    #[serde(default)]
+    pub proved: bool,
+    /// Why the static analysis proved the program race-free, or could not, per shared
+    /// object (`--explain-proof`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ladr_check::proof::ProofAnswer>,
+    /// The proof in a few words, for the text (when `proved`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proof_summary: Option<String>,
     /// Why there is no verdict (for `unknown` and `error`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -145,6 +156,9 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
     Outcome {
         schema: SCHEMA_VERSION,
         verdict: if backend { "unknown" } else { "error" },
+        proved: false,
+        proof: None,
+        proof_summary: None,
         reason: Some(e.message.clone()),
         error: Some(ErrorInfo {
             kind: match e.kind {
@@ -228,6 +242,13 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
     Outcome {
         schema: SCHEMA_VERSION,
         verdict,
+        proved: answer.proved(),
+        proof: None,
+        proof_summary: answer
+            .proof
+            .as_ref()
+            .filter(|p| p.proved)
+            .map(|p| p.summary()),
         reason,
         error: None,
         input: input.display().to_string(),

@@ -236,6 +236,10 @@ pub fn summary(o: &Outcome) -> String {
                 b.thread.slot,
             )
         }
+        (None, "no-race") if o.proved => format!(
+            "no data race in any execution (proved by the static analysis: {})",
+            o.proof_summary.as_deref().unwrap_or("every shared object")
+        ),
         (None, "no-race") => {
             let cut = if o.bounds.cut {
                 format!(

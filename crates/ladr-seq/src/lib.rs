@@ -14,5 +14,6 @@ pub mod model;
 pub mod normal_form;
 pub mod passes;
 pub mod pipeline;
+pub mod prove;
 pub mod swarm;
 pub mod unsupported;

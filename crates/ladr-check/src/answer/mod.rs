@@ -37,6 +37,43 @@ pub struct Answer {
     /// A "no race" of the constant-loop probe, given because the first bound pair of the
     /// deepening gave no answer: why it gave none.
     pub fallback: Option<String>,
+    /// What the static analysis said (none: it did not run). `proved`: the verdict is "no
+    /// race in any execution", no bound pair ran.
+    pub proof: Option<crate::proof::ProofAnswer>,
+}
+
+impl Answer {
+    /// The static analysis proved every pair race-free: the "no race" holds for every
+    /// execution.
+    pub fn proved(&self) -> bool {
+        self.proof.as_ref().is_some_and(|p| p.proved)
+    }
+}
+
+/// The answer of a program the static analysis proved race-free: no CBMC run, no bounds.
+pub fn of_proof(proof: crate::proof::ProofAnswer, opts: &Options) -> Answer {
+    Answer {
+        verdict: Verdict::NoRace,
+        bounds: Bounds::uncut(opts),
+        races: vec![],
+        search: Some(Search {
+            ended: "all-found",
+            reason: None,
+        }),
+        assumptions: vec![],
+        stats: Stats {
+            translate_s: proof.time_s,
+            cbmc_s: 0.0,
+            slots: 0,
+            visible_statements: 0,
+            instrumented_accesses: 0,
+            formula_variables: None,
+            formula_clauses: None,
+        },
+        schedule: Deepening::default(),
+        fallback: None,
+        proof: Some(proof),
+    }
 }
 
 /// The verdict of a check.
@@ -358,6 +395,7 @@ fn build(
         },
         schedule,
         fallback: report.fallback.clone(),
+        proof: None,
     }
 }
 

@@ -86,7 +86,7 @@ pub(super) fn cut_loops(report: &Report, parsed: &Parsed) -> Vec<Position> {
     out
 }
 
-pub(super) fn position(l: &Loc) -> Position {
+pub(crate) fn position(l: &Loc) -> Position {
     Position {
         file: l.file.clone(),
         line: l.line,

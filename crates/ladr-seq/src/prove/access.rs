@@ -1,0 +1,644 @@
+//! The accesses of an expression (C11 5.1.2.4: reads and writes of memory locations), as
+//! the static race proof counts them: a variable named, or whatever a pointer may point to
+//! (`*p`, `p->f`, `p[i]` with a pointer `p`, a library call's pointer arguments); where an
+//! address is taken (`&x`, an array decaying), and the calls: defined functions (call
+//! sites), `pthread_create` (start routines), locks, atomic builtins, and the C library
+//! (`model::library`). Anything not understood is a give-up, never a guess.
+
+use super::decls::Tri;
+use super::scan::{CreateSite, Scan, Target};
+use super::Lock;
+use crate::model::library::{self, Args, Effect};
+use ladr_ir::abi;
+use lang_c::ast::*;
+use lang_c::span::Node;
+
+/// How an expression is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Read,
+    Write,
+    /// Read and written (`x++`, `x += e`).
+    Both,
+    /// Its address is taken (`&e`).
+    Address,
+    /// Named as the object of a synchronisation function (`pthread_mutex_lock(&m)`): no
+    /// access of data and no escape, but its subexpressions are read.
+    Sync,
+}
+
+/// Functions that end the thread or the program (or the execution, for CBMC).
+const NO_RETURN: &[&str] = &[
+    "exit",
+    "_exit",
+    "_Exit",
+    "abort",
+    "pthread_exit",
+    "__assert_fail",
+    "__VERIFIER_error",
+    "reach_error",
+];
+
+/// Functions that read through their pointer arguments and keep none of them.
+const PRINTS: &[&str] = &[
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror", "assert",
+];
+
+/// Functions whose pointer arguments are synchronisation objects (or their attributes)
+/// and nothing else: they touch no data of the program and keep no pointer to it.
+const SYNC_OBJECTS: &[&str] = &[
+    "pthread_mutex",
+    "pthread_cond",
+    "pthread_spin",
+    "pthread_rwlock",
+    "pthread_barrier",
+    "pthread_attr",
+    "sem_",
+];
+
+/// Library functions with known effects that neither return a pointer into an argument
+/// nor store one anywhere: the objects their pointer arguments point to do not escape.
+/// Any other (`memcpy` returns its destination, `strchr` a pointer into its argument,
+/// `strtol` stores one through its second) lets them escape.
+const KEEPS_NO_POINTER: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "memcmp",
+    "strcoll",
+    "atoi",
+    "atol",
+    "atoll",
+    "puts",
+    "fputs",
+    "fwrite",
+    "write",
+    "send",
+    "pwrite",
+    "read",
+    "recv",
+    "pread",
+    "fread",
+    "pipe",
+    "socketpair",
+    "free",
+    "sprintf",
+    "snprintf",
+    "vsprintf",
+    "vsnprintf",
+    "bzero",
+    "explicit_bzero",
+    "scanf",
+    "__isoc99_scanf",
+    "fscanf",
+    "__isoc99_fscanf",
+    "sscanf",
+    "__isoc99_sscanf",
+];
+
+/// Non-local jumps: control flow the lockset cannot follow.
+const JUMPS: &[&str] = &[
+    "setjmp",
+    "_setjmp",
+    "__sigsetjmp",
+    "sigsetjmp",
+    "longjmp",
+    "_longjmp",
+    "siglongjmp",
+    "__longjmp_chk",
+];
+
+/// Lock functions (first argument) and what they do.
+fn lock_effect(name: &str) -> Option<bool> {
+    match name {
+        "pthread_mutex_lock" | "pthread_spin_lock" | "pthread_rwlock_wrlock" => Some(true),
+        "pthread_mutex_unlock"
+        | "pthread_spin_unlock"
+        | "pthread_rwlock_unlock"
+        | "pthread_mutex_init"
+        | "pthread_spin_init"
+        | "pthread_rwlock_init"
+        | "pthread_mutex_destroy"
+        | "pthread_spin_destroy"
+        | "pthread_rwlock_destroy" => Some(false),
+        _ => None,
+    }
+}
+
+fn strip_casts(e: &Node<Expression>) -> &Node<Expression> {
+    match &e.node {
+        Expression::Cast(c) => strip_casts(&c.node.expression),
+        _ => e,
+    }
+}
+
+fn is_constant(e: &Node<Expression>) -> bool {
+    matches!(
+        strip_casts(e).node,
+        Expression::Constant(_) | Expression::StringLiteral(_)
+    )
+}
+
+fn is_zero(e: &Node<Expression>) -> bool {
+    match &strip_casts(e).node {
+        Expression::Constant(c) => {
+            matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty())
+        }
+        _ => false,
+    }
+}
+
+impl<'d, 'a> Scan<'d, 'a> {
+    pub fn read(&mut self, e: &'a Node<Expression>) {
+        self.expr(e, Mode::Read);
+    }
+
+    pub fn expr_statement(&mut self, e: &'a Node<Expression>) {
+        self.read(e);
+    }
+
+    fn deref(&mut self, mode: Mode, atomic: bool, offset: usize) {
+        match mode {
+            Mode::Read => self.access(Target::Deref, false, atomic, offset),
+            Mode::Write | Mode::Both => self.access(Target::Deref, true, atomic, offset),
+            Mode::Address | Mode::Sync => {}
+        }
+    }
+
+    fn named(&mut self, id: usize, mode: Mode, atomic: bool, offset: usize) {
+        match mode {
+            Mode::Read => self.access(Target::Var(id), false, atomic, offset),
+            Mode::Write | Mode::Both => self.access(Target::Var(id), true, atomic, offset),
+            Mode::Address => {
+                if self.record {
+                    self.run.address_taken.insert(id);
+                }
+            }
+            Mode::Sync => {}
+        }
+    }
+
+    /// Is `e` an array object: surely, surely not, maybe.
+    fn array_kind(&self, e: &Node<Expression>) -> Tri {
+        match &e.node {
+            Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(v) => self.decls.vars[v].array,
+                None => Tri::Maybe,
+            },
+            Expression::Member(_) => Tri::Maybe,
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                Tri::Maybe
+            }
+            _ => Tri::No,
+        }
+    }
+
+    pub fn expr(&mut self, e: &'a Node<Expression>, mode: Mode) {
+        let at = e.span.start;
+        match &e.node {
+            Expression::Identifier(i) => self.identifier(&i.node.name, mode, at),
+            Expression::Constant(_)
+            | Expression::StringLiteral(_)
+            | Expression::SizeOfTy(_)
+            | Expression::SizeOfVal(_)
+            | Expression::AlignOf(_)
+            | Expression::OffsetOf(_) => {}
+            Expression::Member(m) => {
+                if m.node.operator.node == MemberOperator::Direct {
+                    let field = &m.node.identifier.node.name;
+                    if mode == Mode::Read && self.decls.ir.field_depth(field) != Some(0) {
+                        // An array member decays to an address inside the object.
+                        self.expr(&m.node.expression, Mode::Address);
+                    }
+                    self.expr(&m.node.expression, mode);
+                } else {
+                    self.deref(mode, false, at);
+                    self.read(&m.node.expression);
+                }
+            }
+            Expression::Call(c) => self.call(&c.node, at),
+            Expression::UnaryOperator(u) => self.unary(&u.node, mode, at),
+            Expression::Cast(c) => self.expr(&c.node.expression, mode),
+            Expression::BinaryOperator(b) => self.binary(&b.node, mode, at),
+            Expression::Conditional(c) => {
+                self.read(&c.node.condition);
+                self.expr(&c.node.then_expression, mode);
+                self.expr(&c.node.else_expression, mode);
+            }
+            Expression::Comma(es) => {
+                let n = es.len();
+                for (k, x) in es.iter().enumerate() {
+                    self.expr(x, if k + 1 == n { mode } else { Mode::Read });
+                }
+            }
+            Expression::VaArg(v) => {
+                self.read(&v.node.va_list);
+                self.deref(Mode::Read, false, at);
+            }
+            Expression::CompoundLiteral(_) => self.give_up("a compound literal", at),
+            Expression::GenericSelection(_) => self.give_up("a generic selection", at),
+            Expression::Statement(_) => self.give_up("a statement expression", at),
+        }
+    }
+
+    fn identifier(&mut self, name: &str, mode: Mode, at: usize) {
+        match self.lookup(name) {
+            Some(v) => {
+                let var = &self.decls.vars[v];
+                let (array, atomic) = (var.array, var.atomic);
+                if mode == Mode::Read && array != Tri::No {
+                    // An array decays to its address (if it is one).
+                    self.named(v, Mode::Address, false, at);
+                    if array == Tri::Yes {
+                        return;
+                    }
+                }
+                self.named(v, mode, atomic, at);
+            }
+            None if self.decls.functions.contains(name) => {
+                self.give_up(format!("the address of function `{name}` is taken"), at)
+            }
+            // An enumerator.
+            None => {}
+        }
+    }
+
+    fn unary(&mut self, u: &'a UnaryOperatorExpression, mode: Mode, at: usize) {
+        let op = &u.operand;
+        match u.operator.node {
+            UnaryOperator::Address => self.expr(op, Mode::Address),
+            UnaryOperator::Indirection => {
+                let errno = matches!(&strip_casts(op).node, Expression::Call(c)
+                    if ladr_c::syntax::build::callee_name(&c.node) == Some(library::ERRNO_LOCATION));
+                if !errno {
+                    self.deref(mode, false, at);
+                }
+                self.read(op);
+            }
+            UnaryOperator::PostIncrement
+            | UnaryOperator::PostDecrement
+            | UnaryOperator::PreIncrement
+            | UnaryOperator::PreDecrement => self.expr(op, Mode::Both),
+            _ => self.read(op),
+        }
+    }
+
+    fn binary(&mut self, b: &'a BinaryOperatorExpression, mode: Mode, at: usize) {
+        match b.operator.node {
+            BinaryOperator::Index => {
+                self.read(&b.rhs);
+                let decays = mode == Mode::Read
+                    && !matches!(&b.lhs.node, Expression::Identifier(i)
+                        if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].depth == Some(1)));
+                if decays {
+                    // The element may be an array, decaying to an address inside the object.
+                    self.array_object(&b.lhs, Mode::Address);
+                }
+                match self.array_kind(&b.lhs) {
+                    Tri::Yes => self.array_object(&b.lhs, mode),
+                    Tri::Maybe => {
+                        self.array_object(&b.lhs, mode);
+                        self.deref(mode, false, at);
+                        if mode == Mode::Address {
+                            self.read(&b.lhs);
+                        }
+                    }
+                    Tri::No => {
+                        self.deref(mode, false, at);
+                        self.read(&b.lhs);
+                    }
+                }
+            }
+            BinaryOperator::Assign => {
+                self.read(&b.rhs);
+                self.expr(&b.lhs, Mode::Write);
+            }
+            BinaryOperator::AssignMultiply
+            | BinaryOperator::AssignDivide
+            | BinaryOperator::AssignModulo
+            | BinaryOperator::AssignPlus
+            | BinaryOperator::AssignMinus
+            | BinaryOperator::AssignShiftLeft
+            | BinaryOperator::AssignShiftRight
+            | BinaryOperator::AssignBitwiseAnd
+            | BinaryOperator::AssignBitwiseXor
+            | BinaryOperator::AssignBitwiseOr => {
+                self.read(&b.rhs);
+                self.expr(&b.lhs, Mode::Both);
+            }
+            _ => {
+                self.read(&b.lhs);
+                self.read(&b.rhs);
+            }
+        }
+    }
+
+    /// `a` indexed (`a[i]`) as the array object it may be: no decay.
+    fn array_object(&mut self, a: &'a Node<Expression>, mode: Mode) {
+        match &a.node {
+            Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(v) => self.named(v, mode, false, a.span.start),
+                None => self.identifier(&i.node.name, mode, a.span.start),
+            },
+            _ => self.expr(a, mode),
+        }
+    }
+
+    /// What a pointer argument points to, used as `mode` by the callee.
+    fn pointee(&mut self, arg: &'a Node<Expression>, mode: Mode, atomic: bool) {
+        let a = strip_casts(arg);
+        match &a.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                self.lvalue(&u.node.operand, mode, atomic)
+            }
+            Expression::StringLiteral(_) | Expression::Constant(_) => {}
+            _ => match self.array_kind(a) {
+                Tri::Yes => self.array_object(a, mode),
+                Tri::Maybe => {
+                    self.array_object(a, mode);
+                    self.deref(mode, atomic, a.span.start);
+                }
+                Tri::No => {
+                    self.deref(mode, atomic, a.span.start);
+                    self.read(a);
+                }
+            },
+        }
+    }
+
+    /// `lv` accessed as a whole as `mode` (atomically when `atomic`).
+    fn lvalue(&mut self, lv: &'a Node<Expression>, mode: Mode, atomic: bool) {
+        if let (true, Expression::Identifier(i)) = (atomic, &lv.node) {
+            if let Some(v) = self.lookup(&i.node.name) {
+                return self.named(v, mode, true, lv.span.start);
+            }
+        }
+        if atomic {
+            // `&x.f`, `&a[i]`, `&*p` of an atomic builtin: atomic too, as a deref.
+            if let Expression::UnaryOperator(u) = &lv.node {
+                if u.node.operator.node == UnaryOperator::Indirection {
+                    self.deref(mode, true, lv.span.start);
+                    return self.read(&u.node.operand);
+                }
+            }
+        }
+        self.expr(lv, mode);
+    }
+
+    fn sync_argument(&mut self, arg: &'a Node<Expression>) {
+        let a = strip_casts(arg);
+        match &a.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                self.expr(&u.node.operand, Mode::Sync)
+            }
+            _ => self.read(a),
+        }
+    }
+
+    /// The mutex `&m` names, if it is one object the proof can name (a global, not an
+    /// array, not thread-local).
+    fn lock_of(&self, arg: &Node<Expression>) -> Option<Lock> {
+        let Expression::UnaryOperator(u) = &strip_casts(arg).node else {
+            return None;
+        };
+        if u.node.operator.node != UnaryOperator::Address {
+            return None;
+        }
+        let Expression::Identifier(i) = &u.node.operand.node else {
+            return None;
+        };
+        let v = self.lookup(&i.node.name)?;
+        let var = &self.decls.vars[v];
+        (!var.automatic && !var.thread_local && var.array == Tri::No).then_some(Lock::Mutex(v))
+    }
+
+    fn call(&mut self, c: &'a CallExpression, at: usize) {
+        let name = match &c.callee.node {
+            Expression::Identifier(i) if self.lookup(&i.node.name).is_none() => {
+                i.node.name.as_str()
+            }
+            _ => {
+                self.read(&c.callee);
+                return self.give_up("a call through a function pointer", at);
+            }
+        };
+        if self.decls.bodies.contains_key(name) {
+            for a in &c.arguments {
+                self.read(a);
+            }
+            return self.call_defined(name);
+        }
+        self.library_call(name, &c.arguments, at);
+        if NO_RETURN.contains(&name)
+            || (name == "__CPROVER_assume" && c.arguments.first().is_some_and(is_zero))
+        {
+            self.state = None;
+        }
+    }
+
+    fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
+        let arg = |k: usize| args.get(k);
+        if name == "pthread_detach" || name == "pthread_attr_setdetachstate" {
+            self.run.detaches = true;
+        }
+        if name == "pthread_create" {
+            if let Some(a) = arg(0) {
+                self.pointee(a, Mode::Write, false);
+            }
+            if let Some(a) = arg(1) {
+                self.sync_argument(a);
+            }
+            match arg(2).map(strip_casts) {
+                Some(r) => self.start_routine(r, at),
+                None => self.give_up("`pthread_create` without a start routine", at),
+            }
+            if let Some(a) = arg(3) {
+                self.read(a);
+            }
+            return;
+        }
+        if name == "pthread_join" {
+            if let Some(a) = arg(0) {
+                self.read(a);
+            }
+            if let Some(a) = arg(1).filter(|a| !is_zero(a)) {
+                self.pointee(a, Mode::Write, false);
+            }
+            return;
+        }
+        if let Some(lock) = lock_effect(name) {
+            let l = arg(0).and_then(|a| self.lock_of(a));
+            for a in args {
+                self.sync_argument(a);
+            }
+            let reinit = name.ends_with("_init") || name.ends_with("_destroy");
+            if reinit && self.record && !self.solo && self.state.is_some() {
+                match (&mut self.run.reinitialised, &l) {
+                    (Some(set), Some(l)) => {
+                        set.insert(l.clone());
+                    }
+                    (r, _) => *r = None,
+                }
+            }
+            return match (lock, l) {
+                (true, Some(l)) => self.lock(l),
+                (true, None) => {}
+                (false, l) => self.unlock(l),
+            };
+        }
+        if name == abi::ATOMIC_BEGIN {
+            return self.lock(Lock::Atomic);
+        }
+        if name == abi::ATOMIC_END {
+            return self.unlock(Some(Lock::Atomic));
+        }
+        if SYNC_OBJECTS.iter().any(|p| name.starts_with(p)) {
+            for a in args {
+                self.sync_argument(a);
+            }
+            return;
+        }
+        if JUMPS.contains(&name) {
+            return self.give_up(format!("`{name}` (a non-local jump)"), at);
+        }
+        if name.starts_with("pthread_") {
+            // Thread-specific data, cancellation, `pthread_self`: their pointer
+            // arguments may be kept and handed back.
+            for a in args {
+                self.read(a);
+            }
+            return;
+        }
+        if name == "__CPROVER_havoc_object" {
+            if let Some(a) = arg(0) {
+                self.pointee(a, Mode::Write, false);
+            }
+            return;
+        }
+        if name.starts_with("__CPROVER_") || name.starts_with("__VERIFIER_") {
+            for a in args {
+                self.read(a);
+            }
+            return;
+        }
+        if let Some(effect) = library::atomic_builtin(name) {
+            for (k, a) in args.iter().enumerate() {
+                match (k, effect) {
+                    (0, Some(eff)) => self.pointee(a, mode_of(eff), true),
+                    _ => self.effect_argument(name, k, a),
+                }
+            }
+            return;
+        }
+        if let Some((group, eff)) = library::libc_state(name) {
+            self.access(Target::Libc(group), eff == Effect::Write, false, at);
+        }
+        if library::effects(name).is_some() {
+            for (k, a) in args.iter().enumerate() {
+                self.effect_argument(name, k, a);
+            }
+            return;
+        }
+        if PRINTS.contains(&name) {
+            for a in args {
+                if self.surely_arithmetic(a) {
+                    self.read(a);
+                } else {
+                    self.pointee(a, Mode::Read, false);
+                }
+            }
+            return;
+        }
+        // A function without a body the proof does not know: it may read and write
+        // through every pointer argument and keep it.
+        for a in args {
+            self.read(a);
+            if !(is_constant(a) || self.surely_arithmetic(a)) {
+                self.deref(Mode::Write, false, a.span.start);
+            }
+        }
+    }
+
+    /// Argument `k` of library function `name` with known effects.
+    fn effect_argument(&mut self, name: &str, k: usize, a: &'a Node<Expression>) {
+        if !KEEPS_NO_POINTER.contains(&name) {
+            // The address may come back (the result) or be stored: it escapes.
+            self.read(a);
+        }
+        let effects = library::effects(name).unwrap_or(&[]);
+        let mine: Vec<Effect> = effects
+            .iter()
+            .filter(|(sel, _)| match sel {
+                Args::At(i) => *i == k,
+                Args::From(i) => k >= *i,
+            })
+            .map(|(_, e)| *e)
+            .collect();
+        if mine.is_empty() {
+            return self.read(a);
+        }
+        for e in mine {
+            self.pointee(a, mode_of(e), false);
+        }
+    }
+
+    fn start_routine(&mut self, r: &'a Node<Expression>, at: usize) {
+        let r = match &r.node {
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                strip_casts(&u.node.operand)
+            }
+            _ => r,
+        };
+        match &r.node {
+            Expression::Identifier(i)
+                if self.lookup(&i.node.name).is_none()
+                    && self.decls.bodies.contains_key(&i.node.name) =>
+            {
+                if self.record {
+                    self.run.creates.push(CreateSite {
+                        routine: i.node.name.clone(),
+                    });
+                }
+            }
+            _ => {
+                self.read(r);
+                self.give_up("a start routine that is not a defined function's name", at)
+            }
+        }
+    }
+
+    /// An expression whose value surely is no pointer: constants, arithmetic variables
+    /// and arithmetic on them.
+    fn surely_arithmetic(&self, e: &Node<Expression>) -> bool {
+        match &e.node {
+            Expression::Constant(_) | Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => true,
+            Expression::Identifier(i) => match self.lookup(&i.node.name) {
+                Some(v) => self.decls.vars[v].arithmetic,
+                None => !self.decls.functions.contains(&i.node.name),
+            },
+            Expression::UnaryOperator(u) => {
+                matches!(
+                    u.node.operator.node,
+                    UnaryOperator::Minus
+                        | UnaryOperator::Plus
+                        | UnaryOperator::Complement
+                        | UnaryOperator::Negate
+                ) && self.surely_arithmetic(&u.node.operand)
+            }
+            Expression::BinaryOperator(b) => {
+                !matches!(b.node.operator.node, BinaryOperator::Index)
+                    && self.surely_arithmetic(&b.node.lhs)
+                    && self.surely_arithmetic(&b.node.rhs)
+            }
+            _ => false,
+        }
+    }
+}
+
+fn mode_of(e: Effect) -> Mode {
+    match e {
+        Effect::Read => Mode::Read,
+        Effect::Write => Mode::Write,
+    }
+}

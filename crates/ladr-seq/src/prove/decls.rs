@@ -1,0 +1,301 @@
+//! What the static race proof needs to know of the program's declarations: every
+//! variable (global, static or automatic local, parameter) as a [`VarId`] keyed by its
+//! declaration, whether its type is surely an array, surely no array or maybe one, whether
+//! it holds only arithmetic values (no pointer can hide in it), whether it is `_Atomic` as
+//! a whole, and the functions with a body. Every doubt answers on the safe side: "maybe
+//! an array", "not arithmetic", "not atomic".
+
+use ladr_c::syntax::build::{
+    array_dims, declarator_name, is_array_declarator, is_function_declarator,
+    is_pointer_declarator, is_typedef,
+};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+
+/// A variable: the index of its declaration in [`Decls::vars`].
+pub type VarId = usize;
+
+/// Three answers to "is it an array".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tri {
+    No,
+    Maybe,
+    Yes,
+}
+
+/// What one declaration says about its variable.
+#[derive(Clone, Debug)]
+pub struct Var {
+    pub name: String,
+    /// The function it is local to (none: a global).
+    pub function: Option<String>,
+    /// An automatic local or parameter: one object per call.
+    pub automatic: bool,
+    /// `_Thread_local` / `__thread`: one object per thread.
+    pub thread_local: bool,
+    pub array: Tri,
+    /// Of arithmetic type: no pointer value can be stored in it.
+    pub arithmetic: bool,
+    /// `_Atomic` as a whole (an access of the variable itself is atomic).
+    pub atomic: bool,
+    /// Array dimensions, when known for sure (0: no array).
+    pub depth: Option<usize>,
+}
+
+/// The type facts of one declaration's type: array, arithmetic, atomic.
+#[derive(Clone, Copy, Debug)]
+pub struct TypeFacts {
+    pub array: Tri,
+    pub arithmetic: bool,
+    pub atomic: bool,
+    /// Array dimensions, when known for sure (0: no array).
+    pub depth: Option<usize>,
+}
+
+/// The program's declarations.
+pub struct Decls<'a> {
+    pub vars: Vec<Var>,
+    /// Globals by name.
+    pub globals: HashMap<String, VarId>,
+    /// Functions with a body.
+    pub bodies: HashMap<String, &'a FunctionDefinition>,
+    /// Every declared function name (with or without a body).
+    pub functions: HashSet<String>,
+    /// The IR's facts (struct members declared as arrays).
+    pub ir: ladr_ir::analysis::Vars,
+    typedefs: HashMap<String, (&'a [Node<DeclarationSpecifier>], &'a Declarator)>,
+}
+
+impl<'a> Decls<'a> {
+    pub fn of(unit: &'a TranslationUnit) -> Decls<'a> {
+        let mut d = Decls {
+            vars: vec![],
+            globals: HashMap::new(),
+            bodies: HashMap::new(),
+            functions: HashSet::new(),
+            ir: ladr_ir::analysis::Vars::new(unit, &HashSet::new()),
+            typedefs: HashMap::new(),
+        };
+        for ext in &unit.0 {
+            match &ext.node {
+                ExternalDeclaration::Declaration(decl) => d.global_declaration(&decl.node),
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    if let Some(name) = declarator_name(&f.node.declarator.node) {
+                        d.functions.insert(name.to_string());
+                        d.bodies.insert(name.to_string(), &f.node);
+                    }
+                }
+                ExternalDeclaration::StaticAssert(_) => {}
+            }
+        }
+        d
+    }
+
+    fn global_declaration(&mut self, decl: &'a Declaration) {
+        if is_typedef(decl) {
+            for init in &decl.declarators {
+                if let Some(name) = declarator_name(&init.node.declarator.node) {
+                    self.typedefs.insert(
+                        name.to_string(),
+                        (&decl.specifiers, &init.node.declarator.node),
+                    );
+                }
+            }
+            return;
+        }
+        for init in &decl.declarators {
+            let declarator = &init.node.declarator.node;
+            let Some(name) = declarator_name(declarator) else {
+                continue;
+            };
+            if is_function_declarator(declarator) {
+                self.functions.insert(name.to_string());
+                continue;
+            }
+            let var = self.var(name, None, &decl.specifiers, declarator, false);
+            match self.globals.get(name) {
+                Some(&old) => {
+                    // Several declarations of one global: the facts all of them agree on.
+                    let o = &mut self.vars[old];
+                    if o.array != var.array {
+                        o.array = Tri::Maybe;
+                    }
+                    o.arithmetic &= var.arithmetic;
+                    o.atomic &= var.atomic;
+                    if o.depth != var.depth {
+                        o.depth = None;
+                    }
+                    o.thread_local |= var.thread_local;
+                }
+                None => {
+                    self.globals.insert(name.to_string(), self.vars.len());
+                    self.vars.push(var);
+                }
+            }
+        }
+    }
+
+    /// Declares a local (or parameter, `parameter`) of `function`: its id.
+    pub fn local(
+        &mut self,
+        function: &str,
+        specs: &[Node<DeclarationSpecifier>],
+        declarator: &Declarator,
+        parameter: bool,
+    ) -> Option<VarId> {
+        let name = declarator_name(declarator)?;
+        let mut var = self.var(name, Some(function), specs, declarator, parameter);
+        if parameter && var.array != Tri::No {
+            // An array parameter is a pointer.
+            var.array = Tri::No;
+            var.depth = Some(0);
+            var.arithmetic = false;
+        }
+        self.vars.push(var);
+        Some(self.vars.len() - 1)
+    }
+
+    fn var(
+        &self,
+        name: &str,
+        function: Option<&str>,
+        specs: &[Node<DeclarationSpecifier>],
+        declarator: &Declarator,
+        parameter: bool,
+    ) -> Var {
+        let storage: Vec<&StorageClassSpecifier> = specs
+            .iter()
+            .filter_map(|s| match &s.node {
+                DeclarationSpecifier::StorageClass(c) => Some(&c.node),
+                _ => None,
+            })
+            .collect();
+        let is_static = storage.iter().any(|c| {
+            matches!(
+                c,
+                StorageClassSpecifier::Static | StorageClassSpecifier::Extern
+            )
+        });
+        let thread_local = storage
+            .iter()
+            .any(|c| matches!(c, StorageClassSpecifier::ThreadLocal));
+        let facts = self.type_facts(specs, declarator, 0);
+        Var {
+            name: name.to_string(),
+            function: function.map(str::to_string),
+            automatic: function.is_some() && (parameter || !is_static) && !thread_local,
+            thread_local,
+            array: facts.array,
+            arithmetic: facts.arithmetic,
+            atomic: facts.atomic,
+            depth: facts.depth,
+        }
+    }
+
+    /// The type facts of a declarator with these specifiers (typedefs looked through).
+    pub fn type_facts(
+        &self,
+        specs: &[Node<DeclarationSpecifier>],
+        declarator: &Declarator,
+        depth: usize,
+    ) -> TypeFacts {
+        let base = self.base_facts(
+            specs.iter().filter_map(|s| match &s.node {
+                DeclarationSpecifier::TypeSpecifier(t) => Some(Spec::Type(&t.node)),
+                DeclarationSpecifier::TypeQualifier(q) => Some(Spec::Qualifier(&q.node)),
+                _ => None,
+            }),
+            depth,
+        );
+        let nested = matches!(declarator.kind.node, DeclaratorKind::Declarator(_));
+        if declarator.derived.is_empty() && !nested {
+            return base;
+        }
+        let (array, depth) = if is_array_declarator(declarator) {
+            let dims = array_dims(declarator);
+            (Tri::Yes, (base.array == Tri::No).then_some(dims))
+        } else if is_pointer_declarator(declarator) {
+            (Tri::No, Some(0))
+        } else {
+            (Tri::Maybe, None)
+        };
+        TypeFacts {
+            array,
+            arithmetic: false,
+            atomic: false,
+            depth,
+        }
+    }
+
+    fn base_facts<'s>(&self, specs: impl Iterator<Item = Spec<'s>>, depth: usize) -> TypeFacts {
+        let mut facts = TypeFacts {
+            array: Tri::No,
+            arithmetic: true,
+            atomic: false,
+            depth: Some(0),
+        };
+        for s in specs {
+            match s {
+                Spec::Qualifier(TypeQualifier::Atomic) => facts.atomic = true,
+                Spec::Qualifier(_) => {}
+                Spec::Type(t) => match t {
+                    TypeSpecifier::Void => facts.arithmetic = false,
+                    TypeSpecifier::Char
+                    | TypeSpecifier::Short
+                    | TypeSpecifier::Int
+                    | TypeSpecifier::Long
+                    | TypeSpecifier::Float
+                    | TypeSpecifier::Double
+                    | TypeSpecifier::Signed
+                    | TypeSpecifier::Unsigned
+                    | TypeSpecifier::Bool
+                    | TypeSpecifier::Complex
+                    | TypeSpecifier::Enum(_)
+                    | TypeSpecifier::TS18661Float(_) => {}
+                    TypeSpecifier::Atomic(_) => {
+                        // `_Atomic(T)`: T is not looked into.
+                        facts.atomic = true;
+                        facts.arithmetic = false;
+                        facts.array = Tri::Maybe;
+                        facts.depth = None;
+                    }
+                    TypeSpecifier::TypedefName(n) => match self.typedefs.get(&n.node.name) {
+                        Some((specs, decl)) if depth < 32 => {
+                            let t = self.type_facts(specs, decl, depth + 1);
+                            facts.array = t.array;
+                            facts.depth = t.depth;
+                            facts.arithmetic &= t.arithmetic;
+                            facts.atomic |= t.atomic;
+                        }
+                        _ => {
+                            facts.array = Tri::Maybe;
+                            facts.arithmetic = false;
+                            facts.depth = None;
+                        }
+                    },
+                    TypeSpecifier::Struct(_) => facts.arithmetic = false,
+                    // `normalise`'s temporaries of call results: no function returns an
+                    // array.
+                    TypeSpecifier::TypeOf(t)
+                        if matches!(&t.node, TypeOf::Expression(e)
+                            if matches!(e.node, Expression::Call(_))) =>
+                    {
+                        facts.arithmetic = false;
+                    }
+                    _ => {
+                        facts.array = Tri::Maybe;
+                        facts.arithmetic = false;
+                        facts.depth = None;
+                    }
+                },
+            }
+        }
+        facts
+    }
+}
+
+enum Spec<'s> {
+    Type(&'s TypeSpecifier),
+    Qualifier(&'s TypeQualifier),
+}

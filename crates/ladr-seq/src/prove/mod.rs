@@ -1,0 +1,385 @@
+//! `prove` — a static race analysis of the unbounded program (issue 30): after
+//! `normalise`, before `inline`, with no bound on loops, recursion or threads, it either
+//! proves that no two accesses of any execution race, or says why it cannot. A proof on a
+//! racy program is the worst bug ladr can have: every doubt gives up (`docs/decisions/static.md`).
+//!
+//! The analysis, in order:
+//! 1. every function with a body is walked once ([`scan`], [`access`]): its calls, its
+//!    `pthread_create`s (a start routine that is not a defined function's name gives up),
+//!    its give-ups (calls through pointers, addresses of functions, asm, …);
+//! 2. threads ([`threads`]): `main` and the start routines are the roots; a routine is
+//!    created once or many times; `main`'s solo statements and phases;
+//! 3. lock summaries: what each function may unlock and surely holds on return (bottom-up;
+//!    recursive functions: may unlock anything, hold nothing);
+//! 4. entry locksets and solo-ness of every function: the meet over its call sites, to a
+//!    fixpoint;
+//! 5. the accesses of every function reached from a root, each with its must-lockset, its
+//!    solo-ness and its roots;
+//! 6. points-to, as coarse as sound: an access through a pointer may touch every object
+//!    whose address is taken (or that decays to a pointer) and all memory no variable
+//!    names (heap, the library's, literals). No flow needs following: a pointer can only
+//!    ever point to such an object;
+//! 7. objects: every pair of accesses of a shared object, at least one a write, both not
+//!    solo, of two thread instances that may run together, must hold a common lock or be
+//!    atomic. Automatic locals and `__thread` variables whose address is never taken are
+//!    no shared objects; named accesses of one automatic local are of one call's object.
+
+mod access;
+mod decls;
+mod scan;
+mod threads;
+
+use decls::{Decls, VarId};
+use lang_c::ast::*;
+use scan::{meet, FnRun, RawAccess, Scan};
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// A lock of a must-lockset.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lock {
+    /// A mutex (spin lock, write-locked rwlock) that is one global variable.
+    Mutex(VarId),
+    /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
+    Atomic,
+}
+
+pub type Locks = BTreeSet<Lock>;
+/// A must-lockset; none: unreachable.
+pub type State = Option<Locks>;
+
+/// What a call of a function does to its caller's locks.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// The locks it may unlock (none: any).
+    pub may_unlock: Option<Locks>,
+    /// The locks it surely holds on return, having been called with none.
+    pub must_acquire: Locks,
+}
+
+/// One access, for a reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccessNote {
+    /// Byte offset in the parsed text.
+    pub offset: usize,
+    pub write: bool,
+    pub function: String,
+}
+
+/// The verdict on one shared object.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectProof {
+    /// The object as the user names it (`x`, `f: buf`, memory reached through pointers).
+    pub name: String,
+    pub safe: bool,
+    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
+    /// `atomic-section`, `atomic`, `per-pair`), or `unproved`.
+    pub rule: &'static str,
+    /// Why (a rule for a safe object, the conflict for an unsafe one).
+    pub reason: String,
+    /// For an unsafe object: the two accesses that may race.
+    pub pair: Option<(AccessNote, AccessNote)>,
+}
+
+/// The analysis's answer.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Proof {
+    /// Every pair of accesses of every shared object cannot race.
+    pub proved: bool,
+    /// Each shared object accessed by a thread, by name.
+    pub objects: Vec<ObjectProof>,
+    /// What the analysis did not understand, with where (byte offsets).
+    pub give_ups: Vec<(String, usize)>,
+}
+
+impl Proof {
+    fn gave_up(why: &str, offset: usize) -> Proof {
+        Proof {
+            proved: false,
+            objects: vec![],
+            give_ups: vec![(why.to_string(), offset)],
+        }
+    }
+}
+
+/// Proves the normalised `program` race-free, or says why not.
+pub fn prove(program: &ladr_ir::program::Program) -> Proof {
+    prove_unit(&program.unit)
+}
+
+/// What the analysis learned of the functions.
+struct Analysis<'a> {
+    bodies: Vec<(String, &'a FunctionDefinition)>,
+    runs: HashMap<String, FnRun>,
+    reach: HashMap<String, BTreeSet<String>>,
+    summaries: HashMap<String, Summary>,
+}
+
+/// [`prove`] of a translation unit in normal form.
+pub fn prove_unit(unit: &TranslationUnit) -> Proof {
+    let mut decls = Decls::of(unit);
+    let mut locals = HashMap::new();
+    let Some(&main) = decls.bodies.get("main") else {
+        return Proof::gave_up("the program has no `main`", 0);
+    };
+    let mut bodies: Vec<(String, &FunctionDefinition)> =
+        decls.bodies.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    bodies.sort_by(|a, b| a.0.cmp(&b.0));
+    let none = HashMap::new();
+    // 1. Discovery.
+    let mut runs = HashMap::new();
+    for (name, f) in &bodies {
+        let mut s = Scan::new(&mut decls, &mut locals, &none);
+        s.function(f, Locks::new(), None, true);
+        runs.insert(name.clone(), s.run);
+    }
+    let mut global_run = {
+        let mut s = Scan::new(&mut decls, &mut locals, &none);
+        s.global_initializers(unit);
+        s.run
+    };
+    let callees = |f: &str| -> BTreeSet<String> {
+        runs.get(f)
+            .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
+            .unwrap_or_default()
+    };
+    let mut reach: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for (name, _) in &bodies {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![name.clone()];
+        while let Some(f) = todo.pop() {
+            for c in callees(&f) {
+                if seen.insert(c.clone()) {
+                    todo.push(c);
+                }
+            }
+        }
+        reach.insert(name.clone(), seen);
+    }
+    let mut a = Analysis {
+        bodies,
+        runs,
+        reach,
+        summaries: HashMap::new(),
+    };
+    a.summarise(&mut decls, &mut locals);
+    // 2. Threads.
+    let creators: HashSet<String> = a
+        .runs
+        .iter()
+        .filter(|(_, r)| !r.creates.is_empty())
+        .map(|(f, _)| f.clone())
+        .collect();
+    let mut sites: HashMap<String, usize> = HashMap::new();
+    for r in a.runs.values() {
+        for c in &r.creates {
+            *sites.entry(c.routine.clone()).or_default() += 1;
+        }
+    }
+    // `main` may run again, or a join may not wait (of a detached thread): no phases.
+    let main_called =
+        a.reach.values().any(|r| r.contains("main")) || a.runs.values().any(|r| r.detaches);
+    let Statement::Compound(main_items) = &main.statement.node else {
+        return Proof::gave_up("`main` has no body", 0);
+    };
+    let may_create: HashSet<String> = a
+        .bodies
+        .iter()
+        .filter(|(f, _)| creators.contains(f) || a.reach[f].iter().any(|g| creators.contains(g)))
+        .map(|(f, _)| f.clone())
+        .collect();
+    let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
+    let mut roots: BTreeSet<String> = sites.keys().cloned().collect();
+    roots.insert("main".into());
+    // 4. Entry locksets and solo-ness.
+    let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
+        Ok(x) => x,
+        Err(p) => return p,
+    };
+    // 5. The accesses.
+    let mut give_ups = std::mem::take(&mut global_run.give_ups);
+    let mut address_taken = std::mem::take(&mut global_run.address_taken);
+    let mut accesses: Vec<(RawAccess, String)> = vec![];
+    let mut reinitialised: Option<Locks> = Some(Locks::new());
+    for (name, f) in &a.bodies {
+        let Some(Some(entry)) = entries.get(name) else {
+            continue;
+        };
+        let run = a.walk(
+            &mut decls,
+            &mut locals,
+            name,
+            f,
+            entry.clone(),
+            &facts,
+            solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
+        );
+        give_ups.extend(run.give_ups);
+        match (&mut reinitialised, run.reinitialised) {
+            (Some(all), Some(mine)) => all.extend(mine),
+            (r, _) => *r = None,
+        }
+        address_taken.extend(run.address_taken);
+        accesses.extend(run.accesses.into_iter().map(|x| (x, name.clone())));
+    }
+    if !give_ups.is_empty() {
+        give_ups.sort_by_key(|g| g.1);
+        give_ups.dedup();
+        return Proof {
+            proved: false,
+            objects: vec![],
+            give_ups,
+        };
+    }
+    // A mutex initialised while threads may run protects nothing.
+    for (a, _) in &mut accesses {
+        match &reinitialised {
+            Some(bad) => a.locks.retain(|l| !bad.contains(l)),
+            None => a.locks.retain(|l| *l == Lock::Atomic),
+        }
+    }
+    // 6.–7. Objects and pairs.
+    let threads_of = |f: &str| -> BTreeSet<String> {
+        roots
+            .iter()
+            .filter(|r| r.as_str() == f || a.reach.get(r.as_str()).is_some_and(|s| s.contains(f)))
+            .cloned()
+            .collect()
+    };
+    let objects = objects::judge(&decls, &accesses, &address_taken, &threads_of, &facts);
+    Proof {
+        proved: objects.iter().all(|o| o.safe),
+        objects,
+        give_ups: vec![],
+    }
+}
+
+mod objects;
+
+impl<'a> Analysis<'a> {
+    /// Lock summaries, callees first; recursive functions pessimistic.
+    fn summarise(&mut self, decls: &mut Decls<'a>, locals: &mut HashMap<usize, VarId>) {
+        let mut done: HashSet<String> = HashSet::new();
+        let names: Vec<String> = self.bodies.iter().map(|b| b.0.clone()).collect();
+        let bodies: HashMap<String, &'a FunctionDefinition> = self.bodies.iter().cloned().collect();
+        for name in &names {
+            let mut stack = vec![(name.clone(), false)];
+            while let Some((f, expanded)) = stack.pop() {
+                if done.contains(&f) {
+                    continue;
+                }
+                let recursive = self.reach.get(&f).is_some_and(|r| r.contains(&f));
+                if !expanded && !recursive {
+                    stack.push((f.clone(), true));
+                    for c in self.runs[&f].calls.iter().map(|c| c.callee.clone()) {
+                        if !done.contains(&c) && bodies.contains_key(&c) {
+                            stack.push((c, false));
+                        }
+                    }
+                    continue;
+                }
+                done.insert(f.clone());
+                let summary = if recursive {
+                    Summary {
+                        may_unlock: None,
+                        must_acquire: Locks::new(),
+                    }
+                } else {
+                    let mut s = Scan::new(decls, locals, &self.summaries);
+                    s.function(bodies[&f], Locks::new(), None, false);
+                    Summary {
+                        may_unlock: s.run.unlocks.clone(),
+                        must_acquire: s.run.exit.clone().unwrap_or_default(),
+                    }
+                };
+                self.summaries.insert(f, summary);
+            }
+        }
+    }
+
+    /// One walk of `name` from `entry`, recording.
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        decls: &mut Decls<'a>,
+        locals: &mut HashMap<usize, VarId>,
+        name: &str,
+        f: &'a FunctionDefinition,
+        mut entry: Locks,
+        facts: &threads::MainFacts,
+        solo: bool,
+    ) -> FnRun {
+        if name.starts_with(ladr_ir::abi::ATOMIC_PREFIX) {
+            entry.insert(Lock::Atomic);
+        }
+        let mut s = Scan::new(decls, locals, &self.summaries);
+        s.solo = solo;
+        let top = (name == "main").then_some(facts.solo.as_slice());
+        s.function(f, entry, top, true);
+        s.run
+    }
+
+    /// The entry lockset and solo-ness of every function reached from a root: the meet
+    /// over its call sites, to a fixpoint.
+    #[allow(clippy::type_complexity)]
+    fn entries(
+        &self,
+        decls: &mut Decls<'a>,
+        locals: &mut HashMap<usize, VarId>,
+        roots: &BTreeSet<String>,
+        facts: &threads::MainFacts,
+        may_create: &HashSet<String>,
+    ) -> Result<(HashMap<String, State>, HashMap<String, bool>), Proof> {
+        let mut entries: HashMap<String, State> = HashMap::new();
+        let mut solo: HashMap<String, bool> = HashMap::new();
+        for r in roots {
+            entries.insert(r.clone(), Some(Locks::new()));
+            solo.insert(r.clone(), r == "main");
+        }
+        for _ in 0..200 {
+            let mut changed = false;
+            for (name, f) in &self.bodies {
+                let Some(Some(entry)) = entries.get(name).cloned() else {
+                    continue;
+                };
+                let alone = solo.get(name).copied().unwrap_or(false) && !may_create.contains(name);
+                let run = self.walk(decls, locals, name, f, entry, facts, alone);
+                for c in run.calls {
+                    let old = entries.get(&c.callee).cloned().flatten();
+                    let new = meet(&old, &Some(c.locks));
+                    if new != old {
+                        entries.insert(c.callee.clone(), new);
+                        changed = true;
+                    }
+                    let was = solo.get(&c.callee).copied();
+                    let now = was.unwrap_or(true) && c.solo;
+                    if was != Some(now) {
+                        solo.insert(c.callee.clone(), now);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return Ok((entries, solo));
+            }
+        }
+        Err(Proof::gave_up("the entry locksets reach no fixpoint", 0))
+    }
+}
+
+impl<'a> Scan<'_, 'a> {
+    /// The initialisers of globals: where they take addresses (no access: they run before
+    /// `main`).
+    pub fn global_initializers(&mut self, unit: &'a TranslationUnit) {
+        self.record = true;
+        self.state = None;
+        for ext in &unit.0 {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                for init in &d.node.declarators {
+                    if let Some(i) = &init.node.initializer {
+                        self.initializer(&i.node);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! The shared objects and the verdict on each (rule 7 of [`super`]): which accesses touch
+//! which object (an access through a pointer touches every object whose address is taken
+//! and all memory no variable names), and whether any two of them may race.
+
+use super::decls::{Decls, VarId};
+use super::scan::{RawAccess, Target};
+use super::threads::MainFacts;
+use super::{AccessNote, Lock, Locks, ObjectProof};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// An object of the proof.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Object {
+    Var(VarId),
+    /// Heap blocks, the library's memory, literals: what only pointers reach.
+    Unnamed,
+    Libc(&'static str),
+}
+
+/// An access as the pairs see it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Use {
+    write: bool,
+    atomic: bool,
+    locks: Locks,
+    threads: BTreeSet<String>,
+    /// A named access of a per-call or per-thread object (its own call's, its own
+    /// thread's).
+    own: bool,
+    function: String,
+    offset: usize,
+}
+
+/// Judges every shared object.
+pub fn judge(
+    decls: &Decls,
+    accesses: &[(RawAccess, String)],
+    address_taken: &HashSet<VarId>,
+    threads_of: &dyn Fn(&str) -> BTreeSet<String>,
+    facts: &MainFacts,
+) -> Vec<ObjectProof> {
+    let mut uses: BTreeMap<Object, BTreeSet<Use>> = BTreeMap::new();
+    let mut derefs: BTreeSet<Use> = BTreeSet::new();
+    let mut solo_derefs = false;
+    for (a, function) in accesses {
+        let mut u = Use {
+            write: a.write,
+            atomic: a.atomic,
+            locks: a.locks.clone(),
+            threads: threads_of(function),
+            own: false,
+            function: function.clone(),
+            offset: a.offset,
+        };
+        let object = match a.target {
+            Target::Var(v) => {
+                let var = &decls.vars[v];
+                let private = var.automatic || var.thread_local;
+                if private && !address_taken.contains(&v) {
+                    continue;
+                }
+                u.own = private;
+                Object::Var(v)
+            }
+            Target::Deref => {
+                solo_derefs |= a.solo;
+                if !a.solo {
+                    derefs.insert(u);
+                }
+                continue;
+            }
+            Target::Libc(g) => Object::Libc(g),
+        };
+        // An object accessed only while `main` runs alone is listed, with no use.
+        let entry = uses.entry(object).or_default();
+        if !a.solo {
+            entry.insert(u);
+        }
+    }
+    if !derefs.is_empty() || solo_derefs {
+        for &v in address_taken {
+            uses.entry(Object::Var(v))
+                .or_default()
+                .extend(derefs.iter().cloned());
+        }
+        uses.insert(Object::Unnamed, derefs);
+    }
+    let mut out: Vec<ObjectProof> = uses
+        .into_iter()
+        .map(|(o, us)| verdict(decls, &o, &us, facts))
+        .collect();
+    out.sort_by(|a, b| (a.safe, &a.name).cmp(&(b.safe, &b.name)));
+    out
+}
+
+fn name_of(decls: &Decls, o: &Object) -> String {
+    match o {
+        Object::Var(v) => {
+            let var = &decls.vars[*v];
+            let name = ladr_c::syntax::names::original_name(&var.name);
+            match &var.function {
+                Some(f) => format!("{name} (local of {f})"),
+                None => name.to_string(),
+            }
+        }
+        Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
+        Object::Libc(g) => format!("the C library's state of `{g}`"),
+    }
+}
+
+/// May two thread instances, one running `a`'s roots and one `b`'s, run together?
+fn parallel(a: &BTreeSet<String>, b: &BTreeSet<String>, facts: &MainFacts) -> bool {
+    let routine = |r: &str| facts.routines.get(r);
+    for x in a {
+        for y in b {
+            if x == y {
+                // Two instances of one root: only if it is created many times.
+                if x != "main" && routine(x).is_none_or(|r| r.many) {
+                    return true;
+                }
+            } else if x == "main" || y == "main" {
+                return true;
+            } else {
+                match (routine(x), routine(y)) {
+                    (Some(p), Some(q)) if p.phases.is_disjoint(&q.phases) => {}
+                    _ => return true,
+                }
+            }
+        }
+    }
+    false
+}
+
+fn note(u: &Use) -> AccessNote {
+    AccessNote {
+        offset: u.offset,
+        write: u.write,
+        function: u.function.clone(),
+    }
+}
+
+fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> ObjectProof {
+    let name = name_of(decls, o);
+    let list: Vec<&Use> = us.iter().collect();
+    let mut any_parallel = false;
+    for (i, a) in list.iter().enumerate() {
+        for b in &list[i..] {
+            if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
+            {
+                continue;
+            }
+            any_parallel = true;
+            if (a.atomic && b.atomic) || !a.locks.is_disjoint(&b.locks) {
+                continue;
+            }
+            return ObjectProof {
+                name,
+                safe: false,
+                rule: "unproved",
+                reason: format!(
+                    "a {} in `{}` and a {} in `{}` may run in parallel, not both atomic and with no common lock",
+                    kind(a.write),
+                    a.function,
+                    kind(b.write),
+                    b.function
+                ),
+                pair: Some((note(a), note(b))),
+            };
+        }
+    }
+    let (rule, reason) = if list.is_empty() {
+        (
+            "main-alone",
+            "accessed only while `main` runs alone".to_string(),
+        )
+    } else if list.iter().all(|u| !u.write) {
+        (
+            "read-only",
+            "only read while other threads may run".to_string(),
+        )
+    } else if !any_parallel {
+        (
+            "one-thread",
+            "no two thread instances that may run together access it".to_string(),
+        )
+    } else if let Some(l) = common_lock(&list) {
+        match l {
+            Lock::Mutex(m) => (
+                "lock",
+                format!(
+                    "every access while threads run holds `{}`",
+                    ladr_c::syntax::names::original_name(&decls.vars[m].name)
+                ),
+            ),
+            Lock::Atomic => (
+                "atomic-section",
+                "every access while threads run is in an atomic section".into(),
+            ),
+        }
+    } else if list.iter().all(|u| u.atomic) {
+        ("atomic", "every access while threads run is atomic".into())
+    } else {
+        (
+            "per-pair",
+            "every conflicting pair holds a common lock, is atomic or cannot run in parallel"
+                .into(),
+        )
+    };
+    ObjectProof {
+        name,
+        safe: true,
+        rule,
+        reason,
+        pair: None,
+    }
+}
+
+fn common_lock(list: &[&Use]) -> Option<Lock> {
+    let mut common = list.first()?.locks.clone();
+    for u in list {
+        common.retain(|l| u.locks.contains(l));
+    }
+    common.into_iter().next()
+}
+
+fn kind(write: bool) -> &'static str {
+    if write {
+        "write"
+    } else {
+        "read"
+    }
+}

@@ -1,0 +1,447 @@
+//! One function's body, walked in the normal form of `normalise` (while + goto, one side
+//! effect per statement): the must-lockset before every statement (a fixpoint over the
+//! loops and the gotos), and, when recording, every access with the locks held, every call
+//! of a defined function, every `pthread_create` and every construct the proof does not
+//! understand. Expressions are read by [`super::access`].
+
+use super::decls::{Decls, VarId};
+use super::{Lock, Locks, State, Summary};
+use ladr_c::syntax::build::declarator_name;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// What an access touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// A variable, by name.
+    Var(VarId),
+    /// Whatever a pointer may point to.
+    Deref,
+    /// The hidden state of an MT-Unsafe C library function group.
+    Libc(&'static str),
+}
+
+/// One access as the walk saw it.
+#[derive(Clone, Debug)]
+pub struct RawAccess {
+    pub target: Target,
+    pub write: bool,
+    pub atomic: bool,
+    pub locks: Locks,
+    /// Made while `main` runs alone.
+    pub solo: bool,
+    pub offset: usize,
+}
+
+/// A call of a function with a body.
+#[derive(Clone, Debug)]
+pub struct CallSite {
+    pub callee: String,
+    pub locks: Locks,
+    pub solo: bool,
+}
+
+/// A `pthread_create` with its start routine.
+#[derive(Clone, Debug)]
+pub struct CreateSite {
+    pub routine: String,
+}
+
+/// What one walk of a function found.
+#[derive(Debug, Default)]
+pub struct FnRun {
+    pub accesses: Vec<RawAccess>,
+    pub calls: Vec<CallSite>,
+    pub creates: Vec<CreateSite>,
+    /// The locks held on return (none: it never returns).
+    pub exit: State,
+    /// The mutexes it may unlock itself (none: an unlock it cannot name).
+    pub unlocks: Option<BTreeSet<Lock>>,
+    /// Why the proof gives up, with where.
+    pub give_ups: Vec<(String, usize)>,
+    /// Variables whose address is taken (or that decay to a pointer).
+    pub address_taken: HashSet<VarId>,
+    /// The function has labels.
+    pub labels: bool,
+    /// It calls `pthread_detach` (a join of a detached thread need not wait for it).
+    pub detaches: bool,
+    /// Mutexes initialised or destroyed while other threads may run (none: one it cannot
+    /// name): no longer locks of the proof (`racefree` rules so too).
+    pub reinitialised: Option<BTreeSet<Lock>>,
+}
+
+/// The walker of one function.
+pub struct Scan<'d, 'a> {
+    pub decls: &'d mut Decls<'a>,
+    /// Locals declared so far, by the address of their declarator (stable over walks).
+    pub locals: &'d mut HashMap<usize, VarId>,
+    pub summaries: &'d HashMap<String, Summary>,
+    pub scopes: Vec<HashMap<String, VarId>>,
+    pub state: State,
+    pub record: bool,
+    pub solo: bool,
+    pub run: FnRun,
+    /// The function walked.
+    pub function: String,
+    gotos: HashMap<String, State>,
+    labels_in: HashMap<String, State>,
+    returns: State,
+}
+
+/// The meet of two must-locksets (none: unreachable, the neutral element).
+pub fn meet(a: &State, b: &State) -> State {
+    match (a, b) {
+        (None, x) | (x, None) => x.clone(),
+        (Some(x), Some(y)) => Some(x.intersection(y).cloned().collect()),
+    }
+}
+
+impl<'d, 'a> Scan<'d, 'a> {
+    pub fn new(
+        decls: &'d mut Decls<'a>,
+        locals: &'d mut HashMap<usize, VarId>,
+        summaries: &'d HashMap<String, Summary>,
+    ) -> Self {
+        Scan {
+            decls,
+            locals,
+            summaries,
+            scopes: vec![],
+            state: None,
+            record: false,
+            solo: false,
+            run: FnRun {
+                unlocks: Some(BTreeSet::new()),
+                reinitialised: Some(BTreeSet::new()),
+                ..FnRun::default()
+            },
+            function: String::new(),
+            gotos: HashMap::new(),
+            labels_in: HashMap::new(),
+            returns: None,
+        }
+    }
+
+    pub fn give_up(&mut self, why: impl Into<String>, offset: usize) {
+        if self.record {
+            self.run.give_ups.push((why.into(), offset));
+        }
+    }
+
+    /// Walks function `f` from the locks `entry`; `top_solo`: for `main`, whether each of
+    /// its body's top-level items runs alone. The fixpoint over the labels runs without
+    /// recording; the last walk records when `record`.
+    pub fn function(
+        &mut self,
+        f: &'a FunctionDefinition,
+        entry: Locks,
+        top_solo: Option<&[bool]>,
+        record: bool,
+    ) {
+        let name = declarator_name(&f.declarator.node)
+            .unwrap_or_default()
+            .to_string();
+        self.function = name.clone();
+        self.labels_in.clear();
+        for round in 0.. {
+            let last = round > 0 && {
+                let gotos = std::mem::take(&mut self.gotos);
+                let stable = gotos == self.labels_in;
+                self.labels_in = gotos;
+                stable
+            };
+            if round > 64 {
+                self.record = true;
+                self.give_up(
+                    "the locksets at the labels reach no fixpoint",
+                    f.statement.span.start,
+                );
+                return;
+            }
+            self.record = last && record;
+            self.gotos.clear();
+            self.returns = None;
+            self.scopes = vec![self.parameters(&name, f)];
+            self.state = Some(entry.clone());
+            match (&f.statement.node, top_solo) {
+                (Statement::Compound(items), Some(flags)) => {
+                    self.scopes.push(HashMap::new());
+                    for (i, item) in items.iter().enumerate() {
+                        self.solo = flags.get(i).copied().unwrap_or(false);
+                        self.block_item(item);
+                    }
+                    self.scopes.pop();
+                }
+                _ => self.statement(&f.statement),
+            }
+            if last {
+                self.run.exit = meet(&self.returns, &self.state);
+                return;
+            }
+        }
+    }
+
+    fn parameters(&mut self, function: &str, f: &'a FunctionDefinition) -> HashMap<String, VarId> {
+        let mut scope = HashMap::new();
+        for d in &f.declarator.node.derived {
+            if let DerivedDeclarator::Function(fd) = &d.node {
+                for p in &fd.node.parameters {
+                    if let Some(decl) = &p.node.declarator {
+                        let key = &decl.node as *const Declarator as usize;
+                        let id = match self.locals.get(&key) {
+                            Some(&id) => Some(id),
+                            None => {
+                                self.decls
+                                    .local(function, &p.node.specifiers, &decl.node, true)
+                            }
+                        };
+                        if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
+                            self.locals.insert(key, id);
+                            scope.insert(n.to_string(), id);
+                        }
+                    }
+                }
+                break;
+            }
+            if let DerivedDeclarator::KRFunction(ids) = &d.node {
+                if !ids.is_empty() {
+                    self.record = true;
+                    self.give_up("a K&R function definition", f.declarator.span.start);
+                }
+                break;
+            }
+        }
+        scope
+    }
+
+    pub fn statement(&mut self, s: &'a Node<Statement>) {
+        match &s.node {
+            Statement::Compound(items) => {
+                self.scopes.push(HashMap::new());
+                for item in items {
+                    self.block_item(item);
+                }
+                self.scopes.pop();
+            }
+            Statement::Expression(Some(e)) => self.expr_statement(e),
+            Statement::Expression(None) => {}
+            Statement::If(i) => {
+                self.read(&i.node.condition);
+                let before = self.state.clone();
+                self.statement(&i.node.then_statement);
+                let then = std::mem::replace(&mut self.state, before);
+                if let Some(e) = &i.node.else_statement {
+                    self.statement(e);
+                }
+                self.state = meet(&then, &self.state);
+            }
+            Statement::While(w) => self.while_loop(&w.node),
+            Statement::Labeled(l) => {
+                self.run.labels = true;
+                match &l.node.label.node {
+                    Label::Identifier(id) => {
+                        let incoming = self.labels_in.get(&id.node.name).cloned().flatten();
+                        self.state = meet(&self.state, &incoming);
+                    }
+                    _ => self.give_up("a `case` label outside the normal form", s.span.start),
+                }
+                self.statement(&l.node.statement);
+            }
+            Statement::Goto(l) => {
+                let old = self.gotos.get(&l.node.name).cloned().flatten();
+                self.gotos
+                    .insert(l.node.name.clone(), meet(&old, &self.state));
+                self.state = None;
+            }
+            Statement::Return(e) => {
+                if let Some(e) = e {
+                    self.read(e);
+                }
+                self.returns = meet(&self.returns, &self.state);
+                self.state = None;
+            }
+            Statement::Asm(_) => self.give_up("inline assembly", s.span.start),
+            _ => self.give_up("a statement outside the normal form", s.span.start),
+        }
+    }
+
+    fn while_loop(&mut self, w: &'a WhileStatement) {
+        let record = self.record;
+        let entry = self.state.clone();
+        let mut head = entry.clone();
+        self.record = false;
+        for _ in 0..64 {
+            self.state = head.clone();
+            self.read(&w.expression);
+            self.statement(&w.statement);
+            let next = meet(&entry, &self.state);
+            if next == head {
+                break;
+            }
+            head = next;
+        }
+        self.record = record;
+        self.state = head.clone();
+        self.read(&w.expression);
+        self.statement(&w.statement);
+        self.state = head;
+    }
+
+    fn block_item(&mut self, item: &'a Node<BlockItem>) {
+        match &item.node {
+            BlockItem::Statement(s) => self.statement(s),
+            BlockItem::Declaration(d) => self.declaration(&d.node),
+            BlockItem::StaticAssert(_) => {}
+        }
+    }
+
+    fn declaration(&mut self, d: &'a Declaration) {
+        let typedef = ladr_c::syntax::build::is_typedef(d);
+        for init in &d.declarators {
+            let decl = &init.node.declarator.node;
+            if typedef || ladr_c::syntax::build::is_function_declarator(decl) {
+                continue;
+            }
+            self.array_sizes(decl);
+            if ladr_c::syntax::build::has_storage(d, StorageClassSpecifier::Extern) {
+                // A block-scope `extern`: the global of that name.
+                let name = declarator_name(decl).unwrap_or_default();
+                match self.decls.globals.get(name).copied() {
+                    Some(g) => {
+                        if let Some(scope) = self.scopes.last_mut() {
+                            scope.insert(name.to_string(), g);
+                        }
+                    }
+                    None => self.give_up("a block-scope `extern` of no global", init.span.start),
+                }
+                continue;
+            }
+            let key = decl as *const Declarator as usize;
+            let function = self.function.clone();
+            let id = match self.locals.get(&key) {
+                Some(&id) => Some(id),
+                None => self.decls.local(&function, &d.specifiers, decl, false),
+            };
+            let Some(id) = id else { continue };
+            self.locals.insert(key, id);
+            if let Some(n) = declarator_name(decl) {
+                if let Some(scope) = self.scopes.last_mut() {
+                    scope.insert(n.to_string(), id);
+                }
+            }
+            if let Some(i) = &init.node.initializer {
+                // A static local's initialiser runs before `main`: only its addresses count.
+                self.initializer(&i.node);
+                if self.decls.vars[id].automatic {
+                    self.access(Target::Var(id), true, false, init.span.start);
+                }
+            }
+        }
+    }
+
+    fn array_sizes(&mut self, d: &'a Declarator) {
+        for x in &d.derived {
+            if let DerivedDeclarator::Array(a) = &x.node {
+                if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
+                    &a.node.size
+                {
+                    self.read(e);
+                }
+            }
+        }
+        if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+            self.array_sizes(&inner.node);
+        }
+    }
+
+    pub fn initializer(&mut self, i: &'a Initializer) {
+        match i {
+            Initializer::Expression(e) => self.read(e),
+            Initializer::List(items) => {
+                for it in items {
+                    self.initializer(&it.node.initializer.node);
+                }
+            }
+        }
+    }
+
+    /// Resolves a name to the variable in scope.
+    pub fn lookup(&self, name: &str) -> Option<VarId> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .or_else(|| self.decls.globals.get(name).copied())
+    }
+
+    /// Records an access at the current state (nothing in unreachable code).
+    pub fn access(&mut self, target: Target, write: bool, atomic: bool, offset: usize) {
+        if !self.record {
+            return;
+        }
+        if let Some(locks) = &self.state {
+            self.run.accesses.push(RawAccess {
+                target,
+                write,
+                atomic,
+                locks: locks.clone(),
+                solo: self.solo,
+                offset,
+            });
+        }
+    }
+
+    /// A call of the defined function `callee`: its call site, then its summary.
+    pub fn call_defined(&mut self, callee: &str) {
+        if let (true, Some(locks)) = (self.record, &self.state) {
+            self.run.calls.push(CallSite {
+                callee: callee.to_string(),
+                locks: locks.clone(),
+                solo: self.solo,
+            });
+        }
+        let summary = self.summaries.get(callee);
+        let Some(locks) = &mut self.state else { return };
+        match summary {
+            Some(s) => {
+                match &s.may_unlock {
+                    Some(set) => locks.retain(|l| !set.contains(l)),
+                    None => locks.retain(|l| *l == Lock::Atomic),
+                }
+                locks.extend(s.must_acquire.iter().cloned());
+            }
+            None => locks.retain(|l| *l == Lock::Atomic),
+        }
+        match (&mut self.run.unlocks, summary.map(|s| &s.may_unlock)) {
+            (Some(mine), Some(Some(theirs))) => mine.extend(theirs.iter().cloned()),
+            (unlocks, _) => *unlocks = None,
+        }
+    }
+
+    pub fn lock(&mut self, l: Lock) {
+        if let Some(locks) = &mut self.state {
+            locks.insert(l);
+        }
+    }
+
+    /// An unlock (or an init) of `l`; none: of a mutex the proof cannot name.
+    pub fn unlock(&mut self, l: Option<Lock>) {
+        match l {
+            Some(l) => {
+                if let Some(u) = &mut self.run.unlocks {
+                    u.insert(l.clone());
+                }
+                if let Some(locks) = &mut self.state {
+                    locks.remove(&l);
+                }
+            }
+            None => {
+                self.run.unlocks = None;
+                if let Some(locks) = &mut self.state {
+                    locks.retain(|l| *l == Lock::Atomic);
+                }
+            }
+        }
+    }
+}

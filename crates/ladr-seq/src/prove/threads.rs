@@ -1,0 +1,482 @@
+//! Which threads may run beside which access: the start routines and how often each is
+//! created, and the stretches of `main` where it runs alone. Read from `main`'s top-level
+//! statements in order, with no bound:
+//! * a top-level `pthread_create(&t, …, f, …)` of a handle `t` (a local of `main` that
+//!   nothing but that create writes) starts a thread; `pthread_join(t, …)` at top level
+//!   ends it;
+//! * `i = 0; while (i < N) { … pthread_create(&t[i], …, f, …); …; i++; }` starts N
+//!   threads, `i = 0; while (i < N) { … pthread_join(t[i], …); …; i++; }` (the same `t`
+//!   and `N`) ends them;
+//! * any other create starts threads nothing ends.
+//!
+//! A statement is *solo* when no started thread is left; the threads started between two
+//! solo statements form a *phase*, and threads of different phases never run together.
+//! This needs every `pthread_create` in `main` itself (a thread that creates threads may
+//! leave them running), `main` called by nobody and no label in `main` (no jump back over
+//! a join); otherwise only the statements before the first create (or label) are solo and
+//! all threads are one phase. A routine is created *once* when one create names it, at top
+//! level of `main`, outside any loop and before any label; else *many* times.
+
+use ladr_c::syntax::build::callee_name;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::convert::Infallible;
+
+/// How often a start routine's thread may exist, and in which phases.
+#[derive(Clone, Debug, Default)]
+pub struct Routine {
+    pub many: bool,
+    pub phases: BTreeSet<usize>,
+}
+
+/// What `main`'s statements say about the threads.
+#[derive(Debug, Default)]
+pub struct MainFacts {
+    /// For each top-level item of `main`'s body: does it run alone?
+    pub solo: Vec<bool>,
+    pub routines: HashMap<String, Routine>,
+}
+
+/// The calls (copied), labels and identifiers in a statement.
+#[derive(Default)]
+struct Calls {
+    calls: Vec<CallExpression>,
+    labels: bool,
+    idents: HashMap<String, usize>,
+}
+
+impl Calls {
+    fn of_item(i: &Node<BlockItem>) -> Self {
+        let mut c = Calls::default();
+        let _ = visit::block_item(&mut c, i);
+        c
+    }
+}
+
+impl Visitor for Calls {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        match &e.node {
+            Expression::Call(c) => self.calls.push(c.node.clone()),
+            Expression::Identifier(i) => *self.idents.entry(i.node.name.clone()).or_default() += 1,
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+    fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
+        self.labels = true;
+        Ok(())
+    }
+}
+
+fn strip(e: &Node<Expression>) -> &Node<Expression> {
+    match &e.node {
+        Expression::Cast(c) => strip(&c.node.expression),
+        _ => e,
+    }
+}
+
+fn ident(e: &Node<Expression>) -> Option<&str> {
+    match &strip(e).node {
+        Expression::Identifier(i) => Some(&i.node.name),
+        _ => None,
+    }
+}
+
+fn address_of(e: &Node<Expression>) -> Option<&Node<Expression>> {
+    match &strip(e).node {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            Some(&u.node.operand)
+        }
+        _ => None,
+    }
+}
+
+/// `t[i]`: (`t`, `i`).
+fn indexed(e: &Node<Expression>) -> Option<(&str, &str)> {
+    match &strip(e).node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+            Some((ident(&b.node.lhs)?, ident(&b.node.rhs)?))
+        }
+        _ => None,
+    }
+}
+
+/// The start routine a create names.
+pub fn routine_of(c: &CallExpression) -> Option<&str> {
+    let r = c.arguments.get(2)?;
+    ident(address_of(r).unwrap_or(r))
+}
+
+/// The call a statement is (`f(…);` or `v = f(…);`).
+fn call_statement(s: &Node<Statement>) -> Option<&CallExpression> {
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    match &e.node {
+        Expression::Call(c) => Some(&c.node),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            match &b.node.rhs.node {
+                Expression::Call(c) => Some(&c.node),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn statement_of(i: &Node<BlockItem>) -> Option<&Node<Statement>> {
+    match &i.node {
+        BlockItem::Statement(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// A counted loop `i = 0; while (i < N) { …; i++; }` whose body writes `i` nowhere else:
+/// (`i`, `N`, the body's items before the increment).
+fn counted_loop<'a>(
+    prev: Option<&'a Node<Statement>>,
+    s: &'a Node<Statement>,
+    locals: &HashSet<&'a str>,
+) -> Option<(&'a str, u64, &'a [Node<BlockItem>])> {
+    let (prev, w, declared) = match &s.node {
+        Statement::Compound(items) => {
+            let n = items.len();
+            if n < 2
+                || items[..n - 2]
+                    .iter()
+                    .any(|i| !matches!(i.node, BlockItem::Declaration(_)))
+            {
+                return None;
+            }
+            let declared: HashSet<&str> = items[..n - 2].iter().flat_map(declared_names).collect();
+            (
+                statement_of(&items[n - 2])?,
+                statement_of(&items[n - 1])?,
+                declared,
+            )
+        }
+        _ => (prev?, s, locals.clone()),
+    };
+    let Statement::While(w) = &w.node else {
+        return None;
+    };
+    let Statement::Expression(Some(init)) = &prev.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(init) = &init.node else {
+        return None;
+    };
+    if init.node.operator.node != BinaryOperator::Assign || !is_literal(&init.node.rhs, 0) {
+        return None;
+    }
+    let i = ident(&init.node.lhs)?;
+    if !declared.contains(i) {
+        // A counter that is no local of `main` might be written by a thread.
+        return None;
+    }
+    let Expression::BinaryOperator(cond) = &w.node.expression.node else {
+        return None;
+    };
+    if cond.node.operator.node != BinaryOperator::Less || ident(&cond.node.lhs) != Some(i) {
+        return None;
+    }
+    let n = literal(&cond.node.rhs)?;
+    let Statement::Compound(body) = &w.node.statement.node else {
+        return None;
+    };
+    let (last, rest) = body.split_last()?;
+    let Statement::Expression(Some(step)) = &statement_of(last)?.node else {
+        return None;
+    };
+    let increments = match &step.node {
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement
+            ) && ident(&u.node.operand) == Some(i)
+        }
+        _ => false,
+    };
+    if !increments || rest.iter().any(|it| writes(it, i)) {
+        return None;
+    }
+    Some((i, n, rest))
+}
+
+fn literal(e: &Node<Expression>) -> Option<u64> {
+    ladr_c::syntax::constant::int_literal(&strip(e).node)
+}
+
+fn is_literal(e: &Node<Expression>, n: u64) -> bool {
+    literal(e) == Some(n)
+}
+
+/// Does the item assign, increment or take the address of variable `v` by name?
+fn writes(item: &Node<BlockItem>, v: &str) -> bool {
+    struct W<'v>(&'v str, bool);
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            let target = match &e.node {
+                Expression::BinaryOperator(b)
+                    if matches!(
+                        b.node.operator.node,
+                        BinaryOperator::Assign
+                            | BinaryOperator::AssignPlus
+                            | BinaryOperator::AssignMinus
+                            | BinaryOperator::AssignMultiply
+                            | BinaryOperator::AssignDivide
+                            | BinaryOperator::AssignModulo
+                            | BinaryOperator::AssignShiftLeft
+                            | BinaryOperator::AssignShiftRight
+                            | BinaryOperator::AssignBitwiseAnd
+                            | BinaryOperator::AssignBitwiseOr
+                            | BinaryOperator::AssignBitwiseXor
+                    ) =>
+                {
+                    Some(&b.node.lhs)
+                }
+                Expression::UnaryOperator(u)
+                    if matches!(
+                        u.node.operator.node,
+                        UnaryOperator::PostIncrement
+                            | UnaryOperator::PreIncrement
+                            | UnaryOperator::PostDecrement
+                            | UnaryOperator::PreDecrement
+                            | UnaryOperator::Address
+                    ) =>
+                {
+                    Some(&u.node.operand)
+                }
+                _ => None,
+            };
+            if target.and_then(|t| ident(t)) == Some(self.0) {
+                self.1 = true;
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut w = W(v, false);
+    let _ = visit::block_item(&mut w, item);
+    w.1
+}
+
+/// The names an item declares.
+fn declared_names(i: &Node<BlockItem>) -> Vec<&str> {
+    match &i.node {
+        BlockItem::Declaration(d) => d
+            .node
+            .declarators
+            .iter()
+            .filter_map(|x| ladr_c::syntax::build::declarator_name(&x.node.declarator.node))
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// Is `&v` taken anywhere in the items?
+fn address_taken(items: &[Node<BlockItem>], v: &str) -> bool {
+    struct A<'v>(&'v str, bool);
+    impl Visitor for A<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = false;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            if let Some(x) = address_of(e) {
+                self.1 |= ident(x) == Some(self.0) || indexed(x).is_some_and(|(t, _)| t == self.0);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut a = A(v, false);
+    for i in items {
+        let _ = visit::block_item(&mut a, i);
+    }
+    a.1
+}
+
+/// A thread handle: one variable, or an array filled by a counted loop.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Handle {
+    Var(String),
+    Loop(String, u64),
+    Unknown,
+}
+
+/// The one create or join (`callee`) a loop body makes, of `t[i]`: `t` and the start
+/// routine (of a create). Any other create or join, a call through a pointer, a label:
+/// none.
+fn loop_call(body: &[Node<BlockItem>], i: &str, callee: &str) -> Option<(String, Option<String>)> {
+    let mut found = None;
+    for it in body {
+        let calls = Calls::of_item(it);
+        if calls.labels {
+            return None;
+        }
+        for c in &calls.calls {
+            match callee_name(c) {
+                Some("pthread_create") | Some("pthread_join") | None => {}
+                _ => continue,
+            }
+            let top = statement_of(it)
+                .and_then(call_statement)
+                .is_some_and(|s| callee_name(s) == Some(callee));
+            if found.is_some() || callee_name(c) != Some(callee) || !top {
+                return None;
+            }
+            let a0 = c.arguments.first()?;
+            let target = if callee == "pthread_create" {
+                address_of(a0)?
+            } else {
+                a0
+            };
+            let (t, k) = indexed(target)?;
+            if k != i {
+                return None;
+            }
+            found = Some((t.to_string(), routine_of(c).map(str::to_string)));
+        }
+    }
+    found
+}
+
+/// Reads `main`'s top-level items. `creators`: the functions with a create; `main_called`:
+/// some function calls `main`; `sites`: how many creates name each start routine.
+pub fn main_facts(
+    body: &[Node<BlockItem>],
+    creators: &HashSet<String>,
+    main_called: bool,
+    sites: &HashMap<String, usize>,
+) -> MainFacts {
+    let items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    let locals: HashSet<&str> = body.iter().flat_map(declared_names).collect();
+    let counted =
+        |prev, s| counted_loop(prev, s, &locals).filter(|(i, _, _)| !address_taken(body, i));
+    let mut whole = Calls::default();
+    for c in &items {
+        whole.labels |= c.labels;
+        for (k, v) in &c.idents {
+            *whole.idents.entry(k.clone()).or_default() += v;
+        }
+        whole.calls.extend(c.calls.iter().cloned());
+    }
+    let phased = !main_called && !whole.labels && creators.iter().all(|f| f == "main");
+    let mut facts = MainFacts::default();
+    let mut live: HashSet<Handle> = HashSet::new();
+    let mut phase = 1;
+    // Non-phased: a label or a create was met (or `main` may run again).
+    let mut stopped = main_called;
+    let mut labels_seen = main_called;
+    let mut prev: Option<&Node<Statement>> = None;
+    for (it, calls) in body.iter().zip(&items) {
+        let creates: Vec<&CallExpression> = calls
+            .calls
+            .iter()
+            .filter(|c| {
+                callee_name(c).is_some_and(|n| n == "pthread_create" || creators.contains(n))
+            })
+            .collect();
+        labels_seen |= calls.labels;
+        let stmt = statement_of(it);
+        // The item is one create, at top level.
+        let single = creates.len() == 1
+            && stmt
+                .and_then(call_statement)
+                .is_some_and(|c| callee_name(c) == Some("pthread_create"));
+        if !phased {
+            stopped |= calls.labels;
+            facts.solo.push(!stopped && creates.is_empty());
+            stopped |= !creates.is_empty();
+            for c in &creates {
+                let r = routine_of(c).unwrap_or_default().to_string();
+                let once = single && !labels_seen && sites.get(&r) == Some(&1);
+                let e = facts.routines.entry(r).or_default();
+                e.many |= !once;
+                e.phases.insert(1);
+            }
+            prev = stmt;
+            continue;
+        }
+        facts.solo.push(live.is_empty() && creates.is_empty());
+        if !creates.is_empty() {
+            if live.is_empty() && !facts.routines.is_empty() {
+                phase += 1;
+            }
+            for c in &creates {
+                let r = routine_of(c).unwrap_or_default().to_string();
+                let once = single && sites.get(&r) == Some(&1);
+                let e = facts.routines.entry(r).or_default();
+                e.many |= !once;
+                e.phases.insert(phase);
+            }
+            let looped = stmt
+                .and_then(|s| counted(prev, s))
+                .filter(|_| creates.len() == 1)
+                .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
+            let handle = if single {
+                creates[0]
+                    .arguments
+                    .first()
+                    .and_then(address_of)
+                    .and_then(ident)
+                    .map(|t| Handle::Var(t.to_string()))
+            } else {
+                looped.map(|(t, n)| Handle::Loop(t, n))
+            };
+            let handle = handle.filter(|h| handle_valid(h, &whole, &locals));
+            live.insert(handle.unwrap_or(Handle::Unknown));
+        } else if let Some(s) = stmt {
+            if let Some(c) = call_statement(s).filter(|c| callee_name(c) == Some("pthread_join")) {
+                if let Some(t) = c.arguments.first().and_then(ident) {
+                    live.remove(&Handle::Var(t.to_string()));
+                }
+            } else if let Some((i, n, b)) = counted(prev, s) {
+                if let Some((t, _)) = loop_call(b, i, "pthread_join") {
+                    live.remove(&Handle::Loop(t, n));
+                }
+            }
+        }
+        prev = stmt;
+    }
+    facts
+}
+
+/// A handle is followed only when its name occurs in `main` nowhere but as the first
+/// argument of its one create, of joins and of `normalise`'s havoc.
+fn handle_valid(h: &Handle, main: &Calls, locals: &HashSet<&str>) -> bool {
+    let name = match h {
+        Handle::Var(t) | Handle::Loop(t, _) => t,
+        Handle::Unknown => return false,
+    };
+    if !locals.contains(name.as_str()) {
+        return false;
+    }
+    let mut allowed = 0;
+    let mut creates = 0;
+    for c in &main.calls {
+        let Some(a0) = c.arguments.first() else {
+            continue;
+        };
+        let target = match callee_name(c) {
+            Some("pthread_create") => {
+                let hit = address_of(a0).is_some_and(|t| refers(t, name));
+                creates += usize::from(hit);
+                hit
+            }
+            Some("pthread_join") => refers(a0, name),
+            Some("__CPROVER_havoc_object") => address_of(a0).and_then(ident) == Some(name.as_str()),
+            _ => false,
+        };
+        allowed += usize::from(target);
+    }
+    creates == 1 && main.idents.get(name.as_str()).copied().unwrap_or(0) == allowed
+}
+
+fn refers(e: &Node<Expression>, name: &str) -> bool {
+    ident(e) == Some(name) || indexed(e).is_some_and(|(t, _)| t == name)
+}

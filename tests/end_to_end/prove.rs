@@ -1,0 +1,135 @@
+//! The static race analysis in the check (issue 30): for each of its rules a race-free
+//! program it proves — answered "no data race in any execution" without CBMC, `"proved":
+//! true`, SV-COMP `true` — and its racy twin, which it does not prove and the bounded
+//! search finds racing.
+
+use super::{free, ladr_proving, racy};
+use std::path::Path;
+
+/// (rule, race-free program, racy twin, the twin's racing lines)
+const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
+    ("lock", "mutex_free.c", "mutex_racy.c", (6, 10)),
+    ("lock", "lockset_free.c", "lockset_racy.c", (6, 17)),
+    ("lock", "join_all_free.c", "join_all_racy.c", (6, 16)),
+    (
+        "atomic-section",
+        "atomic_section_free.c",
+        "atomic_section_racy.c",
+        (7, 12),
+    ),
+    (
+        "atomic",
+        "atomic_builtin_free.c",
+        "atomic_builtin_racy.c",
+        (3, 8),
+    ),
+    ("read-only", "read_only_free.c", "read_only_racy.c", (6, 10)),
+    (
+        "one-thread",
+        "global_joined_free.c",
+        "global_racy.c",
+        (3, 4),
+    ),
+    ("lock", "heap_arg_free.c", "heap_arg_racy.c", (4, 4)),
+];
+
+fn proof(file: &str) -> ladr_check::proof::ProofAnswer {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/e2e")
+        .join(file);
+    let parsed = ladr_c::frontend::load(&path, &ladr_c::frontend::Options::default()).unwrap();
+    ladr_check::proof::prove(&parsed, &ladr_ir::program::Options::default()).unwrap()
+}
+
+#[test]
+fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
+    for (rule, free_file, twin, lines) in PAIRS {
+        let p = proof(free_file);
+        assert!(p.proved, "{free_file}: {:#?}", p.lines());
+        assert!(
+            p.objects.iter().any(|o| o.rule == *rule),
+            "{free_file}: no object proved by {rule}: {:#?}",
+            p.lines()
+        );
+        let path = format!("tests/e2e/{free_file}");
+        let (code, out, err) = ladr_proving(&[&path, "--explain-proof"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(
+            out.starts_with("no data race in any execution (proved by the static analysis: "),
+            "{out}"
+        );
+        assert!(out.contains("safe `"), "{out}");
+        let (code, json, _) = ladr_proving(&[&path, "--format", "json"]);
+        assert_eq!(code, 0);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["proved"], true, "{json}");
+        assert_eq!(v["verdict"], "no-race", "{json}");
+        assert_eq!(v["stats"]["cbmc_s"], 0.0, "{json}");
+
+        let q = proof(twin);
+        assert!(!q.proved, "{twin} is racy but proved: {:#?}", q.lines());
+        assert!(
+            q.objects.iter().any(|o| !o.safe),
+            "{twin}: {:#?}",
+            q.lines()
+        );
+        racy(twin, *lines);
+        // The bounded search agrees (the library's check runs it unless asked to prove).
+        free(free_file);
+    }
+}
+
+/// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.
+#[test]
+fn no_prove_gives_the_bounded_answer() {
+    let (code, json, err) =
+        ladr_proving(&["tests/e2e/mutex_free.c", "--no-prove", "--format", "json"]);
+    assert_eq!(code, 0, "{json}{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["proved"], false, "{json}");
+    assert_eq!(v["verdict"], "no-race", "{json}");
+}
+
+/// SV-COMP mode answers `true` for a proved program at once.
+#[test]
+fn svcomp_mode_answers_true_for_a_proved_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/mutex_free.c");
+    std::fs::copy(&src, dir.path().join("t.c")).unwrap();
+    std::fs::write(
+        dir.path().join("t.yml"),
+        "format_version: '2.0'\ninput_files: 't.c'\nproperties:\n  - property_file: \
+         ../properties/no-data-race.prp\n    expected_verdict: true\noptions:\n  language: C\n  \
+         data_model: LP64\n",
+    )
+    .unwrap();
+    let prp = dir.path().join("no-data-race.prp");
+    std::fs::write(&prp, "CHECK( init(main()), LTL(G ! data-race) )\n").unwrap();
+    let yml = dir.path().join("t.yml");
+    let (code, out, err) = ladr_proving(&[
+        "--svcomp",
+        yml.to_str().unwrap(),
+        "--property-file",
+        prp.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.ends_with("SV-COMP result: true\n"), "{out}");
+    assert!(out.contains("no data race in any execution"), "{out}");
+}
+
+/// A construct ladr cannot check is refused even where the analysis would prove the
+/// program: a proof never turns an "unsupported" into a "no race".
+#[test]
+fn a_proof_does_not_answer_an_unsupported_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cancel.c");
+    std::fs::write(
+        &file,
+        "#include <pthread.h>\nint x;\nvoid *w(void *a) { pthread_cancel(0); return 0; }\n\
+         int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); return 0; }\n",
+    )
+    .unwrap();
+    let (code, out, err) = ladr_proving(&[file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("unsupported: pthread_cancel"), "{err}");
+}
