@@ -11,6 +11,7 @@ mod checked;
 mod cli;
 mod locks;
 mod memory;
+mod openmp;
 mod programs;
 mod project;
 mod racefree;
