@@ -235,10 +235,51 @@ impl Lowering {
             }
             let var = &locals[n];
             let cap = format!("{}_{n}", names::omp("cap", r));
-            let (form, value) = if var.is_array() {
-                if !var.element_pointer_ok() {
-                    return fail(d, format!("the multi-dimensional variable-length array `{n}` shared by the region"));
+            if var.is_array() && !var.element_pointer_ok() {
+                // A variable-length array of several dimensions: a `void *` to its first
+                // element and its inner dimensions as read now (sizeof ratios).
+                let void_ptr = declaration(
+                    vec![
+                        storage(StorageClassSpecifier::Static, span),
+                        spec(TypeSpecifier::Void, span),
+                    ],
+                    &cap,
+                    vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+                    None,
+                    Span::none(),
+                );
+                self.new_items.push(node(
+                    ExternalDeclaration::Declaration(void_ptr),
+                    Span::none(),
+                ));
+                setup.push(set(ident(&cap, span), ident(n, span), span));
+                let mut sizes = vec![];
+                let mut elem = ident(n, span);
+                for j in 1..var.rank() {
+                    let dim = format!("{cap}_dim{j}");
+                    self.global(&[TypeSpecifier::Long], &dim, None);
+                    let inner = index(elem.clone(), int(0, span), span);
+                    let ratio = binop(
+                        BinaryOperator::Divide,
+                        size_of_val(elem, span),
+                        size_of_val(inner.clone(), span),
+                        span,
+                    );
+                    setup.push(set(ident(&dim, span), ratio, span));
+                    sizes.push(ident(&dim, span));
+                    elem = inner;
                 }
+                let shaped = var.with_inner_sizes(sizes);
+                prologue.push(decl_item(shaped.declare(
+                    n,
+                    Form::Element,
+                    Some(ident(&cap, span)),
+                    false,
+                    span,
+                )));
+                continue;
+            }
+            let (form, value) = if var.is_array() {
                 (Form::Element, ident(n, span))
             } else if uses.written.contains(n) || self.addressed.contains(n) {
                 captured_ptr.insert(n.clone());

@@ -90,6 +90,30 @@ impl Var {
         !self.variable_dim(1)
     }
 
+    /// The number of its own dimensions.
+    pub fn rank(&self) -> usize {
+        self.dims().len()
+    }
+
+    /// The same variable with the sizes of dimensions 1.. (all but the outermost) replaced
+    /// by `sizes` (a variable-length array's dimensions as read at a region's start).
+    pub fn with_inner_sizes(&self, sizes: Vec<Node<Expression>>) -> Var {
+        let mut v = self.clone();
+        let mut sizes = sizes.into_iter();
+        let inner = innermost_mut(&mut v.declarator.node);
+        let mut first = true;
+        for d in &mut inner.derived {
+            if let DerivedDeclarator::Array(a) = &mut d.node {
+                if first {
+                    first = false;
+                } else if let Some(e) = sizes.next() {
+                    a.node.size = ArraySize::VariableExpression(Box::new(e));
+                }
+            }
+        }
+        v
+    }
+
     /// The declarator in `form`, with its name kept.
     fn shaped(&self, form: Form) -> Node<Declarator> {
         let mut d = self.declarator.clone();
