@@ -199,6 +199,21 @@ impl Lowering {
         if is_parallel_only {
             body = self.reduction(d, body, span)?;
         }
+        let (prologue, setup) = self.capture(d, r, &mut body)?;
+        self.start_routine(r, prologue, body, span);
+        self.team_code(d, r, team, setup)
+    }
+
+    /// The locals of the function that `body` uses, reached from the start routine (its
+    /// `prologue`) and handed over by the encountering thread (`setup`); `private` and
+    /// `firstprivate` copies.
+    fn capture(
+        &mut self,
+        d: &Directive,
+        r: usize,
+        body: &mut Node<Statement>,
+    ) -> R<(Vec<Node<BlockItem>>, Vec<Node<Statement>>)> {
+        let span = dspan(d);
         // Which locals of the function the body uses and writes.
         let locals: HashMap<String, Var> = self
             .scopes
@@ -213,7 +228,7 @@ impl Lowering {
             written: HashSet::new(),
             deref: HashSet::new(),
         };
-        let Ok(()) = visit_mut::stmt(&mut uses, &mut body);
+        let Ok(()) = visit_mut::stmt(&mut uses, body);
         let private: Vec<String> = d
             .clauses
             .iter()
@@ -336,8 +351,19 @@ impl Lowering {
         if !captured_ptr.is_empty() {
             uses.deref = captured_ptr;
             uses.used.clear();
-            let Ok(()) = visit_mut::stmt(&mut uses, &mut body);
+            let Ok(()) = visit_mut::stmt(&mut uses, body);
         }
+        Ok((prologue, setup))
+    }
+
+    /// `void *__omp_regionR(void *arg)`: thread number and team size, then the body.
+    fn start_routine(
+        &mut self,
+        r: usize,
+        prologue: Vec<Node<BlockItem>>,
+        body: Node<Statement>,
+        span: Span,
+    ) {
         // The start routine.
         let size = names::omp("size", r);
         self.global(&[TypeSpecifier::Int], &size, None);
@@ -367,7 +393,19 @@ impl Lowering {
         items.push(item(ret(Some(int(0, span)), span)));
         self.new_items
             .push(routine_def(&routine, &arg, block(items, span)));
-        // The encountering thread.
+    }
+
+    /// The encountering thread's code: hand over, create the team, run as thread 0, join.
+    fn team_code(
+        &mut self,
+        d: &Directive,
+        r: usize,
+        team: u64,
+        mut setup: Vec<Node<Statement>>,
+    ) -> R<Node<Statement>> {
+        let span = dspan(d);
+        let size = names::omp("size", r);
+        let routine = names::omp_region(r);
         let size_value = match d.clause("if").and_then(|c| c.args.clone()) {
             None => int(team, span),
             Some(_) => return fail(d, "the `if` clause of `parallel`"),
