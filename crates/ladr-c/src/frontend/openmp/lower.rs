@@ -41,6 +41,8 @@ pub struct Lowering {
     pub section_starts: HashSet<usize>,
     /// The mutexes of `critical` names already declared.
     pub declared_locks: HashSet<String>,
+    /// File-scope variables named by `threadprivate`.
+    pub threadprivate: HashSet<String>,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {

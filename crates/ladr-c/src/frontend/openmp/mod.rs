@@ -135,8 +135,10 @@ pub fn lower(unit: &mut TranslationUnit, text: &str) -> Result<(), Failure> {
         loop_depth: 0,
         section_starts: HashSet::new(),
         declared_locks: HashSet::new(),
+        threadprivate: HashSet::new(),
     };
     attach(unit, dirs, &mut l)?;
+    thread_private(unit, &l.threadprivate)?;
     for ext in &unit.0 {
         if let ExternalDeclaration::Declaration(d) = &ext.node {
             l.globals.extend(vars::declared(&d.node));
@@ -165,6 +167,57 @@ pub fn lower(unit: &mut TranslationUnit, text: &str) -> Result<(), Failure> {
         );
     }
     rewrite_calls(unit, team)
+}
+
+/// `threadprivate(x)`: the file-scope `x` becomes `_Thread_local` (each thread's copy
+/// starts from the initialiser, thread 0's is the original, as OpenMP's).
+fn thread_private(unit: &mut TranslationUnit, vars: &HashSet<String>) -> Result<(), Failure> {
+    if vars.is_empty() {
+        return Ok(());
+    }
+    let mut found = HashSet::new();
+    let mut items = vec![];
+    for ext in std::mem::take(&mut unit.0) {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            items.push(ext);
+            continue;
+        };
+        let names: Vec<String> = vars::declared(&d.node)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        if !names.iter().any(|n| vars.contains(n)) {
+            items.push(ext);
+            continue;
+        }
+        // One declaration per declarator, the named ones thread-local.
+        for one in &d.node.declarators {
+            let mut single = d.clone();
+            single.node.declarators = vec![one.clone()];
+            let name = declarator_name(&one.node.declarator.node)
+                .unwrap_or("")
+                .to_string();
+            if vars.contains(&name)
+                && !has_storage(&single.node, StorageClassSpecifier::ThreadLocal)
+            {
+                let span = single.span;
+                single
+                    .node
+                    .specifiers
+                    .insert(0, storage(StorageClassSpecifier::ThreadLocal, span));
+            }
+            found.insert(name);
+            items.push(node(ExternalDeclaration::Declaration(single), ext.span));
+        }
+    }
+    unit.0 = items;
+    match vars.iter().find(|v| !found.contains(*v)) {
+        Some(v) => Err((
+            Span::none(),
+            format!("`threadprivate({v})` of a variable that is not a file-scope one"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The team's state: thread number and size (thread-local), the barriers, and the atomic
@@ -278,6 +331,14 @@ fn attach(
             .max_by_key(|(s, _)| *s)
             .copied();
         let Some((bstart, bend)) = block else {
+            if d.is(&["threadprivate"]) {
+                let names = d
+                    .clause("threadprivate")
+                    .map(|c| c.vars())
+                    .unwrap_or_default();
+                l.threadprivate.extend(names);
+                continue;
+            }
             return lower::fail(&d, format!("OpenMP `{}` outside a function", d.name()));
         };
         let next = sp

@@ -162,10 +162,10 @@ impl Lowering {
                 }
             });
         match parsed {
-            Some(n) if (1..=8).contains(&n) => Ok(n as u64),
+            Some(n) if (1..=16).contains(&n) => Ok(n as u64),
             _ => fail(
                 d,
-                format!("`num_threads({text})` that is not a constant from 1 to 8"),
+                format!("`num_threads({text})` that is not a constant from 1 to 16"),
             ),
         }
     }
@@ -185,6 +185,7 @@ impl Lowering {
             "schedule",
             "collapse",
             "nowait",
+            "copyin",
         ];
         self.no_clauses(d, &known)?;
         if let Some(c) = d.clause("collapse") {
@@ -352,6 +353,36 @@ impl Lowering {
             uses.deref = captured_ptr;
             uses.used.clear();
             let Ok(()) = visit_mut::stmt(&mut uses, body);
+        }
+        // `copyin(x)`: each thread's copy of a `threadprivate` `x` starts as thread 0's.
+        for n in d
+            .clauses
+            .iter()
+            .filter(|c| c.name == "copyin")
+            .flat_map(|c| c.vars())
+        {
+            let Some(var) = self.globals.get(&n).cloned() else {
+                return fail(
+                    d,
+                    format!("`copyin({n})` of a variable that is not a file-scope one"),
+                );
+            };
+            if var.is_array() {
+                return fail(d, format!("`copyin` of the array `{n}`"));
+            }
+            let cap = format!("{}_in_{n}", names::omp("cap", r));
+            self.new_items.push(node(
+                ExternalDeclaration::Declaration(var.declare(
+                    &cap,
+                    Form::Same,
+                    None,
+                    true,
+                    Span::none(),
+                )),
+                Span::none(),
+            ));
+            setup.push(set(ident(&cap, span), ident(&n, span), span));
+            prologue.push(item(set(ident(&n, span), ident(&cap, span), span)));
         }
         Ok((prologue, setup))
     }
