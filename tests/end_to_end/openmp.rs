@@ -61,3 +61,18 @@ fn tasks_are_refused_with_their_location() {
     assert!(err.contains("OpenMP `task`"), "{err}");
     assert!(err.contains("openmp_task.c:8"), "{err}");
 }
+
+/// `threadprivate`: each thread has its own copy of the global.
+#[test]
+fn threadprivate_global() {
+    racy("omp_threadprivate_racy.c", (7, 7));
+    free("omp_threadprivate_free.c");
+}
+
+/// A struct local of the enclosing function is shared by the region (reached through a
+/// pointer, never copied).
+#[test]
+fn shared_struct_local() {
+    racy("omp_struct_racy.c", (9, 9));
+    free("omp_struct_free.c");
+}

@@ -63,6 +63,8 @@ struct Uses<'a> {
     inner: Vec<HashSet<String>>,
     used: BTreeMap<String, ()>,
     written: HashSet<String>,
+    /// Names under `sizeof` (an array reached through a pointer has another size).
+    sized: HashSet<String>,
     deref: HashSet<String>,
 }
 
@@ -104,6 +106,22 @@ impl VisitorMut for Uses<'_> {
                         let span = e.span;
                         *e = deref(ident(&n, span), span);
                         return Ok(Walk::Skip);
+                    }
+                }
+            }
+            // A member of a struct or union local: reached through a pointer (its members
+            // may be written), never copied.
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+                if let Some(n) = ident_name(&m.node.expression) {
+                    if self.outer_name(n) {
+                        self.written.insert(n.to_string());
+                    }
+                }
+            }
+            Expression::SizeOfVal(v) => {
+                if let Some(n) = ident_name(&v.node.0) {
+                    if self.outer_name(n) {
+                        self.sized.insert(n.to_string());
                     }
                 }
             }
@@ -227,6 +245,7 @@ impl Lowering {
             inner: vec![],
             used: BTreeMap::new(),
             written: HashSet::new(),
+            sized: HashSet::new(),
             deref: HashSet::new(),
         };
         let Ok(()) = visit_mut::stmt(&mut uses, body);
@@ -250,6 +269,12 @@ impl Lowering {
                 continue;
             }
             let var = &locals[n];
+            if var.is_array() && uses.sized.contains(n) {
+                return fail(
+                    d,
+                    format!("`sizeof` of the array `{n}` shared by the region"),
+                );
+            }
             let cap = format!("{}_{n}", names::omp("cap", r));
             if var.is_array() && !var.element_pointer_ok() {
                 // A variable-length array of several dimensions: a `void *` to its first
