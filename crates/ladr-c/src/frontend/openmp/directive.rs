@@ -78,6 +78,15 @@ impl Directive {
         self.words.join(" ")
     }
 
+    /// The variables of every clause `name` (`private(a) private(b)` → a, b).
+    pub fn vars_of(&self, name: &str) -> Vec<String> {
+        self.clauses
+            .iter()
+            .filter(|c| c.name == name)
+            .flat_map(|c| c.vars())
+            .collect()
+    }
+
     pub fn clause(&self, name: &str) -> Option<&Clause> {
         self.clauses.iter().find(|c| c.name == name)
     }

@@ -157,6 +157,10 @@ fn is_assign_op(op: &BinaryOperator) -> bool {
     crate::syntax::walk::is_assign_op(op)
 }
 
+/// The start routine's prologue (its locals for the captured ones) and the encountering
+/// thread's hand-over statements.
+type Captured = (Vec<Node<BlockItem>>, Vec<Node<Statement>>);
+
 fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Statement> {
     expr_stmt(assign(lhs, rhs, span))
 }
@@ -226,12 +230,7 @@ impl Lowering {
     /// The locals of the function that `body` uses, reached from the start routine (its
     /// `prologue`) and handed over by the encountering thread (`setup`); `private` and
     /// `firstprivate` copies.
-    fn capture(
-        &mut self,
-        d: &Directive,
-        r: usize,
-        body: &mut Node<Statement>,
-    ) -> R<(Vec<Node<BlockItem>>, Vec<Node<Statement>>)> {
+    fn capture(&mut self, d: &Directive, r: usize, body: &mut Node<Statement>) -> R<Captured> {
         let span = dspan(d);
         // Which locals of the function the body uses and writes.
         let locals: HashMap<String, Var> = self
@@ -249,18 +248,8 @@ impl Lowering {
             deref: HashSet::new(),
         };
         let Ok(()) = visit_mut::stmt(&mut uses, body);
-        let private: Vec<String> = d
-            .clauses
-            .iter()
-            .filter(|c| c.name == "private")
-            .flat_map(|c| c.vars())
-            .collect();
-        let first: Vec<String> = d
-            .clauses
-            .iter()
-            .filter(|c| c.name == "firstprivate")
-            .flat_map(|c| c.vars())
-            .collect();
+        let private = d.vars_of("private");
+        let first = d.vars_of("firstprivate");
         let mut captured_ptr = HashSet::new();
         let mut prologue = vec![];
         let mut setup = vec![];
@@ -379,7 +368,19 @@ impl Lowering {
             uses.used.clear();
             let Ok(()) = visit_mut::stmt(&mut uses, body);
         }
-        // `copyin(x)`: each thread's copy of a `threadprivate` `x` starts as thread 0's.
+        self.copy_in(d, r, &mut prologue, &mut setup)?;
+        Ok((prologue, setup))
+    }
+
+    /// `copyin(x)`: each thread's copy of a `threadprivate` `x` starts as thread 0's.
+    fn copy_in(
+        &mut self,
+        d: &Directive,
+        r: usize,
+        prologue: &mut Vec<Node<BlockItem>>,
+        setup: &mut Vec<Node<Statement>>,
+    ) -> R<()> {
+        let span = dspan(d);
         for n in d
             .clauses
             .iter()
@@ -409,7 +410,7 @@ impl Lowering {
             setup.push(set(ident(&cap, span), ident(&n, span), span));
             prologue.push(item(set(ident(&n, span), ident(&cap, span), span)));
         }
-        Ok((prologue, setup))
+        Ok(())
     }
 
     /// `void *__omp_regionR(void *arg)`: thread number and team size, then the body.
