@@ -14,6 +14,7 @@ mod determinism;
 mod library;
 mod locks;
 mod memory;
+mod openmp;
 mod programs;
 mod project;
 mod prove;

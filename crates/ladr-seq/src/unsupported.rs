@@ -16,7 +16,8 @@
 //!   known by their declared type (`pthread_mutex_t m;`, a struct member
 //!   `pthread_rwlock_t lock;`) when every declaration of that name agrees.
 //!
-//! (OpenMP's `#pragma omp` is refused by the front end, which is where pragmas are seen.)
+//! (OpenMP's `#pragma omp` is lowered to threads by the front end, `ladr_c::frontend::openmp`,
+//! which refuses the constructs it does not model: pragmas are seen only there.)
 //!
 //! It also refuses a program that uses an identifier declared nowhere (a macro of a header
 //! the program did not enable, such as `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP` without

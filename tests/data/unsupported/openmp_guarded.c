@@ -2,7 +2,7 @@
 int sum;
 int main(void) {
 #ifdef _OPENMP
-#pragma omp parallel for
+#pragma omp target teams distribute parallel for
 #endif
   for (int i = 0; i < 10; i++)
     sum += i;

@@ -12,6 +12,7 @@ pub mod cpp_options;
 pub mod fixup;
 pub mod link;
 pub mod nesting;
+pub mod openmp;
 
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::{shift_spans, BUILTIN_BASE};
@@ -70,11 +71,12 @@ pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
         ));
     }
     let is_i = opts.preprocessed || path.extension().is_some_and(|e| e == "i");
-    if is_i {
-        Ok(String::from_utf8_lossy(&raw).into_owned())
+    let pre = if is_i {
+        String::from_utf8_lossy(&raw).into_owned()
     } else {
-        preprocess(path, &opts.cpp_args)
-    }
+        preprocess(path, &opts.cpp_args)?
+    };
+    Ok(openmp::replace_omp_header(&pre))
 }
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
@@ -138,17 +140,13 @@ pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
     let config = Config::with_gcc();
     match parse_preprocessed(&config, text) {
         Ok(parse) => {
-            if let Some(at) = openmp_pragma(&parse.source) {
-                let mut e = Error::unsupported(
-                    Span::span(at, at + "#pragma omp".len()),
-                    "OpenMP (`#pragma omp`): its threads are not modelled, so its races would \
-                     be missed",
-                );
+            let mut unit = parse.unit;
+            unit.0.drain(..prelude.decls);
+            if let Err((span, what)) = openmp::lower(&mut unit, &parse.source) {
+                let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
                 e.source = Some(map());
                 return Err(e);
             }
-            let mut unit = parse.unit;
-            unit.0.drain(..prelude.decls);
             if let Err(span) = resolve_auto_type(&mut unit) {
                 let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
                 e.source = Some(map());
@@ -329,23 +327,6 @@ fn first_token(rest: &str) -> String {
         Some(op) => op.to_string(),
         None => first.to_string(),
     }
-}
-
-/// The offset of the first `#pragma omp` line (lang-c skips pragmas, so they are looked for
-/// in the text).
-fn openmp_pragma(text: &str) -> Option<usize> {
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let t = line.trim_start();
-        if let Some(rest) = t.strip_prefix('#') {
-            let mut words = rest.split_whitespace();
-            if words.next() == Some("pragma") && words.next() == Some("omp") {
-                return Some(at + (line.len() - t.len()));
-            }
-        }
-        at += line.len();
-    }
-    None
 }
 
 /// Keywords of C++ that cannot start a C construct: a syntax error at one of them in a C++

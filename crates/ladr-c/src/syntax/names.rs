@@ -82,6 +82,26 @@ pub fn harness_object(orig: &str) -> String {
     format!("{PREFIX}0_{orig}")
 }
 
+/// OpenMP lowering (`frontend::openmp`): the calling thread's number in its team and the
+/// team's size (thread-local objects), the team barriers. Named like renamed locals
+/// (`omp_...` is their original name), so that the passes treat them as the program's own
+/// objects: the team's counters are data, accessed in atomic sections.
+pub const OMP_THREAD_NUM: &str = "__ladr_0_omp_thread_num";
+pub const OMP_TEAM_SIZE: &str = "__ladr_0_omp_team_size";
+pub const OMP_BARRIER: &str = "__ladr_0_omp_barrier";
+
+/// The `n`th generated object or function of kind `what` of the OpenMP lowering
+/// (`__ladr_3_omp_region`, `__ladr_2_omp_claims`, ...).
+pub fn omp(what: &str, n: usize) -> String {
+    format!("{PREFIX}{n}_omp_{what}")
+}
+
+/// The start routine of the `n`th OpenMP `parallel` region: a function of the program
+/// (generated names are variables to `inline`), in the implementation's reserved space.
+pub fn omp_region(n: usize) -> String {
+    format!("__omp_region{n}")
+}
+
 /// The suffix of a file's `static` renamed by the linker (`count` of the second file →
 /// `count__ladr_u2`). A suffix, not [`PREFIX`], because the passes take prefixed names for
 /// their own temporaries and locals; the user's name is still [`original_name`].

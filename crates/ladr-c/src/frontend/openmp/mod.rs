@@ -1,0 +1,489 @@
+//! OpenMP: `#pragma omp` constructs lowered to POSIX threads, locks, barriers and atomic
+//! sections right after parsing, so that every pass after the front end sees an ordinary
+//! pthread program (docs/openmp.md says how each construct is modelled and why it is
+//! faithful).
+//!
+//! * [`directive`] reads the pragma lines (lang-c skips them) with their clauses;
+//! * each directive is attached by its offset to the statement that follows it (a
+//!   stand-alone `barrier` / `flush` to its place in the block);
+//! * [`lower`] walks each function with the variables in scope and lowers the constructs
+//!   from the innermost out: [`work`] the worksharing loops and `sections`, [`outline`] the
+//!   `parallel` regions (a start routine per region, a team of threads);
+//! * the runtime calls (`omp_get_thread_num`, locks, ...) become the team's thread-local
+//!   thread number and size, pthread mutexes and constants;
+//! * gcc's `<omp.h>` is replaced by [`OMP_H`], declarations of what is modelled.
+//!
+//! What is not modelled (tasks, `simd`, `ordered`, offload, `threadprivate`, nested
+//! `parallel`, ...) is a located "unsupported" error, never ignored.
+
+mod directive;
+mod lower;
+mod outline;
+mod vars;
+mod work;
+
+use crate::syntax::build::*;
+use crate::syntax::constant::{value, Env};
+use crate::syntax::names;
+use crate::syntax::walk::visit::{self, Visitor};
+use crate::syntax::walk::visit_mut::{self, VisitorMut};
+use crate::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use lower::{Failure, Lowering};
+use std::collections::{HashMap, HashSet};
+
+/// The team size of a `parallel` without `num_threads` (nor a constant
+/// `omp_set_num_threads`).
+pub const DEFAULT_TEAM: usize = 2;
+
+/// What ladr reads instead of gcc's `<omp.h>` (which lang-c cannot parse): the runtime
+/// functions that [`lower`] models, and the lock types (a pthread mutex's state).
+pub const OMP_H: &str = "typedef struct { int _state[8]; } omp_lock_t;
+typedef struct { int _state[8]; } omp_nest_lock_t;
+typedef enum omp_sched_t { omp_sched_static = 1, omp_sched_dynamic = 2, omp_sched_guided = 3, omp_sched_auto = 4 } omp_sched_t;
+extern void omp_set_num_threads(int);
+extern int omp_get_num_threads(void);
+extern int omp_get_max_threads(void);
+extern int omp_get_thread_num(void);
+extern int omp_get_num_procs(void);
+extern int omp_in_parallel(void);
+extern void omp_set_dynamic(int);
+extern int omp_get_dynamic(void);
+extern void omp_set_nested(int);
+extern int omp_get_nested(void);
+extern void omp_init_lock(omp_lock_t *);
+extern void omp_destroy_lock(omp_lock_t *);
+extern void omp_set_lock(omp_lock_t *);
+extern void omp_unset_lock(omp_lock_t *);
+extern int omp_test_lock(omp_lock_t *);
+extern void omp_init_nest_lock(omp_nest_lock_t *);
+extern void omp_destroy_nest_lock(omp_nest_lock_t *);
+extern void omp_set_nest_lock(omp_nest_lock_t *);
+extern void omp_unset_nest_lock(omp_nest_lock_t *);
+extern int omp_test_nest_lock(omp_nest_lock_t *);
+extern double omp_get_wtime(void);
+extern double omp_get_wtick(void);
+extern int omp_get_level(void);
+extern int omp_get_active_level(void);
+extern int omp_get_thread_limit(void);
+";
+
+/// Replaces the text of every `<omp.h>` included in the preprocessed `pre` (between its
+/// line markers) by [`OMP_H`]; the markers after it keep the lines of what follows right.
+pub fn replace_omp_header(pre: &str) -> String {
+    let mut out = String::with_capacity(pre.len());
+    let mut depth_in_omp: Option<usize> = None;
+    let mut depth = 0usize;
+    for line in pre.split_inclusive('\n') {
+        let marker = line.starts_with("# ") && line[2..].starts_with(|c: char| c.is_ascii_digit());
+        if marker {
+            let flags: Vec<&str> = line
+                .rsplit('"')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .collect();
+            if flags.first() == Some(&"1") {
+                depth += 1;
+                let file = line.split('"').nth(1).unwrap_or("");
+                if depth_in_omp.is_none() && file.ends_with("/omp.h") {
+                    depth_in_omp = Some(depth);
+                    out.push_str(line);
+                    out.push_str(OMP_H);
+                    continue;
+                }
+            } else if flags.first() == Some(&"2") {
+                if depth_in_omp == Some(depth) {
+                    depth_in_omp = None;
+                }
+                depth = depth.saturating_sub(1);
+            }
+        }
+        if depth_in_omp.is_none() || marker && depth_in_omp.is_none() {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// Lowers the OpenMP directives of `text` (the text `unit` was parsed from) and the
+/// runtime calls of `unit`.
+pub fn lower(unit: &mut TranslationUnit, text: &str) -> Result<(), Failure> {
+    let dirs = directive::directives(text).map_err(|at| {
+        (
+            Span::span(at, at + 1),
+            "an OpenMP directive ladr cannot read".to_string(),
+        )
+    })?;
+    let calls = uses_runtime(unit);
+    if dirs.is_empty() && !calls {
+        return Ok(());
+    }
+    let team = set_num_threads(unit)?.unwrap_or(DEFAULT_TEAM);
+    let mut l = Lowering {
+        governing: HashMap::new(),
+        before: HashMap::new(),
+        at_end: HashMap::new(),
+        globals: HashMap::new(),
+        team,
+        counter: 0,
+        new_items: vec![],
+        scopes: vec![],
+        addressed: HashSet::new(),
+        parallel_depth: 0,
+        loop_depth: 0,
+        section_starts: HashSet::new(),
+        declared_locks: HashSet::new(),
+        threadprivate: HashSet::new(),
+    };
+    attach(unit, dirs, &mut l)?;
+    thread_private(unit, &l.threadprivate)?;
+    for ext in &unit.0 {
+        if let ExternalDeclaration::Declaration(d) = &ext.node {
+            l.globals.extend(vars::declared(&d.node));
+        }
+    }
+    let mut items = runtime_state();
+    for mut ext in std::mem::take(&mut unit.0) {
+        if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
+            l.function(f)?;
+            items.append(&mut l.new_items);
+        }
+        items.push(ext);
+    }
+    unit.0 = items;
+    let left = l
+        .governing
+        .values()
+        .chain(l.before.values())
+        .chain(l.at_end.values())
+        .flatten()
+        .next();
+    if let Some(d) = left {
+        return lower::fail(
+            d,
+            format!("OpenMP `{}` where ladr does not expect it", d.name()),
+        );
+    }
+    rewrite_calls(unit, team)
+}
+
+/// `threadprivate(x)`: the file-scope `x` becomes `_Thread_local` (each thread's copy
+/// starts from the initialiser, thread 0's is the original, as OpenMP's).
+fn thread_private(unit: &mut TranslationUnit, vars: &HashSet<String>) -> Result<(), Failure> {
+    if vars.is_empty() {
+        return Ok(());
+    }
+    let mut found = HashSet::new();
+    let mut items = vec![];
+    for ext in std::mem::take(&mut unit.0) {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            items.push(ext);
+            continue;
+        };
+        let names: Vec<String> = vars::declared(&d.node)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        if !names.iter().any(|n| vars.contains(n)) {
+            items.push(ext);
+            continue;
+        }
+        // One declaration per declarator, the named ones thread-local.
+        for one in &d.node.declarators {
+            let mut single = d.clone();
+            single.node.declarators = vec![one.clone()];
+            let name = declarator_name(&one.node.declarator.node)
+                .unwrap_or("")
+                .to_string();
+            if vars.contains(&name)
+                && !has_storage(&single.node, StorageClassSpecifier::ThreadLocal)
+            {
+                let span = single.span;
+                single
+                    .node
+                    .specifiers
+                    .insert(0, storage(StorageClassSpecifier::ThreadLocal, span));
+            }
+            found.insert(name);
+            items.push(node(ExternalDeclaration::Declaration(single), ext.span));
+        }
+    }
+    unit.0 = items;
+    match vars.iter().find(|v| !found.contains(*v)) {
+        Some(v) => Err((
+            Span::none(),
+            format!("`threadprivate({v})` of a variable that is not a file-scope one"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The team's state: thread number and size (thread-local), the barriers, and the atomic
+/// section's functions.
+fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
+    let span = Span::none();
+    let local = |name: &str, init: u64| {
+        declaration(
+            vec![
+                storage(StorageClassSpecifier::ThreadLocal, span),
+                spec(TypeSpecifier::Int, span),
+            ],
+            name,
+            vec![],
+            Some(node(
+                Initializer::Expression(Box::new(int(init, span))),
+                span,
+            )),
+            span,
+        )
+    };
+    let decls = vec![
+        local(names::OMP_THREAD_NUM, 0),
+        local(names::OMP_TEAM_SIZE, 1),
+        local(&names::omp("phase", 0), 0),
+        simple_decl(
+            &[TypeSpecifier::Int],
+            &names::omp("arrived", 0),
+            None,
+            true,
+            None,
+            span,
+        ),
+        simple_decl(
+            &[TypeSpecifier::Int],
+            names::OMP_BARRIER,
+            Some(2),
+            true,
+            None,
+            span,
+        ),
+        prototype("__VERIFIER_atomic_begin"),
+        prototype("__VERIFIER_atomic_end"),
+    ];
+    decls
+        .into_iter()
+        .map(|d| node(ExternalDeclaration::Declaration(d), span))
+        .collect()
+}
+
+/// `void name(void);`
+fn prototype(name: &str) -> Node<Declaration> {
+    let span = Span::none();
+    let f = node(
+        DerivedDeclarator::Function(node(
+            FunctionDeclarator {
+                parameters: vec![node(
+                    ParameterDeclaration {
+                        specifiers: vec![spec(TypeSpecifier::Void, span)],
+                        declarator: None,
+                        extensions: vec![],
+                    },
+                    span,
+                )],
+                ellipsis: Ellipsis::None,
+            },
+            span,
+        )),
+        span,
+    );
+    declaration(
+        vec![spec(TypeSpecifier::Void, span)],
+        name,
+        vec![f],
+        None,
+        span,
+    )
+}
+
+/// Attaches each directive to the statement after it (stand-alone ones to their place).
+fn attach(
+    unit: &TranslationUnit,
+    dirs: Vec<directive::Directive>,
+    l: &mut Lowering,
+) -> Result<(), Failure> {
+    struct Spans {
+        starts: Vec<usize>,
+        blocks: Vec<(usize, usize)>,
+    }
+    impl Visitor for Spans {
+        type Error = std::convert::Infallible;
+        fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Self::Error> {
+            self.starts.push(s.span.start);
+            if matches!(s.node, Statement::Compound(_)) {
+                self.blocks.push((s.span.start, s.span.end));
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut sp = Spans {
+        starts: vec![],
+        blocks: vec![],
+    };
+    let Ok(()) = visit::unit(&mut sp, unit);
+    sp.starts.sort_unstable();
+    for d in dirs {
+        let block = sp
+            .blocks
+            .iter()
+            .filter(|(s, e)| *s < d.at && d.at < *e)
+            .max_by_key(|(s, _)| *s)
+            .copied();
+        let Some((bstart, bend)) = block else {
+            if d.is(&["threadprivate"]) {
+                let names = d
+                    .clause("threadprivate")
+                    .map(|c| c.vars())
+                    .unwrap_or_default();
+                l.threadprivate.extend(names);
+                continue;
+            }
+            return lower::fail(&d, format!("OpenMP `{}` outside a function", d.name()));
+        };
+        let next = sp
+            .starts
+            .iter()
+            .copied()
+            .find(|s| *s >= d.end.min(d.at + 1) && *s > d.at);
+        let standalone = ["barrier", "flush", "taskwait", "taskyield"]
+            .contains(&d.words.first().map(|w| w.as_str()).unwrap_or(""));
+        match next {
+            Some(n) if n < bend => {
+                let map = if standalone {
+                    &mut l.before
+                } else {
+                    &mut l.governing
+                };
+                map.entry(n).or_default().push(d);
+            }
+            _ if standalone => l.at_end.entry(bstart).or_default().push(d),
+            _ => {
+                return lower::fail(
+                    &d,
+                    format!("OpenMP `{}` not followed by a statement", d.name()),
+                )
+            }
+        }
+    }
+    Ok(())
+}
+
+fn uses_runtime(unit: &TranslationUnit) -> bool {
+    struct U(bool);
+    impl Visitor for U {
+        type Error = std::convert::Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node).is_some_and(|n| n.starts_with("omp_")) {
+                    self.0 = true;
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut u = U(false);
+    let Ok(()) = visit::unit(&mut u, unit);
+    u.0
+}
+
+/// The constant of the program's `omp_set_num_threads` calls (all the same constant), if any.
+fn set_num_threads(unit: &TranslationUnit) -> Result<Option<usize>, Failure> {
+    struct S(Vec<(Span, Option<i128>)>);
+    impl Visitor for S {
+        type Error = std::convert::Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
+            if let Expression::Call(c) = &e.node {
+                if callee_name(&c.node) == Some("omp_set_num_threads") {
+                    let v = c
+                        .node
+                        .arguments
+                        .first()
+                        .and_then(|a| value(&a.node, &Env::none()));
+                    self.0.push((e.span, v));
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut s = S(vec![]);
+    let Ok(()) = visit::unit(&mut s, unit);
+    let mut team = None;
+    for (span, v) in s.0 {
+        match v {
+            Some(n) if (1..=8).contains(&n) && team.is_none_or(|t| t == n as usize) => {
+                team = Some(n as usize)
+            }
+            _ => {
+                return Err((
+                    span,
+                    "`omp_set_num_threads` with an argument that is not one constant from 1 to 8"
+                        .into(),
+                ))
+            }
+        }
+    }
+    Ok(team)
+}
+
+/// The runtime calls replaced by the model.
+fn rewrite_calls(unit: &mut TranslationUnit, team: usize) -> Result<(), Failure> {
+    struct C(usize);
+    impl VisitorMut for C {
+        type Error = Failure;
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Failure> {
+            let Expression::Call(c) = &mut e.node else {
+                return Ok(Walk::Descend);
+            };
+            let Some(name) = callee_name(&c.node).map(str::to_string) else {
+                return Ok(Walk::Descend);
+            };
+            if !name.starts_with("omp_") {
+                return Ok(Walk::Descend);
+            }
+            let span = e.span;
+            let args = std::mem::take(&mut c.node.arguments);
+            let renamed = |to: &str, mut args: Vec<Node<Expression>>, extra: bool| {
+                if extra {
+                    args.push(int(0, span));
+                }
+                call(to, args, span)
+            };
+            let size = || ident(names::OMP_TEAM_SIZE, span);
+            *e = match name.as_str() {
+                "omp_get_thread_num" => ident(names::OMP_THREAD_NUM, span),
+                "omp_get_num_threads" => size(),
+                "omp_get_max_threads" | "omp_get_num_procs" | "omp_get_thread_limit" => {
+                    int(self.0 as u64, span)
+                }
+                "omp_in_parallel" | "omp_get_level" | "omp_get_active_level" => {
+                    binop(BinaryOperator::Greater, size(), int(1, span), span)
+                }
+                "omp_set_num_threads"
+                | "omp_set_dynamic"
+                | "omp_set_nested"
+                | "omp_get_dynamic"
+                | "omp_get_nested"
+                | "omp_get_wtime"
+                | "omp_get_wtick" => int(0, span),
+                "omp_init_lock" => renamed("pthread_mutex_init", args, true),
+                "omp_destroy_lock" => renamed("pthread_mutex_destroy", args, false),
+                "omp_set_lock" => renamed("pthread_mutex_lock", args, false),
+                "omp_unset_lock" => renamed("pthread_mutex_unlock", args, false),
+                "omp_test_lock" => eq(
+                    renamed("pthread_mutex_trylock", args, false),
+                    int(0, span),
+                    span,
+                ),
+                _ => {
+                    return Err((
+                        span,
+                        format!("the OpenMP runtime function `{name}` is not modelled"),
+                    ))
+                }
+            };
+            Ok(Walk::Descend)
+        }
+    }
+    visit_mut::unit(&mut C(team), unit)
+}

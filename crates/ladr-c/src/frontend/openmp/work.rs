@@ -1,0 +1,571 @@
+//! Worksharing loops and `sections`: the team's threads take iterations from a shared
+//! counter, one at a time, in an atomic section.
+//!
+//! ```text
+//! #pragma omp for               {  T i; long k;
+//! for (i = lb; i < ub; i += s)     while (1) {
+//!   body                             atomic { k = claims; claims = k + 1; }
+//!                                    i = lb + k * s;
+//!                                    if (!(i < ub)) { atomic { done = done + 1;
+//!                                        if (done == team) { claims = 0; done = 0; } } break; }
+//!                                    body
+//!                                  }
+//!                                  barrier (unless nowait) }
+//! ```
+//!
+//! Any assignment of iterations to threads, in any order per thread, is an interleaving of
+//! this (a thread may stop between claims while the others take the next ones), so every
+//! `schedule` is covered. Each thread makes exactly one failing claim; the last of them
+//! re-arms the counter for the next encounter (after which the barrier holds everyone).
+
+use super::directive::Directive;
+use super::lower::{atomic_section, dspan, fail, Lowering, R};
+use super::vars::Form;
+use crate::syntax::build::*;
+use crate::syntax::names;
+use crate::syntax::walk::visit_mut::{self, VisitorMut};
+use crate::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+
+/// The canonical loop: `var = lb; var OP bound; var += step`.
+struct Canonical {
+    var: String,
+    declared: Option<Node<Declaration>>,
+    lb: Node<Expression>,
+    cond: Node<Expression>,
+    step: Node<Expression>,
+    body: Node<Statement>,
+}
+
+fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
+    let Statement::For(f) = s.node else {
+        return Err("a `for` directive not followed by a `for` loop");
+    };
+    let f = f.node;
+    let (var, lb, declared) = match f.initializer.node {
+        ForInitializer::Expression(e) => match e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                let b = b.node;
+                let v = ident_name(&b.lhs).ok_or("a loop that does not start `i = ...`")?;
+                (v.to_string(), *b.rhs, None)
+            }
+            _ => return Err("a loop that does not start `i = ...`"),
+        },
+        ForInitializer::Declaration(d) => {
+            let [one] = d.node.declarators.as_slice() else {
+                return Err("a loop that declares several variables");
+            };
+            let name = declarator_name(&one.node.declarator.node)
+                .ok_or("a loop without a variable")?
+                .to_string();
+            let Some(Node {
+                node: Initializer::Expression(e),
+                ..
+            }) = &one.node.initializer
+            else {
+                return Err("a loop variable without an initial value");
+            };
+            let lb = (**e).clone();
+            let mut d = d;
+            d.node.declarators[0].node.initializer = None;
+            (name, lb, Some(d))
+        }
+        _ => return Err("a loop without an initialisation"),
+    };
+    let cond = *f.condition.ok_or("a loop without a condition")?;
+    match &cond.node {
+        Expression::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                BinaryOperator::Less
+                    | BinaryOperator::LessOrEqual
+                    | BinaryOperator::Greater
+                    | BinaryOperator::GreaterOrEqual
+                    | BinaryOperator::NotEquals
+            ) && (ident_name(&b.node.lhs) == Some(&var)
+                || ident_name(&b.node.rhs) == Some(&var)) => {}
+        _ => return Err("a loop condition that does not compare the loop variable"),
+    }
+    let step = *f.step.ok_or("a loop without an increment")?;
+    let span = step.span;
+    let is_var = |e: &Node<Expression>| ident_name(e) == Some(var.as_str());
+    let step = match step.node {
+        Expression::UnaryOperator(u) if is_var(&u.node.operand) => match u.node.operator.node {
+            UnaryOperator::PostIncrement | UnaryOperator::PreIncrement => int(1, span),
+            UnaryOperator::PostDecrement | UnaryOperator::PreDecrement => {
+                unop(UnaryOperator::Minus, int(1, span), span)
+            }
+            _ => return Err("a loop increment that is not `i++`, `i--`, `i += s`"),
+        },
+        Expression::BinaryOperator(b) if is_var(&b.node.lhs) => {
+            let b = b.node;
+            match b.operator.node {
+                BinaryOperator::AssignPlus => *b.rhs,
+                BinaryOperator::AssignMinus => unop(UnaryOperator::Minus, *b.rhs, span),
+                BinaryOperator::Assign => match b.rhs.node {
+                    Expression::BinaryOperator(r) => {
+                        let r = r.node;
+                        match r.operator.node {
+                            BinaryOperator::Plus if is_var(&r.lhs) => *r.rhs,
+                            BinaryOperator::Plus if is_var(&r.rhs) => *r.lhs,
+                            BinaryOperator::Minus if is_var(&r.lhs) => {
+                                unop(UnaryOperator::Minus, *r.rhs, span)
+                            }
+                            _ => return Err("a loop increment that is not `i = i + s`"),
+                        }
+                    }
+                    _ => return Err("a loop increment that is not `i = i + s`"),
+                },
+                _ => return Err("a loop increment that is not `i++`, `i--`, `i += s`"),
+            }
+        }
+        _ => return Err("a loop increment that is not `i++`, `i--`, `i += s`"),
+    };
+    Ok(Canonical {
+        var,
+        declared,
+        lb,
+        cond,
+        step,
+        body: *f.statement,
+    })
+}
+
+/// Renames identifier `from` to `to` (the loop condition tested for the next iteration).
+struct Rename<'a>(&'a str, &'a str);
+impl VisitorMut for Rename<'_> {
+    type Error = std::convert::Infallible;
+    fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Self::Error> {
+        if let Expression::Identifier(i) = &mut e.node {
+            if i.node.name == self.0 {
+                i.node.name = self.1.to_string();
+            }
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Statement> {
+    expr_stmt(assign(lhs, rhs, span))
+}
+
+impl Lowering {
+    /// The claim loop's parts: `k = claims; claims = k + 1;` and the failing claim's count.
+    fn claims(&mut self, span: Span) -> (String, Vec<Node<Statement>>, Vec<Node<Statement>>) {
+        let n = self.fresh();
+        let claims = names::omp("claims", n);
+        let done = names::omp("done", n);
+        let k = names::omp("k", n);
+        self.global(&[TypeSpecifier::Long], &claims, None);
+        self.global(&[TypeSpecifier::Int], &done, None);
+        let c = || ident(&claims, span);
+        let dn = || ident(&done, span);
+        let take = atomic_section(
+            vec![
+                set(ident(&k, span), c(), span),
+                set(
+                    c(),
+                    binop(BinaryOperator::Plus, ident(&k, span), int(1, span), span),
+                    span,
+                ),
+            ],
+            span,
+        );
+        let give_up = atomic_section(
+            vec![
+                set(
+                    dn(),
+                    binop(BinaryOperator::Plus, dn(), int(1, span), span),
+                    span,
+                ),
+                if_stmt(
+                    eq(dn(), ident(names::OMP_TEAM_SIZE, span), span),
+                    block_of(
+                        vec![set(c(), int(0, span), span), set(dn(), int(0, span), span)],
+                        span,
+                    ),
+                    None,
+                    span,
+                ),
+            ],
+            span,
+        );
+        (k, take, give_up)
+    }
+
+    /// `for` (and the loop of `parallel for`): see the module header.
+    pub fn worksharing_for(
+        &mut self,
+        d: &Directive,
+        body: Node<Statement>,
+        combined: bool,
+    ) -> R<Node<Statement>> {
+        let mut known = vec![
+            "private",
+            "firstprivate",
+            "lastprivate",
+            "reduction",
+            "schedule",
+            "nowait",
+        ];
+        if combined {
+            known.extend(["shared", "default", "num_threads", "if", "proc_bind"]);
+        }
+        self.no_clauses(d, &known)?;
+        if let Some(c) = d.clause("lastprivate").and_then(|c| c.args.clone()) {
+            if c.contains(':') {
+                return fail(d, "`lastprivate` with a modifier");
+            }
+        }
+        let nowait = d.clause("nowait").is_some();
+        if nowait && self.loop_depth > 0 {
+            return fail(d, "`for nowait` inside a loop");
+        }
+        let span = dspan(d);
+        let bspan = body.span;
+        let l = canonical(body).map_err(|m| (span, m.to_string()))?;
+        let var = match &l.declared {
+            Some(decl) => super::vars::declared(&decl.node).pop().map(|(_, v)| v),
+            None => self.lookup(&l.var).cloned(),
+        };
+        let Some(var) = var else {
+            return fail(d, format!("the loop variable `{}` is not declared", l.var));
+        };
+        let (k, take, give_up) = self.claims(span);
+        let i = || ident(&l.var, span);
+        let mut loop_items = take;
+        let times = binop(
+            BinaryOperator::Multiply,
+            ident(&k, span),
+            l.step.clone(),
+            span,
+        );
+        loop_items.push(set(
+            i(),
+            binop(BinaryOperator::Plus, l.lb.clone(), times, span),
+            span,
+        ));
+        let mut stop = give_up;
+        stop.push(node(Statement::Break, span));
+        loop_items.push(if_stmt(
+            not(l.cond.clone(), span),
+            block_of(stop, span),
+            None,
+            span,
+        ));
+        let lastprivate: Vec<String> = d
+            .clause("lastprivate")
+            .map(|c| c.vars())
+            .unwrap_or_default();
+        if lastprivate.is_empty() {
+            loop_items.push(l.body);
+        } else {
+            // `do { body } while (0)`: a `continue` of the body still reaches the copy-out.
+            loop_items.push(node(
+                Statement::DoWhile(node(
+                    DoWhileStatement {
+                        statement: Box::new(l.body),
+                        expression: Box::new(int(0, span)),
+                    },
+                    span,
+                )),
+                span,
+            ));
+            let next = names::omp("next", self.fresh());
+            let mut cond = l.cond.clone();
+            let Ok(()) = visit_mut::expr(&mut Rename(&l.var, &next), &mut cond);
+            let mut out = vec![set(
+                ident(&next, span),
+                binop(
+                    BinaryOperator::Plus,
+                    l.lb.clone(),
+                    binop(
+                        BinaryOperator::Multiply,
+                        binop(BinaryOperator::Plus, ident(&k, span), int(1, span), span),
+                        l.step.clone(),
+                        span,
+                    ),
+                    span,
+                ),
+                span,
+            )];
+            let mut copies = vec![];
+            for v in &lastprivate {
+                copies.push(set(
+                    deref(ident(&format!("{}{v}", names::omp("out", 0)), span), span),
+                    ident(v, span),
+                    span,
+                ));
+            }
+            out.push(if_stmt(not(cond, span), block_of(copies, span), None, span));
+            loop_items.push(block(
+                std::iter::once(decl_item(var.declare(&next, Form::Same, None, false, span)))
+                    .chain(out.into_iter().map(item))
+                    .collect(),
+                span,
+            ));
+        }
+        let mut items = vec![
+            decl_item(var.declare(&l.var, Form::Same, None, false, span)),
+            decl_item(simple_decl(
+                &[TypeSpecifier::Long],
+                &k,
+                None,
+                false,
+                None,
+                span,
+            )),
+        ];
+        let forever = node(
+            Statement::While(node(
+                WhileStatement {
+                    expression: Box::new(int(1, span)),
+                    statement: Box::new(block_of(loop_items, bspan)),
+                },
+                span,
+            )),
+            span,
+        );
+        items.push(item(forever));
+        let mut work = block(items, bspan);
+        work = self.reduction(d, work, span)?;
+        work = self.lastprivate(d, work, &lastprivate, span)?;
+        if !combined {
+            work = self.privatise(d, work, span)?;
+        }
+        let mut all = vec![work];
+        if !nowait && !combined {
+            all.extend(self.barrier(span));
+        }
+        Ok(block_of(all, bspan))
+    }
+
+    /// `lastprivate(x)`: `{ T *out_x = &x; { T x; body } }` (the copy-out writes `*out_x`).
+    fn lastprivate(
+        &mut self,
+        d: &Directive,
+        body: Node<Statement>,
+        vars: &[String],
+        span: Span,
+    ) -> R<Node<Statement>> {
+        if vars.is_empty() {
+            return Ok(body);
+        }
+        let mut outer = vec![];
+        let mut inner = vec![];
+        for v in vars {
+            let Some(var) = self.lookup(v).cloned() else {
+                return fail(
+                    d,
+                    format!("`{v}` in `lastprivate` is not a variable ladr knows"),
+                );
+            };
+            if var.is_array() {
+                return fail(d, format!("`lastprivate` array `{v}`"));
+            }
+            let out = format!("{}{v}", names::omp("out", 0));
+            outer.push(decl_item(var.declare(
+                &out,
+                Form::Pointer,
+                Some(addr(ident(v, span), span)),
+                false,
+                span,
+            )));
+            inner.push(decl_item(var.declare(v, Form::Same, None, false, span)));
+        }
+        let bspan = body.span;
+        inner.push(item(body));
+        outer.push(item(block(inner, bspan)));
+        Ok(block(outer, bspan))
+    }
+
+    /// `reduction(op: x)`: `{ T *red_x = &x; { T x = identity; body; atomic { *red_x = *red_x op x; } } }`.
+    pub fn reduction(
+        &mut self,
+        d: &Directive,
+        body: Node<Statement>,
+        span: Span,
+    ) -> R<Node<Statement>> {
+        let mut outer = vec![];
+        let mut inner = vec![];
+        let mut combine = vec![];
+        for c in d.clauses.iter().filter(|c| c.name == "reduction") {
+            let op = c.reduction_op().unwrap_or_default();
+            for v in c.vars() {
+                let Some(var) = self.lookup(&v).cloned() else {
+                    return fail(
+                        d,
+                        format!("`{v}` in `reduction` is not a variable ladr knows"),
+                    );
+                };
+                if var.is_array() {
+                    return fail(d, format!("`reduction` of the array `{v}`"));
+                }
+                let red = format!("{}{v}", names::omp("red", self.fresh()));
+                let r = || deref(ident(&red, span), span);
+                let x = || ident(&v, span);
+                let (init, combined) = match op.as_str() {
+                    "+" | "-" => (int(0, span), binop(BinaryOperator::Plus, r(), x(), span)),
+                    "*" => (
+                        int(1, span),
+                        binop(BinaryOperator::Multiply, r(), x(), span),
+                    ),
+                    "&" => (
+                        unop(UnaryOperator::Complement, int(0, span), span),
+                        binop(BinaryOperator::BitwiseAnd, r(), x(), span),
+                    ),
+                    "|" => (
+                        int(0, span),
+                        binop(BinaryOperator::BitwiseOr, r(), x(), span),
+                    ),
+                    "^" => (
+                        int(0, span),
+                        binop(BinaryOperator::BitwiseXor, r(), x(), span),
+                    ),
+                    "&&" => (
+                        int(1, span),
+                        binop(BinaryOperator::LogicalAnd, r(), x(), span),
+                    ),
+                    "||" => (
+                        int(0, span),
+                        binop(BinaryOperator::LogicalOr, r(), x(), span),
+                    ),
+                    "max" => (
+                        r(),
+                        cond(
+                            binop(BinaryOperator::Greater, x(), r(), span),
+                            x(),
+                            r(),
+                            span,
+                        ),
+                    ),
+                    "min" => (
+                        r(),
+                        cond(binop(BinaryOperator::Less, x(), r(), span), x(), r(), span),
+                    ),
+                    _ => return fail(d, format!("the reduction operator `{op}`")),
+                };
+                outer.push(decl_item(var.declare(
+                    &red,
+                    Form::Pointer,
+                    Some(addr(x(), span)),
+                    false,
+                    span,
+                )));
+                if op == "max" || op == "min" {
+                    // The start value is the shared one, read in an atomic section.
+                    inner.push(decl_item(var.declare(&v, Form::Same, None, false, span)));
+                    inner.extend(
+                        atomic_section(vec![set(x(), init, span)], span)
+                            .into_iter()
+                            .map(item),
+                    );
+                } else {
+                    inner.push(decl_item(var.declare(
+                        &v,
+                        Form::Same,
+                        Some(init),
+                        false,
+                        span,
+                    )));
+                }
+                combine.push(set(r(), combined, span));
+            }
+        }
+        if combine.is_empty() {
+            return Ok(body);
+        }
+        let bspan = body.span;
+        inner.push(item(body));
+        inner.extend(atomic_section(combine, span).into_iter().map(item));
+        outer.push(item(block(inner, bspan)));
+        Ok(block(outer, bspan))
+    }
+
+    /// `sections`: section `j` is iteration `j` of a worksharing loop over the sections.
+    pub fn sections(
+        &mut self,
+        d: &Directive,
+        body: Node<Statement>,
+        combined: bool,
+    ) -> R<Node<Statement>> {
+        let mut known = vec!["private", "firstprivate", "reduction", "nowait"];
+        if combined {
+            known.extend(["shared", "default", "num_threads", "if", "proc_bind"]);
+        }
+        self.no_clauses(d, &known)?;
+        let nowait = d.clause("nowait").is_some();
+        if nowait && self.loop_depth > 0 {
+            return fail(d, "`sections nowait` inside a loop");
+        }
+        let span = dspan(d);
+        let bspan = body.span;
+        let Statement::Compound(items) = body.node else {
+            return fail(d, "`sections` not followed by a block");
+        };
+        let mut sections: Vec<Vec<Node<BlockItem>>> = vec![];
+        for it in items {
+            if sections.is_empty() || self.section_starts.contains(&it.span.start) {
+                sections.push(vec![]);
+            }
+            sections.last_mut().unwrap().push(it);
+        }
+        let (k, take, give_up) = self.claims(span);
+        let mut loop_items = take;
+        let count = sections.len() as u64;
+        let mut stop = give_up;
+        stop.push(node(Statement::Break, span));
+        let kk = || ident(&k, span);
+        loop_items.push(if_stmt(
+            binop(BinaryOperator::GreaterOrEqual, kk(), int(count, span), span),
+            block_of(stop, span),
+            None,
+            span,
+        ));
+        let mut chain: Option<Node<Statement>> = None;
+        for (j, s) in sections.into_iter().enumerate().rev() {
+            let sspan = s.first().map(|i| i.span).unwrap_or(span);
+            chain = Some(if_stmt(
+                eq(kk(), int(j as u64, span), span),
+                block(s, sspan),
+                chain,
+                span,
+            ));
+        }
+        loop_items.extend(chain);
+        let forever = node(
+            Statement::While(node(
+                WhileStatement {
+                    expression: Box::new(int(1, span)),
+                    statement: Box::new(block_of(loop_items, bspan)),
+                },
+                span,
+            )),
+            span,
+        );
+        let mut work = block(
+            vec![
+                decl_item(simple_decl(
+                    &[TypeSpecifier::Long],
+                    &k,
+                    None,
+                    false,
+                    None,
+                    span,
+                )),
+                item(forever),
+            ],
+            bspan,
+        );
+        work = self.reduction(d, work, span)?;
+        if !combined {
+            work = self.privatise(d, work, span)?;
+        }
+        let mut all = vec![work];
+        if !nowait && !combined {
+            all.extend(self.barrier(span));
+        }
+        Ok(block_of(all, bspan))
+    }
+}

@@ -1,0 +1,12 @@
+#include <omp.h>
+int main(void) {
+  int hits = 0;
+#pragma omp parallel num_threads(2)
+  {
+#pragma omp atomic
+    hits++;
+    if (hits > 1)
+      hits = 0;
+  }
+  return hits;
+}

@@ -1,0 +1,78 @@
+//! OpenMP programs (issue 31): `#pragma omp` lowered to threads, locks and barriers by the
+//! front end; each racy program is reported on the user's lines, its twin is race-free.
+//! A construct ladr does not model is a located "unsupported" error.
+
+use super::{free, ladr, racy, racy_one_of};
+
+/// `parallel for`: iterations on different threads; a loop-carried dependence races.
+#[test]
+fn parallel_for_with_a_loop_carried_dependence() {
+    racy("omp_for_racy.c", (7, 7));
+    free("omp_for_free.c");
+}
+
+/// `reduction(+: sum)`: private copies combined at the end; without it `sum += ...` races.
+#[test]
+fn reduction_makes_the_sum_race_free() {
+    racy("omp_reduction_racy.c", (8, 8));
+    free("omp_reduction_free.c");
+}
+
+/// `critical(name)`: one thread at a time in the block.
+#[test]
+fn critical_orders_the_increments() {
+    racy("omp_critical_racy.c", (6, 6));
+    free("omp_critical_free.c");
+}
+
+/// `atomic`: the update is atomic, the plain accesses after it still race with it.
+#[test]
+fn atomic_update_races_only_with_plain_accesses() {
+    racy_one_of("omp_atomic_racy.c", &[(9, 9), (8, 9), (7, 9), (7, 8)]);
+    free("omp_atomic_free.c");
+}
+
+/// A loop-local temporary is shared unless `private`.
+#[test]
+fn private_temporary() {
+    racy("omp_private_racy.c", (7, 7));
+    free("omp_private_free.c");
+}
+
+/// `barrier` and `omp_get_thread_num`: thread 0 writes, everyone reads after the barrier.
+#[test]
+fn barrier_orders_the_write_before_the_reads() {
+    racy("omp_barrier_racy.c", (8, 9));
+    free("omp_barrier_free.c");
+}
+
+/// OpenMP locks are mutexes.
+#[test]
+fn omp_locks() {
+    racy("omp_lock_racy.c", (9, 11));
+    free("omp_lock_free.c");
+}
+
+/// Tasks are not modelled: refused at the directive's line, never "no race".
+#[test]
+fn tasks_are_refused_with_their_location() {
+    let (code, _, err) = ladr(&["tests/data/unsupported/openmp_task.c"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("OpenMP `task`"), "{err}");
+    assert!(err.contains("openmp_task.c:8"), "{err}");
+}
+
+/// `threadprivate`: each thread has its own copy of the global.
+#[test]
+fn threadprivate_global() {
+    racy("omp_threadprivate_racy.c", (7, 7));
+    free("omp_threadprivate_free.c");
+}
+
+/// A struct local of the enclosing function is shared by the region (reached through a
+/// pointer, never copied).
+#[test]
+fn shared_struct_local() {
+    racy("omp_struct_racy.c", (9, 9));
+    free("omp_struct_free.c");
+}
