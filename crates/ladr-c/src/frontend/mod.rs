@@ -10,6 +10,7 @@
 
 pub mod cpp_options;
 pub mod fixup;
+pub mod gnu;
 pub mod link;
 pub mod nesting;
 
