@@ -9,6 +9,7 @@ mod action;
 mod calls;
 mod checked;
 mod cli;
+mod gnu;
 mod locks;
 mod memory;
 mod programs;

@@ -11,6 +11,7 @@
 pub mod cpp_options;
 pub mod fixup;
 pub mod gnu;
+pub mod knr;
 pub mod link;
 pub mod nesting;
 
@@ -150,6 +151,7 @@ pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
             }
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
+            knr::to_prototypes(&mut unit);
             if let Err(span) = resolve_auto_type(&mut unit) {
                 let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
                 e.source = Some(map());
