@@ -70,3 +70,29 @@ fn zero_width_bit_field_separates_memory_locations() {
     racy("zero_width_bit_field_racy.c", (3, 7));
     free("zero_width_bit_field_free.c");
 }
+
+/// Two units that include the same system headers under different feature macros:
+/// `intptr_t` is `long int` in one and `__intptr_t` in the other (the same type), and
+/// `fd_set` has `fds_bits` in one and `__fds_bits` in the other (typedef names have no
+/// linkage: renamed apart). They link, and the race between them is found.
+#[test]
+fn units_with_different_feature_macros_link() {
+    let (code, out, err) = super::ladr(&[
+        "tests/data/link/worker.c",
+        "tests/data/link/main_racy.c",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lines: Vec<_> = v["races"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    assert!(lines.contains(&7) && lines.contains(&12), "{out}");
+    let (code, out, err) =
+        super::ladr(&["tests/data/link/worker.c", "tests/data/link/main_free.c"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -13,6 +13,7 @@ pub mod fixup;
 pub mod gnu;
 pub mod knr;
 pub mod link;
+mod link_types;
 pub mod nesting;
 
 use crate::diag::{Error, ErrorKind, Result};
