@@ -17,6 +17,8 @@
 //! __builtin_types_compatible_p(A, B)      →  _Generic((__typeof__(A) *)0,
 //!                                                     __typeof__(B) *: 1, default: 0)
 //! __label__ a, b;                         →  (blank: local labels become function labels)
+//! _Alignas(64)                            →  __attribute__((__aligned__(64)))  (lang-c reads
+//!                                              `_Alignas` in no struct member)
 //! ```
 
 /// A replacement of `start..end` of the text by `text`.
@@ -249,6 +251,25 @@ impl Rewriter<'_> {
                     return end;
                 }
             }
+            "_Alignas" if self.tok(i + 1) == "(" => {
+                // lang-c reads `_Alignas` among a declaration's specifiers but not a struct
+                // member's: the attribute gcc gives it the same meaning as.
+                if let Some(end) = self.close(i + 1) {
+                    let arg = self.source(i + 2, end - 1).to_string();
+                    let first = self.tok(i + 2);
+                    let constant = (i + 2..end - 1).all(|j| !is_identifier(self.tok(j)));
+                    if TYPE_WORDS.contains(&first) {
+                        self.replace(
+                            i,
+                            end,
+                            format!("__attribute__((__aligned__(_Alignof({arg}))))"),
+                        );
+                    } else if constant {
+                        self.replace(i, end, format!("__attribute__((__aligned__({arg})))"));
+                    }
+                    return end;
+                }
+            }
             "__label__" => {
                 if let Some(semi) = (i..self.toks.len()).find(|&j| self.tok(j) == ";") {
                     self.blank(i, semi + 1);
@@ -442,6 +463,11 @@ mod tests {
             "_Generic((__typeof__(int) *)0, __typeof__(long[2]) *: 1, default: 0)"
         );
         assert_eq!(apply("__label__ a, b; a: ;"), "a: ;");
+        assert_eq!(
+            apply("struct s { _Alignas(64) int a; _Alignas(long) int b; _Alignas(T) int c; };"),
+            "struct s { __attribute__((__aligned__(64))) int a; \
+             __attribute__((__aligned__(_Alignof(long)))) int b; _Alignas(T) int c; };"
+        );
     }
 
     #[test]
