@@ -428,8 +428,13 @@ fn signal_handlers_setjmp_openmp_c11_threads_and_fork_are_located_errors() {
             5,
             "asynchronous cancellation (`pthread_setcanceltype`)",
         ),
-        // Issue 27 item 10: CBMC aborted at every bound pair (`arith_tools.cpp:414`).
-        ("zero_width_bitfield.c", 2, "a zero-width bit-field"),
+        // Issue 27 item 10: a zero-width bit-field whose place ladr does not compute (one
+        // after a named member; `gnu::zero_width_bit_field_*` checks the ones it does).
+        (
+            "zero_width_bitfield.c",
+            2,
+            "a zero-width bit-field after other members",
+        ),
     ] {
         let path = root.join(file);
         let r = s.run(&[path.to_str().unwrap(), "--format", "json"]);

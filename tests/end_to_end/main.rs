@@ -11,6 +11,7 @@ mod calls;
 mod checked;
 mod cli;
 mod determinism;
+mod gnu;
 mod library;
 mod locks;
 mod memory;

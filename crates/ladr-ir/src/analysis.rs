@@ -19,6 +19,9 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
+use crate::bit_fields::bit_field_anchors;
+pub use crate::bit_fields::BitAnchor;
+
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
     /// Array depth of every declared variable (0 = not an array).
@@ -45,77 +48,6 @@ pub struct Vars {
     /// Objects no access of which can be part of a data race (`passes::racefree`): never
     /// instrumented, as private locals are not.
     race_free: HashSet<String>,
-}
-
-/// Where the memory location of a bit-field starts (C11 3.14: a run of adjacent
-/// bit-fields of nonzero width is one memory location, apart from the members around it).
-/// Its address cannot be taken; the race flags of the run are kept on one byte of it: the
-/// byte after the member before the run (padding or the run's first byte, never another
-/// member's), or the object's first byte.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BitAnchor {
-    /// The run starts the struct (or the bit-field is a union's member).
-    Start,
-    /// The run follows this (named, not bit-field) member.
-    After(String),
-    /// Not known for sure (a zero-width bit-field splits the run, an unnamed struct member
-    /// comes before it, or structs disagree about a member of this name): the flags are
-    /// kept on the whole object, which may also flag the other members.
-    Unknown,
-}
-
-/// The [`BitAnchor`] of every named bit-field of `st`.
-fn bit_field_anchors(st: &StructType) -> Vec<(String, BitAnchor)> {
-    let union = st.kind.node == StructKind::Union;
-    let mut out = vec![];
-    let mut anchor = BitAnchor::Start;
-    // In the run now: a zero-width bit-field has split it.
-    let mut split = false;
-    for f in st.declarations.iter().flatten() {
-        let StructDeclaration::Field(f) = &f.node else {
-            continue;
-        };
-        if f.node.declarators.is_empty() {
-            // An unnamed struct or union member: its size is not known here.
-            anchor = BitAnchor::Unknown;
-            split = false;
-        }
-        for sd in &f.node.declarators {
-            let name = sd
-                .node
-                .declarator
-                .as_ref()
-                .and_then(|d| declarator_name(&d.node));
-            match &sd.node.bit_width {
-                Some(w) => {
-                    let zero = ladr_c::syntax::constant::value(&w.node, &Default::default())
-                        .is_none_or(|v| v == 0);
-                    if zero {
-                        split = true;
-                    } else if let Some(n) = name {
-                        let a = if union {
-                            BitAnchor::Start
-                        } else if split {
-                            BitAnchor::Unknown
-                        } else {
-                            anchor.clone()
-                        };
-                        out.push((n.to_string(), a));
-                    }
-                }
-                None => {
-                    if !union {
-                        anchor = match name {
-                            Some(n) => BitAnchor::After(n.to_string()),
-                            None => BitAnchor::Unknown,
-                        };
-                        split = false;
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object

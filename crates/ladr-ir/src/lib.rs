@@ -8,4 +8,5 @@
 
 pub mod abi;
 pub mod analysis;
+pub mod bit_fields;
 pub mod program;

@@ -70,15 +70,41 @@ fn rename_prototype_parameters(d: &mut Declarator, names: &mut Names) {
     }
     for dd in &mut d.derived {
         if let DerivedDeclarator::Function(fd) = &mut dd.node {
+            // A later parameter's array size may name an earlier parameter (glibc's
+            // `regexec(…, size_t __nmatch, regmatch_t __pmatch[__nmatch], …)`): renamed too.
+            let mut renamed = HashMap::new();
             for pd in &mut fd.node.parameters {
                 if let Some(decl) = &mut pd.node.declarator {
+                    rename_uses(decl, &renamed);
                     rename_prototype_parameters(&mut decl.node, names);
                     if let Some(n) = declarator_name_mut(&mut decl.node) {
-                        n.name = names.local(&n.name.clone());
+                        let fresh = names.local(&n.name.clone());
+                        renamed.insert(n.name.clone(), fresh.clone());
+                        n.name = fresh;
                     }
                 }
             }
         }
+    }
+}
+
+/// Renames the identifiers of `d`'s expressions (array sizes, `__typeof__`) by `renamed`.
+fn rename_uses(d: &mut Node<Declarator>, renamed: &HashMap<String, String>) {
+    use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+    struct R<'a>(&'a HashMap<String, String>);
+    impl VisitorMut for R<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Infallible> {
+            if let Expression::Identifier(id) = &mut e.node {
+                if let Some(new) = self.0.get(&id.node.name) {
+                    id.node.name = new.clone();
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    if !renamed.is_empty() {
+        let Ok(()) = visit_mut::declarator(&mut R(renamed), d);
     }
 }
 

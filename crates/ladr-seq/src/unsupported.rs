@@ -3,11 +3,9 @@
 //! "no race":
 //! * a signal handler installed with `signal` or `sigaction`: the handler runs
 //!   asynchronously, in no thread the model knows, and its accesses would be missed;
-//! * a zero-width bit-field (`int : 0;`): CBMC 6.6 aborts (`arith_tools.cpp:414`) on the
-//!   shadow memory of a struct that has one;
-//!
-//! (`setjmp`/`longjmp` are jumps within a body once calls are inlined: `inline`'s
-//! `nonlocal` refuses the others.)
+//! * a zero-width bit-field (`int : 0;`) whose following run's place is not computed
+//!   (`ladr_ir::bit_fields`): its race flags would be on the whole object, where CBMC 6.6
+//!   aborts (`arith_tools.cpp:414`);
 //! * `connect`/`accept`: a socket connection (pipes and socket pairs are modelled, as byte
 //!   channels in `model/libc.c`);
 //! * a lock function of one kind on a lock object of another (`pthread_rwlock_rdlock` on
@@ -15,6 +13,9 @@
 //!   behaviour, and the model would keep two unrelated states in one object. Objects are
 //!   known by their declared type (`pthread_mutex_t m;`, a struct member
 //!   `pthread_rwlock_t lock;`) when every declaration of that name agrees.
+//!
+//! (`setjmp`/`longjmp` are jumps within a body once calls are inlined: `inline`'s
+//! `nonlocal` refuses the others.)
 //!
 //! (OpenMP's `#pragma omp` is lowered to threads by the front end, `ladr_c::frontend::openmp`,
 //! which refuses the constructs it does not model: pragmas are seen only there.)
@@ -26,7 +27,6 @@
 
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::syntax::build::{callee_name, declarator_name};
-use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -59,26 +59,16 @@ pub fn check(unit: &TranslationUnit) -> Result<()> {
         const UNEVALUATED: bool = false;
         fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> std::result::Result<Walk, Error> {
             if let TypeSpecifier::Struct(st) = &t.node {
-                for f in st.node.declarations.iter().flatten() {
-                    let StructDeclaration::Field(f) = &f.node else {
-                        continue;
-                    };
-                    for sd in &f.node.declarators {
-                        let Some(w) = &sd.node.bit_width else {
-                            continue;
-                        };
-                        if constant::value(&w.node, &Default::default()) == Some(0) {
-                            return Err(Error::unsupported(
-                                sd.span,
-                                "a zero-width bit-field: CBMC 6.6 fails on the race flags \
-                                 (shadow memory) of a struct that has one",
-                            )
-                            .note(
-                                "it ends a memory location (C11 3.14), which ladr cannot \
-                                 place yet",
-                            ));
-                        }
-                    }
+                if ladr_ir::bit_fields::unplaced_zero_width(&st.node) {
+                    return Err(Error::unsupported(
+                        t.span,
+                        "a zero-width bit-field after other members: the memory location of \
+                         the bit-fields after it is not known to ladr",
+                    )
+                    .note(
+                        "it ends a memory location (C11 3.14); ladr places one only where \
+                         every member before it is a bit-field of a plain integer type",
+                    ));
                 }
             }
             Ok(Walk::Descend)

@@ -1,5 +1,5 @@
 #include <pthread.h>
-struct S { int a : 3; int : 0; int b : 5; } s;
+struct S { int x; int a : 3; int : 0; int b : 5; } s;
 void *t(void *p) { s.a = 1; return 0; }
 int main(void) {
   pthread_t h;

@@ -30,73 +30,39 @@ pub struct Prelude {
 const BUILTIN_TYPES: &[(&str, &str)] = &[
     ("__int128", "long long"),
     ("__float128", "long double"),
+    ("__int128_t", "long long"),
+    ("__uint128_t", "unsigned long long"),
+    ("__float80", "long double"),
+    ("__bf16", "float"),
+    ("__fp16", "float"),
     (AUTO_TYPE, "int"),
 ];
 
 /// GNU's `__auto_type`.
 pub const AUTO_TYPE: &str = "__auto_type";
 
-/// Returns the edited text and the edits (offsets in the edited text).
+/// Returns the edited text and the edits (offsets in the edited text): comments blanked,
+/// then the token rewrites of [`super::gnu`] (which include `$` and `__thread`).
 pub fn fixup(text: &str) -> (String, Vec<Edit>) {
     let blanked = blank_comments(text);
-    let b = blanked.as_bytes();
-    let mut out = String::with_capacity(b.len());
+    let mut out = String::with_capacity(blanked.len() + blanked.len() / 64);
     let mut edits = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' {
-            let end = skip_literal(b, i);
-            out.push_str(&blanked[i..end]);
-            i = end;
-        } else if is_ident_start(c) || c == b'$' {
-            let start = i;
-            while i < b.len() && (is_ident_char(b[i]) || b[i] == b'$') {
-                i += 1;
-            }
-            let word = &blanked[start..i];
-            if word.contains('$') {
-                for part in word.split_inclusive('$') {
-                    if let Some(p) = part.strip_suffix('$') {
-                        out.push_str(p);
-                        edits.push(Edit {
-                            at: out.len(),
-                            removed: 1,
-                            inserted: DOLLAR.len(),
-                        });
-                        out.push_str(DOLLAR);
-                    } else {
-                        out.push_str(part);
-                    }
-                }
-            } else if word == "__thread" {
-                edits.push(Edit {
-                    at: out.len(),
-                    removed: word.len(),
-                    inserted: "_Thread_local".len(),
-                });
-                out.push_str("_Thread_local");
-            } else {
-                out.push_str(word);
-            }
-        } else if c.is_ascii_digit() {
-            // pp-numbers such as 1e+5 or 0x1p-3 are one token.
-            let start = i;
-            while i < b.len()
-                && (is_ident_char(b[i])
-                    || b[i] == b'.'
-                    || ((b[i] == b'+' || b[i] == b'-')
-                        && matches!(b[i - 1], b'e' | b'E' | b'p' | b'P')))
-            {
-                i += 1;
-            }
-            out.push_str(&blanked[start..i]);
-        } else {
-            let ch = blanked[i..].chars().next().unwrap();
-            out.push(ch);
-            i += ch.len_utf8();
+    let mut at = 0;
+    for w in super::gnu::rewrites(&blanked) {
+        out.push_str(&blanked[at..w.start]);
+        let removed = w.end - w.start;
+        // A blanked range keeps every offset: no edit to record.
+        if removed != w.text.len() || !w.text.trim().is_empty() {
+            edits.push(Edit {
+                at: out.len(),
+                removed,
+                inserted: w.text.len(),
+            });
         }
+        out.push_str(&w.text);
+        at = w.end;
     }
+    out.push_str(&blanked[at..]);
     (out, edits)
 }
 
@@ -124,16 +90,12 @@ fn contains_word(text: &str, word: &str) -> bool {
     })
 }
 
-fn is_ident_start(c: u8) -> bool {
-    c.is_ascii_alphabetic() || c == b'_'
-}
-
 fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
 /// End offset (exclusive) of the string or character literal starting at `i`.
-fn skip_literal(b: &[u8], mut i: usize) -> usize {
+pub(super) fn skip_literal(b: &[u8], mut i: usize) -> usize {
     let q = b[i];
     i += 1;
     while i < b.len() && b[i] != q && b[i] != b'\n' {

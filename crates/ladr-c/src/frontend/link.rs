@@ -24,6 +24,7 @@
 //!       static int n__ladr_u2; extern int f(void); void g(void) { n__ladr_u2++; }
 //! ```
 
+use super::link_types::Canon;
 use super::{parse_part, read_preprocessed, Options, Parsed, Part};
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::shift_spans;
@@ -319,10 +320,22 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
     // enumerator → (value, unit file)
     let mut enumerators: HashMap<String, (i128, String)> = HashMap::new();
     let mut out = vec![];
-    for u in units {
+    for (index, u) in units.into_iter().enumerate() {
+        let mut canon = Canon::default();
+        let mut typedef_renames: HashMap<String, String> = HashMap::new();
         let mut mine: HashSet<String> = HashSet::new();
         for mut d in u.decls {
+            if !typedef_renames.is_empty() {
+                rename_typedef_uses(&mut d, &typedef_renames);
+            }
             let text = print_unit(&TranslationUnit(vec![d.clone()])).text;
+            if let ExternalDeclaration::Declaration(decl) = &d.node {
+                if is_typedef(&decl.node) {
+                    for i in &decl.node.declarators {
+                        canon.typedef(&decl.node, i);
+                    }
+                }
+            }
             if seen.contains(&text) {
                 continue;
             }
@@ -333,7 +346,28 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
             }
             if let ExternalDeclaration::Declaration(decl) = &mut d.node {
                 let mut again = vec![];
-                for (name, def) in type_definitions(&decl.node) {
+                let defs = type_definitions(&decl.node, &mut canon);
+                // A typedef another unit defines differently: typedef names have no
+                // linkage, so this unit's is renamed apart (glibc's `fd_set` has
+                // `fds_bits` or `__fds_bits` by the feature macros).
+                let clashes: Vec<String> = defs
+                    .iter()
+                    .filter(|(name, def)| {
+                        matches!(types.get(name), Some((other, file)) if other != def && *file != u.file)
+                    })
+                    .filter_map(|(name, _)| name.strip_prefix("typedef ").map(str::to_string))
+                    .collect();
+                let defs = if clashes.is_empty() {
+                    defs
+                } else {
+                    for c in clashes {
+                        let new = linked(&c, index + 1);
+                        typedef_renames.insert(c, new);
+                    }
+                    rename_typedefs(decl, &typedef_renames);
+                    type_definitions(&decl.node, &mut canon)
+                };
+                for (name, def) in defs {
                     match types.get(&name) {
                         Some((other, file)) if *other != def && *file != u.file => {
                             return Err(Error::unsupported(
@@ -362,6 +396,49 @@ fn merge(units: Vec<Unit>) -> Result<Vec<Node<ExternalDeclaration>>> {
         seen.extend(mine);
     }
     Ok(out)
+}
+
+/// Renames the typedef names of `map` where `decl` defines them and where it uses them.
+fn rename_typedefs(decl: &mut Node<Declaration>, map: &HashMap<String, String>) {
+    if is_typedef(&decl.node) {
+        for i in &mut decl.node.declarators {
+            if let Some(n) = declarator_name_mut(&mut i.node.declarator.node) {
+                if let Some(new) = map.get(&n.name) {
+                    n.name = new.clone();
+                }
+            }
+        }
+    }
+    let Ok(()) = visit_mut::declaration(&mut TypedefUses(map), decl);
+}
+
+/// Renames the uses of the typedef names of `map` in `d` (`fd_set x;`, `(fd_set *)p`).
+fn rename_typedef_uses(d: &mut Node<ExternalDeclaration>, map: &HashMap<String, String>) {
+    if let ExternalDeclaration::Declaration(decl) = &mut d.node {
+        return rename_typedefs(decl, map);
+    }
+    let mut one = TranslationUnit(vec![d.clone()]);
+    let Ok(()) = visit_mut::unit(&mut TypedefUses(map), &mut one);
+    if let Some(renamed) = one.0.pop() {
+        *d = renamed;
+    }
+}
+
+struct TypedefUses<'a>(&'a HashMap<String, String>);
+
+impl visit_mut::VisitorMut for TypedefUses<'_> {
+    type Error = std::convert::Infallible;
+    fn type_specifier(
+        &mut self,
+        t: &mut Node<TypeSpecifier>,
+    ) -> std::result::Result<crate::syntax::walk::Walk, Self::Error> {
+        if let TypeSpecifier::TypedefName(n) = &mut t.node {
+            if let Some(new) = self.0.get(&n.node.name) {
+                n.node.name = new.clone();
+            }
+        }
+        Ok(crate::syntax::walk::Walk::Descend)
+    }
 }
 
 /// Enumerators are file-scope names without linkage: two units that see a header under
@@ -461,7 +538,7 @@ fn strip_bodies(d: &mut Declaration, tags: &[String]) {
 
 /// The tags a declaration defines (`struct s { … }`) and the typedef names it declares,
 /// each with its printed definition.
-fn type_definitions(d: &Declaration) -> Vec<(String, String)> {
+fn type_definitions(d: &Declaration, canon: &mut Canon) -> Vec<(String, String)> {
     let mut out = vec![];
     for s in &d.specifiers {
         if let DeclarationSpecifier::TypeSpecifier(t) = &s.node {
@@ -499,11 +576,7 @@ fn type_definitions(d: &Declaration) -> Vec<(String, String)> {
     if is_typedef(d) {
         for i in &d.declarators {
             if let Some(n) = declarator_name(&i.node.declarator.node) {
-                let one = Declaration {
-                    specifiers: d.specifiers.clone(),
-                    declarators: vec![i.clone()],
-                };
-                out.push((format!("typedef {n}"), declaration_text(one)));
+                out.push((format!("typedef {n}"), canon.typedef(d, i)));
             }
         }
     }

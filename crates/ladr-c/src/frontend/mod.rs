@@ -10,7 +10,10 @@
 
 pub mod cpp_options;
 pub mod fixup;
+pub mod gnu;
+pub mod knr;
 pub mod link;
+mod link_types;
 pub mod nesting;
 pub mod openmp;
 
@@ -142,6 +145,7 @@ pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
         Ok(parse) => {
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
+            knr::to_prototypes(&mut unit);
             if let Err((span, what)) = openmp::lower(&mut unit, &parse.source) {
                 let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
                 e.source = Some(map());

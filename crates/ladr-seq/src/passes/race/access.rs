@@ -149,6 +149,9 @@ impl Instrumenter<'_> {
                 return match anchor {
                     BitAnchor::Unknown => whole,
                     BitAnchor::Start => bytes(whole),
+                    BitAnchor::Offset(k) => {
+                        binop(BinaryOperator::Plus, bytes(whole), int(*k, span), span)
+                    }
                     BitAnchor::After(before) => {
                         let before = member(object, before, arrow, span);
                         let size = size_of_val(before.clone(), span);

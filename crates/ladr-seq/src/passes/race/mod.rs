@@ -69,7 +69,8 @@ use access::Instrumenter;
 use calls::calls_free;
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
-use ladr_c::syntax::walk::visit_mut;
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{
     C1_FREE, C1_KEY, C1_PICK, C1_SITE, C2_SYNC, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
 };
@@ -181,6 +182,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         }
     }
     p.code = code;
+    pad_zero_width_bit_fields(&mut p);
     p.sites = sites;
     p.vars = vars;
     let span = Span::none();
@@ -219,4 +221,32 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
     Ok(p)
+}
+
+/// Every zero-width bit-field of the program replaced by the padding that keeps its layout
+/// ([`ladr_ir::bit_fields::pad_zero_width`]), now that the race flags are placed.
+fn pad_zero_width_bit_fields(p: &mut Program) {
+    struct Pad;
+    impl VisitorMut for Pad {
+        type Error = std::convert::Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &mut Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Self::Error> {
+            if let TypeSpecifier::Struct(st) = &mut t.node {
+                ladr_ir::bit_fields::pad_zero_width(&mut st.node);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let Ok(()) = visit_mut::unit(&mut Pad, &mut p.unit);
+    for c in &mut p.code {
+        for it in &mut c.items {
+            let Ok(()) = match it {
+                Item::Visible { stmt, .. } | Item::Plain(stmt) => visit_mut::stmt(&mut Pad, stmt),
+                Item::Decl(d) => visit_mut::declaration(&mut Pad, d),
+                Item::Label(..) => Ok(()),
+            };
+        }
+    }
 }
