@@ -209,6 +209,10 @@ fn variables_named_like_the_models_give_the_same_answers() {
         .expect("tests/e2e")
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|f| f.ends_with(".c"))
+        // The OpenMP lowering names its objects after the user's (a reduction's private
+        // copy of `sum` is `omp_redsum`), so their sites' names follow a renaming: the
+        // OpenMP programs are checked by `openmp` instead.
+        .filter(|f| !f.starts_with("omp_"))
         .collect();
     files.sort();
     let mut renamed_count = 0;

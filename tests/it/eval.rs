@@ -324,7 +324,10 @@ fn assert_task_reasons(run: &Run) {
         "{reason}"
     );
     assert!(reason.contains("racy.c:3:"), "{reason}");
-    assert!(reason.contains(" in thread 1 and "), "{reason}");
+    assert!(
+        reason.contains(" in thread 1") && reason.contains(" in thread 2"),
+        "{reason}"
+    );
     let safe = &run.tasks[1];
     let text = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .arg(&safe.input)
