@@ -482,6 +482,28 @@ pub fn function_name(f: &FunctionDefinition) -> Option<&str> {
     declarator_name(&f.declarator.node)
 }
 
+/// The function declarator `(void)`: no parameters.
+pub fn no_parameters() -> Node<DerivedDeclarator> {
+    let span = Span::none();
+    node(
+        DerivedDeclarator::Function(node(
+            FunctionDeclarator {
+                parameters: vec![node(
+                    ParameterDeclaration {
+                        specifiers: vec![spec(TypeSpecifier::Void, span)],
+                        declarator: None,
+                        extensions: vec![],
+                    },
+                    span,
+                )],
+                ellipsis: Ellipsis::None,
+            },
+            span,
+        )),
+        span,
+    )
+}
+
 /// `T name(void) { body }`
 pub fn function_def(
     name: &str,
@@ -492,23 +514,7 @@ pub fn function_def(
     let declarator = node(
         Declarator {
             kind: node(DeclaratorKind::Identifier(id(name, span)), span),
-            derived: vec![node(
-                DerivedDeclarator::Function(node(
-                    FunctionDeclarator {
-                        parameters: vec![node(
-                            ParameterDeclaration {
-                                specifiers: vec![spec(TypeSpecifier::Void, span)],
-                                declarator: None,
-                                extensions: vec![],
-                            },
-                            span,
-                        )],
-                        ellipsis: Ellipsis::None,
-                    },
-                    span,
-                )),
-                span,
-            )],
+            derived: vec![no_parameters()],
             extensions: vec![],
         },
         span,

@@ -271,23 +271,7 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
 /// `void name(void);`
 fn prototype(name: &str) -> Node<Declaration> {
     let span = Span::none();
-    let f = node(
-        DerivedDeclarator::Function(node(
-            FunctionDeclarator {
-                parameters: vec![node(
-                    ParameterDeclaration {
-                        specifiers: vec![spec(TypeSpecifier::Void, span)],
-                        declarator: None,
-                        extensions: vec![],
-                    },
-                    span,
-                )],
-                ellipsis: Ellipsis::None,
-            },
-            span,
-        )),
-        span,
-    );
+    let f = crate::syntax::build::no_parameters();
     declaration(
         vec![spec(TypeSpecifier::Void, span)],
         name,

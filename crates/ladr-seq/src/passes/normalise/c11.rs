@@ -228,15 +228,8 @@ impl VisitorMut for C11Calls<'_> {
         let Statement::Expression(Some(e)) = &s.node else {
             return Ok(Walk::Descend);
         };
-        let (lv, c) = match &e.node {
-            Expression::Call(c) => (None, c),
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
-                match &b.node.rhs.node {
-                    Expression::Call(c) => (Some((*b.node.lhs).clone()), c),
-                    _ => return Ok(Walk::Skip),
-                }
-            }
-            _ => return Ok(Walk::Skip),
+        let Some((lv, c)) = super::call_statement(e) else {
+            return Ok(Walk::Skip);
         };
         let Some(f) = callee_name(&c.node).filter(|f| !self.defined.contains(*f)) else {
             return Ok(Walk::Skip);

@@ -125,6 +125,23 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     Ok(p)
 }
 
+/// The expression of a statement `f(…);` or `lv = f(…);` of the normal form: the assigned
+/// lvalue (if any) and the call.
+fn call_statement(
+    e: &Node<Expression>,
+) -> Option<(Option<Node<Expression>>, &Node<CallExpression>)> {
+    match &e.node {
+        Expression::Call(c) => Some((None, c)),
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            match &b.node.rhs.node {
+                Expression::Call(c) => Some((Some((*b.node.lhs).clone()), c)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// What mapping C11 thread calls needs ([`c11`]): the functions the unit defines and the
 /// enumerators it declares.
 fn c11_context(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
