@@ -254,20 +254,11 @@ pub fn run_harness(
         Ok(Some(p)) => p,
         Ok(None) => (parsed, vec![]),
         Err(e) => {
-            let mut outcome = report::error_outcome(
-                &h.files[0].display().to_string(),
-                &e,
-                Some(&parsed.map),
-                &opts,
-            );
-            outcome.time_limit_s = h.timeout;
+            let run = failed_in(h, &e, Some(&parsed.map));
             return HarnessRun {
-                name: h.name.clone(),
-                files: h.files.clone(),
-                outcome,
                 parsed: Some(parsed),
                 wall: t0.elapsed(),
-                cached: false,
+                ..run
             };
         }
     };
@@ -342,12 +333,12 @@ fn options(h: &Harness) -> Options {
 }
 
 fn failed(h: &Harness, e: &Error) -> HarnessRun {
-    let mut outcome = report::error_outcome(
-        &h.files[0].display().to_string(),
-        e,
-        e.source.as_deref(),
-        &options(h),
-    );
+    failed_in(h, e, e.source.as_deref())
+}
+
+/// [`failed`] with the error located in `map`.
+fn failed_in(h: &Harness, e: &Error, map: Option<&ladr_c::source_map::SourceMap>) -> HarnessRun {
+    let mut outcome = report::error_outcome(&h.files[0].display().to_string(), e, map, &options(h));
     outcome.time_limit_s = h.timeout;
     HarnessRun {
         name: h.name.clone(),

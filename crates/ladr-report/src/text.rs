@@ -21,12 +21,7 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
         return;
     }
     // One diagnostic per group of races of one cause, its other pairs folded under it.
-    let mut ids: Vec<usize> = vec![];
-    for r in &o.races {
-        if !ids.contains(&r.group) {
-            ids.push(r.group);
-        }
-    }
+    let ids = group_ids(o);
     let groups = ids.len();
     for (k, id) in ids.iter().enumerate() {
         let members: Vec<&Race> = o.races.iter().filter(|r| r.group == *id).collect();
@@ -52,10 +47,7 @@ pub fn write<W: WriteColor>(out: &mut W, o: &Outcome, parsed: &Parsed, verbose: 
 pub fn search_text(o: &Outcome) -> Option<String> {
     let search = o.search.as_ref()?;
     let n = o.races.len();
-    let mut groups: Vec<usize> = o.races.iter().map(|r| r.group).collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let groups = groups.len();
+    let groups = group_ids(o).len();
     let found = if groups < n {
         format!("{n} racing pairs of {groups} cause{} found", plural(groups))
     } else {
@@ -72,6 +64,17 @@ pub fn search_text(o: &Outcome) -> Option<String> {
             search.reason.as_deref().unwrap_or("no answer")
         )),
     }
+}
+
+/// The groups of the races of `o`, each once, in the order of their first race.
+fn group_ids(o: &Outcome) -> Vec<usize> {
+    let mut ids: Vec<usize> = vec![];
+    for r in &o.races {
+        if !ids.contains(&r.group) {
+            ids.push(r.group);
+        }
+    }
+    ids
 }
 
 fn plural(n: usize) -> &'static str {

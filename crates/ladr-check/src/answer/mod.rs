@@ -63,12 +63,7 @@ pub fn of_proof(proof: crate::proof::ProofAnswer, opts: &Options) -> Answer {
         assumptions: vec![],
         stats: Stats {
             translate_s: proof.time_s,
-            cbmc_s: 0.0,
-            slots: 0,
-            visible_statements: 0,
-            instrumented_accesses: 0,
-            formula_variables: None,
-            formula_clauses: None,
+            ..Stats::default()
         },
         schedule: Deepening::default(),
         fallback: None,
@@ -292,7 +287,7 @@ pub struct StepInfo {
 /// instances) the times are those of all runs together (what the answer cost), and the sizes
 /// are those of the one check whose answer is reported (the first race's, or for "no race"
 /// the deepest finished bounds'): sizes of different bounds do not add up to a formula.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
     /// Seconds spent before CBMC (passes and printing; the report adds parsing).
     pub translate_s: f64,
