@@ -71,6 +71,14 @@ fn zero_width_bit_field_separates_memory_locations() {
     free("zero_width_bit_field_free.c");
 }
 
+/// Issue 27 item 10: a zero-width bit-field after named members of plain types (its run's
+/// place computed from their sizes): the run after it is its own memory location.
+#[test]
+fn zero_width_bit_field_after_named_members() {
+    racy("zero_width_after_member_racy.c", (3, 7));
+    free("zero_width_after_member_free.c");
+}
+
 /// Two units that include the same system headers under different feature macros:
 /// `intptr_t` is `long int` in one and `__intptr_t` in the other (the same type), and
 /// `fd_set` has `fds_bits` in one and `__fds_bits` in the other (typedef names have no

@@ -4,7 +4,8 @@
 //! A run of adjacent bit-fields of nonzero width is one memory location; a zero-width
 //! bit-field (`int : 0;`) ends the run, and the next bit-field starts at the next unit of
 //! its type (x86-64 System V layout). Where every member before such a run is a bit-field
-//! of a plain integer type with a constant width, the run's byte offset is computed
+//! of a plain integer type with a constant width, or a plain arithmetic object, pointer or
+//! constant-length array of them, the run's byte offset is computed
 //! ([`BitAnchor::Offset`]); elsewhere it is not known ([`BitAnchor::Unknown`]).
 
 use ladr_c::syntax::build::declarator_name;
@@ -22,7 +23,7 @@ pub enum BitAnchor {
     /// The run follows this (named, not bit-field) member.
     After(String),
     /// The run starts this many bytes after the object's first (it follows a zero-width
-    /// bit-field, and every member before it is a bit-field of known layout).
+    /// bit-field, and every member before it has a layout known here).
     Offset(u64),
     /// Not known for sure (a zero-width bit-field splits the run where the offset is not
     /// known, an unnamed struct member
@@ -89,7 +90,7 @@ pub fn bit_field_anchors(st: &StructType) -> Vec<(String, BitAnchor)> {
                     }
                 }
                 None => {
-                    bits = None;
+                    bits = after_member(bits, &f.node.specifiers, sd.node.declarator.as_ref());
                     if !union {
                         anchor = match name {
                             Some(n) => BitAnchor::After(n.to_string()),
@@ -136,7 +137,11 @@ pub fn pad_zero_width(st: &mut StructType) {
         let had = f.node.declarators.len();
         f.node.declarators.retain_mut(|sd| {
             let Some(w) = &mut sd.node.bit_width else {
-                bits = None;
+                bits = if union {
+                    None
+                } else {
+                    after_member(bits, &f.node.specifiers, sd.node.declarator.as_ref())
+                };
                 return true;
             };
             let width = ladr_c::syntax::constant::value(&w.node, &Default::default());
@@ -168,6 +173,75 @@ pub fn pad_zero_width(st: &mut StructType) {
         // as an unnamed struct member).
         !(had > 0 && f.node.declarators.is_empty())
     });
+}
+
+/// The bit offset after a member that is not a bit-field, placed at `bits` (x86-64 System V:
+/// aligned to its type, then its size), where the member is a plain arithmetic object, a
+/// pointer or an array of constant length of them; `None` where its layout is not known here.
+fn after_member(
+    bits: Option<u64>,
+    specs: &[lang_c::span::Node<SpecifierQualifier>],
+    declarator: Option<&lang_c::span::Node<Declarator>>,
+) -> Option<u64> {
+    let b = bits?;
+    let mut count = 1u64;
+    let mut pointer = false;
+    if let Some(d) = declarator {
+        if !matches!(d.node.kind.node, DeclaratorKind::Identifier(_)) {
+            return None;
+        }
+        for derived in &d.node.derived {
+            match &derived.node {
+                DerivedDeclarator::Pointer(_) if !pointer && count == 1 => pointer = true,
+                DerivedDeclarator::Array(a) => {
+                    let ArraySize::VariableExpression(n) = &a.node.size else {
+                        return None;
+                    };
+                    let n = ladr_c::syntax::constant::value(&n.node, &Default::default())?;
+                    count = count.checked_mul(u64::try_from(n).ok()?)?;
+                }
+                _ => return None,
+            }
+        }
+    }
+    let (size, align) = if pointer {
+        (64, 64)
+    } else {
+        scalar_bits(specs)?
+    };
+    Some(b.div_ceil(align) * align + size * count)
+}
+
+/// The size and alignment in bits of a plain arithmetic type (x86-64 System V).
+fn scalar_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<(u64, u64)> {
+    let mut longs = 0;
+    let mut size = None;
+    for s in specs {
+        match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => match &t.node {
+                TypeSpecifier::Char | TypeSpecifier::Bool => size = Some(8),
+                TypeSpecifier::Short => size = Some(16),
+                TypeSpecifier::Float => size = Some(32),
+                TypeSpecifier::Double => size = Some(64),
+                TypeSpecifier::Long => longs += 1,
+                TypeSpecifier::Int | TypeSpecifier::Signed | TypeSpecifier::Unsigned => {}
+                _ => return None,
+            },
+            SpecifierQualifier::TypeQualifier(q) => {
+                if matches!(q.node, TypeQualifier::Atomic) {
+                    return None;
+                }
+            }
+            SpecifierQualifier::Extension(_) => return None,
+        }
+    }
+    let bits = match (size, longs) {
+        (Some(64), 1) => return None, // long double
+        (Some(b), _) => b,
+        (None, 0) => 32,
+        (None, _) => 64,
+    };
+    Some((bits, bits))
 }
 
 /// The size in bits of a bit-field's declared type, for the plain integer types.
@@ -247,6 +321,18 @@ mod tests {
         );
         assert_eq!(
             a("struct s { int x; int a : 3; int : 0; int b : 4; };"),
+            [BitAnchor::After("x".into()), BitAnchor::Offset(8)]
+        );
+        assert_eq!(
+            a("struct s { char c; int a : 3; int : 0; int b : 4; };"),
+            [BitAnchor::After("c".into()), BitAnchor::Offset(4)]
+        );
+        assert_eq!(
+            a("struct s { char c[5]; long *p; short a : 3; char : 0; int b : 4; };"),
+            [BitAnchor::After("p".into()), BitAnchor::Offset(17)]
+        );
+        assert_eq!(
+            a("struct s { struct q { int z; } x; int a : 3; int : 0; int b : 4; };"),
             [BitAnchor::After("x".into()), BitAnchor::Unknown]
         );
         assert_eq!(

@@ -1,5 +1,6 @@
 #include <pthread.h>
-struct S { int x; int a : 3; int : 0; int b : 5; } s;
+typedef struct { int z; } Q;
+struct S { Q x; int a : 3; int : 0; int b : 5; } s;
 void *t(void *p) { s.a = 1; return 0; }
 int main(void) {
   pthread_t h;
