@@ -491,6 +491,10 @@ fn cancellation_points_and_cleanup_handlers() {
     free("cancel_cond_wait_free.c");
     racy("cancel_join_racy.c", (10, 20));
     free("cancel_join_free.c");
+    // `printf` may be a cancellation point (POSIX's optional ones): a request may be acted
+    // on there, running the handler that writes `flag` while `main` reads it.
+    racy("cancel_printf_racy.c", (4, 15));
+    free("cancel_printf_free.c");
     // `pthread_exit` runs the cleanup handlers too (glibc's `pthread_cleanup_push`), in a
     // program that cancels nothing.
     racy("cleanup_exit_racy.c", (3, 13));

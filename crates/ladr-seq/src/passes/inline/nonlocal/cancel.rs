@@ -16,7 +16,9 @@
 //!   whether the thread has a pending request it has not disabled
 //!   (`__ladr_pthread_canceled(pthread_self())`, `model/cancel.c`), and if so sets `exit`
 //!   to `PTHREAD_CANCELED` and unwinds; a condition wait checks after it, once the mutex is
-//!   taken again (POSIX: the handlers run with the mutex held). A request that comes while
+//!   taken again (POSIX: the handlers run with the mutex held). At a function that may be
+//!   a cancellation point (`printf`, `fopen`, `pthread_rwlock_rdlock`, …) a pending request
+//!   is acted on or not, nondeterministically. A request that comes while
 //!   the thread blocks is acted on by a schedule in which the thread reaches the check
 //!   after the request.
 //!
@@ -103,6 +105,88 @@ const POINTS_AFTER: &[&str] = &[
     "pthread_cond_wait",
     "pthread_cond_timedwait",
     "pthread_cond_clockwait",
+];
+
+/// Functions that may be cancellation points (POSIX XSH 2.9.5.2, "may occur": stdio,
+/// files, directories, the rwlock functions, …): whether a pending request is acted on at
+/// one is the implementation's choice (glibc acts where the call reaches a cancellable
+/// system call, as `printf` does when it flushes), so either is a possible execution.
+const OPTIONAL_POINTS: &[&str] = &[
+    "printf",
+    "fprintf",
+    "dprintf",
+    "vprintf",
+    "vfprintf",
+    "vdprintf",
+    "puts",
+    "fputs",
+    "putc",
+    "fputc",
+    "putchar",
+    "fwrite",
+    "fread",
+    "fgets",
+    "fgetc",
+    "getc",
+    "getchar",
+    "getline",
+    "getdelim",
+    "scanf",
+    "fscanf",
+    "ungetc",
+    "fopen",
+    "fdopen",
+    "freopen",
+    "fclose",
+    "fflush",
+    "fseek",
+    "fseeko",
+    "ftell",
+    "ftello",
+    "rewind",
+    "fgetpos",
+    "fsetpos",
+    "perror",
+    "tmpfile",
+    "remove",
+    "rename",
+    "unlink",
+    "mkdir",
+    "mkstemp",
+    "stat",
+    "lstat",
+    "fstat",
+    "lseek",
+    "ioctl",
+    "fcntl",
+    "opendir",
+    "readdir",
+    "closedir",
+    "getcwd",
+    "syslog",
+    "openlog",
+    "closelog",
+    "strerror",
+    "localtime",
+    "localtime_r",
+    "mktime",
+    "strftime",
+    "tzset",
+    "getaddrinfo",
+    "getnameinfo",
+    "gethostname",
+    "getpwnam",
+    "getpwuid",
+    "getgrnam",
+    "getgrgid",
+    "popen",
+    "pclose",
+    "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock",
+    "pthread_rwlock_timedrdlock",
+    "pthread_rwlock_timedwrlock",
+    "semop",
+    "sync",
 ];
 
 /// The variables of a body's cleanup handlers.
@@ -239,10 +323,11 @@ impl Jumps<'_> {
             return Ok(None);
         }
         let after = call_of(&s.node, POINTS_AFTER).is_some();
-        if !after && call_of(&s.node, POINTS).is_none() {
+        let optional = call_of(&s.node, OPTIONAL_POINTS).is_some();
+        if !after && !optional && call_of(&s.node, POINTS).is_none() {
             return Ok(None);
         }
-        let check = self.check(span)?;
+        let check = self.check(optional, span)?;
         let stmts = if after {
             vec![s.clone(), check]
         } else {
@@ -252,49 +337,58 @@ impl Jumps<'_> {
     }
 
     /// `{ unsigned long s; int c; s = pthread_self(); c = __ladr_pthread_canceled(s); if (c)
-    /// <unwind with PTHREAD_CANCELED> }`
-    fn check(&mut self, span: Span) -> Result<Node<Statement>> {
+    /// <unwind with PTHREAD_CANCELED> }`; at an `optional` point the request is acted on
+    /// or not (`if (c) c = __VERIFIER_nondet_bool();` before the test).
+    fn check(&mut self, optional: bool, span: Span) -> Result<Node<Statement>> {
         let (slot, canceled_now) = (self.names.temp(), self.names.temp());
         let act = if self.handlers {
             self.unwind(Some(canceled(span)), span)?
         } else {
             expr_stmt(call("pthread_exit", vec![canceled(span)], span))
         };
-        Ok(block(
-            vec![
-                decl_item(simple_decl(
-                    &[TypeSpecifier::Unsigned, TypeSpecifier::Long],
-                    &slot,
-                    None,
-                    false,
-                    None,
+        let mut items = vec![
+            decl_item(simple_decl(
+                &[TypeSpecifier::Unsigned, TypeSpecifier::Long],
+                &slot,
+                None,
+                false,
+                None,
+                span,
+            )),
+            decl_item(simple_decl(
+                &[TypeSpecifier::Int],
+                &canceled_now,
+                None,
+                false,
+                None,
+                span,
+            )),
+            item(expr_stmt(assign(
+                ident(&slot, span),
+                call("pthread_self", vec![], span),
+                span,
+            ))),
+            item(expr_stmt(assign(
+                ident(&canceled_now, span),
+                call(
+                    &abi::model_function("pthread_canceled"),
+                    vec![ident(&slot, span)],
                     span,
-                )),
-                decl_item(simple_decl(
-                    &[TypeSpecifier::Int],
-                    &canceled_now,
-                    None,
-                    false,
-                    None,
-                    span,
-                )),
-                item(expr_stmt(assign(
-                    ident(&slot, span),
-                    call("pthread_self", vec![], span),
-                    span,
-                ))),
-                item(expr_stmt(assign(
-                    ident(&canceled_now, span),
-                    call(
-                        &abi::model_function("pthread_canceled"),
-                        vec![ident(&slot, span)],
-                        span,
-                    ),
-                    span,
-                ))),
-                item(if_stmt(ident(&canceled_now, span), act, None, span)),
-            ],
-            span,
-        ))
+                ),
+                span,
+            ))),
+        ];
+        if optional {
+            let maybe = call(abi::NONDET_BOOL, vec![], span);
+            let choose = expr_stmt(assign(ident(&canceled_now, span), maybe, span));
+            items.push(item(if_stmt(
+                ident(&canceled_now, span),
+                choose,
+                None,
+                span,
+            )));
+        }
+        items.push(item(if_stmt(ident(&canceled_now, span), act, None, span)));
+        Ok(block(items, span))
     }
 }
