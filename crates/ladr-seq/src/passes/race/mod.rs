@@ -11,11 +11,13 @@
 //! setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was reported
 //! on `y`), and CBMC tries each.
 //!
-//! Synchronisation (C11 5.1.2.4): a visible statement that may synchronise
-//! ([`synchronises`]: any call but the relaxed `__atomic_*` builtins and assumptions, a
-//! plain operator on an `_Atomic` object, an atomic section, `asm`) starts with
+//! Synchronisation (C11 5.1.2.4): a visible statement that may be a release
+//! ([`synchronisation`]: any call but the `__atomic_*` builtins with constant orders and
+//! assumptions, a plain operator on an `_Atomic` object, an atomic section, `asm`, and the
+//! builtins whose order releases) starts with
 //! `__CPROVER_assume(!(dr0 && !dr1 && c1_site))` (C1 sets no flag before a release of its
-//! own) and, after its phase flags, `c2_sync = c2_sync || dr1` (C2 checks nothing after an
+//! own); one that may be an acquire (the same, with the builtins whose order acquires)
+//! has, after its phase flags, `c2_sync = c2_sync || dr1` (C2 checks nothing after an
 //! acquire of its own). Between them C1 may go on after its access and C2 may run before
 //! its access, through plain accesses and relaxed atomics, which order nothing: a write
 //! published by a relaxed store and read after a relaxed load races. The paper's C1 ends
@@ -78,7 +80,7 @@ use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
-use sync::{c1_ends_before, c2_ends_after, phase_flags, synchronises};
+use sync::{c1_ends_before, c2_ends_after, phase_flags, synchronisation};
 
 /// The excluded pairs of `Options::exclude` as keys: each excluded access's number (from 1,
 /// in order of first mention) and, for each, the numbers of the accesses it must not be
@@ -150,7 +152,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             } = it
             {
                 let before = sites.len();
-                let sync = synchronises(stmt, *atomic, &vars);
+                let sync = synchronisation(stmt, *atomic, &vars);
                 let mut instrumenter = Instrumenter {
                     vars: &vars,
                     slot,
@@ -163,16 +165,16 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 };
                 visit_mut::stmt(&mut instrumenter, stmt)?;
                 let instrumented = sites.len() > before;
-                if instrumented || sync {
+                if instrumented || sync.release || sync.acquire {
                     let span = stmt.span;
                     let mut items: Vec<Node<BlockItem>> = vec![];
-                    if sync {
+                    if sync.release {
                         items.push(item(c1_ends_before(span)));
                     }
                     if instrumented {
                         items.extend(phase_flags(span).into_iter().map(item));
                     }
-                    if sync {
+                    if sync.acquire {
                         items.push(item(c2_ends_after(span)));
                     }
                     items.push(item(stmt.clone()));

@@ -24,8 +24,8 @@ pub(super) fn phase_flags(span: Span) -> Vec<Node<Statement>> {
     ]
 }
 
-/// `__CPROVER_assume(!(dr0 && !dr1 && c1_site))`, in front of a statement that may
-/// synchronise: C1 sets no flag before such a statement of its own (a release after the
+/// `__CPROVER_assume(!(dr0 && !dr1 && c1_site))`, in front of a statement that may be a
+/// release: C1 sets no flag before such a statement of its own (a release after the
 /// access would order it before what another thread does after the matching acquire).
 pub(super) fn c1_ends_before(span: Span) -> Node<Statement> {
     let picked = and(in_c1(span), ident(C1_SITE, span), span);
@@ -41,9 +41,9 @@ fn in_c1(span: Span) -> Node<Expression> {
     )
 }
 
-/// `c2_sync = c2_sync || dr1;`, in front of a statement that may synchronise (after the
+/// `c2_sync = c2_sync || dr1;`, in front of a statement that may be an acquire (after the
 /// phase flags, so that the statement's own accesses are still checked): C2's later
-/// accesses may be ordered after C1's by it (an acquire).
+/// accesses may be ordered after C1's by it.
 pub(super) fn c2_ends_after(span: Span) -> Node<Statement> {
     expr_stmt(assign(
         ident(C2_SYNC, span),
@@ -60,24 +60,33 @@ fn never_synchronises(name: &str) -> bool {
         || name.starts_with(abi::NONDET_PREFIX)
 }
 
-/// Is `e` the memory order `__ATOMIC_RELAXED` (0, or stdatomic's `memory_order_relaxed`)?
-fn relaxed(e: &Node<Expression>) -> bool {
+/// The memory order `e` names: `__ATOMIC_RELAXED` 0, `CONSUME` 1, `ACQUIRE` 2, `RELEASE` 3,
+/// `ACQ_REL` 4, `SEQ_CST` 5 (gcc's numbers, or stdatomic's `memory_order_*`).
+fn memory_order(e: &Node<Expression>) -> Option<u64> {
     match &e.node {
-        Expression::Identifier(i) => i.node.name == "memory_order_relaxed",
-        Expression::Cast(c) => relaxed(&c.node.expression),
-        other => constant::int_literal(other) == Some(0),
+        Expression::Identifier(i) => match i.node.name.as_str() {
+            "memory_order_relaxed" => Some(0),
+            "memory_order_consume" => Some(1),
+            "memory_order_acquire" => Some(2),
+            "memory_order_release" => Some(3),
+            "memory_order_acq_rel" => Some(4),
+            "memory_order_seq_cst" => Some(5),
+            _ => None,
+        },
+        Expression::Cast(c) => memory_order(&c.node.expression),
+        other => constant::int_literal(other),
     }
 }
 
-/// Is `c` an `__atomic_*` builtin whose memory orders are all relaxed (C11 5.1.2.4: a
-/// relaxed operation is atomic but orders nothing)? The orders are the last argument, and
-/// for a compare-and-exchange the last two.
-fn relaxed_atomic(c: &CallExpression) -> bool {
-    let Some(name) = callee_name(c) else {
-        return false;
-    };
+/// How an `__atomic_*` builtin call `c` may synchronise, from its memory orders (the last
+/// argument, and for a compare-and-exchange the last two); `None` for any other call or an
+/// order that is not a constant. A relaxed operation orders nothing (C11 5.1.2.4); an
+/// acquire (or consume) only orders what its thread does after it, a release only what its
+/// thread did before it.
+fn atomic_synchronisation(c: &CallExpression) -> Option<Synchronisation> {
+    let name = callee_name(c)?;
     if !name.starts_with("__atomic_") {
-        return false;
+        return None;
     }
     let orders = if name.starts_with("__atomic_compare_exchange") {
         2
@@ -85,18 +94,60 @@ fn relaxed_atomic(c: &CallExpression) -> bool {
         1
     };
     let args = &c.arguments;
-    args.len() >= orders && args[args.len() - orders..].iter().all(relaxed)
+    if args.len() < orders {
+        return None;
+    }
+    let mut sync = Synchronisation::NONE;
+    for order in &args[args.len() - orders..] {
+        let o = memory_order(order)?;
+        sync.acquire |= matches!(o, 1 | 2 | 4 | 5);
+        sync.release |= matches!(o, 3 | 4 | 5);
+        if o > 5 {
+            return None;
+        }
+    }
+    Some(sync)
 }
 
-/// May the visible statement `s` synchronise with another thread (a release or an
-/// acquire)? Conservatively yes for an atomic section, inline assembly, an access of an
+/// How a visible statement may synchronise with another thread (C11 5.1.2.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Synchronisation {
+    /// It may be a release: what its thread did before it may be ordered before what
+    /// another thread does after a matching acquire.
+    pub(super) release: bool,
+    /// It may be an acquire: what its thread does after it may be ordered after what
+    /// another thread did before a matching release.
+    pub(super) acquire: bool,
+}
+
+impl Synchronisation {
+    const NONE: Synchronisation = Synchronisation {
+        release: false,
+        acquire: false,
+    };
+    const BOTH: Synchronisation = Synchronisation {
+        release: true,
+        acquire: true,
+    };
+}
+
+/// How the visible statement `s` may synchronise with another thread. Conservatively as
+/// a release and an acquire for an atomic section, inline assembly, an access of an
 /// `_Atomic` object by a plain operator (sequentially consistent) and any call but the
-/// relaxed `__atomic_*` builtins and [`never_synchronises`]; plain accesses and relaxed
-/// atomic operations do not (C11 5.1.2.4), so a race ordered only by them is reported.
-pub(super) fn synchronises(s: &Node<Statement>, atomic_section: bool, vars: &Vars) -> bool {
-    struct SynchronisationFinder<'a>(&'a Vars);
+/// `__atomic_*` builtins with constant orders ([`atomic_synchronisation`]) and
+/// [`never_synchronises`]; plain accesses and relaxed atomic operations do not synchronise
+/// (C11 5.1.2.4), so a race ordered only by them is reported.
+pub(super) fn synchronisation(
+    s: &Node<Statement>,
+    atomic_section: bool,
+    vars: &Vars,
+) -> Synchronisation {
+    struct SynchronisationFinder<'a> {
+        vars: &'a Vars,
+        found: Synchronisation,
+    }
     impl Visitor for SynchronisationFinder<'_> {
-        /// Found one.
+        /// Found a statement that may be both a release and an acquire.
         type Error = ();
         fn stmt(&mut self, s: &Node<Statement>) -> std::result::Result<Walk, ()> {
             match &s.node {
@@ -106,23 +157,30 @@ pub(super) fn synchronises(s: &Node<Statement>, atomic_section: bool, vars: &Var
         }
         fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
             match &e.node {
-                Expression::Call(c) if relaxed_atomic(&c.node) => Ok(Walk::Skip),
-                Expression::Call(c) if callee_name(&c.node).is_some_and(never_synchronises) => {
-                    Ok(Walk::Descend)
+                Expression::Call(c) => {
+                    if let Some(sync) = atomic_synchronisation(&c.node) {
+                        self.found.release |= sync.release;
+                        self.found.acquire |= sync.acquire;
+                        return Ok(Walk::Skip);
+                    }
+                    if callee_name(&c.node).is_some_and(never_synchronises) {
+                        Ok(Walk::Descend)
+                    } else {
+                        Err(())
+                    }
                 }
-                Expression::Call(_) => Err(()),
                 // An address is no access.
                 Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                     Ok(Walk::Skip)
                 }
-                Expression::Identifier(_) | Expression::Member(_) => lvalue(self.0, e),
+                Expression::Identifier(_) | Expression::Member(_) => lvalue(self.vars, e),
                 Expression::UnaryOperator(u)
                     if u.node.operator.node == UnaryOperator::Indirection =>
                 {
-                    lvalue(self.0, e)
+                    lvalue(self.vars, e)
                 }
                 Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                    lvalue(self.0, e)
+                    lvalue(self.vars, e)
                 }
                 _ => Ok(Walk::Descend),
             }
@@ -136,5 +194,15 @@ pub(super) fn synchronises(s: &Node<Statement>, atomic_section: bool, vars: &Var
             Ok(Walk::Descend)
         }
     }
-    atomic_section || visit::stmt(&mut SynchronisationFinder(vars), s).is_err()
+    if atomic_section {
+        return Synchronisation::BOTH;
+    }
+    let mut finder = SynchronisationFinder {
+        vars,
+        found: Synchronisation::NONE,
+    };
+    match visit::stmt(&mut finder, s) {
+        Err(()) => Synchronisation::BOTH,
+        Ok(()) => finder.found,
+    }
 }
