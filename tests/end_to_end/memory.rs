@@ -115,6 +115,16 @@ fn relaxed_atomics_order_nothing() {
     free("relaxed_builtin_free.c");
 }
 
+/// An acquire orders only what follows a release: a spin lock taken with an acquiring
+/// test-and-set and given back by a relaxed store orders nothing, so the two threads'
+/// `total += 1` race ("no race" before: every acquire ended the second context's checks);
+/// given back by a releasing store it is a lock.
+#[test]
+fn an_acquire_without_a_release_orders_nothing() {
+    racy("tas_relaxed_unlock_racy.c", (7, 7));
+    free("tas_relaxed_unlock_free.c");
+}
+
 /// A bit-field's memory location is its run of adjacent bit-fields, apart from the members
 /// around it (C11 3.14): its race flags are kept on one byte of the run, not on the whole
 /// struct (which made a write of `s.a` race with a write of `s.d`).

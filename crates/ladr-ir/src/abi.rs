@@ -141,6 +141,10 @@ pub const C1_PICK: &str = "__ladr_c1_pick";
 /// non-relaxed atomic operation, any call ladr does not know to be free of
 /// synchronisation): C2's later accesses are no longer checked against C1's flags.
 pub const C2_SYNC: &str = "__ladr_c2_sync";
+/// Set by a statement that may be a release once C2 has begun (`dr1`): only after one can
+/// an acquire order C2's later accesses after C1's access (C1 ends before any release of
+/// its own, [`C2_SYNC`]).
+pub const RELEASED: &str = "__ladr_released";
 /// The site of the access of C1 that set flags (or freed, [`C1_FREE`]).
 pub const C1_SITE: &str = "__ladr_c1_site";
 /// Its exclusion key (`Options::exclude`; declared and set only when some pair of accesses

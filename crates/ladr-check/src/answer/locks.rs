@@ -129,17 +129,22 @@ fn object(lhs: &str) -> Option<(String, bool)> {
     Some((key.to_string(), count))
 }
 
-/// The locks each slot holds when C2, the last context of the counterexample, begins (and
-/// C1 has ended: the contexts between them ran nothing). Indexed by slot.
+/// The locks each slot holds at the race: C1 has ended (the contexts between it and C2 ran
+/// nothing), and C2, the last context of the counterexample, has run up to its racing
+/// access (the step that records its site; C2 may take a lock before it, one that no
+/// release since C1's access makes an acquire of C1's). Indexed by slot.
 pub(super) fn held_at_race(report: &Report, parsed: &Parsed) -> Vec<Vec<LockHeld>> {
     let slots = report.program.slots.len();
     let mut held: Vec<Vec<LockHeld>> = vec![vec![]; slots];
-    let ranges = context_ranges(&report.trace, slots);
-    let Some((_, ranges)) = ranges.split_last() else {
-        return held;
-    };
     let trace = &report.trace;
-    for &(k, _, start, end) in ranges {
+    let mut ranges = context_ranges(trace, slots);
+    if let Some(last) = ranges.last_mut() {
+        let detected = (last.2..last.3).find(|&i| {
+            trace[i].kind == "assignment" && trace[i].lhs.as_deref() == Some(abi::SECOND_SITE)
+        });
+        last.3 = detected.unwrap_or(last.3);
+    }
+    for &(k, _, start, end) in &ranges {
         let mut i = start + 1;
         while i < end {
             let s = &trace[i];

@@ -74,13 +74,13 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{
-    C1_FREE, C1_KEY, C1_PICK, C1_SITE, C2_SYNC, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
+    C1_FREE, C1_KEY, C1_PICK, C1_SITE, C2_SYNC, DRD, FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
 };
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::BTreeMap;
-use sync::{c1_ends_before, c2_ends_after, phase_flags, synchronisation};
+use sync::{c1_ends_before, c2_ends_after, phase_flags, released_after, synchronisation};
 
 /// The excluded pairs of `Options::exclude` as keys: each excluded access's number (from 1,
 /// in order of first mention) and, for each, the numbers of the accesses it must not be
@@ -144,6 +144,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         })
     });
     for (slot, c) in code.iter_mut().enumerate() {
+        let size = c.size;
         for it in &mut c.items {
             if let Item::Visible {
                 label,
@@ -152,7 +153,13 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             } = it
             {
                 let before = sites.len();
-                let sync = synchronisation(stmt, *atomic, &vars);
+                let mut sync = synchronisation(stmt, *atomic, &vars);
+                // The slot's last visible statement ends the thread, which releases: a
+                // join of it (or the end of the program) acquires.
+                sync.release |= *label + 1 == size;
+                // A thread's first visible statement starts it, which acquires what its
+                // creation released (before the statement's own accesses).
+                let started = slot > 0 && *label == 0;
                 let mut instrumenter = Instrumenter {
                     vars: &vars,
                     slot,
@@ -165,17 +172,23 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 };
                 visit_mut::stmt(&mut instrumenter, stmt)?;
                 let instrumented = sites.len() > before;
-                if instrumented || sync.release || sync.acquire {
+                if instrumented || sync.release || sync.acquire || started {
                     let span = stmt.span;
                     let mut items: Vec<Node<BlockItem>> = vec![];
                     if sync.release {
                         items.push(item(c1_ends_before(span)));
+                    }
+                    if started {
+                        items.push(item(c2_ends_after(span)));
                     }
                     if instrumented {
                         items.extend(phase_flags(span).into_iter().map(item));
                     }
                     if sync.acquire {
                         items.push(item(c2_ends_after(span)));
+                    }
+                    if sync.release {
+                        items.push(item(released_after(span)));
                     }
                     items.push(item(stmt.clone()));
                     *stmt = block(items, span);
@@ -193,6 +206,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         (P2, TypeSpecifier::Bool),
         (DRD, TypeSpecifier::Bool),
         (C2_SYNC, TypeSpecifier::Bool),
+        (RELEASED, TypeSpecifier::Bool),
         (C1_PICK, TypeSpecifier::Int),
         (C1_SITE, TypeSpecifier::Int),
         (FIRST_SITE, TypeSpecifier::Int),

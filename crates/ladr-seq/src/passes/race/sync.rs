@@ -6,7 +6,7 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
-use ladr_ir::abi::{self, C1_SITE, C2_SYNC, P1, P2};
+use ladr_ir::abi::{self, C1_SITE, C2_SYNC, P1, P2, RELEASED};
 use ladr_ir::analysis::Vars;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -41,13 +41,28 @@ fn in_c1(span: Span) -> Node<Expression> {
     )
 }
 
-/// `c2_sync = c2_sync || dr1;`, in front of a statement that may be an acquire (after the
-/// phase flags, so that the statement's own accesses are still checked): C2's later
-/// accesses may be ordered after C1's by it.
+/// `c2_sync = c2_sync || dr1 && released;`, in front of a statement that may be an acquire
+/// (after the phase flags, so that the statement's own accesses are still checked): C2's
+/// later accesses may be ordered after C1's by it, if a release came after C1's access.
+/// No release comes between C1's access and C2's start ([`c1_ends_before`]); one after it
+/// sets `released` ([`released_after`]). Without one, the acquire reads from no release
+/// that follows C1's access, and orders nothing after it (C11 5.1.2.4): an acquiring
+/// test-and-set after a plain unlocking store still races.
 pub(super) fn c2_ends_after(span: Span) -> Node<Statement> {
+    let acquired = and(ident(abi::DR1, span), ident(RELEASED, span), span);
     expr_stmt(assign(
         ident(C2_SYNC, span),
-        or(ident(C2_SYNC, span), ident(abi::DR1, span), span),
+        or(ident(C2_SYNC, span), acquired, span),
+        span,
+    ))
+}
+
+/// `released = released || dr1;`, in front of a statement that may be a release (after
+/// [`c2_ends_after`]: its own acquire reads from an earlier release).
+pub(super) fn released_after(span: Span) -> Node<Statement> {
+    expr_stmt(assign(
+        ident(RELEASED, span),
+        or(ident(RELEASED, span), ident(abi::DR1, span), span),
         span,
     ))
 }
