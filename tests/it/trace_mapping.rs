@@ -93,9 +93,8 @@ fn mutex_racy_maps_to_the_user_lines() {
         il,
         [
             (0usize, 1usize, vec![12, 13, 14]),
-            (1, 1, vec![4, 5]),
-            (2, 1, vec![10]),
-            (1, 2, vec![6]),
+            (1, 2, vec![4, 5, 6]),
+            (2, 2, vec![10]),
         ]
     );
     // The model's lock call is shown as the user's call, under its user name.
@@ -141,9 +140,9 @@ fn condvar_racy_maps_to_the_user_lines() {
         [
             (0usize, 1usize, vec![23, 24, 25]),
             (1, 1, vec![5, 6, 7, 8, 10]),
-            (2, 1, vec![14, 15, 18]),
+            (2, 1, vec![14, 15]),
             (1, 2, vec![11]),
-            (2, 2, vec![19]),
+            (2, 2, vec![18, 19]),
         ]
     );
 }

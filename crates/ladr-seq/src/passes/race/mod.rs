@@ -184,7 +184,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                     if instrumented {
                         items.extend(phase_flags(span).into_iter().map(item));
                     }
-                    if sync.acquire {
+                    if sync.acquire && !started {
                         items.push(item(c2_ends_after(span)));
                     }
                     if sync.release {
