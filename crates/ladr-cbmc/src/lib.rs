@@ -45,7 +45,7 @@ mod output;
 pub mod process;
 pub mod solver;
 
-pub use output::{interpret, phase_reached, unbounded_pointers, Phase};
+pub use output::{interpret, phase_reached, phase_times, unbounded_pointers, Phase, PhaseTimes};
 pub use solver::Solver;
 
 /// Environment variable naming the CBMC binary to use.
@@ -599,6 +599,24 @@ fn wait_with_timeout(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn phase_times_are_summed_over_the_solver_calls() {
+        let msg = |m: &str| format!("{{\n    \"messageText\": \"{m}\",\n  }},\n");
+        let out = [
+            msg("Runtime Symex: 0.5s"),
+            msg("Runtime Convert SSA: 1.25s"),
+            msg("Runtime Solver: 2e-05s"),
+            msg("Runtime Solver: 3s"),
+            msg("Runtime decision procedure: 9s"),
+        ]
+        .concat();
+        let t = phase_times(&out);
+        assert_eq!(t.symex, Some(0.5));
+        assert_eq!(t.convert, Some(1.25));
+        assert!((t.sat.unwrap() - 3.00002).abs() < 1e-9, "{t:?}");
+        assert_eq!(phase_times("[]"), PhaseTimes::default());
+    }
 
     #[test]
     fn the_phase_reached_is_read_from_the_progress_messages() {
