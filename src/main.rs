@@ -157,6 +157,28 @@ impl From<EvalArgs> for ladr_eval::Args {
     }
 }
 
+/// `--solver`'s values (`ladr_cbmc::solver::Choice`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SolverArg {
+    /// CBMC's own MiniSat.
+    Minisat,
+    /// CaDiCaL (`scripts/install-cbmc` installs it; $LADR_CADICAL names another), run by
+    /// CBMC on the formula.
+    Cadical,
+    /// MiniSat and CaDiCaL at once, each in a CBMC of its own: the first verdict wins.
+    Portfolio,
+}
+
+impl From<SolverArg> for ladr_cbmc::solver::Choice {
+    fn from(s: SolverArg) -> Self {
+        match s {
+            SolverArg::Minisat => Self::Minisat,
+            SolverArg::Cadical => Self::Cadical,
+            SolverArg::Portfolio => Self::Portfolio,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Color {
     Auto,
@@ -322,6 +344,11 @@ struct Cli {
     /// binary, then the copy installed by scripts/install-cbmc).
     #[arg(long, value_name = "PATH", help_heading = "Debugging")]
     cbmc: Option<PathBuf>,
+    /// The SAT solver behind CBMC (docs/decisions/speed.md has the measurements). A
+    /// portfolio runs two CBMCs per check, each with half the memory of one.
+    #[arg(long, value_enum, default_value_t = SolverArg::Minisat, value_name = "SOLVER",
+          help_heading = "Debugging")]
+    solver: SolverArg,
     /// Print the program after a stage instead of checking it.
     #[arg(long, value_enum, value_name = "STAGE", help_heading = "Debugging")]
     emit: Option<Emit>,
@@ -745,6 +772,17 @@ fn request(
         ladr_check::prepare_keep_dir(dir)?;
     }
     let mut copts = ladr_cbmc::Options::new(cbmc);
+    let choice = ladr_cbmc::solver::Choice::from(cli.solver);
+    let cadical = match choice {
+        ladr_cbmc::solver::Choice::Minisat => None,
+        _ => Some(
+            ladr_cbmc::solver::locate_cadical()
+                .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?,
+        ),
+    };
+    copts.solvers = choice
+        .solvers(cadical)
+        .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     copts.ilp32 = ilp32;
     copts.timeout = time_limit(cli);
     let jobs = match (cli.jobs, cli.svcomp) {
@@ -758,6 +796,7 @@ fn request(
         (None, true) => 1,
         (None, false) => ladr_check::parallel::default_jobs(),
     };
+    let copts_solvers = copts.solvers.len().max(1);
     Ok(Request {
         bounds: options(cli),
         cbmc: copts,
@@ -778,7 +817,8 @@ fn request(
             jobs,
             swarm: cli.swarm,
         },
-        cbmc_memory: Some(budget.per_cbmc(jobs)),
+        // A portfolio's CBMCs run side by side: each its share.
+        cbmc_memory: Some(budget.per_cbmc(jobs * copts_solvers)),
         prove: !cli.no_prove,
     })
 }

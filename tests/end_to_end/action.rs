@@ -254,6 +254,11 @@ fn install_cbmc_picks_the_route_for_the_distribution() {
     let log = d.path().join("log");
     fake_tools(&bin, &log);
     let (deb, sha) = fake_release_package(d.path());
+    let cadical_deb = fake_cadical_package(d.path());
+    // A CaDiCaL of the machine's own on PATH is found, and nothing is downloaded for it.
+    let own_cadical = ["/usr/bin/cadical", "/bin/cadical"]
+        .iter()
+        .any(|p| Path::new(p).exists());
     let os = |name: &str, text: &str| {
         let p = d.path().join(name);
         std::fs::write(&p, text).unwrap();
@@ -290,6 +295,7 @@ fn install_cbmc_picks_the_route_for_the_distribution() {
             .env("LADR_APT_ETC", &apt_etc)
             .env("FAKE_CANDIDATE", candidate)
             .env("FAKE_DEB", &deb)
+            .env("FAKE_CADICAL_DEB", &cadical_deb)
             .env_remove("LADR_CBMC")
             .env_remove("LADR_CBMC_DEB_SHA256");
         if let Some(s) = sha {
@@ -323,9 +329,18 @@ fn install_cbmc_picks_the_route_for_the_distribution() {
     );
     assert!(logged.contains(release), "{logged}");
     assert!(err.contains("installed cbmc 6.9.0"), "{err}");
+    // Then CaDiCaL, from the distribution's package (apt's own mirror), linked in bin.
+    if !own_cadical {
+        assert!(logged.contains("apt-get download cadical"), "{logged}");
+        let cadical = d.path().join("h2/bin/cadical");
+        let ran = Command::new(&cadical).arg("--version").output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&ran.stdout).trim(), "9.9.9");
+        assert!(err.contains("installed cadical"), "{err}");
+    }
     let (code, _, err, logged) = run(&ubuntu24, "5.10-5", None, "h2");
     assert_eq!(code, Some(0), "{err}");
     assert!(logged.is_empty(), "{logged}");
+    assert!(err.contains("found cadical"), "{err}");
     // Ubuntu 22.04: no verified checksum pinned yet, so no download at all.
     let (code, _, err, logged) = run(&ubuntu22, "5.10-5", None, "h3");
     assert_eq!(code, Some(1), "{err}");
@@ -366,7 +381,8 @@ fn fake_tools(bin: &Path, log: &Path) {
         "apt-get",
         &format!(
             "echo \"apt-get $*\" >> {log}\n\
-             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n",
+             if [ \"$1\" = install ]; then printf '#!/bin/sh\\necho %s\\n' \"$FAKE_CANDIDATE\" > {bin}/cbmc; chmod +x {bin}/cbmc; fi\n\
+             if [ \"$1\" = download ]; then cp \"$FAKE_CADICAL_DEB\" ./cadical_9.9.9_amd64.deb; fi\n",
             log = log.display(),
             bin = bin.display()
         ),
@@ -381,6 +397,34 @@ fn fake_tools(bin: &Path, log: &Path) {
             log = log.display()
         ),
     );
+}
+
+/// A `cadical` package (what `apt-get download cadical` fetches) whose `cadical` reports
+/// 9.9.9, built under `dir`.
+fn fake_cadical_package(dir: &Path) -> std::path::PathBuf {
+    let pkg = dir.join("cadical-pkg");
+    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
+    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
+    std::fs::write(
+        pkg.join("DEBIAN/control"),
+        "Package: cadical\nVersion: 9.9.9\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let c = pkg.join("usr/bin/cadical");
+        std::fs::write(&c, "#!/bin/sh\necho 9.9.9\n").unwrap();
+        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let deb = dir.join("cadical.deb");
+    let built = Command::new("dpkg-deb")
+        .args(["-b", "--root-owner-group"])
+        .arg(&pkg)
+        .arg(&deb)
+        .output()
+        .unwrap();
+    assert!(built.status.success(), "{built:?}");
+    deb
 }
 
 /// A release package holding a `cbmc` that reports 6.9.0, built under `dir`: its path and

@@ -404,3 +404,70 @@ fn an_answer_out_of_time_says_where_the_time_went() {
         assert!(reason.contains(says), "{reason}");
     }
 }
+
+/// The ladr binary on `args` with `--format json -q` (and `--no-prove`), `$LADR_CADICAL`
+/// set to `cadical` if given: exit status, document, stderr.
+fn json_with_cadical(args: &[&str], cadical: Option<&Path>) -> (i32, Value, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ladr"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .args(["--format", "json", "-q", "--no-prove"]);
+    if let Some(c) = cadical {
+        cmd.env("LADR_CADICAL", c);
+    }
+    let out = cmd.output().expect("run ladr");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let v = serde_json::from_str(&text).unwrap_or(Value::Null);
+    (out.status.code().unwrap_or(-1), v, err)
+}
+
+/// Every `--solver` gives the same answers: the race on the same lines, "no race" for the
+/// twin (CaDiCaL is the one `scripts/install-cbmc` installs, or `$LADR_CADICAL`).
+#[test]
+fn every_solver_gives_the_same_answers() {
+    for solver in ["minisat", "cadical", "portfolio"] {
+        let (code, v, err) = json_with_cadical(
+            &["tests/e2e/mutex_racy.c", "--no-deepen", "--solver", solver],
+            None,
+        );
+        assert_eq!(code, 1, "{solver}: {v}\n{err}");
+        assert_eq!(lines(&v["races"][0]), [6, 10], "{solver}: {v}");
+        let (code, v, err) = json_with_cadical(
+            &["tests/e2e/mutex_free.c", "--no-deepen", "--solver", solver],
+            None,
+        );
+        assert_eq!(code, 0, "{solver}: {v}\n{err}");
+        assert_eq!(v["verdict"], "no-race", "{solver}: {v}");
+    }
+}
+
+/// A portfolio whose CaDiCaL fails (here a stand-in that answers nothing CBMC can read)
+/// answers with MiniSat's verdict; `--solver cadical` alone has no answer (exit 3), and a
+/// `$LADR_CADICAL` naming no program is an error before any check.
+#[test]
+fn a_failing_solver_leaves_the_portfolio_to_the_other() {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::tempdir().unwrap();
+    let broken = d.path().join("cadical");
+    std::fs::write(&broken, "#!/bin/sh\necho 's SOMETHING'\n").unwrap();
+    std::fs::set_permissions(&broken, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let file = "tests/e2e/mutex_racy.c";
+    let (code, v, err) = json_with_cadical(
+        &[file, "--no-deepen", "--solver", "portfolio"],
+        Some(&broken),
+    );
+    assert_eq!(code, 1, "{v}\n{err}");
+    assert_eq!(lines(&v["races"][0]), [6, 10], "{v}");
+    let (code, v, err) =
+        json_with_cadical(&[file, "--no-deepen", "--solver", "cadical"], Some(&broken));
+    assert_eq!(code, 3, "{v}\n{err}");
+    let missing = d.path().join("no-such-solver");
+    let (code, v, err) = json_with_cadical(&[file, "--solver", "cadical"], Some(&missing));
+    assert_ne!(code, 0, "{v}\n{err}");
+    assert_ne!(code, 1, "{v}\n{err}");
+    assert!(
+        format!("{v}{err}").contains("CaDiCaL was not found"),
+        "{v}\n{err}"
+    );
+}

@@ -43,8 +43,10 @@ use output::describe_exit;
 pub mod names;
 mod output;
 pub mod process;
+pub mod solver;
 
-pub use output::{interpret, phase_reached, unbounded_pointers, Phase};
+pub use output::{interpret, phase_reached, phase_times, unbounded_pointers, Phase, PhaseTimes};
+pub use solver::Solver;
 
 /// Environment variable naming the CBMC binary to use.
 pub const ENV_VAR: &str = "LADR_CBMC";
@@ -176,6 +178,12 @@ pub struct Options {
     /// Kill CBMC (and its process group) as soon as this is set: another check of the same
     /// question already answered it (`--jobs`). The verdict is then [`Verdict::Unknown`].
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    /// The SAT solvers: one, or several run at once as a portfolio by
+    /// [`run_with_retries`] (the first verdict wins). Empty means MiniSat.
+    pub solvers: Vec<Solver>,
+    /// Set when another run of a portfolio gave its verdict: this run is killed like a
+    /// cancelled one.
+    rival: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Options {
@@ -196,6 +204,8 @@ impl Options {
             extra_args: Vec::new(),
             temp_dir: None,
             cancel: None,
+            solvers: vec![Solver::Minisat],
+            rival: None,
         }
     }
 
@@ -358,6 +368,10 @@ pub fn arguments(opts: &Options, seq_file: &Path) -> Vec<OsString> {
         // ILP32: 32-bit int, long and pointers.
         args.push("--32".into());
     }
+    // The solver of this run (a portfolio's runs each have one): nothing for MiniSat.
+    if let Some(solver) = opts.solvers.first() {
+        args.extend(solver.arguments());
+    }
     args.extend(opts.extra_args.iter().map(OsString::from));
     args
 }
@@ -367,6 +381,9 @@ pub fn arguments(opts: &Options, seq_file: &Path) -> Vec<OsString> {
 /// Errors only if CBMC cannot be started or waited for; everything CBMC itself does
 /// (including crashing or timing out) is an [`Outcome`].
 pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
+    if let Some(refused) = solver::refused_temp_dir(opts) {
+        return Ok(refused);
+    }
     let mut cmd = Command::new(&opts.cbmc);
     cmd.args(arguments(opts, seq_file))
         .stdin(Stdio::null())
@@ -394,14 +411,14 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    let (status, timed_out) = wait_with_timeout(&mut child, deadline, opts.cancel.as_deref())?;
+    let (status, timed_out) = wait_with_timeout(&mut child, deadline, opts)?;
     let wall = start.elapsed();
     let stdout = out.join().unwrap_or_default();
     let stderr = err.join().unwrap_or_default();
 
     let exit_code = status.code();
     let (mut verdict, formula) = interpret(exit_code, &stdout, &stderr);
-    if cancelled(opts.cancel.as_deref()) {
+    if cancelled(opts) {
         verdict = Verdict::Unknown {
             reason: "CBMC was stopped: another check answered first".into(),
         };
@@ -453,11 +470,18 @@ const OBJECT_BITS: [u32; 2] = [12, 16];
 ///   (`--object-bits` 12, then 16).
 ///
 /// The outcome's `wall` is the time of all runs together.
+///
+/// With several [`Options::solvers`] each runs at once in a CBMC of its own (with this
+/// policy each): the first verdict is the outcome and kills the others; with none, the
+/// first solver's outcome.
 pub fn run_with_retries(
     opts: &Options,
     seq_file: &Path,
     arrays_uf: bool,
 ) -> Result<Outcome, Error> {
+    if opts.solvers.len() > 1 {
+        return portfolio(opts, seq_file, arrays_uf);
+    }
     let mut uf = arrays_uf;
     let mut more_bits = OBJECT_BITS.iter().copied();
     let mut object_bits: Option<u32> = None;
@@ -476,7 +500,7 @@ pub fn run_with_retries(
         let mut out = run(&this, seq_file)?;
         out.wall += spent;
         spent = out.wall;
-        if out.timed_out || cancelled(opts.cancel.as_deref()) {
+        if out.timed_out || cancelled(opts) {
             return Ok(out);
         }
         if uf && out.exit_code.is_none() && out.stderr.contains("Invariant check failed") {
@@ -495,26 +519,68 @@ pub fn run_with_retries(
     }
 }
 
-/// Has `cancel` been set?
-fn cancelled(cancel: Option<&std::sync::atomic::AtomicBool>) -> bool {
-    cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+/// The runs of a portfolio ([`run_with_retries`] with several solvers): each solver in a
+/// CBMC of its own, on threads; the first outcome with a verdict (verified or violated)
+/// sets the others' `rival` flag, which kills them. Without any verdict, the outcome of
+/// the first solver that was not stopped (a timeout, an error: what MiniSat said first).
+fn portfolio(opts: &Options, seq_file: &Path, arrays_uf: bool) -> Result<Outcome, Error> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{mpsc, Arc};
+    let rival = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel();
+    thread::scope(|s| {
+        for (i, solver) in opts.solvers.iter().enumerate() {
+            let mut one = opts.clone();
+            one.solvers = vec![solver.clone()];
+            one.rival = Some(rival.clone());
+            let tx = tx.clone();
+            s.spawn(move || {
+                let _ = tx.send((i, run_with_retries(&one, seq_file, arrays_uf)));
+            });
+        }
+        drop(tx);
+        let mut others: Vec<(usize, Result<Outcome, Error>)> = Vec::new();
+        for (i, res) in rx.iter() {
+            let decided = matches!(&res, Ok(o) if !matches!(o.verdict, Verdict::Unknown { .. }));
+            if decided && !rival.swap(true, Ordering::SeqCst) {
+                return res;
+            }
+            others.push((i, res));
+        }
+        // No verdict: the first solver's outcome.
+        others.sort_by_key(|(i, _)| *i);
+        others
+            .into_iter()
+            .map(|(_, r)| r)
+            .next()
+            .unwrap_or_else(|| Err(Error::Io(io::Error::other("no solver ran"))))
+    })
 }
 
-/// Waits for `child`, killing it (and its process group) at `deadline` or when `cancel` is
-/// set (then reported as not timed out).
+/// Has the caller cancelled this run, or another solver of its portfolio answered?
+fn cancelled(opts: &Options) -> bool {
+    let set = |c: &Option<std::sync::Arc<std::sync::atomic::AtomicBool>>| {
+        c.as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst))
+    };
+    set(&opts.cancel) || set(&opts.rival)
+}
+
+/// Waits for `child`, killing it (and its process group) at `deadline` or when the run is
+/// [`cancelled`] (then reported as not timed out).
 fn wait_with_timeout(
     child: &mut Child,
     deadline: Option<Instant>,
-    cancel: Option<&std::sync::atomic::AtomicBool>,
+    opts: &Options,
 ) -> io::Result<(ExitStatus, bool)> {
-    if deadline.is_none() && cancel.is_none() {
+    if deadline.is_none() && opts.cancel.is_none() && opts.rival.is_none() {
         return Ok((child.wait()?, false));
     }
     loop {
         if let Some(status) = child.try_wait()? {
             return Ok((status, false));
         }
-        if cancelled(cancel) {
+        if cancelled(opts) {
             process::kill(&[format!("-{}", child.id())]);
             let _ = child.kill();
             return Ok((child.wait()?, false));
@@ -533,6 +599,24 @@ fn wait_with_timeout(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn phase_times_are_summed_over_the_solver_calls() {
+        let msg = |m: &str| format!("{{\n    \"messageText\": \"{m}\",\n  }},\n");
+        let out = [
+            msg("Runtime Symex: 0.5s"),
+            msg("Runtime Convert SSA: 1.25s"),
+            msg("Runtime Solver: 2e-05s"),
+            msg("Runtime Solver: 3s"),
+            msg("Runtime decision procedure: 9s"),
+        ]
+        .concat();
+        let t = phase_times(&out);
+        assert_eq!(t.symex, Some(0.5));
+        assert_eq!(t.convert, Some(1.25));
+        assert!((t.sat.unwrap() - 3.00002).abs() < 1e-9, "{t:?}");
+        assert_eq!(phase_times("[]"), PhaseTimes::default());
+    }
 
     #[test]
     fn the_phase_reached_is_read_from_the_progress_messages() {

@@ -379,6 +379,41 @@ impl Phase {
     }
 }
 
+/// Seconds CBMC reports it spent in each phase (its `Runtime …` messages at verbosity 8;
+/// wall-clock time, summed over the solver calls of one run). `None` for a phase CBMC did
+/// not finish.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Symbolic execution (`Runtime Symex`).
+    pub symex: Option<f64>,
+    /// From SSA to the propositional formula (`Runtime Convert SSA`).
+    pub convert: Option<f64>,
+    /// The SAT solver (`Runtime Solver`; with an external solver also writing and reading
+    /// its files).
+    pub sat: Option<f64>,
+}
+
+/// The [`PhaseTimes`] CBMC's output `stdout` reports.
+pub fn phase_times(stdout: &str) -> PhaseTimes {
+    let sum = |name: &str| -> Option<f64> {
+        let key = format!("\"messageText\": \"Runtime {name}: ");
+        let mut total = None;
+        for (at, _) in stdout.match_indices(&key) {
+            let rest = &stdout[at + key.len()..];
+            let number = rest.split('s').next().unwrap_or("");
+            if let Ok(v) = number.trim().parse::<f64>() {
+                *total.get_or_insert(0.0) += v;
+            }
+        }
+        total
+    };
+    PhaseTimes {
+        symex: sum("Symex"),
+        convert: sum("Convert SSA"),
+        sat: sum("Solver"),
+    }
+}
+
 /// The phase CBMC's output `stdout` shows it reached last ([`Phase`]).
 pub fn phase_reached(stdout: &str) -> Phase {
     let said = |m: &str| stdout.contains(&format!("\"messageText\": \"{m}"));

@@ -56,6 +56,8 @@ pub struct Stats {
     pub visible: u32,
     /// Accesses the race pass instrumented ([`Program::instrumented_accesses`]).
     pub instrumented: usize,
+    /// CBMC's own times of its phases (symbolic execution, formula, SAT).
+    pub phases: cbmc::PhaseTimes,
 }
 
 pub struct Report {
@@ -258,6 +260,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         slots: program.slots.len(),
         visible: program.visible_statements(),
         instrumented: program.instrumented_accesses(),
+        phases: cbmc::phase_times(&outcome.stdout),
     };
     let mut trace = vec![];
     let unbounded_pointers = cbmc::unbounded_pointers(&outcome.stdout);

@@ -298,6 +298,15 @@ pub struct Stats {
     pub instrumented_accesses: usize,
     pub formula_variables: Option<u64>,
     pub formula_clauses: Option<u64>,
+    /// CBMC's own wall-clock seconds of symbolic execution, of building the formula and of
+    /// the SAT solver, in the check whose answer is reported (null: not finished, or no
+    /// CBMC run).
+    #[serde(default)]
+    pub symex_s: Option<f64>,
+    #[serde(default)]
+    pub formula_s: Option<f64>,
+    #[serde(default)]
+    pub sat_s: Option<f64>,
 }
 
 /// The answer of a search for races ([`crate::check`]): every race found, how the search
@@ -387,6 +396,9 @@ fn build(
             instrumented_accesses: report.stats.instrumented,
             formula_variables: report.stats.variables,
             formula_clauses: report.stats.clauses,
+            symex_s: report.stats.phases.symex,
+            formula_s: report.stats.phases.convert,
+            sat_s: report.stats.phases.sat,
         },
         schedule,
         fallback: report.fallback.clone(),
