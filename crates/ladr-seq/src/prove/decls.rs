@@ -275,11 +275,10 @@ impl<'a> Decls<'a> {
                         }
                     },
                     TypeSpecifier::Struct(_) => facts.arithmetic = false,
-                    // `normalise`'s temporaries of call results: no function returns an
-                    // array.
+                    // `normalise`'s temporaries of call results and other rvalues: no
+                    // function returns an array, and no operator yields one.
                     TypeSpecifier::TypeOf(t)
-                        if matches!(&t.node, TypeOf::Expression(e)
-                            if matches!(e.node, Expression::Call(_))) =>
+                        if matches!(&t.node, TypeOf::Expression(e) if never_array(e)) =>
                     {
                         facts.arithmetic = false;
                     }
@@ -298,4 +297,21 @@ impl<'a> Decls<'a> {
 enum Spec<'s> {
     Type(&'s TypeSpecifier),
     Qualifier(&'s TypeQualifier),
+}
+
+/// An expression whose type is surely no array: a call, a cast, a conditional, an
+/// arithmetic, logical or comparison operator (arrays decay in their operands).
+fn never_array(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Call(_)
+        | Expression::Cast(_)
+        | Expression::Conditional(_)
+        | Expression::Constant(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_) => true,
+        Expression::BinaryOperator(b) => b.node.operator.node != BinaryOperator::Index,
+        Expression::UnaryOperator(u) => u.node.operator.node != UnaryOperator::Indirection,
+        _ => false,
+    }
 }
