@@ -11,7 +11,10 @@ use ladr_c::syntax::build::{
 };
 use lang_c::ast::*;
 use lang_c::span::Node;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 
 /// A variable: the index of its declaration in [`Decls::vars`].
 pub type VarId = usize;
@@ -64,6 +67,9 @@ pub struct Decls<'a> {
     pub functions: HashSet<String>,
     /// The IR's facts (struct members declared as arrays).
     pub ir: ladr_ir::analysis::Vars,
+    /// Members that may share memory with another member of their type: members of a
+    /// union (or of a struct inside one) and bit-fields (one memory location).
+    pub overlapping_fields: HashSet<String>,
     typedefs: HashMap<String, (&'a [Node<DeclarationSpecifier>], &'a Declarator)>,
 }
 
@@ -76,6 +82,7 @@ impl<'a> Decls<'a> {
             functions: HashSet::new(),
             ir: ladr_ir::analysis::Vars::new(unit, &HashSet::new()),
             typedefs: HashMap::new(),
+            overlapping_fields: overlapping_fields(unit),
         };
         for ext in &unit.0 {
             match &ext.node {
@@ -314,4 +321,48 @@ fn never_array(e: &Node<Expression>) -> bool {
         Expression::UnaryOperator(u) => u.node.operator.node != UnaryOperator::Indirection,
         _ => false,
     }
+}
+
+/// The members of the program's unions (and of the structs inside them) and its
+/// bit-fields: [`Decls::overlapping_fields`].
+fn overlapping_fields(unit: &TranslationUnit) -> HashSet<String> {
+    struct Fields {
+        in_union: usize,
+        found: HashSet<String>,
+    }
+    impl Visitor for Fields {
+        type Error = Infallible;
+        fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+            let TypeSpecifier::Struct(st) = &t.node else {
+                return Ok(Walk::Descend);
+            };
+            let union = st.node.kind.node == StructKind::Union;
+            for f in st.node.declarations.iter().flatten() {
+                let StructDeclaration::Field(f) = &f.node else {
+                    continue;
+                };
+                for sd in &f.node.declarators {
+                    let name = sd.node.declarator.as_ref().and_then(|d| declarator_name(&d.node));
+                    if let Some(n) = name {
+                        if union || self.in_union > 0 || sd.node.bit_width.is_some() {
+                            self.found.insert(n.to_string());
+                        }
+                    }
+                }
+            }
+            if union {
+                self.in_union += 1;
+                visit::type_specifier_children(self, t)?;
+                self.in_union -= 1;
+                return Ok(Walk::Skip);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = Fields {
+        in_union: 0,
+        found: HashSet::new(),
+    };
+    let Ok(()) = visit::unit(&mut v, unit);
+    v.found
 }

@@ -34,13 +34,38 @@ use lang_c::ast::*;
 use scan::{meet, FnRun, RawAccess, Scan};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+/// One step of a path into a variable: a member (`.f`) or an element (`[i]`, with its
+/// index when it is a constant).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    Field(String),
+    Index(Option<u64>),
+}
+
+/// The part of a variable an access or a lock names (empty: all of it).
+pub type Path = Vec<Step>;
+
 /// A lock of a must-lockset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lock {
-    /// A mutex (spin lock, write-locked rwlock) that is one global variable.
-    Mutex(VarId),
+    /// A mutex (spin lock, write-locked rwlock) that is one global variable or a part of
+    /// one named by members and constant indices (`&m`, `&s.m`, `&m[4]`): one object.
+    Mutex(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
+}
+
+impl Lock {
+    /// May `self` and `other` be the same lock? Two paths into one variable may name one
+    /// mutex (`&m.a` and `&m.a[0]`, union members, a struct and its first member): an
+    /// unlock or init of either ends both.
+    pub fn may_alias(&self, other: &Lock) -> bool {
+        match (self, other) {
+            (Lock::Mutex(a, _), Lock::Mutex(b, _)) => a == b,
+            (Lock::Atomic, Lock::Atomic) => true,
+            _ => false,
+        }
+    }
 }
 
 pub type Locks = BTreeSet<Lock>;
@@ -72,7 +97,7 @@ pub struct ObjectProof {
     pub name: String,
     pub safe: bool,
     /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `atomic-section`, `atomic`, `per-pair`), or `unproved`.
+    /// `atomic-section`, `atomic`, `disjoint`, `per-pair`), or `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
     pub reason: String,
@@ -233,7 +258,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     // A mutex initialised while threads may run protects nothing.
     for (a, _) in &mut accesses {
         match &reinitialised {
-            Some(bad) => a.locks.retain(|l| !bad.contains(l)),
+            Some(bad) => a.locks.retain(|l| !bad.iter().any(|b| b.may_alias(l))),
             None => a.locks.retain(|l| *l == Lock::Atomic),
         }
     }
