@@ -31,6 +31,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         (3, 4),
     ),
     ("lock", "heap_arg_free.c", "heap_arg_racy.c", (4, 4)),
+    (
+        "per-pair",
+        "struct_lock_free.c",
+        "struct_lock_racy.c",
+        (13, 23),
+    ),
+    ("disjoint", "fields_free.c", "fields_racy.c", (7, 14)),
 ];
 
 fn proof(file: &str) -> ladr_check::proof::ProofAnswer {
