@@ -38,6 +38,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         (13, 23),
     ),
     ("disjoint", "fields_free.c", "fields_racy.c", (7, 14)),
+    ("lock", "funptr_free.c", "funptr_racy.c", (9, 9)),
+    (
+        "one-thread",
+        "create_checked_free.c",
+        "create_checked_racy.c",
+        (4, 11),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::proof::ProofAnswer {

@@ -6,8 +6,8 @@
 //! (`model::library`). Anything not understood is a give-up, never a guess.
 
 use super::decls::Tri;
-use super::scan::{CreateSite, Scan, Target};
 use super::decls::VarId;
+use super::scan::{CreateSite, Scan, Target};
 use super::{Lock, Path, Step};
 use crate::model::library::{self, Args, Effect};
 use ladr_ir::abi;
@@ -276,7 +276,14 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.named(v, mode, atomic, at);
             }
             None if self.decls.functions.contains(name) => {
-                self.give_up(format!("the address of function `{name}` is taken"), at)
+                if self.library_arguments {
+                    self.give_up(
+                        format!("the address of function `{name}` is passed to a function without a body"),
+                        at,
+                    )
+                } else if self.record {
+                    self.run.function_addresses.insert(name.to_string());
+                }
             }
             // An enumerator.
             None => {}
@@ -500,7 +507,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             _ => {
                 self.read(&c.callee);
-                return self.give_up("a call through a function pointer", at);
+                for a in &c.arguments {
+                    self.read(a);
+                }
+                return self.call_indirect(c.arguments.len(), at);
             }
         };
         if self.decls.bodies.contains_key(name) {
@@ -509,7 +519,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return self.call_defined(name);
         }
+        let outer = std::mem::replace(&mut self.library_arguments, true);
         self.library_call(name, &c.arguments, at);
+        self.library_arguments = outer;
         if NO_RETURN.contains(&name)
             || (name == "__CPROVER_assume" && c.arguments.first().is_some_and(is_zero))
         {
@@ -579,10 +591,15 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
+        if name == "dlsym" || name == "dlvsym" {
+            // A function pointer the program does not take from a function of its own.
+            return self.give_up(format!("`{name}`"), at);
+        }
         if JUMPS.contains(&name) {
             return self.give_up(format!("`{name}` (a non-local jump)"), at);
         }
         if name.starts_with("pthread_") {
+            self.may_call_back(name, args, at);
             // Thread-specific data, cancellation, `pthread_self`: their pointer
             // arguments may be kept and handed back.
             for a in args {
@@ -631,12 +648,33 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         // A function without a body the proof does not know: it may read and write
-        // through every pointer argument and keep it.
+        // through every pointer argument and keep it, and call a function the program
+        // gave it (a key destructor, a signal handler, `pthread_once`'s routine).
+        self.may_call_back(name, args, at);
         for a in args {
             self.read(a);
             if !(is_constant(a) || self.surely_arithmetic(a)) {
                 self.deref(Mode::Write, false, a.span.start);
             }
+        }
+    }
+
+    /// Library function `name` may call back any function whose address the program
+    /// takes and hands it through an argument (a pointer to a function, or to a struct
+    /// holding one), when and in whichever thread it likes: the proof cannot follow
+    /// that. Arithmetic arguments hand it none.
+    fn may_call_back(&mut self, name: &str, args: &[Node<Expression>], at: usize) {
+        if args
+            .iter()
+            .all(|a| is_constant(a) || self.surely_arithmetic(a))
+        {
+            return;
+        }
+        let targets = self.decls.function_targets.as_ref();
+        if let Some(f) = targets.and_then(|t| t.iter().next()) {
+            let why =
+                format!("`{name}` may call a function whose address the program takes (`{f}`, …)");
+            self.give_up(why, at);
         }
     }
 

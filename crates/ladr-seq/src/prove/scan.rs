@@ -68,6 +68,8 @@ pub struct FnRun {
     pub labels: bool,
     /// It calls `pthread_detach` (a join of a detached thread need not wait for it).
     pub detaches: bool,
+    /// Functions whose address it takes (not passed to a library function).
+    pub function_addresses: BTreeSet<String>,
     /// Mutexes initialised or destroyed while other threads may run (none: one it cannot
     /// name): no longer locks of the proof (`racefree` rules so too).
     pub reinitialised: Option<BTreeSet<Lock>>,
@@ -84,6 +86,9 @@ pub struct Scan<'d, 'a> {
     pub record: bool,
     pub solo: bool,
     pub run: FnRun,
+    /// Reading the arguments of a function without a body: a function's address taken
+    /// there may be called by the library at any time (a signal handler, `atexit`).
+    pub library_arguments: bool,
     /// The function walked.
     pub function: String,
     gotos: HashMap<String, State>,
@@ -118,6 +123,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 reinitialised: Some(BTreeSet::new()),
                 ..FnRun::default()
             },
+            library_arguments: false,
             function: String::new(),
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -441,6 +447,37 @@ impl<'d, 'a> Scan<'d, 'a> {
                 offset,
             });
         }
+    }
+
+    /// A call through a function pointer: a call of any function whose address the
+    /// program takes, the locks after it those held after every one of them.
+    pub fn call_indirect(&mut self, arguments: usize, at: usize) {
+        let Some(mut targets) = self.decls.function_targets.clone() else {
+            // The discovery's first walk: the targets are not known yet.
+            return;
+        };
+        // A call with other arguments than the function's parameters is undefined.
+        targets.retain(|f| self.decls.callable_with(f, arguments));
+        if targets.is_empty() {
+            return self.give_up("a call through a function pointer that points to no function whose address is taken", at);
+        }
+        let before = self.state.clone();
+        let mut after: State = None;
+        for f in &targets {
+            if !self.decls.bodies.contains_key(f) {
+                self.give_up(
+                    format!(
+                        "a call through a function pointer that may call `{f}`, which has no body"
+                    ),
+                    at,
+                );
+                continue;
+            }
+            self.state = before.clone();
+            self.call_defined(f);
+            after = meet(&after, &self.state);
+        }
+        self.state = after;
     }
 
     /// A call of the defined function `callee`: its call site, then its summary.
