@@ -4,9 +4,10 @@
 //! racy program is the worst bug ladr can have: every doubt gives up (`docs/decisions/static.md`).
 //!
 //! The analysis, in order:
-//! 1. every function with a body is walked once ([`scan`], [`access`]): its calls, its
-//!    `pthread_create`s (a start routine that is not a defined function's name gives up),
-//!    its give-ups (calls through pointers, addresses of functions, asm, …);
+//! 1. every function with a body is walked twice ([`scan`], [`access`]): its calls (a
+//!    call through a pointer: of every function whose address is taken, known after the
+//!    first walk), its `pthread_create`s (a start routine that is not a defined
+//!    function's name gives up), its give-ups (functions handed to the library, asm, …);
 //! 2. threads ([`threads`]): `main` and the start routines are the roots; a routine is
 //!    created once or many times; `main`'s solo statements and phases;
 //! 3. lock summaries: what each function may unlock and surely holds on return (bottom-up;
