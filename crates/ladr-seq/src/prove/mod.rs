@@ -150,31 +150,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut bodies: Vec<(String, &FunctionDefinition)> =
         decls.bodies.iter().map(|(k, v)| (k.clone(), *v)).collect();
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
-    let none = HashMap::new();
-    // 1. Discovery, twice: the first walk finds the functions whose address is taken,
-    // the calls through pointers of the second call them.
-    let mut runs = HashMap::new();
-    let mut global_run = FnRun::default();
-    for round in 0..2 {
-        runs.clear();
-        for (name, f) in &bodies {
-            let mut s = Scan::new(&mut decls, &mut locals, &none);
-            s.function(f, Locks::new(), None, true);
-            runs.insert(name.clone(), s.run);
-        }
-        global_run = {
-            let mut s = Scan::new(&mut decls, &mut locals, &none);
-            s.global_initializers(unit);
-            s.run
-        };
-        if round == 0 {
-            let mut targets: BTreeSet<String> = global_run.function_addresses.clone();
-            for r in runs.values() {
-                targets.extend(r.function_addresses.iter().cloned());
-            }
-            decls.function_targets = Some(targets);
-        }
-    }
+    // 1. Discovery.
+    let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
     let callees = |f: &str| -> BTreeSet<String> {
         runs.get(f)
             .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
@@ -289,6 +266,40 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         objects,
         give_ups: vec![],
     }
+}
+
+/// Walks every function and the globals' initialisers, twice: the first walk finds the
+/// functions whose address is taken, the calls through pointers of the second call them.
+fn discover<'a>(
+    unit: &'a TranslationUnit,
+    bodies: &[(String, &'a FunctionDefinition)],
+    decls: &mut Decls<'a>,
+    locals: &mut HashMap<usize, VarId>,
+) -> (HashMap<String, FnRun>, FnRun) {
+    let none = HashMap::new();
+    let mut runs = HashMap::new();
+    let mut global_run = FnRun::default();
+    for round in 0..2 {
+        runs.clear();
+        for (name, f) in bodies {
+            let mut s = Scan::new(decls, locals, &none);
+            s.function(f, Locks::new(), None, true);
+            runs.insert(name.clone(), s.run);
+        }
+        global_run = {
+            let mut s = Scan::new(decls, locals, &none);
+            s.global_initializers(unit);
+            s.run
+        };
+        if round == 0 {
+            let mut targets: BTreeSet<String> = global_run.function_addresses.clone();
+            for r in runs.values() {
+                targets.extend(r.function_addresses.iter().cloned());
+            }
+            decls.function_targets = Some(targets);
+        }
+    }
+    (runs, global_run)
 }
 
 mod objects;
