@@ -31,6 +31,20 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         (3, 4),
     ),
     ("lock", "heap_arg_free.c", "heap_arg_racy.c", (4, 4)),
+    (
+        "per-pair",
+        "struct_lock_free.c",
+        "struct_lock_racy.c",
+        (13, 23),
+    ),
+    ("disjoint", "fields_free.c", "fields_racy.c", (7, 14)),
+    ("lock", "funptr_free.c", "funptr_racy.c", (9, 9)),
+    (
+        "one-thread",
+        "create_checked_free.c",
+        "create_checked_racy.c",
+        (4, 11),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::proof::ProofAnswer {

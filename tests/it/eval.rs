@@ -58,9 +58,18 @@ fn new_results() -> Vec<TaskResult> {
         result("pthread/c.yml", false, False, 12.0),
         result("pthread-lit/d.yml", true, Unknown, 30.0),
         result("pthread-lit/e.yml", false, True, 3.0),
-        result("weaver/f.yml", true, True, 4.0),
+        proved(result("weaver/f.yml", true, True, 4.0)),
         result("weaver/new.yml", true, Unknown, 30.0),
     ]
+}
+
+/// `r` answered by the static proof (no CBMC run).
+fn proved(mut r: TaskResult) -> TaskResult {
+    r.stats = Some(TaskStats {
+        proved: true,
+        ..TaskStats::default()
+    });
+    r
 }
 
 /// `r` with measures: translation and CBMC seconds, clauses (variables: twice as many),
@@ -154,6 +163,21 @@ fn tally_and_score() {
     );
     assert_eq!((t.unknown, t.error, t.tasks()), (1, 1, 7));
     assert_eq!(t.score, 2 + 1 + 2 - 32 - 16);
+    assert_eq!(t.proved, 0);
+    assert_eq!(Tally::of(&new_results()).proved, 1);
+}
+
+#[test]
+fn table_counts_the_proved_tasks() {
+    let t = table(&new_results());
+    let header = t.lines().next().unwrap();
+    assert!(header.contains("| proved |"), "{t}");
+    let weaver = t.lines().find(|l| l.starts_with("| weaver")).unwrap();
+    let cells: Vec<&str> = weaver.split('|').map(str::trim).collect();
+    // subfolder, correct true, proved.
+    assert_eq!(&cells[1..4], &["weaver", "1", "1"], "{t}");
+    let pthread = t.lines().find(|l| l.starts_with("| pthread ")).unwrap();
+    assert_eq!(pthread.split('|').map(str::trim).nth(3), Some("0"), "{t}");
 }
 
 #[test]

@@ -160,6 +160,9 @@ pub struct Tally {
     pub wrong_false: u32,
     pub unknown: u32,
     pub error: u32,
+    /// Answered "no race in any execution" by the static proof (no CBMC ran): a part of
+    /// the correct and wrong true answers.
+    pub proved: u32,
     pub score: i64,
     pub cpu_s: f64,
     pub wall_s: f64,
@@ -174,6 +177,9 @@ impl Tally {
             Status::WrongFalse => self.wrong_false += 1,
             Status::Unknown => self.unknown += 1,
             Status::Error => self.error += 1,
+        }
+        if r.stats.as_ref().is_some_and(|s| s.proved) {
+            self.proved += 1;
         }
         self.score += r.status.score();
         self.cpu_s += r.cpu_s;
@@ -201,9 +207,10 @@ impl Tally {
     }
 
     /// The integer columns of the table, with their headers.
-    pub(crate) fn counts(&self) -> [(&'static str, i64); 7] {
+    pub(crate) fn counts(&self) -> [(&'static str, i64); 8] {
         [
             ("correct true", self.correct_true.into()),
+            ("proved", self.proved.into()),
             ("correct false", self.correct_false.into()),
             ("wrong true", self.wrong_true.into()),
             ("wrong false", self.wrong_false.into()),

@@ -6,8 +6,9 @@
 //! (`model::library`). Anything not understood is a give-up, never a guess.
 
 use super::decls::Tri;
+use super::decls::VarId;
 use super::scan::{CreateSite, Scan, Target};
-use super::Lock;
+use super::{Lock, Path, Step};
 use crate::model::library::{self, Args, Effect};
 use ladr_ir::abi;
 use lang_c::ast::*;
@@ -140,6 +141,23 @@ fn is_constant(e: &Node<Expression>) -> bool {
     )
 }
 
+/// The value of a constant index (`[4]`), if it is a plain non-negative integer.
+fn constant_index(e: &Node<Expression>) -> Option<u64> {
+    let Expression::Constant(c) = &strip_casts(e).node else {
+        return None;
+    };
+    let Constant::Integer(i) = &c.node else {
+        return None;
+    };
+    let digits = i.number.as_ref();
+    match i.base {
+        IntegerBase::Decimal => digits.parse().ok(),
+        IntegerBase::Hexadecimal => u64::from_str_radix(digits, 16).ok(),
+        IntegerBase::Octal => u64::from_str_radix(digits, 8).ok(),
+        IntegerBase::Binary => u64::from_str_radix(digits, 2).ok(),
+    }
+}
+
 fn is_zero(e: &Node<Expression>) -> bool {
     match &strip_casts(e).node {
         Expression::Constant(c) => {
@@ -204,6 +222,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             | Expression::SizeOfVal(_)
             | Expression::AlignOf(_)
             | Expression::OffsetOf(_) => {}
+            Expression::Member(_) | Expression::BinaryOperator(_) if self.named_part(e, mode) => {}
             Expression::Member(m) => {
                 if m.node.operator.node == MemberOperator::Direct {
                     let field = &m.node.identifier.node.name;
@@ -257,7 +276,14 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.named(v, mode, atomic, at);
             }
             None if self.decls.functions.contains(name) => {
-                self.give_up(format!("the address of function `{name}` is taken"), at)
+                if self.library_arguments {
+                    self.give_up(
+                        format!("the address of function `{name}` is passed to a function without a body"),
+                        at,
+                    )
+                } else if self.record {
+                    self.run.function_addresses.insert(name.to_string());
+                }
             }
             // An enumerator.
             None => {}
@@ -396,21 +422,82 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// The mutex `&m` names, if it is one object the proof can name (a global, not an
-    /// array, not thread-local).
-    fn lock_of(&self, arg: &Node<Expression>) -> Option<Lock> {
+    /// The mutex `&m` names, if it is one object the proof can name: a global (not
+    /// thread-local), or a part of one named by members and constant indices (`&s.m`,
+    /// `&m[4]`); a whole array is none.
+    fn lock_of(&self, arg: &'a Node<Expression>) -> Option<Lock> {
         let Expression::UnaryOperator(u) = &strip_casts(arg).node else {
             return None;
         };
         if u.node.operator.node != UnaryOperator::Address {
             return None;
         }
-        let Expression::Identifier(i) = &u.node.operand.node else {
-            return None;
-        };
-        let v = self.lookup(&i.node.name)?;
+        let (v, path, _) = self.part(&u.node.operand)?;
         let var = &self.decls.vars[v];
-        (!var.automatic && !var.thread_local && var.array == Tri::No).then_some(Lock::Mutex(v))
+        let constant = path.iter().all(|s| *s != Step::Index(None));
+        let whole_array = path.is_empty() && var.array != Tri::No;
+        (!var.automatic && !var.thread_local && constant && !whole_array)
+            .then_some(Lock::Mutex(v, path))
+    }
+
+    /// `e` as a part of a named variable: members (`.f`) and elements of the variable
+    /// when it surely is an array (`a[i][j]`, up to its known depth), with the index
+    /// expressions read on the way. None: not such a part (a pointer is followed).
+    fn part(&self, e: &'a Node<Expression>) -> Option<(VarId, Path, Vec<&'a Node<Expression>>)> {
+        match &e.node {
+            Expression::Identifier(i) => Some((self.lookup(&i.node.name)?, vec![], vec![])),
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+                let (v, mut path, indices) = self.part(&m.node.expression)?;
+                path.push(Step::Field(m.node.identifier.node.name.clone()));
+                Some((v, path, indices))
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
+                let (v, mut path, mut indices) = self.part(&b.node.lhs)?;
+                let var = &self.decls.vars[v];
+                // Only elements of the variable's own array dimensions: past them, or
+                // after a member, `[i]` may follow a pointer.
+                let within = var.array == Tri::Yes
+                    && path.iter().all(|s| matches!(s, Step::Index(_)))
+                    && var.depth.is_some_and(|d| path.len() < d);
+                if !within {
+                    return None;
+                }
+                path.push(Step::Index(constant_index(&b.node.rhs)));
+                indices.push(&b.node.rhs);
+                Some((v, path, indices))
+            }
+            _ => None,
+        }
+    }
+
+    /// A read or write of a part of a named variable (`s.f`, `a[2]`, `a[i].f`): an access
+    /// of that part only. False when `e` is not one (or is the whole variable).
+    fn named_part(&mut self, e: &'a Node<Expression>, mode: Mode) -> bool {
+        let write = match mode {
+            Mode::Read => false,
+            Mode::Write | Mode::Both => true,
+            Mode::Address | Mode::Sync => return false,
+        };
+        let Some((v, path, indices)) = self.part(e) else {
+            return false;
+        };
+        if path.is_empty() {
+            return false;
+        }
+        for i in indices {
+            self.read(i);
+        }
+        let var = &self.decls.vars[v];
+        let may_be_array = match path.last() {
+            Some(Step::Field(f)) => self.decls.ir.field_depth(f.as_str()) != Some(0),
+            _ => var.depth.is_none_or(|d| path.len() < d),
+        };
+        if mode == Mode::Read && may_be_array {
+            // An array part decays to an address inside the object.
+            self.named(v, Mode::Address, false, e.span.start);
+        }
+        self.access_part(Target::Var(v), path, write, false, e.span.start);
+        true
     }
 
     fn call(&mut self, c: &'a CallExpression, at: usize) {
@@ -420,7 +507,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             _ => {
                 self.read(&c.callee);
-                return self.give_up("a call through a function pointer", at);
+                for a in &c.arguments {
+                    self.read(a);
+                }
+                return self.call_indirect(c.arguments.len(), at);
             }
         };
         if self.decls.bodies.contains_key(name) {
@@ -429,7 +519,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return self.call_defined(name);
         }
+        let outer = std::mem::replace(&mut self.library_arguments, true);
         self.library_call(name, &c.arguments, at);
+        self.library_arguments = outer;
         if NO_RETURN.contains(&name)
             || (name == "__CPROVER_assume" && c.arguments.first().is_some_and(is_zero))
         {
@@ -499,10 +591,15 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
+        if name == "dlsym" || name == "dlvsym" {
+            // A function pointer the program does not take from a function of its own.
+            return self.give_up(format!("`{name}`"), at);
+        }
         if JUMPS.contains(&name) {
             return self.give_up(format!("`{name}` (a non-local jump)"), at);
         }
         if name.starts_with("pthread_") {
+            self.may_call_back(name, args, at);
             // Thread-specific data, cancellation, `pthread_self`: their pointer
             // arguments may be kept and handed back.
             for a in args {
@@ -551,12 +648,33 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         // A function without a body the proof does not know: it may read and write
-        // through every pointer argument and keep it.
+        // through every pointer argument and keep it, and call a function the program
+        // gave it (a key destructor, a signal handler, `pthread_once`'s routine).
+        self.may_call_back(name, args, at);
         for a in args {
             self.read(a);
             if !(is_constant(a) || self.surely_arithmetic(a)) {
                 self.deref(Mode::Write, false, a.span.start);
             }
+        }
+    }
+
+    /// Library function `name` may call back any function whose address the program
+    /// takes and hands it through an argument (a pointer to a function, or to a struct
+    /// holding one), when and in whichever thread it likes: the proof cannot follow
+    /// that. Arithmetic arguments hand it none.
+    fn may_call_back(&mut self, name: &str, args: &[Node<Expression>], at: usize) {
+        if args
+            .iter()
+            .all(|a| is_constant(a) || self.surely_arithmetic(a))
+        {
+            return;
+        }
+        let targets = self.decls.function_targets.as_ref();
+        if let Some(f) = targets.and_then(|t| t.iter().next()) {
+            let why =
+                format!("`{name}` may call a function whose address the program takes (`{f}`, …)");
+            self.give_up(why, at);
         }
     }
 

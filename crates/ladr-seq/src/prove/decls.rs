@@ -9,9 +9,12 @@ use ladr_c::syntax::build::{
     array_dims, declarator_name, is_array_declarator, is_function_declarator,
     is_pointer_declarator, is_typedef,
 };
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
 
 /// A variable: the index of its declaration in [`Decls::vars`].
 pub type VarId = usize;
@@ -64,6 +67,15 @@ pub struct Decls<'a> {
     pub functions: HashSet<String>,
     /// The IR's facts (struct members declared as arrays).
     pub ir: ladr_ir::analysis::Vars,
+    /// Members that may share memory with another member of their type: members of a
+    /// union (or of a struct inside one) and bit-fields (one memory location).
+    pub overlapping_fields: HashSet<String>,
+    /// The functions a call through a pointer may call: every function whose address the
+    /// program takes (none: not known yet, during the discovery's first walk).
+    pub function_targets: Option<std::collections::BTreeSet<String>>,
+    /// Each function's parameters (how many, variadic), where every declaration of it
+    /// says so (a prototype); absent: unknown.
+    pub arity: HashMap<String, Option<(usize, bool)>>,
     typedefs: HashMap<String, (&'a [Node<DeclarationSpecifier>], &'a Declarator)>,
 }
 
@@ -76,12 +88,16 @@ impl<'a> Decls<'a> {
             functions: HashSet::new(),
             ir: ladr_ir::analysis::Vars::new(unit, &HashSet::new()),
             typedefs: HashMap::new(),
+            overlapping_fields: overlapping_fields(unit),
+            function_targets: None,
+            arity: HashMap::new(),
         };
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::Declaration(decl) => d.global_declaration(&decl.node),
                 ExternalDeclaration::FunctionDefinition(f) => {
                     if let Some(name) = declarator_name(&f.node.declarator.node) {
+                        d.declare_arity(name, &f.node.declarator.node);
                         d.functions.insert(name.to_string());
                         d.bodies.insert(name.to_string(), &f.node);
                     }
@@ -110,6 +126,7 @@ impl<'a> Decls<'a> {
                 continue;
             };
             if is_function_declarator(declarator) {
+                self.declare_arity(name, declarator);
                 self.functions.insert(name.to_string());
                 continue;
             }
@@ -133,6 +150,28 @@ impl<'a> Decls<'a> {
                     self.vars.push(var);
                 }
             }
+        }
+    }
+
+    /// Records the parameters one declaration of function `name` gives it.
+    fn declare_arity(&mut self, name: &str, declarator: &Declarator) {
+        let mine = arity(declarator);
+        self.arity
+            .entry(name.to_string())
+            .and_modify(|a| {
+                if *a != mine {
+                    *a = None
+                }
+            })
+            .or_insert(mine);
+    }
+
+    /// May function `f` be called with `n` arguments (through a pointer)? Unknown
+    /// parameters: yes.
+    pub fn callable_with(&self, f: &str, n: usize) -> bool {
+        match self.arity.get(f) {
+            Some(Some((k, variadic))) => n == *k || (*variadic && n > *k),
+            _ => true,
         }
     }
 
@@ -275,11 +314,9 @@ impl<'a> Decls<'a> {
                         }
                     },
                     TypeSpecifier::Struct(_) => facts.arithmetic = false,
-                    // `normalise`'s temporaries of call results: no function returns an
-                    // array.
-                    TypeSpecifier::TypeOf(t)
-                        if matches!(&t.node, TypeOf::Expression(e)
-                            if matches!(e.node, Expression::Call(_))) =>
+                    // `normalise`'s temporaries of call results and other rvalues: no
+                    // function returns an array, and no operator yields one.
+                    TypeSpecifier::TypeOf(t) if matches!(&t.node, TypeOf::Expression(e) if never_array(e)) =>
                     {
                         facts.arithmetic = false;
                     }
@@ -298,4 +335,95 @@ impl<'a> Decls<'a> {
 enum Spec<'s> {
     Type(&'s TypeSpecifier),
     Qualifier(&'s TypeQualifier),
+}
+
+/// An expression whose type is surely no array: a call, a cast, a conditional, an
+/// arithmetic, logical or comparison operator (arrays decay in their operands).
+fn never_array(e: &Node<Expression>) -> bool {
+    match &e.node {
+        Expression::Call(_)
+        | Expression::Cast(_)
+        | Expression::Conditional(_)
+        | Expression::Constant(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_) => true,
+        Expression::BinaryOperator(b) => b.node.operator.node != BinaryOperator::Index,
+        Expression::UnaryOperator(u) => u.node.operator.node != UnaryOperator::Indirection,
+        _ => false,
+    }
+}
+
+/// The members of the program's unions (and of the structs inside them) and its
+/// bit-fields: [`Decls::overlapping_fields`].
+fn overlapping_fields(unit: &TranslationUnit) -> HashSet<String> {
+    struct Fields {
+        in_union: usize,
+        found: HashSet<String>,
+    }
+    impl Visitor for Fields {
+        type Error = Infallible;
+        fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+            let TypeSpecifier::Struct(st) = &t.node else {
+                return Ok(Walk::Descend);
+            };
+            let union = st.node.kind.node == StructKind::Union;
+            for f in st.node.declarations.iter().flatten() {
+                let StructDeclaration::Field(f) = &f.node else {
+                    continue;
+                };
+                for sd in &f.node.declarators {
+                    let name = sd
+                        .node
+                        .declarator
+                        .as_ref()
+                        .and_then(|d| declarator_name(&d.node));
+                    if let Some(n) = name {
+                        if union || self.in_union > 0 || sd.node.bit_width.is_some() {
+                            self.found.insert(n.to_string());
+                        }
+                    }
+                }
+            }
+            if union {
+                self.in_union += 1;
+                visit::type_specifier_children(self, t)?;
+                self.in_union -= 1;
+                return Ok(Walk::Skip);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = Fields {
+        in_union: 0,
+        found: HashSet::new(),
+    };
+    let Ok(()) = visit::unit(&mut v, unit);
+    v.found
+}
+
+/// The parameters of a function declarator with a prototype: how many (`(void)`: none),
+/// variadic. None: K&R or no function declarator.
+fn arity(d: &Declarator) -> Option<(usize, bool)> {
+    if let DeclaratorKind::Declarator(inner) = &d.kind.node {
+        return arity(&inner.node);
+    }
+    let f = d.derived.iter().find_map(|x| match &x.node {
+        DerivedDeclarator::Function(f) => Some(&f.node),
+        DerivedDeclarator::KRFunction(_) => None,
+        _ => None,
+    })?;
+    if d.derived
+        .iter()
+        .any(|x| matches!(x.node, DerivedDeclarator::KRFunction(_)))
+    {
+        return None;
+    }
+    let void = f.parameters.len() == 1
+        && f.parameters[0].node.declarator.is_none()
+        && f.parameters[0].node.specifiers.iter().all(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
+        });
+    let n = if void { 0 } else { f.parameters.len() };
+    Some((n, f.ellipsis == Ellipsis::Some))
 }

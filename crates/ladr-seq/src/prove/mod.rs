@@ -4,9 +4,10 @@
 //! racy program is the worst bug ladr can have: every doubt gives up (`docs/decisions/static.md`).
 //!
 //! The analysis, in order:
-//! 1. every function with a body is walked once ([`scan`], [`access`]): its calls, its
-//!    `pthread_create`s (a start routine that is not a defined function's name gives up),
-//!    its give-ups (calls through pointers, addresses of functions, asm, …);
+//! 1. every function with a body is walked twice ([`scan`], [`access`]): its calls (a
+//!    call through a pointer: of every function whose address is taken, known after the
+//!    first walk), its `pthread_create`s (a start routine that is not a defined
+//!    function's name gives up), its give-ups (functions handed to the library, asm, …);
 //! 2. threads ([`threads`]): `main` and the start routines are the roots; a routine is
 //!    created once or many times; `main`'s solo statements and phases;
 //! 3. lock summaries: what each function may unlock and surely holds on return (bottom-up;
@@ -34,13 +35,38 @@ use lang_c::ast::*;
 use scan::{meet, FnRun, RawAccess, Scan};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+/// One step of a path into a variable: a member (`.f`) or an element (`[i]`, with its
+/// index when it is a constant).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Step {
+    Field(String),
+    Index(Option<u64>),
+}
+
+/// The part of a variable an access or a lock names (empty: all of it).
+pub type Path = Vec<Step>;
+
 /// A lock of a must-lockset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lock {
-    /// A mutex (spin lock, write-locked rwlock) that is one global variable.
-    Mutex(VarId),
+    /// A mutex (spin lock, write-locked rwlock) that is one global variable or a part of
+    /// one named by members and constant indices (`&m`, `&s.m`, `&m[4]`): one object.
+    Mutex(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
+}
+
+impl Lock {
+    /// May `self` and `other` be the same lock? Two paths into one variable may name one
+    /// mutex (`&m.a` and `&m.a[0]`, union members, a struct and its first member): an
+    /// unlock or init of either ends both.
+    pub fn may_alias(&self, other: &Lock) -> bool {
+        match (self, other) {
+            (Lock::Mutex(a, _), Lock::Mutex(b, _)) => a == b,
+            (Lock::Atomic, Lock::Atomic) => true,
+            _ => false,
+        }
+    }
 }
 
 pub type Locks = BTreeSet<Lock>;
@@ -72,7 +98,7 @@ pub struct ObjectProof {
     pub name: String,
     pub safe: bool,
     /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `atomic-section`, `atomic`, `per-pair`), or `unproved`.
+    /// `atomic-section`, `atomic`, `disjoint`, `per-pair`), or `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
     pub reason: String,
@@ -124,19 +150,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut bodies: Vec<(String, &FunctionDefinition)> =
         decls.bodies.iter().map(|(k, v)| (k.clone(), *v)).collect();
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
-    let none = HashMap::new();
     // 1. Discovery.
-    let mut runs = HashMap::new();
-    for (name, f) in &bodies {
-        let mut s = Scan::new(&mut decls, &mut locals, &none);
-        s.function(f, Locks::new(), None, true);
-        runs.insert(name.clone(), s.run);
-    }
-    let mut global_run = {
-        let mut s = Scan::new(&mut decls, &mut locals, &none);
-        s.global_initializers(unit);
-        s.run
-    };
+    let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
     let callees = |f: &str| -> BTreeSet<String> {
         runs.get(f)
             .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
@@ -233,7 +248,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     // A mutex initialised while threads may run protects nothing.
     for (a, _) in &mut accesses {
         match &reinitialised {
-            Some(bad) => a.locks.retain(|l| !bad.contains(l)),
+            Some(bad) => a.locks.retain(|l| !bad.iter().any(|b| b.may_alias(l))),
             None => a.locks.retain(|l| *l == Lock::Atomic),
         }
     }
@@ -251,6 +266,40 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         objects,
         give_ups: vec![],
     }
+}
+
+/// Walks every function and the globals' initialisers, twice: the first walk finds the
+/// functions whose address is taken, the calls through pointers of the second call them.
+fn discover<'a>(
+    unit: &'a TranslationUnit,
+    bodies: &[(String, &'a FunctionDefinition)],
+    decls: &mut Decls<'a>,
+    locals: &mut HashMap<usize, VarId>,
+) -> (HashMap<String, FnRun>, FnRun) {
+    let none = HashMap::new();
+    let mut runs = HashMap::new();
+    let mut global_run = FnRun::default();
+    for round in 0..2 {
+        runs.clear();
+        for (name, f) in bodies {
+            let mut s = Scan::new(decls, locals, &none);
+            s.function(f, Locks::new(), None, true);
+            runs.insert(name.clone(), s.run);
+        }
+        global_run = {
+            let mut s = Scan::new(decls, locals, &none);
+            s.global_initializers(unit);
+            s.run
+        };
+        if round == 0 {
+            let mut targets: BTreeSet<String> = global_run.function_addresses.clone();
+            for r in runs.values() {
+                targets.extend(r.function_addresses.iter().cloned());
+            }
+            decls.function_targets = Some(targets);
+        }
+    }
+    (runs, global_run)
 }
 
 mod objects;

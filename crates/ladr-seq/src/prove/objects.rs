@@ -5,7 +5,7 @@
 use super::decls::{Decls, VarId};
 use super::scan::{RawAccess, Target};
 use super::threads::MainFacts;
-use super::{AccessNote, Lock, Locks, ObjectProof};
+use super::{AccessNote, Lock, Locks, ObjectProof, Path, Step};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// An object of the proof.
@@ -29,6 +29,28 @@ struct Use {
     own: bool,
     function: String,
     offset: usize,
+    /// The part of the variable accessed (empty: all of it).
+    path: Path,
+}
+
+/// May the parts `a` and `b` of one variable overlap? Not when, at the first step where
+/// they differ, they name two members that share no memory or two constant indices.
+fn may_overlap(a: &Path, b: &Path, decls: &Decls) -> bool {
+    for (x, y) in a.iter().zip(b) {
+        match (x, y) {
+            (Step::Field(f), Step::Field(g)) if f != g => {
+                let shared = &decls.overlapping_fields;
+                return shared.contains(f) || shared.contains(g);
+            }
+            (Step::Index(Some(i)), Step::Index(Some(j))) if i != j => return false,
+            (Step::Field(f), Step::Field(g)) if f == g => {}
+            (Step::Index(Some(i)), Step::Index(Some(j))) if i == j => {}
+            // An unknown index, or a member against an index (a cast path): maybe.
+            _ => return true,
+        }
+    }
+    // One is a prefix of the other.
+    true
 }
 
 /// Judges every shared object.
@@ -51,6 +73,7 @@ pub fn judge(
             own: false,
             function: function.clone(),
             offset: a.offset,
+            path: a.path.clone(),
         };
         let object = match a.target {
             Target::Var(v) => {
@@ -143,10 +166,15 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
     let name = name_of(decls, o);
     let list: Vec<&Use> = us.iter().collect();
     let mut any_parallel = false;
+    let mut any_disjoint = false;
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
             {
+                continue;
+            }
+            if !may_overlap(&a.path, &b.path, decls) {
+                any_disjoint = true;
                 continue;
             }
             any_parallel = true;
@@ -178,6 +206,12 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
             "read-only",
             "only read while other threads may run".to_string(),
         )
+    } else if !any_parallel && any_disjoint {
+        (
+            "disjoint",
+            "accesses that may run in parallel touch different members or constant indices"
+                .to_string(),
+        )
     } else if !any_parallel {
         (
             "one-thread",
@@ -185,11 +219,12 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
         )
     } else if let Some(l) = common_lock(&list) {
         match l {
-            Lock::Mutex(m) => (
+            Lock::Mutex(m, path) => (
                 "lock",
                 format!(
-                    "every access while threads run holds `{}`",
-                    ladr_c::syntax::names::original_name(&decls.vars[m].name)
+                    "every access while threads run holds `{}{}`",
+                    ladr_c::syntax::names::original_name(&decls.vars[m].name),
+                    path_text(&path)
                 ),
             ),
             Lock::Atomic => (
@@ -229,4 +264,15 @@ fn kind(write: bool) -> &'static str {
     } else {
         "read"
     }
+}
+
+/// `.f[2]`: a path as C writes it.
+fn path_text(path: &Path) -> String {
+    path.iter()
+        .map(|s| match s {
+            Step::Field(f) => format!(".{f}"),
+            Step::Index(Some(i)) => format!("[{i}]"),
+            Step::Index(None) => "[…]".to_string(),
+        })
+        .collect()
 }

@@ -5,7 +5,7 @@
 //! understand. Expressions are read by [`super::access`].
 
 use super::decls::{Decls, VarId};
-use super::{Lock, Locks, State, Summary};
+use super::{Lock, Locks, Path, State, Summary};
 use ladr_c::syntax::build::declarator_name;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -26,6 +26,8 @@ pub enum Target {
 #[derive(Clone, Debug)]
 pub struct RawAccess {
     pub target: Target,
+    /// The part of a named variable accessed (empty: all of it, or no variable).
+    pub path: Path,
     pub write: bool,
     pub atomic: bool,
     pub locks: Locks,
@@ -66,6 +68,8 @@ pub struct FnRun {
     pub labels: bool,
     /// It calls `pthread_detach` (a join of a detached thread need not wait for it).
     pub detaches: bool,
+    /// Functions whose address it takes (not passed to a library function).
+    pub function_addresses: BTreeSet<String>,
     /// Mutexes initialised or destroyed while other threads may run (none: one it cannot
     /// name): no longer locks of the proof (`racefree` rules so too).
     pub reinitialised: Option<BTreeSet<Lock>>,
@@ -82,6 +86,9 @@ pub struct Scan<'d, 'a> {
     pub record: bool,
     pub solo: bool,
     pub run: FnRun,
+    /// Reading the arguments of a function without a body: a function's address taken
+    /// there may be called by the library at any time (a signal handler, `atexit`).
+    pub library_arguments: bool,
     /// The function walked.
     pub function: String,
     gotos: HashMap<String, State>,
@@ -116,6 +123,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 reinitialised: Some(BTreeSet::new()),
                 ..FnRun::default()
             },
+            library_arguments: false,
             function: String::new(),
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -324,6 +332,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 None => self.decls.local(&function, &d.specifiers, decl, false),
             };
             let Some(id) = id else { continue };
+            self.typeof_variable(&d.specifiers, decl, id);
             self.locals.insert(key, id);
             if let Some(n) = declarator_name(decl) {
                 if let Some(scope) = self.scopes.last_mut() {
@@ -366,6 +375,41 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
+    /// `__typeof__(v) x;` (`normalise`'s temporaries): `x` has `v`'s type, looked up in
+    /// scope: its array and arithmetic facts (not `_Atomic`, which `typeof` may drop).
+    fn typeof_variable(&mut self, specs: &[Node<DeclarationSpecifier>], d: &Declarator, id: VarId) {
+        if !d.derived.is_empty() || !matches!(d.kind.node, DeclaratorKind::Identifier(_)) {
+            return;
+        }
+        let [only] = specs
+            .iter()
+            .filter(|s| matches!(s.node, DeclarationSpecifier::TypeSpecifier(_)))
+            .collect::<Vec<_>>()[..]
+        else {
+            return;
+        };
+        let DeclarationSpecifier::TypeSpecifier(t) = &only.node else {
+            return;
+        };
+        let TypeSpecifier::TypeOf(t) = &t.node else {
+            return;
+        };
+        let TypeOf::Expression(e) = &t.node else {
+            return;
+        };
+        let Expression::Identifier(i) = &e.node else {
+            return;
+        };
+        let Some(v) = self.lookup(&i.node.name) else {
+            return;
+        };
+        let of = self.decls.vars[v].clone();
+        let var = &mut self.decls.vars[id];
+        var.array = of.array;
+        var.arithmetic = of.arithmetic;
+        var.depth = of.depth;
+    }
+
     /// Resolves a name to the variable in scope.
     pub fn lookup(&self, name: &str) -> Option<VarId> {
         self.scopes
@@ -377,12 +421,25 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// Records an access at the current state (nothing in unreachable code).
     pub fn access(&mut self, target: Target, write: bool, atomic: bool, offset: usize) {
+        self.access_part(target, Path::new(), write, atomic, offset)
+    }
+
+    /// Records an access of the part `path` of `target`.
+    pub fn access_part(
+        &mut self,
+        target: Target,
+        path: Path,
+        write: bool,
+        atomic: bool,
+        offset: usize,
+    ) {
         if !self.record {
             return;
         }
         if let Some(locks) = &self.state {
             self.run.accesses.push(RawAccess {
                 target,
+                path,
                 write,
                 atomic,
                 locks: locks.clone(),
@@ -390,6 +447,37 @@ impl<'d, 'a> Scan<'d, 'a> {
                 offset,
             });
         }
+    }
+
+    /// A call through a function pointer: a call of any function whose address the
+    /// program takes, the locks after it those held after every one of them.
+    pub fn call_indirect(&mut self, arguments: usize, at: usize) {
+        let Some(mut targets) = self.decls.function_targets.clone() else {
+            // The discovery's first walk: the targets are not known yet.
+            return;
+        };
+        // A call with other arguments than the function's parameters is undefined.
+        targets.retain(|f| self.decls.callable_with(f, arguments));
+        if targets.is_empty() {
+            return self.give_up("a call through a function pointer that points to no function whose address is taken", at);
+        }
+        let before = self.state.clone();
+        let mut after: State = None;
+        for f in &targets {
+            if !self.decls.bodies.contains_key(f) {
+                self.give_up(
+                    format!(
+                        "a call through a function pointer that may call `{f}`, which has no body"
+                    ),
+                    at,
+                );
+                continue;
+            }
+            self.state = before.clone();
+            self.call_defined(f);
+            after = meet(&after, &self.state);
+        }
+        self.state = after;
     }
 
     /// A call of the defined function `callee`: its call site, then its summary.
@@ -406,7 +494,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         match summary {
             Some(s) => {
                 match &s.may_unlock {
-                    Some(set) => locks.retain(|l| !set.contains(l)),
+                    Some(set) => locks.retain(|l| !set.iter().any(|u| u.may_alias(l))),
                     None => locks.retain(|l| *l == Lock::Atomic),
                 }
                 locks.extend(s.must_acquire.iter().cloned());
@@ -433,7 +521,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                     u.insert(l.clone());
                 }
                 if let Some(locks) = &mut self.state {
-                    locks.remove(&l);
+                    locks.retain(|held| !held.may_alias(&l));
                 }
             }
             None => {

@@ -71,6 +71,15 @@ impl Visitor for Calls {
         self.labels = true;
         Ok(())
     }
+    /// `__typeof__(e)` is not evaluated: `normalise`'s temporaries of a create's result
+    /// (`__typeof__(pthread_create(&t, …)) r; r = pthread_create(&t, …);`) neither create
+    /// a thread nor use the handle.
+    fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+        Ok(match t.node {
+            TypeSpecifier::TypeOf(_) => Walk::Skip,
+            _ => Walk::Descend,
+        })
+    }
 }
 
 fn strip(e: &Node<Expression>) -> &Node<Expression> {
