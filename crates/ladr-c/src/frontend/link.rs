@@ -105,20 +105,11 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
         e.source = Some(Arc::new(map.clone()));
         e
     };
+    // No `main` is a library (library mode generates one; without `--entry` the check
+    // says the program has none, as for one file); two are two programs.
     let mains = main_definitions(&linked);
     match mains.as_slice() {
-        [_] => {}
-        [] => {
-            let files: Vec<String> = linked.iter().map(|u| format!("`{}`", u.file)).collect();
-            return Err(Error::new(
-                ErrorKind::Usage,
-                format!(
-                    "none of the files defines `main` ({}): one of them must be the program \
-                     (a harness that starts the threads)",
-                    files.join(", ")
-                ),
-            ));
-        }
+        [] | [_] => {}
         [(_, first), (_, second), ..] => {
             return Err(err(Error::new(
                 ErrorKind::Usage,
