@@ -168,7 +168,20 @@ pub fn targets(db: &Path, root: &Path) -> Result<Vec<Target>> {
         }
         out[i].executable |= main;
     }
-    Ok(out)
+    Ok(without_copies(out))
+}
+
+/// The targets less those with the same sources as an earlier one (CMake's shared and
+/// static library of the same files, `lfqueue` and `lfqueue.static`): one harness
+/// checks them.
+fn without_copies(targets: Vec<Target>) -> Vec<Target> {
+    let mut out: Vec<Target> = vec![];
+    for t in targets {
+        if !out.iter().any(|o| o.files == t.files) {
+            out.push(t);
+        }
+    }
+    out
 }
 
 /// A TOML string.
@@ -258,6 +271,22 @@ mod tests {
         let program = json!({"output": "/p/list/bench-lock", "file": "lock.c"});
         assert_eq!(target_of(&program, rel), "bench-lock");
         assert_eq!(target_of(&json!({}), Path::new("a.c")), ".");
+    }
+
+    #[test]
+    fn a_target_of_the_same_files_as_another_is_left_out() {
+        let t = |name: &str, files: &[&str]| Target {
+            name: name.into(),
+            files: files.iter().map(PathBuf::from).collect(),
+            executable: false,
+        };
+        let all = vec![
+            t("q", &["q.c"]),
+            t("q.static", &["q.c"]),
+            t("r", &["q.c", "r.c"]),
+        ];
+        let kept: Vec<String> = without_copies(all).into_iter().map(|t| t.name).collect();
+        assert_eq!(kept, ["q", "r"]);
     }
 
     #[test]
