@@ -12,18 +12,52 @@ pub struct LibraryArgs {
     /// twice to run it on two threads; the program's own `main`, if any, is not run).
     #[arg(long = "entry", value_name = "FUNCTION", help_heading = "Library mode")]
     pub entries: Vec<String>,
-    /// Library mode: call FUNCTION (no parameters) first in the generated `main`, alone.
+    /// Library mode: `auto` checks every exported function of the FILEs with itself and
+    /// with every other, one check per pair (as `entries = "auto"` in ladr.toml), at most
+    /// --max-pairs, and reports them as `ladr check` does (its table, JSON or SARIF).
     #[arg(
-        long,
-        value_name = "FUNCTION",
+        long = "entries",
+        value_enum,
+        value_name = "auto",
         help_heading = "Library mode",
-        requires = "entries"
+        conflicts_with = "entries"
     )]
+    pub auto: Option<Auto>,
+    /// Library mode with --entries auto: pairs checked at most (each function with itself
+    /// first, then with the next one, …).
+    #[arg(long, value_name = "N", help_heading = "Library mode", requires = "auto",
+          default_value_t = ladr_project::config::MAX_PAIRS,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub max_pairs: u32,
+    /// Library mode: call FUNCTION (no parameters) first in the generated `main`, alone.
+    #[arg(long, value_name = "FUNCTION", help_heading = "Library mode")]
     pub init: Option<String>,
     /// Library mode: pointer arguments of one type point to one object all the entries
     /// share (default: each thread's own fresh objects).
-    #[arg(long, help_heading = "Library mode", requires = "entries")]
+    #[arg(long, help_heading = "Library mode")]
     pub share_args: bool,
+}
+
+/// The value of `--entries`.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Auto {
+    /// Every exported function of the files, paired with every other and with itself.
+    Auto,
+}
+
+impl LibraryArgs {
+    /// `--init` and `--share-args` need library mode (`--entry` or `--entries auto`).
+    pub fn check(&self) -> Result<(), Error> {
+        let library = !self.entries.is_empty() || self.auto.is_some();
+        match (library, &self.init, self.share_args) {
+            (false, Some(_), _) | (false, _, true) => Err(Error::new(
+                ErrorKind::Usage,
+                "--init and --share-args are for library mode: name the entry functions with \
+                 --entry FUNCTION (or --entries auto)",
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// The program with the generated harness when `--entry` was given (none otherwise).

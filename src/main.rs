@@ -16,6 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+mod auto_cli;
 mod documents;
 mod gate_cli;
 mod library_cli;
@@ -486,6 +487,19 @@ fn main() -> ExitCode {
         None => {}
     }
     let file = cli.file[0].clone();
+    if let Err(e) = cli.library.check() {
+        let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+        return finish(&cli, fail(&cli, &file, &mut err_out, &e, None));
+    }
+    if cli.library.auto.is_some() {
+        return match auto_cli::run(&cli) {
+            Ok(code) => ExitCode::from(code),
+            Err(e) => {
+                let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
+                finish(&cli, fail(&cli, &file, &mut err_out, &e, None))
+            }
+        };
+    }
     if cli.svcomp && cli.file.len() > 1 {
         let e = Error::new(
             ErrorKind::Usage,

@@ -105,3 +105,25 @@ fn units_with_different_feature_macros_link() {
         super::ladr(&["tests/data/link/worker.c", "tests/data/link/main_free.c"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// GNU C that lang-c cannot read is refused with its name and location, not as a bare
+/// syntax error: a computed goto (a coroutine library's `goto *ctx->label`).
+#[test]
+fn computed_goto_is_a_located_unsupported_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("coroutine.c");
+    std::fs::write(
+        &path,
+        "struct cr { void *label; };\n\
+         void step(struct cr *ctx)\n\
+         {\n\
+         \x20   if (ctx->label)\n\
+         \x20       goto *ctx->label;\n\
+         }\n",
+    )
+    .unwrap();
+    let (code, _, err) = super::ladr(&[path.to_str().unwrap(), "--emit", "parsed"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("computed goto `goto *expression`"), "{err}");
+    assert!(err.contains("coroutine.c:5:"), "{err}");
+}

@@ -316,3 +316,102 @@ fn config_entries_are_checked() {
         );
     }
 }
+
+/// A library of two files and no `main` links as one program: an entry of one file calls
+/// a function of the other. Without an entry, the program has no `main` (as one file).
+#[test]
+fn a_library_of_several_files_links_without_main() {
+    let counter = format!("{LIBRARY}/counter.c");
+    let (code, doc) = entries(
+        "gauge.c",
+        &[
+            &counter,
+            "--entry",
+            "gauge_bump",
+            "--entry",
+            "counter_reset",
+        ],
+    );
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        races(&doc)[0],
+        vec![(12, "gauge_bump".into()), (17, "counter_reset".into())]
+    );
+    let (code, _, err) = ladr(&[&format!("{LIBRARY}/gauge.c"), &counter]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("has no `main` function"), "{err}");
+    assert!(err.contains("--entry"), "{err}");
+}
+
+/// `ladr FILE --entries auto`: the pairs of `entries = "auto"`, checked by the gate from
+/// the command line, reported as `ladr check` reports them.
+#[test]
+fn entries_auto_on_the_command_line_checks_every_pair() {
+    let counter = format!("{LIBRARY}/counter.c");
+    let (code, out, err) = ladr(&[&counter, "--entries", "auto", "--format", "json", "-q"]);
+    assert_eq!(code, 1, "{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let verdicts: Vec<(String, String)> = doc["harnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap().to_string(),
+                h["outcome"]["verdict"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let want = [
+        ("auto:counter_add+counter_add", "race"),
+        ("auto:counter_reset+counter_reset", "race"),
+        ("auto:total_add+total_add", "no-race"),
+        ("auto:counter_add+counter_reset", "race"),
+        ("auto:counter_reset+total_add", "no-race"),
+        ("auto:counter_add+total_add", "no-race"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+    assert_eq!(verdicts, want);
+    // --max-pairs bounds them; the text report is the gate's table.
+    let (code, out, err) = ladr(&[&counter, "--entries", "auto", "--max-pairs", "2", "-q"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.contains("auto:counter_add+counter_add"), "{out}");
+    assert!(out.contains("auto:counter_reset+counter_reset"), "{out}");
+    assert!(!out.contains("total_add"), "{out}");
+    // One check's options are refused with it, and --init needs library mode.
+    let (code, _, err) = ladr(&[&counter, "--entries", "auto", "--emit", "parsed"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--entry f --entry g"), "{err}");
+    let (code, _, err) = ladr(&[&counter, "--init", "total_add"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("for library mode"), "{err}");
+}
+
+/// CMake before 3.20 writes no `output`: the target is read from the `-o` of the command;
+/// a `main` behind a calling-convention macro makes a unit an executable's.
+#[test]
+fn init_reads_targets_from_the_commands_output_option() {
+    let t = project();
+    let d = t.path();
+    std::fs::write(
+        d.join("app/main.c"),
+        "#define CDECL\nint CDECL main(void)\n{\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let build = d.join("build");
+    let db = serde_json::json!([
+        {"directory": build, "file": d.join("src/counter.c"),
+         "command": "cc -o CMakeFiles/counter.dir/src/counter.c.o -c ../src/counter.c"},
+        {"directory": build, "file": d.join("app/main.c"),
+         "command": "cc -o CMakeFiles/app.dir/app/main.c.o -c ../app/main.c"},
+    ]);
+    std::fs::write(build.join("compile_commands.json"), db.to_string()).unwrap();
+    let (code, _, err) = ladr_in(d, &["init"]);
+    assert_eq!(code, 0, "{err}");
+    let toml = std::fs::read_to_string(d.join("ladr.toml")).unwrap();
+    assert!(toml.contains("name = \"counter\""), "{toml}");
+    assert!(toml.contains("# `app` defines `main`"), "{toml}");
+}

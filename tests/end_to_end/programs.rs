@@ -293,6 +293,23 @@ fn library_calls_write_through_pointers() {
     free("library_free.c");
 }
 
+/// CBMC's own `memcpy` asserts its destination writeable; a null one (with no bytes to
+/// copy) failed that assertion, which was read as a race between access sites 0 and 0
+/// (sparkletron/C89_pthread_ring_buffer in library mode). Only the race assertion counts.
+#[test]
+fn a_failed_precondition_of_cbmcs_library_is_no_race() {
+    racy("library_precondition_racy.c", (12, 12));
+    free("library_precondition_free.c");
+}
+
+/// A library call of a constant 0 bytes touches nothing; its range was a `char (*)[0]`,
+/// on whose shadow memory CBMC 6.6 crashed (boolbv.cpp:73).
+#[test]
+fn a_library_call_of_no_bytes_is_no_access() {
+    racy("library_zero_bytes_racy.c", (12, 12));
+    free("library_zero_bytes_free.c");
+}
+
 #[test]
 fn sequential_output_is_valid_c() {
     for f in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e")).unwrap() {

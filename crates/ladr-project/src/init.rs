@@ -45,14 +45,30 @@ pub fn find_database(root: &Path, given: Option<&Path>) -> Option<PathBuf> {
     dirs.into_iter().map(|d| d.join(NAME)).find(|f| f.is_file())
 }
 
-/// The target of an entry: `CMakeFiles/<target>.dir/` in its output, else its source's
-/// directory relative to the root (`.` for the root).
-fn target_of(output: Option<&str>, rel: &Path) -> String {
+/// The target of an entry: `CMakeFiles/<target>.dir/` in its output (the `output` field,
+/// else the `-o` of its `arguments` or `command`: CMake before 3.20 writes no `output`),
+/// or an output that is no object file (a program compiled and linked in one command),
+/// else its source's directory relative to the root (`.` for the root).
+fn target_of(entry: &serde_json::Value, rel: &Path) -> String {
+    let output = entry["output"]
+        .as_str()
+        .map(str::to_string)
+        .or_else(|| output_option(entry));
     if let Some(o) = output {
         if let Some(i) = o.find("CMakeFiles/") {
             let rest = &o[i + "CMakeFiles/".len()..];
             if let Some(end) = rest.find(".dir/") {
                 return rest[..end].to_string();
+            }
+        }
+        // `cc -o prog a.c b.c` (as `bear` records it, one entry per source): the program.
+        let path = Path::new(&o);
+        if !matches!(
+            path.extension().and_then(|x| x.to_str()),
+            Some("o" | "obj" | "lo")
+        ) {
+            if let Some(name) = path.file_name() {
+                return name.to_string_lossy().into_owned();
             }
         }
     }
@@ -62,15 +78,49 @@ fn target_of(output: Option<&str>, rel: &Path) -> String {
     }
 }
 
+/// The word after `-o` in an entry's `arguments` (or its `command` split at white space:
+/// only looked at, never run).
+fn output_option(entry: &serde_json::Value) -> Option<String> {
+    let words: Vec<String> = match entry["arguments"].as_array() {
+        Some(a) => a
+            .iter()
+            .filter_map(|w| w.as_str().map(str::to_string))
+            .collect(),
+        None => entry["command"]
+            .as_str()?
+            .split_whitespace()
+            .map(str::to_string)
+            .collect(),
+    };
+    let at = words.iter().position(|w| w == "-o")?;
+    words.get(at + 1).cloned()
+}
+
 /// Whether C text defines `main` (a line-level look, comments not stripped: enough to
-/// tell an executable's unit from a library's).
+/// tell an executable's unit from a library's): a line that starts with words (its type,
+/// or a calling-convention macro: `int CJSON_CDECL main(void)`) and then `main(`, and
+/// does not end with `;` (a declaration or a call).
 fn defines_main(text: &str) -> bool {
     text.lines().any(|l| {
-        let l = l.trim_start();
-        ["int main(", "int main (", "main(", "void main("]
-            .iter()
-            .any(|p| l.starts_with(p))
-            || l.starts_with("int main") && l[8..].trim_start().starts_with('(')
+        let l = l.trim();
+        let Some(at) = find_word(l, "main") else {
+            return false;
+        };
+        let before = &l[..at];
+        l[at + 4..].trim_start().starts_with('(')
+            && !l.ends_with(';')
+            && before
+                .split_whitespace()
+                .all(|w| w != "return" && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    })
+}
+
+/// The byte offset of `word` in `line` as a whole identifier.
+fn find_word(line: &str, word: &str) -> Option<usize> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    line.match_indices(word).map(|(i, _)| i).find(|&i| {
+        !line[..i].chars().next_back().is_some_and(ident)
+            && !line[i + word.len()..].chars().next().is_some_and(ident)
     })
 }
 
@@ -100,7 +150,7 @@ pub fn targets(db: &Path, root: &Path) -> Result<Vec<Target>> {
         if source.extension().and_then(|x| x.to_str()) != Some("c") {
             continue;
         }
-        let name = target_of(e["output"].as_str(), rel);
+        let name = target_of(e, rel);
         let main = std::fs::read_to_string(&source).is_ok_and(|t| defines_main(&t));
         let i = match out.iter().position(|t| t.name == name) {
             Some(i) => i,
@@ -118,7 +168,20 @@ pub fn targets(db: &Path, root: &Path) -> Result<Vec<Target>> {
         }
         out[i].executable |= main;
     }
-    Ok(out)
+    Ok(without_copies(out))
+}
+
+/// The targets less those with the same sources as an earlier one (CMake's shared and
+/// static library of the same files, `lfqueue` and `lfqueue.static`): one harness
+/// checks them.
+fn without_copies(targets: Vec<Target>) -> Vec<Target> {
+    let mut out: Vec<Target> = vec![];
+    for t in targets {
+        if !out.iter().any(|o| o.files == t.files) {
+            out.push(t);
+        }
+    }
+    out
 }
 
 /// A TOML string.
@@ -186,4 +249,55 @@ pub fn starter(db: &Path, root: &Path, targets: &[Target]) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn target_from_output_field_or_o_option() {
+        let rel = Path::new("src/a.c");
+        let field = json!({"output": "CMakeFiles/lib.dir/src/a.c.o"});
+        assert_eq!(target_of(&field, rel), "lib");
+        let command = json!({"command": "cc -DX -o CMakeFiles/core.dir/src/a.c.o -c ../src/a.c"});
+        assert_eq!(target_of(&command, rel), "core");
+        let arguments = json!({"arguments": ["cc", "-o", "CMakeFiles/x.dir/a.c.o", "-c", "a.c"]});
+        assert_eq!(target_of(&arguments, rel), "x");
+        // Not CMake's: the source's directory, or the program linked in the same command.
+        let bear = json!({"arguments": ["cc", "-o", "a.o", "-c", "a.c"]});
+        assert_eq!(target_of(&bear, rel), "src");
+        let program = json!({"output": "/p/list/bench-lock", "file": "lock.c"});
+        assert_eq!(target_of(&program, rel), "bench-lock");
+        assert_eq!(target_of(&json!({}), Path::new("a.c")), ".");
+    }
+
+    #[test]
+    fn a_target_of_the_same_files_as_another_is_left_out() {
+        let t = |name: &str, files: &[&str]| Target {
+            name: name.into(),
+            files: files.iter().map(PathBuf::from).collect(),
+            executable: false,
+        };
+        let all = vec![
+            t("q", &["q.c"]),
+            t("q.static", &["q.c"]),
+            t("r", &["q.c", "r.c"]),
+        ];
+        let kept: Vec<String> = without_copies(all).into_iter().map(|t| t.name).collect();
+        assert_eq!(kept, ["q", "r"]);
+    }
+
+    #[test]
+    fn main_behind_a_macro_and_not_a_call() {
+        assert!(defines_main("int main(void)\n{}"));
+        assert!(defines_main("int CJSON_CDECL main(void)\n{"));
+        assert!(defines_main("int\nmain (int argc, char **argv) {"));
+        assert!(!defines_main("int main(void);"));
+        assert!(!defines_main("  return main(1);"));
+        assert!(!defines_main("x = main(1)"));
+        assert!(!defines_main("int domain(void) {"));
+        assert!(!defines_main("int main_loop(void) {"));
+    }
 }

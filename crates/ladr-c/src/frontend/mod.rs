@@ -271,6 +271,11 @@ fn syntax_error(
             "a label address `&&label` (GNU computed goto)".to_string(),
             None,
         )
+    } else if rest.starts_with('*') && ends_with_word(before, "goto") {
+        (
+            "a computed goto `goto *expression` (GNU labels as values)".to_string(),
+            None,
+        )
     } else if rest.starts_with('$') {
         ("`$` in an identifier".to_string(), None)
     } else if is_cpp(&token) && map.lookup(offset).file.contains("c++")
@@ -309,6 +314,15 @@ fn syntax_error(
     }
     e.source = Some(Arc::new(map.clone()));
     e
+}
+
+/// Whether `text` ends with the whole word `word` (`goto`, not `xgoto`).
+fn ends_with_word(text: &str, word: &str) -> bool {
+    text.strip_suffix(word).is_some_and(|b| {
+        !b.chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }
 
 /// The token at the start of `rest` as the user wrote it (an identifier, a number, `::`, a

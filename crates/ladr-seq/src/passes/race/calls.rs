@@ -197,8 +197,8 @@ impl Instrumenter<'_> {
     /// ([`library`]): an access of the bytes it covers, `*(char (*)[n])arg`, when their
     /// number `n` ([`library::extent`]) is a constant expression; of the first and the last
     /// byte, `*(char *)arg` and `((char *)arg)[n - 1]` when `n > 0`, when it is not; of the
-    /// first byte when it is not known. Arguments with side effects cannot be evaluated
-    /// twice and are left out.
+    /// first byte when it is not known; none when it is the constant 0. Arguments with side
+    /// effects cannot be evaluated twice and are left out.
     fn library_accesses(
         &mut self,
         name: &str,
@@ -227,6 +227,9 @@ impl Instrumenter<'_> {
                 let write = effect == library::Effect::Write;
                 let bytes = library::extent(name, i).and_then(|x| extent_value(x, args, span));
                 match bytes {
+                    // No bytes (`memcpy(p, q, 0)`): no access, and no `char (*)[0]`, on
+                    // whose shadow memory CBMC 6.6 fails an invariant (boolbv.cpp:73).
+                    Some(n) if constant::value(&n.node, &constant::Env::default()) == Some(0) => {}
                     Some(n) if constant::is_constant(&n.node, &constant::Env::default()) => {
                         let range = cast(char_array_pointer(n, span), a.clone(), span);
                         out.extend(self.flags(&shown, range, write, self.atomic));

@@ -288,7 +288,7 @@ impl ProgramFacts {
         if !defs.contains_key("main") {
             return Err(Error::new(
                 ladr_c::diag::ErrorKind::Unsupported,
-                "the program has no `main` function",
+                "the program has no `main` function (a library: name the functions its threads call with `--entry FUNCTION`, docs/library-mode.md)",
             ));
         }
         let pointer_globals = function_pointer_globals(others, &defs);
