@@ -106,6 +106,9 @@ enum Bound {
     Known(usize, bool),
     /// A private counter runs it more than `max_unwind` times.
     Beyond,
+    /// A counter with constant bounds runs it more than `max_unwind` times, but another
+    /// write might change it (a global counter, a bound assigned once): unwound as usual.
+    Long,
 }
 
 /// The unwinding of one function's loops and backward `goto` regions.
@@ -185,10 +188,11 @@ impl Unwinder<'_> {
                 self.solo = false;
             }
             if let BlockItem::Statement(s) = &mut items[k].node {
-                // A loop copied whole (or by a constant count) keeps its exact values; the
-                // others of `main` before any thread are one step (`solo`).
-                let copied = matches!(exact, Some(Bound::Known(..)));
-                if let Some(step) = (self.solo && !copied).then(|| self.setup_loop(s)).flatten() {
+                // A loop of `main` before any thread known to run more than `max_unwind`
+                // times is one step (`solo`); the others keep their copies (a loop of
+                // unknown bound still reaches the threads with few iterations).
+                let long = matches!(exact, Some(Bound::Beyond | Bound::Long));
+                if let Some(step) = (self.solo && long).then(|| self.setup_loop(s)).flatten() {
                     *s = step;
                     continue;
                 }

@@ -1,5 +1,7 @@
-//! `unwind`'s set-up loops: a loop of `main` that runs before any thread exists and only
-//! stores into objects (`for (i = 0; i < 1000; i++) a[i] = i;`) becomes one step that gives
+//! `unwind`'s set-up loops: a loop of `main` that runs before any thread exists, has a
+//! constant bound beyond `max_unwind` (so its copies would cut every execution before the
+//! threads) and only stores into objects (`for (i = 0; i < 1000; i++) a[i] = i;`) becomes
+//! one step that gives
 //! every object it writes an arbitrary value and leaves the loop's test false:
 //!
 //! ```text
