@@ -78,3 +78,20 @@ fn shared_struct_local() {
     racy("omp_struct_racy.c", (9, 9));
     free("omp_struct_free.c");
 }
+
+/// A set-up loop of `main` longer than `--max-unwind`, before any thread exists, is one
+/// step that gives the array arbitrary values: the region after it is reached (no vacuous
+/// "no race"), and its race found.
+#[test]
+fn setup_loop_before_the_region_is_one_step() {
+    racy("omp_setup_racy.c", (9, 9));
+    free("omp_setup_free.c");
+}
+
+/// `parallel if(c)`: a team of one thread where `c` is false, so the unprotected update
+/// races only when `c` holds (the atomic region after it gives the twin its threads).
+#[test]
+fn if_clause_decides_the_team() {
+    racy("omp_if_racy.c", (6, 6));
+    free("omp_if_free.c");
+}

@@ -61,6 +61,7 @@ fn constant_bound_above_max_unwind_uses_default() {
         r#"
 int a[300];
 int main() {
+  pthread_create(0, 0, 0, 0);
   int i; __CPROVER_havoc_object(&i);
   i = 0;
   while (i < 300) { a[i] = i; i += 1; }
@@ -70,6 +71,28 @@ int main() {
         2,
         100
     ));
+}
+
+/// The same loop in `main` before any thread: one step that gives `a` and `i` arbitrary
+/// values and leaves the test false (`solo`), no cut.
+#[test]
+fn long_setup_loop_before_any_thread_is_one_step() {
+    let out = check_max(
+        r#"
+int a[300];
+int main() {
+  int i; __CPROVER_havoc_object(&i);
+  i = 0;
+  while (i < 300) { a[i] = i; i += 1; }
+  return 0;
+}
+"#,
+        2,
+        100,
+    );
+    assert!(out.contains("__CPROVER_havoc_object(a);"), "{out}");
+    assert!(out.contains("__CPROVER_assume(!(i < 300));"), "{out}");
+    assert!(!out.contains("a[i] = i"), "{out}");
 }
 
 #[test]
@@ -228,6 +251,7 @@ char __VERIFIER_nondet_char(void);
 void *malloc(unsigned long);
 char *g;
 int main() {
+  pthread_create(0, 0, 0, 0);
   unsigned long n; n = 4096;
   char *p; p = malloc(n);
   unsigned long i; i = 0;

@@ -165,6 +165,42 @@ fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Stateme
     expr_stmt(assign(lhs, rhs, span))
 }
 
+/// The condition of `parallel`'s `if([parallel:] c)` clause, parsed from the directive's
+/// text at the directive's offset (its nodes fall on the directive's line).
+fn if_condition(d: &Directive, text: &str) -> R<Node<Expression>> {
+    let text = text.trim();
+    let text = text
+        .strip_prefix("parallel")
+        .map_or(text, |t| t.trim_start().strip_prefix(':').unwrap_or(text));
+    let pad = " ".repeat(d.at);
+    let parsed = crate::frontend::parse_text(&format!("{pad}int __x = ({text});\n"), "<if>")
+        .ok()
+        .and_then(|(_, unit, _)| {
+            let ExternalDeclaration::Declaration(decl) = &unit.0.first()?.node else {
+                return None;
+            };
+            match &decl
+                .node
+                .declarators
+                .first()?
+                .node
+                .initializer
+                .as_ref()?
+                .node
+            {
+                Initializer::Expression(e) => Some((**e).clone()),
+                _ => None,
+            }
+        });
+    match parsed {
+        Some(e) => Ok(e),
+        None => fail(
+            d,
+            format!("the `if({text})` clause: not an expression ladr reads"),
+        ),
+    }
+}
+
 impl Lowering {
     /// The team size of a `parallel`: `num_threads(constant)` or the default.
     fn team_size(&self, d: &Directive) -> R<u64> {
@@ -465,7 +501,9 @@ impl Lowering {
         let routine = names::omp_region(r);
         let size_value = match d.clause("if").and_then(|c| c.args.clone()) {
             None => int(team, span),
-            Some(_) => return fail(d, "the `if` clause of `parallel`"),
+            // `if(c)`: a team of one thread where `c` is false (the creations and joins
+            // are already under `size > 1`).
+            Some(text) => cond(if_condition(d, &text)?, int(team, span), int(1, span), span),
         };
         setup.push(set(ident(&size, span), size_value, span));
         setup.push(set(

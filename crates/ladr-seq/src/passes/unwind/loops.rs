@@ -313,7 +313,11 @@ impl Unwinder<'_> {
         let mut n: i128 = 0;
         while test(v) {
             if n >= self.max_unwind {
-                return (private && n >= self.unwind as i128).then_some(Bound::Beyond);
+                return Some(if private && n >= self.unwind as i128 {
+                    Bound::Beyond
+                } else {
+                    Bound::Long
+                });
             }
             v += step;
             n += 1;

@@ -35,7 +35,9 @@
 //! unwinds `while` loops (constant bounds, certain cuts, loops that fill an object);
 //! `regions` the regions of backward `goto`s; `constants` finds the constant globals and
 //! locals that bound loops; `prune` drops the code a certain cut makes
-//! unreachable.
+//! unreachable; `solo` turns a set-up loop of `main` that runs before any thread exists and
+//! that the bounds would not copy whole (no constant bound up to `max_unwind`) into one step
+//! that gives what it writes arbitrary values (sound: it only adds executions; no cut).
 //!
 //! [`CutKind::Loop`]: ladr_ir::program::CutKind::Loop
 
@@ -43,6 +45,7 @@ mod constants;
 mod loops;
 mod prune;
 mod regions;
+mod solo;
 
 use constants::{constant_globals, constant_locals, locals_and_taken};
 use ladr_c::diag::{Error, Result};
@@ -57,6 +60,7 @@ use std::collections::{HashMap, HashSet};
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     let globals = constant_globals(&p.unit);
+    let global_arrays = solo::global_array_dims(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let (locals, taken) = locals_and_taken(&f.node);
@@ -66,6 +70,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 .filter(|(g, _)| !locals.contains(*g))
                 .map(|(g, v)| (g.clone(), *v))
                 .collect();
+            let is_main = declarator_name(&f.node.declarator.node) == Some("main");
+            let backward = solo::backward_labels(&f.node.statement);
+            let array_dims = solo::array_dims(&global_arrays, &f.node);
             let mut unwinder = Unwinder {
                 names: &mut p.names,
                 cuts: &mut p.cuts,
@@ -75,6 +82,10 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 taken,
                 consts,
                 global_consts,
+                solo: is_main,
+                array_dims,
+                backward,
+                kept: &p.kept,
             };
             unwinder.stmt(&mut f.node.statement)?;
             prune(&mut f.node.statement);
@@ -95,6 +106,9 @@ enum Bound {
     Known(usize, bool),
     /// A private counter runs it more than `max_unwind` times.
     Beyond,
+    /// A counter with constant bounds runs it more than `max_unwind` times, but another
+    /// write might change it (a global counter, a bound assigned once): unwound as usual.
+    Long,
 }
 
 /// The unwinding of one function's loops and backward `goto` regions.
@@ -111,6 +125,14 @@ struct Unwinder<'a> {
     consts: HashMap<String, i128>,
     /// The program's constant globals (`constant_globals`) no local of the function shadows.
     global_consts: HashMap<String, i128>,
+    /// Walking `main` before any thread can exist (`solo`): set-up loops are one step.
+    solo: bool,
+    /// Variables declared as arrays, with their dimensions (`solo::array_dims`).
+    array_dims: HashMap<String, usize>,
+    /// Labels a later `goto` jumps back to (`solo::backward_labels`).
+    backward: HashSet<String>,
+    /// The kept functions (not inlined: they may create threads).
+    kept: &'a std::collections::BTreeSet<String>,
 }
 
 impl Unwinder<'_> {
@@ -162,7 +184,18 @@ impl Unwinder<'_> {
                 (BlockItem::Statement(w), Some(prev)) => self.constant_bound(prev, w),
                 _ => None,
             };
+            if self.solo && solo::ends_solo(&items[k], self.kept, &self.backward) {
+                self.solo = false;
+            }
             if let BlockItem::Statement(s) = &mut items[k].node {
+                // A loop of `main` before any thread known to run more than `max_unwind`
+                // times is one step (`solo`); the others keep their copies (a loop of
+                // unknown bound still reaches the threads with few iterations).
+                let long = matches!(exact, Some(Bound::Beyond | Bound::Long));
+                if let Some(step) = (self.solo && long).then(|| self.setup_loop(s)).flatten() {
+                    *s = step;
+                    continue;
+                }
                 if let Some((guard, fast)) = self.fill_loop(s) {
                     // The loop stays, unwound as usual, for the case the fast path excludes.
                     let slow = self.unwind_while(s, self.unwind, false);

@@ -1,0 +1,13 @@
+#include <omp.h>
+int x;
+int main(void) {
+  int n = 4;
+#pragma omp parallel if (n > 1)
+  x = x + 1;
+#pragma omp parallel
+  {
+#pragma omp atomic
+    x++;
+  }
+  return 0;
+}
