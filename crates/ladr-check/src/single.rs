@@ -294,7 +294,12 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
                         }))
                     };
                     match (access(w), access(r)) {
-                        (Some(first), Some(second)) => Finding::Race { first, second },
+                        (Some(first), Some(second)) if program.summaries.is_empty() => {
+                            Finding::Race { first, second }
+                        }
+                        (Some(_), Some(_)) => Finding::Unknown {
+                            reason: summarised(parsed, &program.summaries),
+                        },
                         // Only an inconsistency of the encoding (or of CBMC's shadow memory)
                         // gets here: every flag set records its site.
                         _ => Finding::Unknown {
@@ -357,6 +362,24 @@ fn describe_site(parsed: &Parsed, program: &Program, id: u32) -> String {
 }
 
 /// The last value CBMC assigned to global `name` in the trace.
+/// Why a race found with set-up loops made one step is not reported (`Program::summaries`).
+fn summarised(parsed: &Parsed, loops: &[lang_c::span::Span]) -> String {
+    let at: Vec<String> = loops
+        .iter()
+        .map(|s| {
+            let l = parsed.map.lookup(s.start);
+            format!("{}:{}", l.file, l.line)
+        })
+        .collect();
+    format!(
+        "a race was found, but only with the set-up loop{} at {} made one step that gives \
+         what it writes arbitrary values: the race may rest on values the loop never \
+         stores; a --max-unwind at least its iteration count checks the loop exactly",
+        if at.len() == 1 { "" } else { "s" },
+        at.join(", ")
+    )
+}
+
 fn last_value(trace: &[cbmc::Step], name: &str) -> Option<u32> {
     trace
         .iter()

@@ -220,6 +220,10 @@ pub struct Program {
     pub cuts: Vec<Cut>,
     /// Functions without a body whose results are any value (filled by `threads`).
     pub assumptions: Vec<Assumption>,
+    /// Set-up loops of `main` made one step that gives what they write arbitrary values
+    /// (filled by `unwind`): a "no race" still holds, but a race found may rest on values
+    /// such a loop never stores, so it is not reported as one.
+    pub summaries: Vec<Span>,
     /// Thread slots (filled by `threads`).
     pub slots: Vec<Slot>,
     /// Objects of one slot (filled by `threads`): the slots' automatic locals, made `static`,
@@ -253,6 +257,7 @@ impl Program {
             names: Names::new(),
             cuts: vec![],
             assumptions: vec![],
+            summaries: vec![],
             slots: vec![],
             thread_locals: Default::default(),
             code: vec![],

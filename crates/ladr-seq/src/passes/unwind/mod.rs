@@ -76,6 +76,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             let mut unwinder = Unwinder {
                 names: &mut p.names,
                 cuts: &mut p.cuts,
+                summaries: &mut p.summaries,
                 unwind: opts.unwind.max(1) as usize,
                 max_unwind: opts.max_unwind as i128,
                 locals,
@@ -115,6 +116,8 @@ enum Bound {
 struct Unwinder<'a> {
     names: &'a mut Names,
     cuts: &'a mut Vec<Cut>,
+    /// The set-up loops made one step (`Program::summaries`).
+    summaries: &'a mut Vec<lang_c::span::Span>,
     unwind: usize,
     max_unwind: i128,
     /// Locals and parameters of the function.
@@ -193,6 +196,7 @@ impl Unwinder<'_> {
                 // unknown bound still reaches the threads with few iterations).
                 let long = matches!(exact, Some(Bound::Beyond | Bound::Long));
                 if let Some(step) = (self.solo && long).then(|| self.setup_loop(s)).flatten() {
+                    self.summaries.push(s.span);
                     *s = step;
                     continue;
                 }
