@@ -358,7 +358,12 @@ fn each_rule_proves_its_race_free_program() {
         let p = proof_of_source(body);
         assert!(p.proved, "not proved:\n{body}\n{:#?}", p.lines());
         let x = p.objects.iter().find(|o| o.object == "x");
-        assert_eq!(x.map(|o| o.rule), Some(*rule), "{body}\n{:#?}", p.lines());
+        assert_eq!(
+            x.map(|o| o.rule.as_str()),
+            Some(*rule),
+            "{body}\n{:#?}",
+            p.lines()
+        );
     }
 }
 

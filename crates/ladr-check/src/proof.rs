@@ -30,7 +30,6 @@ pub struct ObjectAnswer {
     pub safe: bool,
     /// `main-alone`, `read-only`, `one-thread`, `lock`, `atomic-section`, `atomic`,
     /// `per-pair`, or `unproved`.
-    #[serde(deserialize_with = "crate::answer::leak")]
     pub rule: crate::answer::Word,
     pub reason: String,
     /// For an object not proved: the two accesses that may race.
@@ -82,9 +81,9 @@ impl ProofAnswer {
         }
         let mut rules: Vec<(&str, usize)> = vec![];
         for o in &self.objects {
-            match rules.iter_mut().find(|(r, _)| *r == o.rule) {
+            match rules.iter_mut().find(|(r, _)| o.rule == *r) {
                 Some(r) => r.1 += 1,
-                None => rules.push((o.rule, 1)),
+                None => rules.push((&o.rule, 1)),
             }
         }
         let parts: Vec<String> = rules.iter().map(|(r, k)| format!("{k} {r}")).collect();
@@ -110,7 +109,7 @@ pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
             .map(|o| ObjectAnswer {
                 object: o.name.clone(),
                 safe: o.safe,
-                rule: o.rule,
+                rule: o.rule.into(),
                 reason: o.reason.clone(),
                 accesses: o
                     .pair

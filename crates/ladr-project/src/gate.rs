@@ -425,7 +425,7 @@ impl Gate {
         } else if self
             .runs
             .iter()
-            .any(|r| matches!(r.outcome.verdict, "unknown" | "error"))
+            .any(|r| matches!(r.outcome.verdict.as_str(), "unknown" | "error"))
         {
             3
         } else {
@@ -488,7 +488,7 @@ impl Gate {
             "status": self.status(),
             "summary": {
                 "harnesses": self.runs.len(),
-                "no_verdict": self.runs.iter().filter(|r| matches!(r.outcome.verdict, "unknown" | "error")).count(),
+                "no_verdict": self.runs.iter().filter(|r| matches!(r.outcome.verdict.as_str(), "unknown" | "error")).count(),
                 "races": self.races.len(),
                 "new": count(&|j| j.fails()),
                 "unchanged": count(&|j| j.state == State::Unchanged && j.suppression.is_none()),

@@ -38,7 +38,6 @@ pub struct Outcome {
     pub schema: u32,
     /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
     /// ladr cannot check, or a usage error found after the command line was read).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub verdict: Word,
     /// The static analysis proved the program race-free: "no race" in every execution,
     /// whatever the bounds say (they were not used).
@@ -88,7 +87,6 @@ pub struct Outcome {
 pub struct ErrorInfo {
     /// `usage`, `syntax`, `unsupported`, `backend`, `internal`, `resources` or
     /// `interrupted` (a signal stopped the run; the verdict is `unknown`).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub kind: Word,
     pub message: String,
     /// Where, when the diagnostic has a place in the user's source.
@@ -116,7 +114,6 @@ pub struct Race {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suppression {
     /// SARIF's `suppression.kind`: `inSource` (a comment) or `external` (`ladr.toml`).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub kind: Word,
     /// The reason written with it (required).
     pub justification: String,
@@ -155,20 +152,20 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
         .map(|l| position(&l));
     Outcome {
         schema: SCHEMA_VERSION,
-        verdict: if backend { "unknown" } else { "error" },
+        verdict: Word::new(if backend { "unknown" } else { "error" }),
         proved: false,
         proof: None,
         proof_summary: None,
         reason: Some(e.message.clone()),
         error: Some(ErrorInfo {
-            kind: match e.kind {
+            kind: Word::new(match e.kind {
                 ErrorKind::Usage => "usage",
                 ErrorKind::Syntax => "syntax",
                 ErrorKind::Unsupported => "unsupported",
                 ErrorKind::Backend => "backend",
                 ErrorKind::Internal => "internal",
                 ErrorKind::Resources => "resources",
-            },
+            }),
             message: e.message.clone(),
             location,
             notes: e.notes.clone(),
@@ -198,7 +195,7 @@ pub fn interrupted_outcome(input: &str, signal: i32, opts: &Options) -> Outcome 
     let message = format!("interrupted by {name} before an answer");
     let mut o = error_outcome(input, &Error::new(ErrorKind::Backend, message), None, opts);
     if let Some(e) = &mut o.error {
-        e.kind = "interrupted";
+        e.kind = Word::new("interrupted");
     }
     o
 }
@@ -233,7 +230,7 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
     };
     Outcome {
         schema: SCHEMA_VERSION,
-        verdict,
+        verdict: verdict.into(),
         proved: answer.proved(),
         proof: None,
         proof_summary: answer

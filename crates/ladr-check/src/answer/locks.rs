@@ -35,7 +35,6 @@ pub struct LockHeld {
     /// The lock as the user named it where it was taken (`q->lock` for `&q->lock`).
     pub lock: String,
     /// `mutex`, `rwlock-read`, `rwlock-write` or `spinlock`.
-    #[serde(deserialize_with = "crate::answer::leak")]
     pub kind: Word,
     /// The call that took it.
     pub acquired_at: Option<Position>,
@@ -197,7 +196,7 @@ pub(super) fn held_at_race(report: &Report, parsed: &Parsed) -> Vec<Vec<LockHeld
                         user_span(report, s).map(|sp| position(&parsed.map.lookup(sp.start)));
                     held[k].push(LockHeld {
                         lock: name,
-                        kind,
+                        kind: kind.into(),
                         acquired_at,
                         key,
                         relocks: 0,

@@ -11,7 +11,7 @@
 //! temporaries) is read with `ladr_cbmc::names`.
 
 use super::locks;
-use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value};
+use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value, Word};
 use crate::{Access, Finding, Report, SEQ_FILE};
 use ladr_c::frontend::Parsed;
 use ladr_c::source_map::Loc;
@@ -125,7 +125,7 @@ fn access_info(
         file: a.loc.file.clone(),
         line: a.loc.line,
         column: a.loc.column,
-        kind: if a.site.write { "write" } else { "read" },
+        kind: Word::new(if a.site.write { "write" } else { "read" }),
         atomic: a.site.atomic,
         expr: a.site.expr.clone(),
         libc_state: a.site.libc_state.clone(),
