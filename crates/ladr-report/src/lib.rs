@@ -9,6 +9,7 @@
 //! renders a finished `ladr_check::Answer` (and the user's sources, to quote them). Only
 //! here (and in `ladr-eval`) is JSON written.
 
+pub mod gate;
 pub mod groups;
 pub mod html;
 pub mod locks;
@@ -33,8 +34,10 @@ use serde::{Deserialize, Serialize};
 /// 2: `races` (every race found, each with its interleaving) replaced `race`; `search`.
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The document of one check. `R` is the type of its races: [`Race`], except in the gate's
+/// document, whose races carry the gate's judgement ([`gate::JudgedRace`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Outcome {
+pub struct Outcome<R = Race> {
     pub schema: u32,
     /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
     /// ladr cannot check, or a usage error found after the command line was read).
@@ -61,7 +64,7 @@ pub struct Outcome {
     /// The time limit of the whole check in seconds (null: none).
     pub time_limit_s: Option<f64>,
     /// The races found, in the order found (empty unless the verdict is `race`).
-    pub races: Vec<Race>,
+    pub races: Vec<R>,
     /// How the search for races ended (absent for `error`, and for an outcome of one check).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
@@ -80,6 +83,31 @@ pub struct Outcome {
     /// What each swarm instance gave (`ladr swarm collect`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swarm: Option<schedule::SwarmDoc>,
+}
+
+impl Outcome {
+    /// This outcome with other races (each field but `races` copied).
+    pub fn with_races<R>(&self, races: Vec<R>) -> Outcome<R> {
+        Outcome {
+            schema: self.schema,
+            verdict: self.verdict.clone(),
+            proved: self.proved,
+            proof: self.proof.clone(),
+            proof_summary: self.proof_summary.clone(),
+            reason: self.reason.clone(),
+            error: self.error.clone(),
+            input: self.input.clone(),
+            bounds: self.bounds.clone(),
+            time_limit_s: self.time_limit_s,
+            races,
+            search: self.search.clone(),
+            assumptions: self.assumptions.clone(),
+            stats: self.stats.clone(),
+            tool: self.tool.clone(),
+            deepening: self.deepening.clone(),
+            swarm: self.swarm.clone(),
+        }
+    }
 }
 
 /// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
@@ -135,6 +163,11 @@ pub const TOOL: Tool = Tool {
     name: "ladr",
     version: env!("CARGO_PKG_VERSION"),
 };
+
+/// The outcome has no verdict: `unknown` (no answer: timeout, CBMC failure) or `error`.
+pub fn no_verdict(o: &Outcome) -> bool {
+    matches!(o.verdict.as_str(), "unknown" | "error")
+}
 
 /// The JSON document of `--format json`: the outcome serialised (schema in docs/output.md).
 pub fn json(o: &Outcome) -> String {
