@@ -13,6 +13,7 @@ pub mod gate;
 pub mod groups;
 pub mod html;
 pub mod locks;
+pub mod proof;
 pub mod sarif;
 pub mod schedule;
 pub mod text;
@@ -270,7 +271,7 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
             .proof
             .as_ref()
             .filter(|p| p.proved)
-            .map(|p| p.summary()),
+            .map(proof::summary),
         reason,
         error: None,
         input: input.display().to_string(),

@@ -15,7 +15,7 @@
 //! function (`__VERIFIER_atomic_*`, a user-defined C11 `atomic_*`), which ladr runs as one
 //! atomic section.
 
-use super::trace::{context_ranges, position, user_span};
+use super::steps::{context_ranges, position, user_span, user_text};
 use super::Position;
 use super::Word;
 use crate::Report;
@@ -190,8 +190,8 @@ pub(super) fn held_at_race(report: &Report, parsed: &Parsed) -> Vec<Vec<LockHeld
                             continue;
                         }
                     }
-                    let name = lock_name(report, parsed, s, modelled)
-                        .unwrap_or_else(|| super::trace::user_text(&key));
+                    let name =
+                        lock_name(report, parsed, s, modelled).unwrap_or_else(|| user_text(&key));
                     let acquired_at =
                         user_span(report, s).map(|sp| position(&parsed.map.lookup(sp.start)));
                     held[k].push(LockHeld {

@@ -10,9 +10,12 @@
 //! tool) and renders every other format from the same data.
 
 mod locks;
+mod proof;
+pub(crate) mod steps;
 pub mod trace;
 
 pub use locks::LockHeld;
+pub use proof::{GiveUp, ObjectAnswer, ProofAnswer};
 
 use crate::parallel::Deepening;
 use crate::{Races, Report, SearchEnd};
@@ -39,7 +42,7 @@ pub struct Answer {
     pub fallback: Option<String>,
     /// What the static analysis said (none: it did not run). `proved`: the verdict is "no
     /// race in any execution", no bound pair ran.
-    pub proof: Option<crate::proof::ProofAnswer>,
+    pub proof: Option<ProofAnswer>,
 }
 
 impl Answer {
@@ -51,7 +54,7 @@ impl Answer {
 }
 
 /// The answer of a program the static analysis proved race-free: no CBMC run, no bounds.
-pub fn of_proof(proof: crate::proof::ProofAnswer, opts: &Options) -> Answer {
+pub fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
     Answer {
         verdict: Verdict::NoRace,
         bounds: Bounds::uncut(opts),
