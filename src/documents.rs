@@ -136,8 +136,8 @@ pub fn document(
     match (format, gate) {
         ("json", true) => {
             let status = signal.map_or(2, |s| (128 + s) as u8);
-            let doc = ladr_project::gate::error_json(Path::new(&input), &outcome, status);
-            format!("{}\n", report::sarif::to_string(&doc))
+            let doc = report::gate::error_json(Path::new(&input), &outcome, status);
+            format!("{doc}\n")
         }
         ("json", false) => format!("{}\n", report::json(&outcome)),
         _ => format!(

@@ -217,14 +217,14 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
         write(f, &ladr_report::sarif::to_string(&gate.sarif(&root)))?;
     }
     if let Some(f) = &args.json {
-        write(f, &pretty(&gate.json()))?;
+        write(f, &gate.json())?;
     }
     if let Some(dir) = &args.html {
         write_html(dir, &gate)?;
     }
     match args.format {
         Format::Text => emit(&gate.text(args.steps)),
-        Format::Json => emit(&format!("{}\n", pretty(&gate.json()))),
+        Format::Json => emit(&format!("{}\n", gate.json())),
         Format::Sarif => emit(&format!(
             "{}\n",
             ladr_report::sarif::to_string(&gate.sarif(&root))
@@ -299,9 +299,6 @@ fn list(
     Ok(out)
 }
 
-/// Any JSON value as indented text (the SARIF writer's).
-use ladr_report::sarif::to_string as pretty;
-
 fn write(path: &Path, text: &str) -> Result<(), Error> {
     std::fs::write(path, format!("{text}\n")).map_err(|e| {
         Error::new(
@@ -311,90 +308,23 @@ fn write(path: &Path, text: &str) -> Result<(), Error> {
     })
 }
 
-/// The file name of the page of race `race` of harness `harness`: the harness's name kept
-/// to letters, digits, `-` and `_` (at most 40; the harness's number added when that changed
-/// it), then the race's number, so it names a file in
-/// DIR whatever the name is (`../../x`, `/abs/path` wrote pages outside DIR: issue 28).
-fn page_name(harness_name: &str, harness: usize, race: usize) -> String {
-    let safe: String = harness_name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    if safe == harness_name && !safe.is_empty() {
-        format!("{safe}-{}.html", race + 1)
-    } else {
-        format!("{safe}-h{}-{}.html", harness + 1, race + 1)
-    }
-}
-
-/// `--html DIR`: a page per race (its harness's outcome with that race alone) and an index
-/// (the gate's result, the harnesses' verdicts, the races linking their pages).
+/// `--html DIR`: a page per race and an index (`Gate::html`), written into DIR.
 fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
-    use ladr_report::html::{IndexHarness, IndexRace};
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::new(
             ErrorKind::Usage,
             format!("--html: cannot create `{}`: {e}", dir.display()),
         )
     })?;
-    let mut races = vec![];
-    for j in &gate.races {
-        let run = &gate.runs[j.harness];
-        let race = &run.outcome.races[j.race];
-        let one = ladr_report::Outcome {
-            races: vec![race.clone()],
-            ..run.outcome.clone()
-        };
-        let name = page_name(&run.name, j.harness, j.race);
-        let page = ladr_report::html::html(&one);
-        ladr_check::files::write_no_follow(&dir.join(&name), page.as_bytes()).map_err(|e| {
+    let (pages, index) = gate.html();
+    for (name, page) in &pages {
+        ladr_check::files::write_no_follow(&dir.join(name), page.as_bytes()).map_err(|e| {
             Error::new(
                 ErrorKind::Usage,
                 format!("--html: cannot write `{name}`: {e}"),
             )
         })?;
-        let state = match &j.suppression {
-            Some(_) => "suppressed",
-            None => j.state.name(),
-        };
-        races.push(IndexRace {
-            harness: run.name.clone(),
-            page: name,
-            text: gate::race_line(race),
-            state: state.to_string(),
-        });
     }
-    let harnesses: Vec<IndexHarness> = gate
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(k, r)| {
-            let mine = || gate.races.iter().filter(move |j| j.harness == k);
-            IndexHarness {
-                name: r.name.clone(),
-                verdict: r.outcome.verdict.to_string(),
-                races: mine().count(),
-                new: mine().filter(|j| j.fails()).count(),
-                suppressed: mine().filter(|j| j.suppression.is_some()).count(),
-                bounds: format!("{}/{}", r.outcome.bounds.rounds, r.outcome.bounds.unwind),
-                time: format!(
-                    "{:.1} s{}",
-                    r.wall.as_secs_f64(),
-                    if r.cached { " (cached)" } else { "" }
-                ),
-            }
-        })
-        .collect();
-    let table = gate.table();
-    let result = table.lines().last().unwrap_or_default();
-    let index = ladr_report::html::index(result, gate.status() != 1, &harnesses, &races);
     ladr_check::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
         Error::new(
             ErrorKind::Usage,

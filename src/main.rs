@@ -651,7 +651,7 @@ fn run(
         return match ladr_check::proof::prove(&parsed, &options(cli)) {
             Ok(p) => {
                 emit(&format!("proved: {}\ntime_s: {:.3}\n", p.proved, p.time_s));
-                for l in p.lines() {
+                for l in ladr_report::proof::lines(&p) {
                     emit(&format!("{l}\n"));
                 }
                 if p.proved {
@@ -880,7 +880,7 @@ fn print_report(
             }
             if let Some(p) = &outcome.proof {
                 emit("static analysis:\n");
-                for l in p.lines() {
+                for l in ladr_report::proof::lines(p) {
                     emit(&format!("  {l}\n"));
                 }
             }

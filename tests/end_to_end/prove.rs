@@ -59,11 +59,15 @@ fn proof(file: &str) -> ladr_check::proof::ProofAnswer {
 fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
     for (rule, free_file, twin, lines) in PAIRS {
         let p = proof(free_file);
-        assert!(p.proved, "{free_file}: {:#?}", p.lines());
+        assert!(
+            p.proved,
+            "{free_file}: {:#?}",
+            ladr_report::proof::lines(&p)
+        );
         assert!(
             p.objects.iter().any(|o| o.rule == *rule),
             "{free_file}: no object proved by {rule}: {:#?}",
-            p.lines()
+            ladr_report::proof::lines(&p)
         );
         let path = format!("tests/e2e/{free_file}");
         let (code, out, err) = ladr_proving(&[&path, "--explain-proof"]);
@@ -81,11 +85,15 @@ fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
         assert_eq!(v["stats"]["cbmc_s"], 0.0, "{json}");
 
         let q = proof(twin);
-        assert!(!q.proved, "{twin} is racy but proved: {:#?}", q.lines());
+        assert!(
+            !q.proved,
+            "{twin} is racy but proved: {:#?}",
+            ladr_report::proof::lines(&q)
+        );
         assert!(
             q.objects.iter().any(|o| !o.safe),
             "{twin}: {:#?}",
-            q.lines()
+            ladr_report::proof::lines(&q)
         );
         racy(twin, *lines);
         // The bounded search agrees (the library's check runs it unless asked to prove).

@@ -42,7 +42,7 @@ fn no_racy_e2e_program_is_proved() {
             assert!(
                 !p.proved,
                 "{name} is racy but proved race-free: {:#?}",
-                p.lines()
+                ladr_report::proof::lines(&p)
             );
             checked += 1;
         }
@@ -69,7 +69,7 @@ fn no_racy_svcomp_task_is_proved() {
                     !p.proved,
                     "{} is racy but proved race-free: {:#?}",
                     cols[1],
-                    p.lines()
+                    ladr_report::proof::lines(&p)
                 );
                 checked += 1;
             }
@@ -296,7 +296,7 @@ fn tricky_racy_programs_are_not_proved() {
         assert!(
             !p.proved,
             "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            p.lines()
+            ladr_report::proof::lines(&p)
         );
     }
 }
@@ -624,9 +624,18 @@ int main(void) { x = 5; pthread_t t; pthread_create(&t, 0, w, 0); return 0; }"#,
 fn each_rule_proves_its_race_free_program() {
     for (rule, body) in FREE {
         let p = proof_of_source(body);
-        assert!(p.proved, "not proved:\n{body}\n{:#?}", p.lines());
+        assert!(
+            p.proved,
+            "not proved:\n{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
         let x = p.objects.iter().find(|o| o.object == "x");
-        assert_eq!(x.map(|o| o.rule), Some(*rule), "{body}\n{:#?}", p.lines());
+        assert_eq!(
+            x.map(|o| o.rule.as_str()),
+            Some(*rule),
+            "{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
     }
 }
 
@@ -638,8 +647,8 @@ fn thread_local_and_private_locals_are_not_shared() {
 void *w(void *a) { int mine = 0; tl++; mine++; return 0; }
 int main(void) { pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, w, 0); return 0; }"#,
     );
-    assert!(p.proved, "{:#?}", p.lines());
-    assert!(p.objects.is_empty(), "{:#?}", p.lines());
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    assert!(p.objects.is_empty(), "{:#?}", ladr_report::proof::lines(&p));
 }
 
 /// What the analysis does not understand makes it give up, located.
@@ -651,5 +660,9 @@ void *(*fp)(void *) = w;
 int main(void) { pthread_t t; pthread_create(&t, 0, fp, 0); return 0; }"#,
     );
     assert!(!p.proved);
-    assert!(!p.gave_up.is_empty(), "{:#?}", p.lines());
+    assert!(
+        !p.gave_up.is_empty(),
+        "{:#?}",
+        ladr_report::proof::lines(&p)
+    );
 }

@@ -10,14 +10,9 @@ use ladr_c::diag::{Error, ErrorKind, Result};
 use serde_json::Value;
 use std::path::Path;
 
-/// A race of the baseline.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Known {
-    pub fingerprint: String,
-    /// Its message, for reporting it absent: at most [`MAX_MESSAGE`] characters, no control
-    /// characters.
-    pub message: String,
-}
+/// A race of the baseline: its message at most [`MAX_MESSAGE`] characters, without control
+/// characters.
+pub use ladr_report::gate::Known;
 
 /// The longest message of a baseline race kept (a baseline may come from anyone).
 pub const MAX_MESSAGE: usize = 1000;

@@ -145,7 +145,7 @@ pub fn mark_in_source(races: &mut [ladr_report::Race], dirs: &[PathBuf]) {
             .filter(|a| under(&a.file, dirs))
             .find_map(|a| sources.at(&a.file, a.line))
             .map(|c| Suppression {
-                kind: "inSource",
+                kind: "inSource".into(),
                 justification: c.reason,
                 at: format!("{}:{}", c.file, c.line),
             });
@@ -163,7 +163,7 @@ pub fn find(
     for a in accesses {
         if let Some(c) = sources.at(&a.file, a.line) {
             return Some(Suppression {
-                kind: "inSource",
+                kind: "inSource".into(),
                 justification: c.reason,
                 at: format!("{}:{}", c.file, c.line),
             });
@@ -173,7 +173,7 @@ pub fn find(
         .iter()
         .find(|e| matches(e, accesses, functions, fingerprint))
         .map(|e| Suppression {
-            kind: "external",
+            kind: "external".into(),
             justification: e.allow.reason.clone(),
             at: e.at.clone(),
         })
@@ -251,7 +251,7 @@ pub fn stale(
             let at = format!("{f}:{line}");
             if !used.contains(&at) {
                 out.push(Suppression {
-                    kind: "inSource",
+                    kind: "inSource".into(),
                     justification: reason,
                     at,
                 });
@@ -261,7 +261,7 @@ pub fn stale(
     for e in allows {
         if !used.contains(&e.at) {
             out.push(Suppression {
-                kind: "external",
+                kind: "external".into(),
                 justification: e.allow.reason.clone(),
                 at: e.at.clone(),
             });

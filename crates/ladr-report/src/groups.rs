@@ -6,6 +6,7 @@
 //! in the order of their first race, so the numbering is as stable as the race order.
 
 use super::{AccessInfo, Race};
+use ladr_check::answer::Word;
 
 /// The group of each race (1-based), in the races' order.
 pub fn assign(races: &[Race]) -> Vec<usize> {
@@ -46,7 +47,7 @@ pub fn assign(races: &[Race]) -> Vec<usize> {
 #[derive(PartialEq, Eq)]
 enum Key {
     /// An access site: file, line, column, kind.
-    Site(String, u32, u32, &'static str),
+    Site(String, u32, u32, Word),
     /// A write's function and the variable it writes.
     Written(Option<String>, String),
 }
@@ -54,7 +55,7 @@ enum Key {
 fn keys(race: &Race) -> Vec<Key> {
     let mut out = vec![];
     for a in &race.accesses {
-        out.push(Key::Site(a.file.clone(), a.line, a.column, a.kind));
+        out.push(Key::Site(a.file.clone(), a.line, a.column, a.kind.clone()));
         if a.kind == "write" {
             out.push(Key::Written(a.function.clone(), variable(a)));
         }
@@ -85,7 +86,7 @@ mod tests {
             file: "a.c".into(),
             line,
             column: 5,
-            kind,
+            kind: kind.into(),
             atomic: false,
             expr: expr.into(),
             libc_state: None,

@@ -35,7 +35,7 @@ pub fn html(o: &Outcome) -> String {
         h,
         "<header>\n<h1>{}</h1>\n<p class=\"verdict verdict-{}\" id=\"verdict\">{}</p>\n",
         escape(&o.input),
-        escape(o.verdict),
+        escape(&o.verdict),
         prose(&summary(o))
     );
     let cuts = if o.bounds.cuts.is_empty() {

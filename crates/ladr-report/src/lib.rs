@@ -9,9 +9,11 @@
 //! renders a finished `ladr_check::Answer` (and the user's sources, to quote them). Only
 //! here (and in `ladr-eval`) is JSON written.
 
+pub mod gate;
 pub mod groups;
 pub mod html;
 pub mod locks;
+pub mod proof;
 pub mod sarif;
 pub mod schedule;
 pub mod text;
@@ -33,12 +35,13 @@ use serde::{Deserialize, Serialize};
 /// 2: `races` (every race found, each with its interleaving) replaced `race`; `search`.
 pub const SCHEMA_VERSION: u32 = 2;
 
+/// The document of one check. `R` is the type of its races: [`Race`], except in the gate's
+/// document, whose races carry the gate's judgement ([`gate::JudgedRace`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Outcome {
+pub struct Outcome<R = Race> {
     pub schema: u32,
     /// `race`, `no-race`, `unknown` (no verdict: timeout, CBMC failure) or `error` (input
     /// ladr cannot check, or a usage error found after the command line was read).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub verdict: Word,
     /// The static analysis proved the program race-free: "no race" in every execution,
     /// whatever the bounds say (they were not used).
@@ -62,7 +65,7 @@ pub struct Outcome {
     /// The time limit of the whole check in seconds (null: none).
     pub time_limit_s: Option<f64>,
     /// The races found, in the order found (empty unless the verdict is `race`).
-    pub races: Vec<Race>,
+    pub races: Vec<R>,
     /// How the search for races ended (absent for `error`, and for an outcome of one check).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<Search>,
@@ -83,12 +86,36 @@ pub struct Outcome {
     pub swarm: Option<schedule::SwarmDoc>,
 }
 
+impl Outcome {
+    /// This outcome with other races (each field but `races` copied).
+    pub fn with_races<R>(&self, races: Vec<R>) -> Outcome<R> {
+        Outcome {
+            schema: self.schema,
+            verdict: self.verdict.clone(),
+            proved: self.proved,
+            proof: self.proof.clone(),
+            proof_summary: self.proof_summary.clone(),
+            reason: self.reason.clone(),
+            error: self.error.clone(),
+            input: self.input.clone(),
+            bounds: self.bounds.clone(),
+            time_limit_s: self.time_limit_s,
+            races,
+            search: self.search.clone(),
+            assumptions: self.assumptions.clone(),
+            stats: self.stats.clone(),
+            tool: self.tool.clone(),
+            deepening: self.deepening.clone(),
+            swarm: self.swarm.clone(),
+        }
+    }
+}
+
 /// A diagnostic in the user's terms (`verdict: "error"`, or `unknown` from the back end).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ErrorInfo {
     /// `usage`, `syntax`, `unsupported`, `backend`, `internal`, `resources` or
     /// `interrupted` (a signal stopped the run; the verdict is `unknown`).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub kind: Word,
     pub message: String,
     /// Where, when the diagnostic has a place in the user's source.
@@ -116,7 +143,6 @@ pub struct Race {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suppression {
     /// SARIF's `suppression.kind`: `inSource` (a comment) or `external` (`ladr.toml`).
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub kind: Word,
     /// The reason written with it (required).
     pub justification: String,
@@ -139,6 +165,11 @@ pub const TOOL: Tool = Tool {
     version: env!("CARGO_PKG_VERSION"),
 };
 
+/// The outcome has no verdict: `unknown` (no answer: timeout, CBMC failure) or `error`.
+pub fn no_verdict(o: &Outcome) -> bool {
+    matches!(o.verdict.as_str(), "unknown" | "error")
+}
+
 /// The JSON document of `--format json`: the outcome serialised (schema in docs/output.md).
 pub fn json(o: &Outcome) -> String {
     serde_json::to_string_pretty(o).expect("an Outcome always serialises")
@@ -155,20 +186,20 @@ pub fn error_outcome(input: &str, e: &Error, map: Option<&SourceMap>, opts: &Opt
         .map(|l| position(&l));
     Outcome {
         schema: SCHEMA_VERSION,
-        verdict: if backend { "unknown" } else { "error" },
+        verdict: Word::new(if backend { "unknown" } else { "error" }),
         proved: false,
         proof: None,
         proof_summary: None,
         reason: Some(e.message.clone()),
         error: Some(ErrorInfo {
-            kind: match e.kind {
+            kind: Word::new(match e.kind {
                 ErrorKind::Usage => "usage",
                 ErrorKind::Syntax => "syntax",
                 ErrorKind::Unsupported => "unsupported",
                 ErrorKind::Backend => "backend",
                 ErrorKind::Internal => "internal",
                 ErrorKind::Resources => "resources",
-            },
+            }),
             message: e.message.clone(),
             location,
             notes: e.notes.clone(),
@@ -198,7 +229,7 @@ pub fn interrupted_outcome(input: &str, signal: i32, opts: &Options) -> Outcome 
     let message = format!("interrupted by {name} before an answer");
     let mut o = error_outcome(input, &Error::new(ErrorKind::Backend, message), None, opts);
     if let Some(e) = &mut o.error {
-        e.kind = "interrupted";
+        e.kind = Word::new("interrupted");
     }
     o
 }
@@ -233,14 +264,14 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
     };
     Outcome {
         schema: SCHEMA_VERSION,
-        verdict,
+        verdict: verdict.into(),
         proved: answer.proved(),
         proof: None,
         proof_summary: answer
             .proof
             .as_ref()
             .filter(|p| p.proved)
-            .map(|p| p.summary()),
+            .map(proof::summary),
         reason,
         error: None,
         input: input.display().to_string(),

@@ -10,7 +10,7 @@ pub fn held_text(slot: usize, locks: &[LockHeld], atomic_section: bool) -> Strin
         _ => {
             let names: Vec<String> = locks
                 .iter()
-                .map(|l| format!("`{}` ({})", l.lock, kind_text(l.kind)))
+                .map(|l| format!("`{}` ({})", l.lock, kind_text(&l.kind)))
                 .collect();
             format!("thread {slot} holds {}", names.join(", "))
         }

@@ -70,9 +70,9 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
     let mut invocation = Map::new();
     invocation.insert(
         "executionSuccessful".into(),
-        json!(!matches!(o.verdict, "unknown" | "error")),
+        json!(!matches!(o.verdict.as_str(), "unknown" | "error")),
     );
-    let note = match o.verdict {
+    let note = match o.verdict.as_str() {
         "unknown" | "error" => Some((
             "error",
             o.reason.as_deref().unwrap_or("no verdict").to_string(),

@@ -91,7 +91,6 @@ pub struct BoundPairDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub rounds: u32,
-    #[serde(deserialize_with = "ladr_check::answer::leak")]
     pub state: Word,
     pub unwind: u32,
 }
@@ -113,7 +112,7 @@ impl DeepeningDoc {
                     instances,
                     reason,
                     rounds: *rounds,
-                    state,
+                    state: state.into(),
                     unwind: *unwind,
                 }
             })

@@ -53,7 +53,7 @@ pub fn search_text(o: &Outcome) -> Option<String> {
     } else {
         format!("{n} race{} found", plural(n))
     };
-    match search.ended {
+    match search.ended.as_str() {
         "max-races" if n == 1 => None,
         "max-races" => Some(format!(
             "{found}: the most asked for (--max-races); there may be more"
@@ -132,7 +132,7 @@ fn write_race<W: WriteColor>(
         thread_text(&second.thread)
     )];
     if let Some(s) = &race.suppression {
-        let place = match s.kind {
+        let place = match s.kind.as_str() {
             "inSource" => "in source",
             _ => "config",
         };
@@ -217,7 +217,7 @@ pub fn to_string(o: &Outcome, parsed: &Parsed, verbose: bool) -> String {
 
 /// One line: the verdict in words (the first race, and how many more).
 pub fn summary(o: &Outcome) -> String {
-    match (o.races.first(), o.verdict) {
+    match (o.races.first(), o.verdict.as_str()) {
         (Some(race), _) => {
             let [a, b] = &race.accesses;
             let more = match o.races.len() {

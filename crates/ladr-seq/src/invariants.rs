@@ -4,7 +4,7 @@
 //!
 //! Which invariants hold after which pass is a column of the pipeline's one table
 //! (`pipeline::PASSES`, `Pass::holds`: a pass is a `PassId`, never a string);
-//! `pipeline::translate` runs [`after_pass`] after every pass in debug builds and when
+//! `pipeline::translate` checks them (`pipeline::check_after`) after every pass in debug builds and when
 //! `Options::check_ir` is set (`ladr --check-ir`), and turns the first violation into an
 //! internal error naming the pass.
 //!
@@ -12,7 +12,6 @@
 //! slot's items in `Program::code` (as the body of its slot function, labels included).
 
 use crate::normal_form::{called, havoced_var, kept_call, ERROR_FUNCTIONS};
-use crate::pipeline::PassId;
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
@@ -133,15 +132,6 @@ impl std::fmt::Display for Violation {
             "{}: in `{}`: {}",
             self.invariant, self.function, self.message
         )
-    }
-}
-
-/// Checks what holds after `pass` ([`Pass::holds`](crate::pipeline::Pass)); the first
-/// violation as an internal error naming the pass.
-pub fn after_pass(pass: PassId, p: &Program) -> ladr_c::diag::Result<()> {
-    match check(p, pass.pass().holds).into_iter().next() {
-        None => Ok(()),
-        Some(v) => Err(internal_error(pass.name(), &v)),
     }
 }
 
@@ -690,21 +680,6 @@ mod tests {
         );
         let p = crate::passes::normalise::run(p, &Default::default()).unwrap();
         assert_eq!(kinds(&p, NORMAL_FORM), vec![]);
-    }
-
-    #[test]
-    fn a_loop_left_after_unwind_is_an_internal_error_naming_the_pass() {
-        let p = program("int x; int main(void) { while (x) x--; return 0; }");
-        assert_eq!(kinds(&p, BOUNDED), vec![Loop]);
-        let e = after_pass(PassId::Unwind, &p).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Internal);
-        assert!(
-            e.message.contains("`unwind`") && e.message.contains("Loop"),
-            "{e}"
-        );
-        assert!(e.span.is_some());
-        // `normalise` does not promise loop-freedom.
-        assert!(after_pass(PassId::Normalise, &p).is_ok());
     }
 
     #[test]

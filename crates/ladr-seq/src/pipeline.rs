@@ -168,9 +168,49 @@ pub fn translate(
         }
         p = (pass.run)(p, opts)?;
         if cfg!(debug_assertions) || opts.check_ir {
-            invariants::after_pass(pass.id, &p)?;
+            check_after(pass.id, &p)?;
         }
         after_pass(pass.id, &p);
     }
     Ok(p)
+}
+
+/// Checks what holds after `pass` ([`Pass::holds`]); the first violation as an internal
+/// error naming the pass.
+pub fn check_after(pass: PassId, p: &Program) -> Result<()> {
+    match invariants::check(p, pass.pass().holds).into_iter().next() {
+        None => Ok(()),
+        Some(v) => Err(invariants::internal_error(pass.name(), &v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use invariants::Invariant::Loop;
+    use ladr_c::diag::ErrorKind;
+
+    #[test]
+    fn a_loop_left_after_unwind_is_an_internal_error_naming_the_pass() {
+        let (_, unit, _) = ladr_c::frontend::parse_text(
+            "int x; int main(void) { while (x) x--; return 0; }",
+            "t.c",
+        )
+        .unwrap();
+        let p = Program::new(unit);
+        let found: Vec<Invariant> = invariants::check(&p, invariants::BOUNDED)
+            .into_iter()
+            .map(|v| v.invariant)
+            .collect();
+        assert_eq!(found, vec![Loop]);
+        let e = check_after(PassId::Unwind, &p).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Internal);
+        assert!(
+            e.message.contains("`unwind`") && e.message.contains("Loop"),
+            "{e}"
+        );
+        assert!(e.span.is_some());
+        // `normalise` does not promise loop-freedom.
+        assert!(check_after(PassId::Normalise, &p).is_ok());
+    }
 }

@@ -66,9 +66,6 @@ pub fn fixup(text: &str) -> (String, Vec<Edit>) {
     (out, edits)
 }
 
-/// What `$` becomes inside identifiers.
-pub const DOLLAR: &str = "__S_";
-
 /// The prelude for `text`: typedefs for the builtin type names that occur in it.
 pub fn prelude(text: &str) -> Prelude {
     let mut p = String::new();
@@ -94,19 +91,6 @@ fn is_ident_char(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
-/// End offset (exclusive) of the string or character literal starting at `i`.
-pub(super) fn skip_literal(b: &[u8], mut i: usize) -> usize {
-    let q = b[i];
-    i += 1;
-    while i < b.len() && b[i] != q && b[i] != b'\n' {
-        if b[i] == b'\\' {
-            i += 1;
-        }
-        i += 1;
-    }
-    (i + 1).min(b.len())
-}
-
 /// Replaces every comment by spaces (keeping newlines), so offsets do not move.
 pub fn blank_comments(text: &str) -> String {
     let b = text.as_bytes();
@@ -114,7 +98,7 @@ pub fn blank_comments(text: &str) -> String {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
-            b'"' | b'\'' => i = skip_literal(b, i),
+            b'"' | b'\'' => i = super::gnu::skip_literal(b, i),
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 while i < b.len() && b[i] != b'\n' {
                     out[i] = b' ';

@@ -21,6 +21,22 @@
 //!                                              `_Alignas` in no struct member)
 //! ```
 
+/// What `$` becomes inside identifiers.
+pub const DOLLAR: &str = "__S_";
+
+/// End offset (exclusive) of the string or character literal starting at `i`.
+pub(super) fn skip_literal(b: &[u8], mut i: usize) -> usize {
+    let q = b[i];
+    i += 1;
+    while i < b.len() && b[i] != q && b[i] != b'\n' {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    (i + 1).min(b.len())
+}
+
 /// A replacement of `start..end` of the text by `text`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rewrite {
@@ -63,7 +79,7 @@ fn tokens(text: &str) -> Vec<Tok> {
         line_start = false;
         let start = i;
         if c == b'"' || c == b'\'' {
-            i = super::fixup::skip_literal(b, i);
+            i = skip_literal(b, i);
         } else if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'$') {
                 i += 1;
@@ -284,7 +300,7 @@ impl Rewriter<'_> {
                         self.out.push(Rewrite {
                             start: t.start + k,
                             end: t.start + k + 1,
-                            text: super::fixup::DOLLAR.into(),
+                            text: DOLLAR.into(),
                         });
                     }
                 }

@@ -12,6 +12,8 @@ use super::walk::visit::{self, Visitor};
 use super::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::Node;
+use std::collections::HashSet;
+use std::convert::Infallible;
 
 /// A node a query can walk: the node and everything under it.
 pub trait Walkable {
@@ -200,6 +202,63 @@ pub fn count_stmts(node: &(impl Walkable + ?Sized), expressions: InExpressions) 
     n
 }
 
+/// The enumeration constants a program declares: at file scope, in a function (its body,
+/// its parameters, a type name), and in a function definition's return type
+/// (`enum e { A, B } f(void) { … }`, which [`visit::function`] does not walk). Fed a whole
+/// unit ([`enumerators`]) or its declarations and definitions one by one.
+#[derive(Default)]
+pub struct Enumerators(HashSet<String>);
+
+impl Visitor for Enumerators {
+    type Error = Infallible;
+    fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+        if let TypeSpecifier::Enum(en) = &t.node {
+            for e in &en.node.enumerators {
+                self.0.insert(e.node.identifier.node.name.clone());
+            }
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+impl Enumerators {
+    /// The enumerators of an external declaration.
+    pub fn external(&mut self, ext: &ExternalDeclaration) {
+        match ext {
+            ExternalDeclaration::Declaration(d) => {
+                let Ok(()) = visit::declaration(self, d);
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+            ExternalDeclaration::FunctionDefinition(f) => self.function(&f.node),
+        }
+    }
+
+    /// The enumerators of a function definition, its return type's included.
+    pub fn function(&mut self, f: &FunctionDefinition) {
+        for s in &f.specifiers {
+            let Ok(()) = visit::decl_specifier(self, s);
+        }
+        let Ok(()) = visit::declarator(self, &f.declarator);
+        for d in &f.declarations {
+            let Ok(()) = visit::declaration(self, d);
+        }
+        let Ok(()) = visit::stmt(self, &f.statement);
+    }
+
+    pub fn into_set(self) -> HashSet<String> {
+        self.0
+    }
+}
+
+/// Every enumeration constant `unit` declares ([`Enumerators`]).
+pub fn enumerators(unit: &TranslationUnit) -> HashSet<String> {
+    let mut found = Enumerators::default();
+    for ext in &unit.0 {
+        found.external(&ext.node);
+    }
+    found.into_set()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +308,28 @@ mod tests {
         let l = body("int g(void) { int y = ({ here: 1; }); return y; }");
         assert!(!any_stmt(&l, InExpressions::Skip, labelled));
         assert!(any_stmt(&l, InExpressions::Enter, labelled));
+    }
+
+    #[test]
+    fn enumerators_are_found_at_file_scope_in_bodies_and_in_return_types() {
+        let src = "enum colour { RED, GREEN }; \
+                   enum result { OK, FAILED } run(int n) { enum { LOCAL } l = LOCAL; \
+                   return n + (int)sizeof(enum { IN_SIZEOF }) ? OK : FAILED; } \
+                   int g(enum { PARAM } p) { return p; }";
+        let (_, unit, _) = crate::frontend::parse_text(src, "t.c").expect("parses");
+        let mut found: Vec<String> = enumerators(&unit).into_iter().collect();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                "FAILED",
+                "GREEN",
+                "IN_SIZEOF",
+                "LOCAL",
+                "OK",
+                "PARAM",
+                "RED"
+            ]
+        );
     }
 }

@@ -15,7 +15,7 @@
 //! function (`__VERIFIER_atomic_*`, a user-defined C11 `atomic_*`), which ladr runs as one
 //! atomic section.
 
-use super::trace::{context_ranges, position, user_span};
+use super::steps::{context_ranges, position, user_span, user_text};
 use super::Position;
 use super::Word;
 use crate::Report;
@@ -35,7 +35,6 @@ pub struct LockHeld {
     /// The lock as the user named it where it was taken (`q->lock` for `&q->lock`).
     pub lock: String,
     /// `mutex`, `rwlock-read`, `rwlock-write` or `spinlock`.
-    #[serde(deserialize_with = "crate::answer::leak")]
     pub kind: Word,
     /// The call that took it.
     pub acquired_at: Option<Position>,
@@ -196,13 +195,13 @@ pub(super) fn held_at_race(report: &Report, parsed: &Parsed) -> Vec<Vec<LockHeld
                             continue;
                         }
                     }
-                    let name = lock_name(report, parsed, s, modelled)
-                        .unwrap_or_else(|| super::trace::user_text(&key));
+                    let name =
+                        lock_name(report, parsed, s, modelled).unwrap_or_else(|| user_text(&key));
                     let acquired_at =
                         user_span(report, s).map(|sp| position(&parsed.map.lookup(sp.start)));
                     held[k].push(LockHeld {
                         lock: name,
-                        kind,
+                        kind: kind.into(),
                         acquired_at,
                         key,
                         relocks: 0,

@@ -10,9 +10,12 @@
 //! tool) and renders every other format from the same data.
 
 mod locks;
+mod proof;
+pub(crate) mod steps;
 pub mod trace;
 
 pub use locks::LockHeld;
+pub use proof::{GiveUp, ObjectAnswer, ProofAnswer};
 
 use crate::parallel::Deepening;
 use crate::{Races, Report, SearchEnd};
@@ -39,7 +42,7 @@ pub struct Answer {
     pub fallback: Option<String>,
     /// What the static analysis said (none: it did not run). `proved`: the verdict is "no
     /// race in any execution", no bound pair ran.
-    pub proof: Option<crate::proof::ProofAnswer>,
+    pub proof: Option<ProofAnswer>,
 }
 
 impl Answer {
@@ -51,13 +54,13 @@ impl Answer {
 }
 
 /// The answer of a program the static analysis proved race-free: no CBMC run, no bounds.
-pub fn of_proof(proof: crate::proof::ProofAnswer, opts: &Options) -> Answer {
+pub fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
     Answer {
         verdict: Verdict::NoRace,
         bounds: Bounds::uncut(opts),
         races: vec![],
         search: Some(Search {
-            ended: "all-found",
+            ended: Word::new("all-found"),
             reason: None,
         }),
         assumptions: vec![],
@@ -93,23 +96,59 @@ impl Verdict {
     }
 }
 
-/// A fixed word of the answer (`write`, `mutex`, `race`). A name of its own so that serde
-/// does not take the field for text borrowed from the input (its `&str` rule).
-pub type Word = &'static str;
+/// A fixed word of the answer (`write`, `mutex`, `race`): the answer's own words are
+/// `'static`, a word read back (`ladr check`'s result cache) is owned. Serialised as the
+/// string it is.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Word(std::borrow::Cow<'static, str>);
 
-/// Reads a `&'static str` field back (`ladr check`'s result cache): the few short words of
-/// an answer (`race`, `write`, `mutex`) are kept for the rest of the run.
-pub fn leak<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
-    let s = String::deserialize(d)?;
-    Ok(Box::leak(s.into_boxed_str()))
+impl Word {
+    /// One of the answer's own words.
+    pub const fn new(word: &'static str) -> Word {
+        Word(std::borrow::Cow::Borrowed(word))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
 }
 
-/// [`leak`] for a list.
-pub fn leak_all<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<&'static str>, D::Error> {
-    let v = Vec::<String>::deserialize(d)?;
-    Ok(v.into_iter()
-        .map(|s| &*Box::leak(s.into_boxed_str()))
-        .collect())
+impl From<&'static str> for Word {
+    fn from(word: &'static str) -> Word {
+        Word::new(word)
+    }
+}
+
+impl std::ops::Deref for Word {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Word {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<str> for Word {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<&str> for Word {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl std::fmt::Display for Word {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -121,7 +160,6 @@ pub struct Bounds {
     pub cut: bool,
     /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
     /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
-    #[serde(deserialize_with = "crate::answer::leak_all")]
     pub cuts: Vec<Word>,
     /// A "no race" that is vacuous: the program creates threads, but no execution within
     /// the bounds creates one, so no access of a thread was checked (larger bounds may).
@@ -152,7 +190,6 @@ pub struct Search {
     /// `all-found`: the last check found no further race within the bounds, so every race
     /// within them is reported; `max-races`: as many as asked for were found (more may
     /// exist); `stopped`: a check gave no answer (time limit, CBMC failure).
-    #[serde(deserialize_with = "crate::answer::leak")]
     pub ended: Word,
     /// Why the search stopped (for `stopped`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -166,7 +203,10 @@ impl Search {
             SearchEnd::MaxRaces => ("max-races", None),
             SearchEnd::Stopped { reason } => ("stopped", Some(reason.clone())),
         };
-        Search { ended, reason }
+        Search {
+            ended: ended.into(),
+            reason,
+        }
     }
 }
 
@@ -184,7 +224,6 @@ pub struct AccessInfo {
     pub line: u32,
     pub column: u32,
     /// `read` or `write`.
-    #[serde(deserialize_with = "crate::answer::leak")]
     pub kind: Word,
     pub atomic: bool,
     /// The lvalue as written in the source (`buf[i].len`, `*p`, `x`), or for the hidden
@@ -371,7 +410,7 @@ fn build(
             rounds: opts.rounds,
             unwind: opts.unwind,
             cut: !cuts.is_empty(),
-            cuts,
+            cuts: cuts.into_iter().map(Word::from).collect(),
             vacuous: report.vacuous && no_race,
             cut_loops: trace::cut_loops(report, parsed),
         },

@@ -11,17 +11,14 @@
 //! temporaries) is read with `ladr_cbmc::names`.
 
 use super::locks;
-use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value};
-use crate::{Access, Finding, Report, SEQ_FILE};
+use super::steps::{context_ranges, position, user_span, user_text};
+use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value, Word};
+use crate::{Access, Finding, Report};
 use ladr_c::frontend::Parsed;
-use ladr_c::source_map::Loc;
 use ladr_c::syntax::names;
 use ladr_cbmc::names as cbmc_names;
-use ladr_cbmc::Step;
-use ladr_ir::abi::{self, slot_function};
+use ladr_ir::abi;
 use ladr_ir::program::CutKind;
-use lang_c::span::Span;
-use std::path::Path;
 
 /// The race happens at the second access: C2, the last context, is shown up to that
 /// access, not as far as CBMC's trace ran it on (the values of C2's variables are read
@@ -86,14 +83,6 @@ pub(super) fn cut_loops(report: &Report, parsed: &Parsed) -> Vec<Position> {
     out
 }
 
-pub(crate) fn position(l: &Loc) -> Position {
-    Position {
-        file: l.file.clone(),
-        line: l.line,
-        column: l.column,
-    }
-}
-
 /// The thread of slot `k`.
 pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
     let slot = &report.program.slots[k];
@@ -125,7 +114,7 @@ fn access_info(
         file: a.loc.file.clone(),
         line: a.loc.line,
         column: a.loc.column,
-        kind: if a.site.write { "write" } else { "read" },
+        kind: Word::new(if a.site.write { "write" } else { "read" }),
         atomic: a.site.atomic,
         expr: a.site.expr.clone(),
         libc_state: a.site.libc_state.clone(),
@@ -209,48 +198,6 @@ fn is_user_variable(lhs: &str) -> bool {
         && !cbmc_names::is_own(base)
 }
 
-/// A C text from CBMC (an lvalue or a value) in the user's names: renamed locals get their
-/// own names back (`__ladr_3_pool` → `pool`) and CBMC's instance suffixes (`x!0@1`) go.
-pub(super) fn user_text(text: &str) -> String {
-    let text = cbmc_names::without_padding(text);
-    let mut out = String::new();
-    let mut rest = text.as_str();
-    while let Some(c) = rest.chars().next() {
-        if c.is_ascii_alphabetic() || c == '_' {
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            let word = &rest[..end];
-            rest = &rest[end..];
-            match word {
-                // CBMC's heap objects: `dynamic_object$0`.
-                cbmc_names::HEAP_OBJECT => match cbmc_names::heap_object_number(rest) {
-                    Some((n, after)) => {
-                        out.push_str(&format!("(heap object {n})"));
-                        rest = after;
-                    }
-                    None => out.push_str("(heap object)"),
-                },
-                w if w == abi::ARGV => out.push_str("(the command-line arguments)"),
-                w if names::is_internal(w) => out.push_str("(an object of ladr's model)"),
-                w => out.push_str(names::original_name(w)),
-            }
-            rest = cbmc_names::skip_renaming(rest);
-        } else if c.is_ascii_digit() {
-            // A number (`1l`, `0x10`): copied whole, so its suffix is not a name.
-            let end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.'))
-                .unwrap_or(rest.len());
-            out.push_str(&rest[..end]);
-            rest = &rest[end..];
-        } else {
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
-}
-
 /// The identifiers of a C expression's text (not member names after `.`/`->`).
 fn identifiers(expr: &str) -> Vec<&str> {
     let mut out: Vec<&str> = vec![];
@@ -272,46 +219,6 @@ fn identifiers(expr: &str) -> Vec<&str> {
         } else {
             i += 1;
         }
-    }
-    out
-}
-
-/// (slot, round, start, end) of the driver's calls of slot functions, in trace order; the
-/// round (1-based) from the context number the driver sets before each call.
-pub(super) fn context_ranges(trace: &[Step], slots: usize) -> Vec<(usize, usize, usize, usize)> {
-    let names: Vec<String> = (0..slots).map(slot_function).collect();
-    let mut out = vec![];
-    let mut open: Option<(usize, usize)> = None;
-    let mut round = 1;
-    for (i, s) in trace.iter().enumerate() {
-        match s.kind.as_str() {
-            "assignment" if s.lhs.as_deref() == Some(abi::CONTEXT) => {
-                if let Some(cx) = s.unsigned_value() {
-                    round = cx as usize / slots.max(1) + 1;
-                }
-            }
-            "function-call" => {
-                if let Some(k) = s
-                    .callee
-                    .as_deref()
-                    .and_then(|c| names.iter().position(|n| n == c))
-                {
-                    open = Some((k, i));
-                }
-            }
-            "function-return" => {
-                if let (Some((k, start)), Some(c)) = (open, s.callee.as_deref()) {
-                    if names[k] == c {
-                        out.push((k, round, start, i));
-                        open = None;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    if let Some((k, start)) = open {
-        out.push((k, round, start, trace.len()));
     }
     out
 }
@@ -441,18 +348,6 @@ pub fn interleaving(report: &Report, parsed: &Parsed) -> Vec<Context> {
         });
     }
     out
-}
-
-/// The span in the user's source behind a step: its line of the sequential program
-/// (1-based) came from the user's text (not from the model, generated code or another file).
-pub(super) fn user_span(report: &Report, s: &Step) -> Option<Span> {
-    let file = Path::new(s.file.as_deref()?).file_name()?;
-    if file != SEQ_FILE {
-        return None;
-    }
-    let line = s.line? as usize;
-    let span = report.origins.get(line.checked_sub(1)?)?.source()?;
-    (span.end > span.start).then_some(span)
 }
 
 /// `a` of an lvalue `a[e]…` whose index `e` is no number (`a[(signed long int)i].datum`).

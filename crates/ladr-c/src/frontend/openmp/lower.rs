@@ -98,7 +98,7 @@ impl Lowering {
     /// Lowers the directives in one function definition.
     pub fn function(&mut self, f: &mut Node<FunctionDefinition>) -> R<()> {
         self.scopes = vec![parameters(&f.node.declarator.node).into_iter().collect()];
-        self.addressed = super::outline::addressed(&f.node.statement);
+        self.addressed = super::vars::addressed(&f.node.statement);
         self.stmt(&mut f.node.statement)
     }
 

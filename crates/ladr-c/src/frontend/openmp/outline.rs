@@ -27,34 +27,12 @@ use super::vars::{Form, Var};
 use crate::syntax::build::*;
 use crate::syntax::constant::{value, Env};
 use crate::syntax::names;
-use crate::syntax::walk::visit::{self, Visitor};
 use crate::syntax::walk::visit_mut::{self, VisitorMut};
 use crate::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::convert::Infallible;
-
-/// The names whose address a function body takes (`&x`).
-pub fn addressed(s: &Node<Statement>) -> HashSet<String> {
-    struct A(HashSet<String>);
-    impl Visitor for A {
-        type Error = Infallible;
-        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-            if let Expression::UnaryOperator(u) = &e.node {
-                if u.node.operator.node == UnaryOperator::Address {
-                    if let Some(n) = ident_name(&u.node.operand) {
-                        self.0.insert(n.to_string());
-                    }
-                }
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut a = A(HashSet::new());
-    let Ok(()) = visit::stmt(&mut a, s);
-    a.0
-}
 
 /// The region body's uses of the enclosing function's locals, following block scopes;
 /// with `deref` set, rewrites those names to `(*x)`.

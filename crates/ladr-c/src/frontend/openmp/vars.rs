@@ -4,8 +4,12 @@
 
 use crate::syntax::build::*;
 use crate::syntax::constant::{is_constant, Env};
+use crate::syntax::walk::visit::{self, Visitor};
+use crate::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::collections::HashSet;
+use std::convert::Infallible;
 
 /// A declared variable: its specifiers (storage classes dropped) and declarator.
 #[derive(Clone, Debug)]
@@ -212,4 +216,25 @@ pub fn parameters(d: &Declarator) -> Vec<(String, Var)> {
             Some((name, Var::new(&p.node.specifiers, decl, true)))
         })
         .collect()
+}
+
+/// The names whose address a function body takes (`&x`).
+pub fn addressed(s: &Node<Statement>) -> HashSet<String> {
+    struct A(HashSet<String>);
+    impl Visitor for A {
+        type Error = Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            if let Expression::UnaryOperator(u) = &e.node {
+                if u.node.operator.node == UnaryOperator::Address {
+                    if let Some(n) = ident_name(&u.node.operand) {
+                        self.0.insert(n.to_string());
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut a = A(HashSet::new());
+    let Ok(()) = visit::stmt(&mut a, s);
+    a.0
 }

@@ -3,6 +3,7 @@
 //! variable arguments, the atomic section of an atomic function.
 
 use super::call_sites::{with_dest, Dest, Inliner};
+use super::declarations::{result_declaration, strip_top_qualifiers};
 use super::functions::{arity_of, typedef_name_of};
 use super::variadic::{mentions_va, mentions_va_arg, promoted, LowerVa};
 use ladr_c::diag::{Error, Result};
@@ -193,36 +194,6 @@ fn lower_va_operations(
     Ok(())
 }
 
-/// Drops top-level `const`/`volatile` of the declared object (it is assigned after its
-/// declaration).
-fn strip_top_qualifiers(specs: &mut Vec<Node<DeclarationSpecifier>>, d: &mut Declarator) {
-    let inner = innermost_mut(d);
-    let pointer_outermost = inner
-        .derived
-        .iter()
-        .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-        && !inner.derived.is_empty();
-    let plain =
-        inner.derived.is_empty() && matches!(inner.kind.node, DeclaratorKind::Identifier(_));
-    if plain {
-        specs.retain(|s| {
-            !matches!(&s.node, DeclarationSpecifier::TypeQualifier(q)
-                if matches!(q.node, TypeQualifier::Const))
-        });
-    } else if pointer_outermost {
-        if let Some(Node {
-            node: DerivedDeclarator::Pointer(qs),
-            ..
-        }) = inner.derived.last_mut()
-        {
-            qs.retain(|q| {
-                !matches!(&q.node, PointerQualifier::TypeQualifier(t)
-                    if matches!(t.node, TypeQualifier::Const))
-            });
-        }
-    }
-}
-
 /// `T name;` for a parameter: arrays and functions become pointers. A parameter declared
 /// with an array typedef `T` (and no declarator of its own) is `__typeof__(*(T *)0 + 0)`,
 /// the pointer its array decays to.
@@ -327,64 +298,4 @@ fn param_declaration(
     }
     strip_top_qualifiers(&mut specs, &mut d);
     declare(specs, node(d, span), None, span)
-}
-
-/// The declaration of a result temporary of `f`'s return type; None for `void`.
-pub(super) fn result_declaration(
-    f: &FunctionDefinition,
-    names: &mut Names,
-) -> Option<(String, Node<Declaration>)> {
-    let span = f.declarator.span;
-    let mut specs: Vec<_> = f
-        .specifiers
-        .iter()
-        .filter(|s| {
-            !matches!(
-                s.node,
-                DeclarationSpecifier::StorageClass(_)
-                    | DeclarationSpecifier::Function(_)
-                    | DeclarationSpecifier::Extension(_)
-                    | DeclarationSpecifier::Alignment(_)
-            )
-        })
-        .cloned()
-        .collect();
-    let mut d = f.declarator.node.clone();
-    d.extensions.clear();
-    let r = names.temp();
-    {
-        let inner = innermost_mut(&mut d);
-        if let Some(n) = declarator_name_mut(inner) {
-            n.name = r.clone();
-        }
-        if let Some(pos) = inner.derived.iter().position(|x| {
-            matches!(
-                x.node,
-                DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
-            )
-        }) {
-            inner.derived.remove(pos);
-        }
-    }
-    fn no_derived(d: &Declarator) -> bool {
-        d.derived.is_empty()
-            && match &d.kind.node {
-                DeclaratorKind::Declarator(i) => no_derived(&i.node),
-                _ => true,
-            }
-    }
-    let is_void = no_derived(&d)
-        && specs.iter().any(|s| {
-            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
-                if matches!(t.node, TypeSpecifier::Void))
-        });
-    if is_void {
-        return None;
-    }
-    if specs.is_empty() {
-        // Implicit int (old C).
-        specs.push(spec(TypeSpecifier::Int, span));
-    }
-    strip_top_qualifiers(&mut specs, &mut d);
-    Some((r, declare(specs, node(d, span), None, span)))
 }

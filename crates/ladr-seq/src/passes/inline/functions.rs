@@ -2,7 +2,7 @@
 //! definitions, arities, functions whose address is taken, objects, `void` functions,
 //! array typedefs, and which functions are atomic.
 
-use super::copy::result_declaration;
+use super::declarations::result_declaration;
 use crate::callee_types::CalleeTypes;
 use crate::normal_form::kept_call;
 use crate::passes::threads::routine_name;

@@ -47,6 +47,7 @@
 
 mod call_sites;
 mod copy;
+mod declarations;
 mod functions;
 mod kept;
 mod nonlocal;

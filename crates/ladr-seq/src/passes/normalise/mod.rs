@@ -143,25 +143,8 @@ fn call_statement(
 }
 
 /// What mapping C11 thread calls needs ([`c11`]): the functions the unit defines and the
-/// enumerators it declares.
+/// enumerators it declares (it looks for the header's `thrd_*` and `mtx_*` constants).
 fn c11_context(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
-    struct Enumerators(HashSet<String>);
-    impl Visitor for Enumerators {
-        type Error = Infallible;
-        fn type_specifier(
-            &mut self,
-            t: &Node<TypeSpecifier>,
-        ) -> std::result::Result<Walk, Infallible> {
-            if let TypeSpecifier::Enum(en) = &t.node {
-                for e in &en.node.enumerators {
-                    self.0.insert(e.node.identifier.node.name.clone());
-                }
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    let mut enumerators = Enumerators(HashSet::new());
-    let Ok(()) = visit::unit(&mut enumerators, unit);
     let defined = unit
         .0
         .iter()
@@ -170,7 +153,7 @@ fn c11_context(unit: &TranslationUnit) -> (HashSet<String>, HashSet<String>) {
             _ => None,
         })
         .collect();
-    (defined, enumerators.0)
+    (defined, ladr_c::syntax::query::enumerators(unit))
 }
 
 /// Names of global objects (not functions, not typedefs): their values are not constants.

@@ -4,7 +4,7 @@
 
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
-use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::query::Enumerators;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -72,51 +72,18 @@ pub(super) fn is_constant(e: &Expression, enumerators: &HashSet<String>) -> bool
     constant::is_constant(e, &constant::Env::enumerators(enumerators))
 }
 
-/// Every enumeration constant declared in the program (at file scope or in a function).
+/// Every enumeration constant declared in the program (at file scope, in a function, in a
+/// function's return type: [`Enumerators`]).
 pub(super) fn enumerators(
     others: &[Node<ExternalDeclaration>],
     defs: &HashMap<String, FunctionDefinition>,
 ) -> HashSet<String> {
-    #[derive(Default)]
-    struct EnumeratorCollector(HashSet<String>);
-    impl Visitor for EnumeratorCollector {
-        type Error = Infallible;
-        fn type_specifier(
-            &mut self,
-            t: &Node<TypeSpecifier>,
-        ) -> std::result::Result<Walk, Infallible> {
-            if let TypeSpecifier::Enum(en) = &t.node {
-                for e in &en.node.enumerators {
-                    self.0.insert(e.node.identifier.node.name.clone());
-                }
-            }
-            Ok(Walk::Descend)
-        }
-    }
-    // A function's specifiers too: an enum may be defined in its return type.
-    fn function(
-        v: &mut EnumeratorCollector,
-        f: &FunctionDefinition,
-    ) -> std::result::Result<(), Infallible> {
-        for s in &f.specifiers {
-            visit::decl_specifier(v, s)?;
-        }
-        visit::declarator(v, &f.declarator)?;
-        for d in &f.declarations {
-            visit::declaration(v, d)?;
-        }
-        visit::stmt(v, &f.statement)
-    }
-    let mut v = EnumeratorCollector::default();
+    let mut found = Enumerators::default();
     for ext in others {
-        let Ok(()) = match &ext.node {
-            ExternalDeclaration::Declaration(d) => visit::declaration(&mut v, d),
-            ExternalDeclaration::StaticAssert(_) => Ok(()),
-            ExternalDeclaration::FunctionDefinition(f) => function(&mut v, &f.node),
-        };
+        found.external(&ext.node);
     }
     for f in defs.values() {
-        let Ok(()) = function(&mut v, f);
+        found.function(f);
     }
-    v.0
+    found.into_set()
 }

@@ -3,8 +3,7 @@
 //! pointer global), and the code that runs them when a thread exits
 //! ([`run_destructors`], after the slot's end label).
 
-use super::rewriter::routine_name;
-use super::routines::{parameters, params_to_pointers};
+use super::routines::{parameters, params_to_pointers, routine_name};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;

@@ -6,7 +6,6 @@
 //! invented for functions without a body.
 
 use super::constants::{constant_read, is_constant};
-use super::locals::{is_function_declarator, is_typedef};
 use super::rewriter::{top_call, SlotRewriter};
 use crate::model::library;
 use ladr_c::diag::{Error, Result};
@@ -17,117 +16,7 @@ use ladr_ir::abi;
 use ladr_ir::program::{AssumedResult, Assumption, Cut, CutKind};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{HashMap, HashSet};
-
-/// What a function declared at file scope returns.
-#[derive(Clone, Copy, Default)]
-pub(super) struct Returns {
-    /// A value (its type is not `void`).
-    pub(super) value: bool,
-    /// A pointer to an object (not `void *`, not a function pointer).
-    pub(super) object: bool,
-    /// A pointer to a struct the program never completes (`DIR *`, glibc's
-    /// `struct __dirstream`): `sizeof` of its pointee is an error, and the program cannot
-    /// look inside it, so a fresh object of one byte stands for it.
-    pub(super) opaque: bool,
-}
-
-/// The struct (or union) tag a type specifier names, directly or through a typedef.
-fn struct_tag<'a>(
-    t: &'a TypeSpecifier,
-    typedefs: &HashMap<&'a str, &'a TypeSpecifier>,
-) -> Option<(&'a str, bool)> {
-    match t {
-        TypeSpecifier::Struct(st) => st
-            .node
-            .identifier
-            .as_ref()
-            .map(|i| (i.node.name.as_str(), st.node.declarations.is_some())),
-        TypeSpecifier::TypedefName(n) => typedefs
-            .get(n.node.name.as_str())
-            .and_then(|t| struct_tag(t, &HashMap::new())),
-        _ => None,
-    }
-}
-
-/// What each function declared at file scope returns.
-pub(super) fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns> {
-    let mut out = HashMap::new();
-    // Typedefs of one type specifier, and the struct tags the program completes.
-    let mut typedefs: HashMap<&str, &TypeSpecifier> = HashMap::new();
-    let mut complete: HashSet<&str> = HashSet::new();
-    for ext in decls {
-        let ExternalDeclaration::Declaration(d) = &ext.node else {
-            continue;
-        };
-        let types: Vec<&TypeSpecifier> = d
-            .node
-            .specifiers
-            .iter()
-            .filter_map(|s| match &s.node {
-                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                _ => None,
-            })
-            .collect();
-        for t in &types {
-            if let Some((tag, true)) = struct_tag(t, &HashMap::new()) {
-                complete.insert(tag);
-            }
-        }
-        if is_typedef(&d.node) && types.len() == 1 {
-            for id in &d.node.declarators {
-                if id.node.declarator.node.derived.is_empty() {
-                    if let Some(n) = declarator_name(&id.node.declarator.node) {
-                        typedefs.insert(n, types[0]);
-                    }
-                }
-            }
-        }
-    }
-    for ext in decls {
-        let ExternalDeclaration::Declaration(d) = &ext.node else {
-            continue;
-        };
-        let void = d.node.specifiers.iter().any(|s| {
-            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void)
-        });
-        for id in &d.node.declarators {
-            let dd = &id.node.declarator.node;
-            if !is_function_declarator(dd) {
-                continue;
-            }
-            let Some(name) = declarator_name(dd) else {
-                continue;
-            };
-            // `void *f(void)` returns a pointer; `T *f(void)` (T not void, or `void **`) a
-            // pointer to an object.
-            let pointers = dd
-                .derived
-                .iter()
-                .take_while(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-                .count();
-            let object = matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-                && pointers > 0
-                && (!void || pointers > 1);
-            let opaque = object
-                && pointers == 1
-                && d.node.specifiers.iter().any(|s| {
-                    matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
-                        if struct_tag(&t.node, &typedefs)
-                            .is_some_and(|(tag, _)| !complete.contains(tag)))
-                });
-            out.insert(
-                name.to_string(),
-                Returns {
-                    value: !void || pointers > 0,
-                    object,
-                    opaque,
-                },
-            );
-        }
-    }
-    out
-}
+use std::collections::HashSet;
 
 impl SlotRewriter<'_> {
     /// For a statement calling an MT-Unsafe C library function that has no body in the

@@ -70,6 +70,7 @@ mod keys;
 mod library_calls;
 mod locals;
 mod pthread_table;
+mod returns;
 mod rewriter;
 mod routines;
 mod storage;
@@ -89,8 +90,8 @@ use ladr_ir::abi::{self, slot_function};
 use ladr_ir::program::{Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use library_calls::{returns_value, Returns};
 use locals::{is_function_declarator, make_locals_static};
+use returns::{returns_value, Returns};
 use rewriter::SlotRewriter;
 use routines::{clone_routine, prototype};
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -98,7 +99,7 @@ use std::convert::Infallible;
 use storage::ThreadStorage;
 
 pub use locals::VLA_CAPACITY;
-pub(crate) use rewriter::routine_name;
+pub(crate) use routines::routine_name;
 
 /// At most this many slots; deeper or wider thread creation is cut. The model's per-slot
 /// tables (`model/pthread.c`) have this many rows.

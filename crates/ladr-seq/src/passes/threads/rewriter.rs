@@ -4,7 +4,8 @@
 //! models ([`super::library_calls`]).
 
 use super::keys::Destructor;
-use super::library_calls::Returns;
+use super::returns::Returns;
+use super::routines::routine_name;
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
@@ -76,18 +77,6 @@ pub(super) fn top_call(
                 _ => None,
             }
         }
-        _ => None,
-    }
-}
-
-/// The function a start-routine argument names: `f`, `&f`, `(T) f`.
-pub(crate) fn routine_name(e: &Expression) -> Option<&str> {
-    match e {
-        Expression::Identifier(i) => Some(&i.node.name),
-        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-            routine_name(&u.node.operand.node)
-        }
-        Expression::Cast(c) => routine_name(&c.node.expression.node),
         _ => None,
     }
 }

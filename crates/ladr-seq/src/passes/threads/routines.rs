@@ -245,3 +245,15 @@ impl VisitorMut for OnceReturns {
         Ok(Walk::Skip)
     }
 }
+
+/// The function a start-routine argument names: `f`, `&f`, `(T) f`.
+pub(crate) fn routine_name(e: &Expression) -> Option<&str> {
+    match e {
+        Expression::Identifier(i) => Some(&i.node.name),
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            routine_name(&u.node.operand.node)
+        }
+        Expression::Cast(c) => routine_name(&c.node.expression.node),
+        _ => None,
+    }
+}
