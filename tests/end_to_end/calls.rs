@@ -6,6 +6,16 @@ use super::checked::{self, checked, checked_all};
 use super::racefree::translated;
 use super::{assert_racy, free, gutter, ladr, racy, racy_one_of, report_formats};
 
+/// A callback list read by another thread: the call through `h->fn` reaches the callback
+/// installed by a function that only a file-scope pointer reaches, and not a function
+/// whose address only never-called code takes (so that function's loops are not copied
+/// into the caller).
+#[test]
+fn function_pointer_candidates_come_from_reachable_code() {
+    racy("fn_pointer_reach_racy.c", (3, 27));
+    free("fn_pointer_reach_free.c");
+}
+
 /// A task run through a function pointer by a start routine: a start routine only named in
 /// `pthread_create` is no candidate of the pointer (issue 17), so nothing is cut; one whose
 /// address the program also stores is, and is not followed into itself, a cut named for what
