@@ -306,6 +306,15 @@ fn key_destructors_run_at_thread_exit() {
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
 }
 
+/// A destructor that sets its key's value again (an allocator's thread finalizer clears
+/// it, refused before as unsupported): it runs once, and an execution in which it leaves a
+/// value set, where POSIX would run the destructors again, is cut (`key-destructors`).
+#[test]
+fn key_destructor_that_resets_its_value() {
+    racy("key_destructor_resets_racy.c", (7, 19));
+    free("key_destructor_resets_free.c");
+}
+
 /// A destructor held in a pointer (issue 27 item 14: `ops->destroy`, refused before as
 /// "neither a function defined in the program nor `free`"): the key's creation compares
 /// the pointer with each function whose address is taken, and the thread's exit runs the
