@@ -6,6 +6,16 @@ use super::checked::{self, checked, checked_all};
 use super::racefree::translated;
 use super::{assert_racy, free, gutter, ladr, racy, racy_one_of, report_formats};
 
+/// A callback list read by another thread: the call through `h->fn` reaches the callback
+/// installed by a function that only a file-scope pointer reaches, and not a function
+/// whose address only never-called code takes (so that function's loops are not copied
+/// into the caller).
+#[test]
+fn function_pointer_candidates_come_from_reachable_code() {
+    racy("fn_pointer_reach_racy.c", (3, 27));
+    free("fn_pointer_reach_free.c");
+}
+
 /// A task run through a function pointer by a start routine: a start routine only named in
 /// `pthread_create` is no candidate of the pointer (issue 17), so nothing is cut; one whose
 /// address the program also stores is, and is not followed into itself, a cut named for what
@@ -294,6 +304,15 @@ fn key_destructors_run_at_thread_exit() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
     assert_eq!(v["verdict"], "no-race", "{out}");
     assert_eq!(v["bounds"]["rounds"], 3, "{out}");
+}
+
+/// A destructor that sets its key's value again (an allocator's thread finalizer clears
+/// it, refused before as unsupported): it runs once, and an execution in which it leaves a
+/// value set, where POSIX would run the destructors again, is cut (`key-destructors`).
+#[test]
+fn key_destructor_that_resets_its_value() {
+    racy("key_destructor_resets_racy.c", (7, 19));
+    free("key_destructor_resets_free.c");
 }
 
 /// A destructor held in a pointer (issue 27 item 14: `ops->destroy`, refused before as

@@ -190,3 +190,26 @@ fn pointer_call_without_candidate_is_an_external_call() {
         2
     ));
 }
+
+#[test]
+fn pointer_call_skips_functions_only_unreachable_code_takes() {
+    // `heavy` has its address taken only in `never_called`, which nothing reaches: no
+    // pointer can hold it, so the call through `h.run` reaches `light` alone. `later`
+    // is taken in a function that `main` calls, and `init` in a file-scope initializer.
+    insta::assert_snapshot!(check(
+        r#"
+struct hook { void (*run)(); };
+int x;
+void light() { x = 1; }
+void heavy() { x = 2; }
+void later() { x = 3; }
+void init() { x = 4; }
+void (*table[1])() = { init };
+struct hook h;
+void never_called(void) { h.run = heavy; }
+void setup(void) { h.run = later; }
+int main() { h.run = light; setup(); h.run(); return 0; }
+"#,
+        2
+    ));
+}

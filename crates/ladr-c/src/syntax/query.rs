@@ -38,6 +38,12 @@ impl Walkable for Node<BlockItem> {
     }
 }
 
+impl Walkable for Node<Declaration> {
+    fn walk<V: Visitor + ?Sized>(&self, v: &mut V) -> Result<(), V::Error> {
+        visit::declaration(v, self)
+    }
+}
+
 impl Walkable for Node<FunctionDefinition> {
     fn walk<V: Visitor + ?Sized>(&self, v: &mut V) -> Result<(), V::Error> {
         visit::function(v, self)

@@ -8,6 +8,7 @@ use crate::normal_form::kept_call;
 use crate::passes::threads::routine_name;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
+use ladr_c::syntax::query::{for_each_expr, Operands, Walkable};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi;
@@ -219,8 +220,80 @@ fn taken_functions(
         out: vec![],
         escaping: HashSet::new(),
     };
-    let Ok(()) = visit::unit(&mut t, unit);
+    // Only code that can run creates a function's address: file-scope initializers and
+    // the bodies of the functions reachable from them and from `main`.
+    let reachable = reachable_functions(unit);
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => {
+                let Ok(()) = visit::declaration(&mut t, d);
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if function_name(&f.node).is_none_or(|n| reachable.contains(n)) {
+                    let Ok(()) = visit::function(&mut t, f);
+                }
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
     (t.out, t.escaping)
+}
+
+/// The functions whose body may run: `main`, every function named in a file-scope
+/// declaration (an initializer's `&f`, a handler table) or carrying an attribute (a
+/// `constructor` runs before `main`), and, transitively, every function named anywhere in
+/// the body of one of them (called or used as a value). A function named nowhere in
+/// such code never runs and never has its address taken, so the functions it names are
+/// not candidates of a call through a pointer.
+fn reachable_functions(unit: &TranslationUnit) -> HashSet<String> {
+    let mut bodies: HashMap<&str, &Node<FunctionDefinition>> = HashMap::new();
+    let mut roots: Vec<String> = vec!["main".to_string()];
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let Some(n) = function_name(&f.node) else {
+                    continue;
+                };
+                bodies.insert(n, f);
+                let attributed = f
+                    .node
+                    .specifiers
+                    .iter()
+                    .any(|s| matches!(s.node, DeclarationSpecifier::Extension(_)))
+                    || !f.node.declarator.node.extensions.is_empty();
+                if attributed {
+                    roots.push(n.to_string());
+                }
+            }
+            ExternalDeclaration::Declaration(d) => {
+                for_each_name(d, &mut |n| roots.push(n.to_string()));
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    let mut reached = HashSet::new();
+    while let Some(n) = roots.pop() {
+        if !reached.insert(n.clone()) {
+            continue;
+        }
+        if let Some(f) = bodies.get(n.as_str()) {
+            for_each_name(*f, &mut |m| {
+                if !reached.contains(m) {
+                    roots.push(m.to_string());
+                }
+            });
+        }
+    }
+    reached
+}
+
+/// Calls `f` with every identifier named in an expression under `node`.
+fn for_each_name<T: Walkable + ?Sized>(node: &T, f: &mut dyn FnMut(&str)) {
+    for_each_expr(node, Operands::All, |e| {
+        if let Expression::Identifier(i) = &e.node {
+            f(&i.node.name);
+        }
+    });
 }
 
 /// Names declared as objects anywhere (globals, locals, parameters).

@@ -27,12 +27,17 @@ pub(super) struct Destructor {
     pub(super) only_main: bool,
     /// The first site's destructor argument.
     pub(super) span: Span,
+    /// Whether it calls `pthread_setspecific`: POSIX runs the destructors again while a
+    /// value is set (up to `PTHREAD_DESTRUCTOR_ITERATIONS` times); ladr runs them once and
+    /// cuts the executions in which a destructor left a value set.
+    pub(super) resets: bool,
 }
 
 /// The destructors of the program's `pthread_key_create` sites, in order of first site
 /// (`main` first, then the other functions by name). A destructor that calls
-/// `pthread_setspecific` (POSIX would run destructors again) or `pthread_exit` is
-/// unsupported.
+/// `pthread_exit` is unsupported; one that calls `pthread_setspecific` runs once, and the
+/// executions in which it leaves a value set (POSIX would run the destructors again) are
+/// cut ([`run_destructors`]).
 pub(super) fn destructors(
     defs: &HashMap<String, FunctionDefinition>,
     others: &[Node<ExternalDeclaration>],
@@ -74,6 +79,7 @@ pub(super) fn destructors(
                                 sites: 1,
                                 only_main: self.in_main,
                                 span: d.span,
+                                resets: false,
                             }),
                         }
                     }
@@ -98,18 +104,18 @@ pub(super) fn destructors(
         v.values = function_values(&once, pointer_globals, file_scope, defs);
         let Ok(()) = visit::stmt(&mut v, body);
     }
-    for d in &v.out {
+    for d in &mut v.out {
         let Some(def) = defs.get(&d.name) else {
             continue;
         };
         let body = &def.statement;
-        if sets_values(body) {
-            return Err(Error::unsupported(
-                d.span,
-                "a key destructor that calls pthread_setspecific or pthread_exit",
-            )
-            .note("POSIX runs destructors again while values are set; ladr runs them once"));
+        if exits(body) {
+            return Err(
+                Error::unsupported(d.span, "a key destructor that calls pthread_exit")
+                    .note("the thread is already exiting when its destructors run"),
+            );
         }
+        d.resets = sets_values(body);
     }
     Ok(v.out)
 }
@@ -129,7 +135,7 @@ fn pointer_candidates(
         .into_iter()
         .filter(|f| {
             let def = &defs[f];
-            parameters(def).len() == 1 && returns_void(def) && !sets_values(&def.statement)
+            parameters(def).len() == 1 && returns_void(def) && !exits(&def.statement)
         })
         .collect();
     if file_scope.contains("free") {
@@ -210,11 +216,17 @@ fn returns_void(f: &FunctionDefinition) -> bool {
     void && !pointer
 }
 
-/// Does a destructor's body set a key's value again or exit (which ladr does not run)?
-/// A destructor named directly that does is unsupported; a candidate of a pointer
-/// ([`pointer_candidates`]) that does is left out (an execution that has it is cut).
+/// Does a destructor's body set a key's value again (a second round of destructors, which
+/// ladr cuts)?
 fn sets_values(body: &Node<Statement>) -> bool {
-    ladr_c::syntax::walk::mentions(body, &["pthread_setspecific", "pthread_exit"])
+    ladr_c::syntax::walk::mentions(body, &["pthread_setspecific"])
+}
+
+/// Does a destructor's body exit the thread? A destructor named directly that does is
+/// unsupported; a candidate of a pointer ([`pointer_candidates`]) that does is left out
+/// (an execution that has it is cut).
+fn exits(body: &Node<Statement>) -> bool {
+    ladr_c::syntax::walk::mentions(body, &["pthread_exit"])
 }
 
 /// The function a key destructor argument names: `f`, `&f`, `(T) f`, or a variable that
@@ -390,7 +402,9 @@ pub(super) fn run_destructors(
                 span,
             )));
         }
-        if !d.only_main {
+        // Another key with this destructor (a site outside `main` may run in several
+        // threads), or a value the destructor set again: cut, not run.
+        if !d.only_main || d.resets {
             let w = p.names.temp();
             items.push(decl_item(typeof_decl(
                 &w,
