@@ -53,10 +53,7 @@ pub fn run(cli: &Cli) -> Result<u8, Error> {
     )?;
     let root = ladr_report::sarif::root(&cli.file[0]);
     match cli.format {
-        Format::Json => emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&gate.json()).unwrap_or_default()
-        )),
+        Format::Json => emit(&format!("{}\n", gate.json())),
         Format::Sarif => emit(&format!(
             "{}\n",
             ladr_report::sarif::to_string(&gate.sarif(&root))
