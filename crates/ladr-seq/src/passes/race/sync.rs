@@ -116,7 +116,7 @@ fn atomic_synchronisation(c: &CallExpression) -> Option<Synchronisation> {
     for order in &args[args.len() - orders..] {
         let o = memory_order(order)?;
         sync.acquire |= matches!(o, 1 | 2 | 4 | 5);
-        sync.release |= matches!(o, 3 | 4 | 5);
+        sync.release |= matches!(o, 3..=5);
         if o > 5 {
             return None;
         }
