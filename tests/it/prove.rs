@@ -511,9 +511,18 @@ int main(void) { pthread_t t; if (pthread_create(&t, 0, w, 0)) return 1; if (pth
 fn calls_through_pointers_and_tested_creates_are_proved() {
     for (rule, body) in FREE_CALLS {
         let p = proof_of_source(body);
-        assert!(p.proved, "not proved:\n{body}\n{:#?}", ladr_report::proof::lines(&p));
+        assert!(
+            p.proved,
+            "not proved:\n{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
         let x = p.objects.iter().find(|o| o.object == "x");
-        assert_eq!(x.map(|o| o.rule.as_str()), Some(*rule), "{body}\n{:#?}", ladr_report::proof::lines(&p));
+        assert_eq!(
+            x.map(|o| o.rule.as_str()),
+            Some(*rule),
+            "{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
     }
 }
 
@@ -555,9 +564,18 @@ int main(void) { for (int i = 0; i < 3; i++) pthread_mutex_init(&ms[i], 0);
 fn parts_of_variables_and_their_locks_are_proved() {
     for (object, rule, body) in FREE_PARTS {
         let p = proof_of_source(body);
-        assert!(p.proved, "not proved:\n{body}\n{:#?}", ladr_report::proof::lines(&p));
+        assert!(
+            p.proved,
+            "not proved:\n{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
         let o = p.objects.iter().find(|o| o.object == *object);
-        assert_eq!(o.map(|o| o.rule.as_str()), Some(*rule), "{body}\n{:#?}", ladr_report::proof::lines(&p));
+        assert_eq!(
+            o.map(|o| o.rule.as_str()),
+            Some(*rule),
+            "{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
     }
 }
 

@@ -214,6 +214,17 @@ fn after_member(
 
 /// The size and alignment in bits of a plain arithmetic type (x86-64 System V).
 fn scalar_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<(u64, u64)> {
+    arithmetic_bits(specs, true).map(|bits| (bits, bits))
+}
+
+/// The size in bits of a bit-field's declared type, for the plain integer types.
+fn unit_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<u64> {
+    arithmetic_bits(specs, false)
+}
+
+/// The size in bits of a plain integer type (or, with `floats`, arithmetic type; not
+/// `long double`), from its specifiers.
+fn arithmetic_bits(specs: &[lang_c::span::Node<SpecifierQualifier>], floats: bool) -> Option<u64> {
     let mut longs = 0;
     let mut size = None;
     for s in specs {
@@ -221,8 +232,8 @@ fn scalar_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<(u64,
             SpecifierQualifier::TypeSpecifier(t) => match &t.node {
                 TypeSpecifier::Char | TypeSpecifier::Bool => size = Some(8),
                 TypeSpecifier::Short => size = Some(16),
-                TypeSpecifier::Float => size = Some(32),
-                TypeSpecifier::Double => size = Some(64),
+                TypeSpecifier::Float if floats => size = Some(32),
+                TypeSpecifier::Double if floats => size = Some(64),
                 TypeSpecifier::Long => longs += 1,
                 TypeSpecifier::Int | TypeSpecifier::Signed | TypeSpecifier::Unsigned => {}
                 _ => return None,
@@ -235,33 +246,12 @@ fn scalar_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<(u64,
             SpecifierQualifier::Extension(_) => return None,
         }
     }
-    let bits = match (size, longs) {
-        (Some(64), 1) => return None, // long double
-        (Some(b), _) => b,
-        (None, 0) => 32,
-        (None, _) => 64,
-    };
-    Some((bits, bits))
-}
-
-/// The size in bits of a bit-field's declared type, for the plain integer types.
-fn unit_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<u64> {
-    let mut longs = 0;
-    let mut size = None;
-    for s in specs {
-        match &s.node {
-            SpecifierQualifier::TypeSpecifier(t) => match &t.node {
-                TypeSpecifier::Char | TypeSpecifier::Bool => size = Some(8),
-                TypeSpecifier::Short => size = Some(16),
-                TypeSpecifier::Long => longs += 1,
-                TypeSpecifier::Int | TypeSpecifier::Signed | TypeSpecifier::Unsigned => {}
-                _ => return None,
-            },
-            SpecifierQualifier::TypeQualifier(_) => {}
-            SpecifierQualifier::Extension(_) => return None,
-        }
+    match (size, longs) {
+        (Some(64), 1) => None, // long double
+        (Some(bits), _) => Some(bits),
+        (None, 0) => Some(32),
+        (None, _) => Some(64),
     }
-    Some(if longs > 0 { 64 } else { size.unwrap_or(32) })
 }
 
 #[cfg(test)]
