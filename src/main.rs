@@ -134,6 +134,11 @@ struct Cli {
     #[arg(long, default_value_t = 2, value_name = "K", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
     rounds: u32,
+    /// Threads of an OpenMP team that no `num_threads` clause or `omp_set_num_threads` call
+    /// sizes (1–8; default 2). A race between more threads than this is not looked for.
+    #[arg(long, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u64).range(1..=8))]
+    omp_threads: Option<u64>,
     /// Loop unwinding and recursion depth U (0–1000).
     #[arg(long, default_value_t = 2, value_name = "U", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
@@ -672,7 +677,10 @@ fn load(cli: &Cli, file: &std::path::Path) -> Result<Parsed, Error> {
         .transpose()?;
     let mut files = cli.file.clone();
     files[0] = file.to_path_buf();
-    let inputs = ladr_project::compdb::inputs(&files, db.as_ref(), &cpp_args);
+    let mut inputs = ladr_project::compdb::inputs(&files, db.as_ref(), &cpp_args);
+    for i in &mut inputs {
+        i.opts.omp_threads = cli.omp_threads.map(|n| n as usize);
+    }
     frontend::link::load_all(&inputs)
 }
 

@@ -109,3 +109,23 @@ fn if_clause_decides_the_team() {
     racy("omp_if_racy.c", (6, 6));
     free("omp_if_free.c");
 }
+
+/// `--omp-threads N` sizes a team the program does not size: a race between the team's
+/// threads 1 and 2 needs three threads (none with the default two).
+#[test]
+fn omp_threads_sizes_the_team() {
+    let file = "tests/e2e/omp_three_threads_racy.c";
+    let (code, out, err) = crate::ladr(&[file, "--format", "json", "--no-deepen"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = crate::ladr(&[file, "--omp-threads", "3", "--format", "json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut lines: Vec<u64> = v["races"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    lines.sort();
+    assert_eq!(lines, [7, 9], "{out}");
+}

@@ -182,7 +182,7 @@ pub fn inputs(
                 path: f.clone(),
                 opts: ladr_c::frontend::Options {
                     cpp_args,
-                    preprocessed: false,
+                    ..Default::default()
                 },
             }
         })

@@ -68,7 +68,7 @@ pub fn load_all(inputs: &[Input]) -> Result<Parsed> {
                 if !pre.ends_with('\n') {
                     pre.push('\n');
                 }
-                let part = parse_part(&pre, &file)?;
+                let part = parse_part(&pre, &file, i.opts.omp_team())?;
                 units.push((file, pre, part));
             }
             link(inputs[0].path.clone(), units)

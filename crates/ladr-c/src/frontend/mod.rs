@@ -34,6 +34,9 @@ pub struct Options {
     pub cpp_args: Vec<String>,
     /// Treat the input as preprocessed even without `.i` suffix.
     pub preprocessed: bool,
+    /// The size of an OpenMP team no `num_threads` clause or `omp_set_num_threads` call
+    /// sizes (`--omp-threads`; [`openmp::DEFAULT_TEAM`] when not given).
+    pub omp_threads: Option<usize>,
 }
 
 /// A parsed program with everything needed to point back into the user's source.
@@ -50,11 +53,12 @@ pub struct Parsed {
 pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
     let pre = read_preprocessed(path, opts)?;
-    parse_text(&pre, &display).map(|(text, unit, map)| Parsed {
+    let part = parse_part(&pre, &display, opts.omp_team())?;
+    Ok(Parsed {
         path: path.to_path_buf(),
-        text,
-        unit,
-        map,
+        map: SourceMap::new(&pre, &display, part.edits),
+        text: part.text,
+        unit: part.unit,
     })
 }
 
@@ -84,7 +88,7 @@ pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
 pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
-    let part = parse_part(pre, file)?;
+    let part = parse_part(pre, file, openmp::DEFAULT_TEAM)?;
     let map = SourceMap::new(pre, file, part.edits);
     Ok((part.text, part.unit, map))
 }
@@ -107,8 +111,16 @@ pub(crate) struct Part {
     pub edits: Vec<Edit>,
 }
 
-/// Fixes up and parses the preprocessed text `pre`; errors carry the file's own map.
-pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
+impl Options {
+    /// The OpenMP team size when the program sets none.
+    pub(crate) fn omp_team(&self) -> usize {
+        self.omp_threads.unwrap_or(openmp::DEFAULT_TEAM)
+    }
+}
+
+/// Fixes up and parses the preprocessed text `pre` (an OpenMP team the program does not
+/// size has `omp_team` threads); errors carry the file's own map.
+pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part> {
     let (fixed, mut edits) = fixup::fixup(pre);
     let prelude = fixup::prelude(&fixed);
     if !prelude.text.is_empty() {
@@ -146,7 +158,7 @@ pub(crate) fn parse_part(pre: &str, file: &str) -> Result<Part> {
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
-            if let Err((span, what)) = openmp::lower(&mut unit, &parse.source) {
+            if let Err((span, what)) = openmp::lower(&mut unit, &parse.source, omp_team) {
                 let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
                 e.source = Some(map());
                 return Err(e);

@@ -108,8 +108,8 @@ pub fn replace_omp_header(pre: &str) -> String {
 }
 
 /// Lowers the OpenMP directives of `text` (the text `unit` was parsed from) and the
-/// runtime calls of `unit`.
-pub fn lower(unit: &mut TranslationUnit, text: &str) -> Result<(), Failure> {
+/// runtime calls of `unit`; a team the program does not size has `default_team` threads.
+pub fn lower(unit: &mut TranslationUnit, text: &str, default_team: usize) -> Result<(), Failure> {
     let dirs = directive::directives(text).map_err(|at| {
         (
             Span::span(at, at + 1),
@@ -120,7 +120,7 @@ pub fn lower(unit: &mut TranslationUnit, text: &str) -> Result<(), Failure> {
     if dirs.is_empty() && !calls {
         return Ok(());
     }
-    let team = set_num_threads(unit)?.unwrap_or(DEFAULT_TEAM);
+    let team = set_num_threads(unit)?.unwrap_or(default_team);
     let mut l = Lowering {
         governing: HashMap::new(),
         before: HashMap::new(),
