@@ -204,17 +204,13 @@ fn after_member(
             }
         }
     }
-    let (size, align) = if pointer {
-        (64, 64)
+    // Aligned to its own size (x86-64 System V, for these types).
+    let size = if pointer {
+        64
     } else {
-        scalar_bits(specs)?
+        arithmetic_bits(specs, true)?
     };
-    Some(b.div_ceil(align) * align + size * count)
-}
-
-/// The size and alignment in bits of a plain arithmetic type (x86-64 System V).
-fn scalar_bits(specs: &[lang_c::span::Node<SpecifierQualifier>]) -> Option<(u64, u64)> {
-    arithmetic_bits(specs, true).map(|bits| (bits, bits))
+    Some(b.div_ceil(size) * size + size * count)
 }
 
 /// The size in bits of a bit-field's declared type, for the plain integer types.

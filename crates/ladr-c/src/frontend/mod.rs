@@ -53,12 +53,11 @@ pub struct Parsed {
 pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
     let pre = read_preprocessed(path, opts)?;
-    let part = parse_part(&pre, &display, opts.omp_team())?;
-    Ok(Parsed {
+    parse_with_team(&pre, &display, opts.omp_team()).map(|(text, unit, map)| Parsed {
         path: path.to_path_buf(),
-        map: SourceMap::new(&pre, &display, part.edits),
-        text: part.text,
-        unit: part.unit,
+        text,
+        unit,
+        map,
     })
 }
 
@@ -88,7 +87,16 @@ pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
 pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
-    let part = parse_part(pre, file, openmp::DEFAULT_TEAM)?;
+    parse_with_team(pre, file, openmp::DEFAULT_TEAM)
+}
+
+/// [`parse_text`], an OpenMP team the program does not size having `omp_team` threads.
+fn parse_with_team(
+    pre: &str,
+    file: &str,
+    omp_team: usize,
+) -> Result<(String, TranslationUnit, SourceMap)> {
+    let part = parse_part(pre, file, omp_team)?;
     let map = SourceMap::new(pre, file, part.edits);
     Ok((part.text, part.unit, map))
 }
