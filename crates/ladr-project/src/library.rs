@@ -10,7 +10,7 @@ use ladr_seq::harness::{self, Spec};
 
 /// `harnesses` with each `entries = "auto"` one replaced by one harness per pair of its
 /// files' exported functions (each with itself and with every other, at most
-/// `max-pairs`). One whose files cannot be read, or export nothing, stays as it is (its
+/// `max-pairs`, those that can share the library's state first). One whose files cannot be read, or export nothing, stays as it is (its
 /// run reports why).
 pub fn expand(harnesses: &[&Harness], db: Option<&Database>) -> Vec<Harness> {
     let mut out = vec![];
@@ -32,7 +32,7 @@ pub fn expand(harnesses: &[&Harness], db: Option<&Database>) -> Vec<Harness> {
         };
         let files: Vec<String> = h.files.iter().map(|f| f.display().to_string()).collect();
         let functions = harness::exported(&parsed, &files);
-        let (pairs, left_out) = harness::pairs(&functions, lib.max_pairs);
+        let (pairs, left_out) = harness::pairs(&parsed.unit, &functions, lib.max_pairs);
         if pairs.is_empty() {
             out.push((*h).clone());
             continue;
@@ -40,7 +40,7 @@ pub fn expand(harnesses: &[&Harness], db: Option<&Database>) -> Vec<Harness> {
         let note = (left_out > 0).then(|| {
             format!(
                 "entries = \"auto\": {} of the {} pairs of {} exported functions checked \
-                 (max-pairs = {})",
+                 (max-pairs = {}; the pairs that share file-scope state first)",
                 pairs.len(),
                 pairs.len() + left_out,
                 functions.len(),

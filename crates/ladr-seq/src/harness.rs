@@ -32,10 +32,12 @@ use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
+use ladr_c::syntax::query::{any_stmt, for_each_expr, InExpressions, Operands};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::convert::Infallible;
 
 /// Bytes of the buffer a `char *` or `void *` argument points to.
@@ -719,10 +721,20 @@ pub fn exported(parsed: &Parsed, files: &[String]) -> Vec<String> {
 }
 
 /// The pairs of `functions` (each with itself and with every later one), at most `max`:
-/// every function with itself first, then each with the next, the one after, … — so a
-/// bound smaller than all pairs still covers every function (the order of the program
-/// would spend it all on the first function's pairs). How many were left out.
-pub fn pairs(functions: &[String], max: usize) -> (Vec<(String, String)>, usize) {
+/// first the pairs that can share the library's state (both name a common file-scope
+/// object or a function's `static` local, themselves or through the functions they call —
+/// [`state_of_functions`]), then the others; within each, every function with itself
+/// first, then each with the next, the one after, … — so a bound smaller than all pairs
+/// still covers every function (the order of the program would spend it all on the first
+/// function's pairs). How many were left out.
+pub fn pairs(
+    unit: &TranslationUnit,
+    functions: &[String],
+    max: usize,
+) -> (Vec<(String, String)>, usize) {
+    let state = state_of_functions(unit);
+    let none = BTreeSet::new();
+    let of = |f: &String| state.get(f).unwrap_or(&none);
     let mut all = vec![];
     for distance in 0..functions.len() {
         for (i, f) in functions.iter().enumerate() {
@@ -731,25 +743,126 @@ pub fn pairs(functions: &[String], max: usize) -> (Vec<(String, String)>, usize)
             }
         }
     }
+    // Stable: the distance order stays within each class.
+    all.sort_by_key(|(f, g)| of(f).is_disjoint(of(g)));
     let left_out = all.len().saturating_sub(max);
     all.truncate(max);
     (all, left_out)
+}
+
+/// What each function defined in `unit` names of the program's state: the file-scope
+/// objects its body names and its own `static` locals (as `f::static`), with those of the
+/// functions it calls by name, to a fixpoint. An over-approximation by spelling (a local
+/// that shadows a global counts as the global): it only orders the pairs of
+/// `entries = "auto"`, and pointers the entries are given are not followed.
+fn state_of_functions(unit: &TranslationUnit) -> HashMap<String, BTreeSet<String>> {
+    let mut objects = HashSet::new();
+    let mut defined = HashSet::new();
+    for d in &unit.0 {
+        match &d.node {
+            ExternalDeclaration::Declaration(d) if !is_typedef(&d.node) => {
+                for id in &d.node.declarators {
+                    let decl = &id.node.declarator.node;
+                    if !is_function_declarator(decl) {
+                        objects.extend(declarator_name(decl).map(str::to_string));
+                    }
+                }
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                defined.extend(function_name(&f.node).map(str::to_string));
+            }
+            _ => {}
+        }
+    }
+    let mut state: HashMap<String, BTreeSet<String>> = HashMap::new();
+    let mut calls: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for d in &unit.0 {
+        let ExternalDeclaration::FunctionDefinition(f) = &d.node else {
+            continue;
+        };
+        let Some(name) = function_name(&f.node) else {
+            continue;
+        };
+        let (mut named, mut callees) = (BTreeSet::new(), BTreeSet::new());
+        for_each_expr(&f.node.statement, Operands::Evaluated, |e| {
+            if let Expression::Identifier(i) = &e.node {
+                let n = &i.node.name;
+                if objects.contains(n) {
+                    named.insert(n.clone());
+                } else if defined.contains(n) {
+                    callees.insert(n.clone());
+                }
+            }
+        });
+        let has_static = any_stmt(&f.node.statement, InExpressions::Enter, |s| {
+            matches!(&s.node, Statement::Compound(items) if items.iter().any(|i| {
+                matches!(&i.node, BlockItem::Declaration(d)
+                    if has_storage(&d.node, StorageClassSpecifier::Static))
+            }))
+        });
+        if has_static {
+            named.insert(format!("{name}::static"));
+        }
+        state.entry(name.to_string()).or_default().extend(named);
+        calls.entry(name.to_string()).or_default().extend(callees);
+    }
+    loop {
+        let mut changed = false;
+        for (f, callees) in &calls {
+            let mut add = BTreeSet::new();
+            for c in callees {
+                add.extend(state.get(c).into_iter().flatten().cloned());
+            }
+            let own = state.entry(f.clone()).or_default();
+            let before = own.len();
+            own.extend(add);
+            changed |= own.len() != before;
+        }
+        if !changed {
+            return state;
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn unit(src: &str) -> TranslationUnit {
+        ladr_c::frontend::parse_text(src, "t.c").unwrap().1
+    }
+
+    fn names(pairs: &[(String, String)]) -> Vec<String> {
+        pairs.iter().map(|(f, g)| format!("{f}+{g}")).collect()
+    }
+
     #[test]
     fn pairs_cover_every_function_before_the_bound() {
         let fs: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
-        let (all, left) = pairs(&fs, 10);
-        let names: Vec<String> = all.iter().map(|(f, g)| format!("{f}+{g}")).collect();
-        assert_eq!(names, ["a+a", "b+b", "c+c", "a+b", "b+c", "a+c"]);
+        let shared = unit("int x; void a(void){x++;} void b(void){x++;} void c(void){x++;}");
+        let (all, left) = pairs(&shared, &fs, 10);
+        assert_eq!(names(&all), ["a+a", "b+b", "c+c", "a+b", "b+c", "a+c"]);
         assert_eq!(left, 0);
-        let (some, left) = pairs(&fs, 4);
+        let (some, left) = pairs(&shared, &fs, 4);
         assert_eq!(some.len(), 4);
         assert_eq!(left, 2);
+    }
+
+    #[test]
+    fn pairs_that_share_state_come_first() {
+        // a and c share `x` (c through a helper), b shares nothing, d has a static local.
+        let u = unit(
+            "int x; int y; static void helper(void){x = 1;}\n\
+             void a(void){x++;} void b(int *p){*p = 1;} void c(void){helper();}\n\
+             void d(void){static int n; n++;} void e(void){y = 2;}",
+        );
+        let fs: Vec<String> = ["a", "b", "c", "d", "e"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (all, left) = pairs(&u, &fs, 5);
+        assert_eq!(names(&all), ["a+a", "c+c", "d+d", "e+e", "a+c"]);
+        assert_eq!(left, 10);
     }
 
     #[test]
