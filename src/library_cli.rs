@@ -23,13 +23,14 @@ pub struct LibraryArgs {
         conflicts_with = "entries"
     )]
     pub auto: Option<Auto>,
-    /// Library mode with --entries auto: pairs checked at most (each function with itself
-    /// first, then with the next one, …).
+    /// Library mode with --entries auto: pairs checked at most (those that share
+    /// file-scope state first; each function with itself, then with the next one, …).
     #[arg(long, value_name = "N", help_heading = "Library mode", requires = "auto",
           default_value_t = ladr_project::config::MAX_PAIRS,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub max_pairs: u32,
-    /// Library mode: call FUNCTION (no parameters) first in the generated `main`, alone.
+    /// Library mode: call FUNCTION first in the generated `main`, alone (with parameters
+    /// only under --share-args: it receives the shared objects).
     #[arg(long, value_name = "FUNCTION", help_heading = "Library mode")]
     pub init: Option<String>,
     /// Library mode: pointer arguments of one type point to one object all the entries

@@ -128,6 +128,68 @@ fn share_args_gives_the_entries_one_object() {
 }
 
 #[test]
+fn init_with_parameters_initialises_the_shared_objects() {
+    // On a zeroed queue every entry returns at once: no race.
+    let base = [
+        "--entry",
+        "queue_push",
+        "--entry",
+        "queue_peek",
+        "--share-args",
+    ];
+    let (code, doc) = entries("queue.c", &base);
+    assert_eq!(
+        (code, doc["verdict"].as_str()),
+        (0, Some("no-race")),
+        "{doc}"
+    );
+    // Initialised by `queue_init(&shared)`, the unlocked peek races with the push.
+    let with_init = [&base[..], &["--init", "queue_init"]].concat();
+    let (code, doc) = entries("queue.c", &with_init);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        races(&doc)[0],
+        vec![(32, "queue_push".into()), (41, "queue_peek".into())]
+    );
+    assert!(
+        assumptions(&doc).contains("then as `--init` leaves it"),
+        "{doc}"
+    );
+    // The locked size does not.
+    let (code, doc) = entries(
+        "queue.c",
+        &[
+            "--entry",
+            "queue_push",
+            "--entry",
+            "queue_size",
+            "--share-args",
+            "--init",
+            "queue_init",
+        ],
+    );
+    assert_eq!(
+        (code, doc["verdict"].as_str()),
+        (0, Some("no-race")),
+        "{doc}"
+    );
+    // Without --share-args, an init with parameters has nothing to initialise.
+    let (code, doc) = entries(
+        "queue.c",
+        &[
+            "--entry",
+            "queue_push",
+            "--entry",
+            "queue_peek",
+            "--init",
+            "queue_init",
+        ],
+    );
+    assert_eq!(code, 2, "{doc}");
+    assert!(doc.to_string().contains("give --share-args"), "{doc}");
+}
+
+#[test]
 fn the_programs_own_main_is_not_run() {
     let (code, doc) = entries("with_main.c", &["--entry", "touch", "--entry", "touch"]);
     assert_eq!(code, 1, "{doc}");

@@ -24,7 +24,8 @@
 //! ```
 //!
 //! With `share_args`, the pointees are file-scope objects, one per pointee type (spelled
-//! the same), which every entry receives. A program with its own `main` keeps it under
+//! the same), which every entry receives — and the `--init` function first, which may then
+//! take parameters (`queue_init(&shared1)` before `queue_push(&shared1, …)`). A program with its own `main` keeps it under
 //! another name ([`names::USER_MAIN`]), not run; one that calls `main` is refused.
 //! Pure: a function from a parsed program to a parsed program.
 
@@ -431,21 +432,32 @@ pub fn generate(parsed: &Parsed, spec: &Spec) -> Result<Harness> {
                 .to_string(),
         );
     }
-    let mut extra: Vec<Node<ExternalDeclaration>> = vec![];
+    let mut objects = Objects {
+        parsed,
+        share: spec.share_args,
+        shared: vec![],
+        globals: vec![],
+        kinds: vec![],
+    };
+    let mut routines: Vec<Node<ExternalDeclaration>> = vec![];
     let mut main_body: Vec<Node<BlockItem>> = vec![];
     if let Some(init) = &spec.init {
         let f = definition(unit, init).ok_or_else(|| not_defined(unit, init, "--init"))?;
-        if !parameters(f, init)?.is_empty() {
+        let span = f.declarator.span;
+        let params = parameters(f, init)?;
+        if !params.is_empty() && !spec.share_args {
             return Err(Error::unsupported(
-                f.declarator.span,
-                format!("--init `{init}` takes parameters: name a function of none"),
+                span,
+                format!(
+                    "--init `{init}` takes parameters: name a function of none, or give \
+                     --share-args so that it initialises the objects the entries share"
+                ),
             ));
         }
         let called = function_name(f).unwrap_or(init).to_string();
-        main_body.push(item(expr_stmt(call(&called, vec![], f.declarator.span))));
+        let args = objects.arguments(init, &params, span, &mut main_body)?;
+        main_body.push(item(expr_stmt(call(&called, args, span))));
     }
-    let mut shared: Vec<(String, String)> = vec![];
-    let mut kinds: Vec<Arg> = vec![];
     let mut routines_done: Vec<String> = vec![];
     let mut creates = vec![];
     for (t, e) in spec.entries.iter().enumerate() {
@@ -456,40 +468,10 @@ pub fn generate(parsed: &Parsed, spec: &Spec) -> Result<Harness> {
         let routine = names::entry_routine(&real);
         if !routines_done.contains(&routine) {
             let mut body = vec![];
-            let mut args = vec![];
-            for (k, p) in params.iter().enumerate() {
-                let arg = classify(unit, e, k, p)?;
-                kinds.push(arg);
-                let pname = p
-                    .declarator
-                    .as_ref()
-                    .and_then(|d| declarator_name(&d.node))
-                    .map_or(format!("arg{}", k + 1), str::to_string);
-                let pointer = !matches!(arg, Arg::Any | Arg::Zeroed);
-                if spec.share_args && pointer {
-                    let key = format!("{arg:?} {}", type_key(parsed, p));
-                    let name = match shared.iter().find(|(k2, _)| *k2 == key) {
-                        Some((_, n)) => n.clone(),
-                        None => {
-                            let n = names::harness_object(&format!("shared{}", shared.len() + 1));
-                            shared.push((key, n.clone()));
-                            let (decl, _) = argument_object(p, arg, &n, span);
-                            extra.push(node(ExternalDeclaration::Declaration(decl), span));
-                            n
-                        }
-                    };
-                    let (_, pass) = argument_object(p, arg, &name, span);
-                    args.push(pass);
-                } else {
-                    let name = names::harness_object(&pname);
-                    let (decl, pass) = argument_object(p, arg, &name, span);
-                    body.push(decl_item(decl));
-                    args.push(pass);
-                }
-            }
+            let args = objects.arguments(e, &params, span, &mut body)?;
             body.push(item(expr_stmt(call(&real, args, span))));
             body.push(item(ret(Some(int(0, span)), span)));
-            extra.push(start_routine(&routine, block(body, span)));
+            routines.push(start_routine(&routine, block(body, span)));
             routines_done.push(routine.clone());
         }
         let tid = names::harness_object(&format!("thread{t}"));
@@ -519,17 +501,76 @@ pub fn generate(parsed: &Parsed, spec: &Spec) -> Result<Harness> {
         main_body.push(item(expr_stmt(call("pthread_join", args, Span::none()))));
     }
     main_body.push(item(ret(Some(int(0, Span::none())), Span::none())));
-    extra.push(function_def(
-        "main",
-        TypeSpecifier::Int,
-        block(main_body, Span::none()),
-    ));
-    out.unit.0.extend(extra);
+    let main = function_def("main", TypeSpecifier::Int, block(main_body, Span::none()));
+    let Objects { globals, kinds, .. } = objects;
+    out.unit.0.extend(globals);
+    out.unit.0.extend(routines);
+    out.unit.0.push(main);
     assumptions.extend(describe(spec, &kinds));
     Ok(Harness {
         parsed: out,
         assumptions,
     })
+}
+
+/// The objects the harness passes to the functions it calls.
+struct Objects<'a> {
+    parsed: &'a Parsed,
+    /// `--share-args`: pointer arguments of one type point to one file-scope object.
+    share: bool,
+    /// (argument kind and pointee type, the shared object's name).
+    shared: Vec<(String, String)>,
+    /// The declarations of the shared objects.
+    globals: Vec<Node<ExternalDeclaration>>,
+    /// The kind of every argument made, for the assumptions.
+    kinds: Vec<Arg>,
+}
+
+impl Objects<'_> {
+    /// The arguments of a call of `function` with `params`: each an object of its own
+    /// declared into `locals`, or, for a pointer under `share`, the address of the one
+    /// file-scope object of its pointee type.
+    fn arguments(
+        &mut self,
+        function: &str,
+        params: &[&ParameterDeclaration],
+        span: Span,
+        locals: &mut Vec<Node<BlockItem>>,
+    ) -> Result<Vec<Node<Expression>>> {
+        let mut args = vec![];
+        for (k, p) in params.iter().enumerate() {
+            let arg = classify(&self.parsed.unit, function, k, p)?;
+            self.kinds.push(arg);
+            let pname = p
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node))
+                .map_or(format!("arg{}", k + 1), str::to_string);
+            let pointer = !matches!(arg, Arg::Any | Arg::Zeroed);
+            if self.share && pointer {
+                let key = format!("{arg:?} {}", type_key(self.parsed, p));
+                let name = match self.shared.iter().find(|(k2, _)| *k2 == key) {
+                    Some((_, n)) => n.clone(),
+                    None => {
+                        let n = names::harness_object(&format!("shared{}", self.shared.len() + 1));
+                        self.shared.push((key, n.clone()));
+                        let (decl, _) = argument_object(p, arg, &n, span);
+                        self.globals
+                            .push(node(ExternalDeclaration::Declaration(decl), span));
+                        n
+                    }
+                };
+                let (_, pass) = argument_object(p, arg, &name, span);
+                args.push(pass);
+            } else {
+                let name = names::harness_object(&pname);
+                let (decl, pass) = argument_object(p, arg, &name, span);
+                locals.push(decl_item(decl));
+                args.push(pass);
+            }
+        }
+        Ok(args)
+    }
 }
 
 /// `pthread_t` where the program declares it, else `unsigned long` (glibc's).
@@ -674,7 +715,10 @@ fn describe(spec: &Spec, kinds: &[Arg]) -> Vec<String> {
     let pointers = kinds.iter().any(|a| !matches!(a, Arg::Any | Arg::Zeroed));
     if pointers {
         out.push(if spec.share_args {
-            "--share-args: pointer arguments of the same type point to one object all the entries share, zeroed at the start".into()
+            format!(
+                "--share-args: pointer arguments of the same type point to one object all the entries share, {}",
+                if spec.init.is_some() { "zeroed at the start, then as `--init` leaves it" } else { "zeroed at the start" }
+            )
         } else {
             "each thread's pointer arguments point to fresh objects of its own, which no other thread sees".into()
         });
