@@ -149,11 +149,19 @@ fn init_with_parameters_initialises_the_shared_objects() {
     assert_eq!(code, 1, "{doc}");
     assert_eq!(
         races(&doc)[0],
-        vec![(32, "queue_push".into()), (41, "queue_peek".into())]
+        vec![(34, "queue_push".into()), (43, "queue_peek".into())]
     );
     assert!(
         assumptions(&doc).contains("then as `--init` leaves it"),
         "{doc}"
+    );
+    // A constructor as --init: its result is the queue the entries share.
+    let with_new = [&base[..], &["--init", "queue_new"]].concat();
+    let (code, doc) = entries("queue.c", &with_new);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        races(&doc)[0],
+        vec![(34, "queue_push".into()), (43, "queue_peek".into())]
     );
     // The locked size does not.
     let (code, doc) = entries(

@@ -456,7 +456,26 @@ pub fn generate(parsed: &Parsed, spec: &Spec) -> Result<Harness> {
         }
         let called = function_name(f).unwrap_or(init).to_string();
         let args = objects.arguments(init, &params, span, &mut main_body)?;
-        main_body.push(item(expr_stmt(call(&called, args, span))));
+        let mut init_call = call(&called, args, span);
+        if spec.share_args && returns_record_pointer(unit, f) {
+            // `__ladr_0_handle = init(...)`: entries taking a pointer to that type get it.
+            let handle = names::harness_object("handle");
+            let key = format!("{:?} {}", Arg::ToZeroed, type_key(parsed, &f.specifiers));
+            let specs = f
+                .specifiers
+                .iter()
+                .filter(|s| matches!(s.node, DeclarationSpecifier::TypeSpecifier(_)))
+                .cloned()
+                .collect();
+            let pointer = node(DerivedDeclarator::Pointer(vec![]), span);
+            let decl = declaration(specs, &handle, vec![pointer], None, span);
+            objects
+                .globals
+                .push(node(ExternalDeclaration::Declaration(decl), span));
+            objects.shared.push((key, handle.clone(), true));
+            init_call = assign(ident(&handle, span), init_call, span);
+        }
+        main_body.push(item(expr_stmt(init_call)));
     }
     let mut routines_done: Vec<String> = vec![];
     let mut creates = vec![];
@@ -518,8 +537,9 @@ struct Objects<'a> {
     parsed: &'a Parsed,
     /// `--share-args`: pointer arguments of one type point to one file-scope object.
     share: bool,
-    /// (argument kind and pointee type, the shared object's name).
-    shared: Vec<(String, String)>,
+    /// (argument kind and pointee type, the shared object's name, whether that is a
+    /// pointer to the object — `--init`'s result — rather than the object).
+    shared: Vec<(String, String, bool)>,
     /// The declarations of the shared objects.
     globals: Vec<Node<ExternalDeclaration>>,
     /// The kind of every argument made, for the assumptions.
@@ -548,20 +568,19 @@ impl Objects<'_> {
                 .map_or(format!("arg{}", k + 1), str::to_string);
             let pointer = !matches!(arg, Arg::Any | Arg::Zeroed);
             if self.share && pointer {
-                let key = format!("{arg:?} {}", type_key(self.parsed, p));
-                let name = match self.shared.iter().find(|(k2, _)| *k2 == key) {
-                    Some((_, n)) => n.clone(),
+                let key = format!("{arg:?} {}", type_key(self.parsed, &p.specifiers));
+                match self.shared.iter().find(|(k2, _, _)| *k2 == key) {
+                    Some((_, n, true)) => args.push(ident(n, span)),
+                    Some((_, n, false)) => args.push(argument_object(p, arg, n, span).1),
                     None => {
                         let n = names::harness_object(&format!("shared{}", self.shared.len() + 1));
-                        self.shared.push((key, n.clone()));
-                        let (decl, _) = argument_object(p, arg, &n, span);
+                        self.shared.push((key, n.clone(), false));
+                        let (decl, pass) = argument_object(p, arg, &n, span);
                         self.globals
                             .push(node(ExternalDeclaration::Declaration(decl), span));
-                        n
+                        args.push(pass);
                     }
-                };
-                let (_, pass) = argument_object(p, arg, &name, span);
-                args.push(pass);
+                }
             } else {
                 let name = names::harness_object(&pname);
                 let (decl, pass) = argument_object(p, arg, &name, span);
@@ -589,10 +608,10 @@ fn thread_id_type(unit: &TranslationUnit) -> Vec<Node<DeclarationSpecifier>> {
     }
 }
 
-/// The text of a parameter's type specifiers (whitespace collapsed), which decides which
-/// arguments share an object under `share_args`.
-fn type_key(parsed: &Parsed, p: &ParameterDeclaration) -> String {
-    p.specifiers
+/// The text of type specifiers (whitespace collapsed, qualifiers left out), which decides
+/// which arguments share an object under `share_args`.
+fn type_key(parsed: &Parsed, specifiers: &[Node<DeclarationSpecifier>]) -> String {
+    specifiers
         .iter()
         .filter(|s| matches!(s.node, DeclarationSpecifier::TypeSpecifier(_)))
         .map(|s| {
@@ -606,6 +625,23 @@ fn type_key(parsed: &Parsed, p: &ParameterDeclaration) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Whether function `f` returns a pointer to a struct or union defined in the program: a
+/// constructor, whose result `--init` makes the shared object of that type.
+fn returns_record_pointer(unit: &TranslationUnit, f: &FunctionDefinition) -> bool {
+    let d = &f.declarator.node;
+    let pointers = d.derived.len().saturating_sub(1);
+    pointers == 1
+        && matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(
+            d.derived.first().map(|x| &x.node),
+            Some(DerivedDeclarator::Pointer(_))
+        )
+        && matches!(
+            shape(unit, &type_specifiers(&f.specifiers), 0),
+            Shape::Record { defined: true }
+        )
 }
 
 /// `void *name(void *__ladr_0_arg) body`.
@@ -717,7 +753,11 @@ fn describe(spec: &Spec, kinds: &[Arg]) -> Vec<String> {
         out.push(if spec.share_args {
             format!(
                 "--share-args: pointer arguments of the same type point to one object all the entries share, {}",
-                if spec.init.is_some() { "zeroed at the start, then as `--init` leaves it" } else { "zeroed at the start" }
+                if spec.init.is_some() {
+                    "zeroed at the start, then as `--init` leaves it (an `--init` that returns a pointer to a struct gives the object of that type)"
+                } else {
+                    "zeroed at the start"
+                }
             )
         } else {
             "each thread's pointer arguments point to fresh objects of its own, which no other thread sees".into()

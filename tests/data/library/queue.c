@@ -2,8 +2,10 @@
    queue at its buffer and sets its lock. `queue_push` locks; `queue_peek` reads the
    count without the lock, a race with a push — but only once the queue is initialised:
    on a zeroed queue `queue_push` returns before touching anything. `queue_size` locks
-   too, so it does not race with a push. */
+   too, so it does not race with a push. `queue_new` is a constructor: as `--init`, its
+   result is the queue the entries share. */
 #include <pthread.h>
+#include <stdlib.h>
 
 struct queue {
     pthread_mutex_t lock;
@@ -50,4 +52,12 @@ int queue_size(struct queue *q)
     n = q->count;
     pthread_mutex_unlock(&q->lock);
     return n;
+}
+
+struct queue *queue_new(void)
+{
+    struct queue *q = malloc(sizeof *q);
+    if (q)
+        queue_init(q);
+    return q;
 }
