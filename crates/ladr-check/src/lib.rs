@@ -20,30 +20,27 @@
 //! command line; it reads fixed names only from `ladr_ir::abi`, CBMC's naming rules only
 //! from `ladr_cbmc::names`.
 
-pub mod answer;
+mod answer;
 mod deepen;
-pub mod files;
-pub mod memory;
-pub mod parallel;
-pub mod proof;
+mod parallel;
+mod proof;
 pub mod recorded;
 mod single;
 
-pub use answer::Answer;
-pub use deepen::{drop_in_background, STACK};
-pub use single::{
-    prepare_keep_dir, translate_seq, wants_arrays_uf, Translated, LARGE_ARRAY, NOTHING_TO_CHECK,
-    SEQ_FILE,
+pub use answer::{
+    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, Position, ProofAnswer,
+    Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
 };
+pub use parallel::{Deepening, Plan, StepState};
 
 pub(crate) use deepen::*;
+pub(crate) use ladr_c::trees::{drop_in_background, STACK};
 pub(crate) use single::*;
 
 use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
 use ladr_cbmc as cbmc;
 use ladr_ir::program::Options;
-use parallel::Plan;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -68,9 +65,23 @@ pub struct Request {
     pub plan: Plan,
     /// Each CBMC run's share of the memory budget (`--memory`), in bytes; none: no limit.
     pub cbmc_memory: Option<u64>,
-    /// Run the static race analysis first (`proof`): a program it proves race-free is
-    /// answered "no race in any execution" without CBMC. Off in [`Request::new`].
-    pub prove: bool,
+    /// Whether the static race analysis runs, and whether the bounded check follows it.
+    /// [`Prove::Skip`] in [`Request::new`].
+    pub prove: Prove,
+}
+
+/// The static race analysis (`ladr_seq::prove`) in a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prove {
+    /// Only the bounded check runs.
+    Skip,
+    /// The analysis runs first: a program it proves race-free is answered "no race in any
+    /// execution" without CBMC; otherwise the bounded check runs, and the answer keeps
+    /// what the analysis said (`Answer::proof`).
+    First,
+    /// Only the analysis runs (`--prove-only`): "no race in any execution" when it proves
+    /// every pair, else no verdict; `Answer::proof` says why. CBMC is not run.
+    Only,
 }
 
 impl Request {
@@ -86,8 +97,23 @@ impl Request {
             max_races: Some(1),
             plan: Plan { jobs: 1, swarm: 1 },
             cbmc_memory: None,
-            prove: false,
+            prove: Prove::Skip,
         }
+    }
+
+    /// A request for the static analysis only ([`Prove::Only`]) at `bounds`: CBMC is
+    /// neither run nor looked for.
+    pub fn proof_only(bounds: Options) -> Request {
+        Request {
+            prove: Prove::Only,
+            ..Request::new(bounds, cbmc::Options::new(PathBuf::new()))
+        }
+    }
+
+    /// Are `bounds` those of the constant-loop probe (loops of a constant bound cut at the
+    /// unwinding) in this check? For a progress display.
+    pub fn is_probe(&self, bounds: &Options) -> bool {
+        deepen::is_probe(&self.bounds, bounds)
     }
 }
 
@@ -111,25 +137,27 @@ impl<F: Fn(Phase, &Options) + Sync> Progress for F {
     }
 }
 
-/// Is `bounds` the constant-loop probe's (loops of a constant bound cut at the unwinding),
-/// in a check of `request`? For a progress display.
-pub fn is_probe_of(request: &Request, bounds: &Options) -> bool {
-    deepen::is_probe(&request.bounds, bounds)
-}
-
 /// Checks `parsed` as `request` asks: the constant-loop probe, the first bound pair, then
 /// (with a time limit) the deepening schedule on `plan.jobs` workers, the first race
 /// winning; then more races at its bounds, up to `max_races`. With one job (SV-COMP mode,
 /// `ladr check`) the same executor runs the bound pairs one after the other.
 pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Result<Answer> {
+    if request.prove == Prove::Only {
+        return Ok(answer::of_proof(
+            proof::prove(parsed, &request.bounds)?,
+            &request.bounds,
+        ));
+    }
+    if let Some(dir) = &request.keep {
+        prepare_keep_dir(dir)?;
+    }
     if let Some(bytes) = request.cbmc_memory {
         ladr_cbmc::process::limit_children(bytes);
     }
     // A translation error here is the bounded check's too: it reports it.
-    let proof = if request.prove {
-        proof::prove(parsed, &request.bounds).ok()
-    } else {
-        None
+    let proof = match request.prove {
+        Prove::First => proof::prove(parsed, &request.bounds).ok(),
+        _ => None,
     };
     if let Some(p) = proof.as_ref().filter(|p| p.proved) {
         // What the passes refuse (a construct ladr cannot check) is refused here too: a
