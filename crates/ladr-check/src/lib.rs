@@ -3,17 +3,22 @@
 //! (verdict, races with their accesses, interleavings and locks held, bounds and cuts,
 //! assumptions, the deepening schedule, measures). Nothing of the check's programs or of
 //! CBMC's traces leaves this crate: the trace is mapped to the user's program in
-//! [`answer`], before the programs are freed.
+//! `answer`, before the programs are freed.
 //!
 //! ```text
-//! check ─ deepen::probe_start (the constant-loop probe)
+//! check ─ proof::prove (Request::prove: First or Only; a proof answers without CBMC)
+//!       ─ deepen::probe_start (the constant-loop probe)
 //!       ─ parallel::check_races_parallel (the deepening schedule on `jobs` workers, 1 or
 //!       │   more; each unit: single::translate_seq ─ run_cbmc ─ read_outcome ─ Report)
 //!       ─ deepen::more_races (after a race, one check at a time)
 //!       └ answer::of_races ─ Answer
+//! recorded ─ Swarm (a bound pair's instances, for CBMC runs elsewhere: `ladr swarm emit`)
+//!          ─ swarm, one (their recorded outputs ─ read_outcome ─ Answer)
 //! ```
-//! `recorded` gives the answer of CBMC runs made elsewhere (`ladr swarm collect`, tests of
-//! the trace mapping on recorded CBMC output).
+//! The root exports [`check`], the types of its request and answer, and [`recorded`], a
+//! second entry kept apart because `check` runs CBMC itself while `recorded` answers from
+//! CBMC runs made elsewhere (`ladr swarm collect`, tests of the trace mapping on recorded
+//! CBMC output); nothing else (`tests/it/tidy.rs` lists the public items).
 //!
 //! Architecture invariant: this crate renders nothing (no text, no JSON writing; the
 //! answer's types derive `Serialize`, their field names being the JSON schema) and reads no
