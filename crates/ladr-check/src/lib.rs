@@ -142,10 +142,12 @@ impl<F: Fn(Phase, &Options) + Sync> Progress for F {
     }
 }
 
-/// Checks `parsed` as `request` asks: the constant-loop probe, the first bound pair, then
-/// (with a time limit) the deepening schedule on `plan.jobs` workers, the first race
-/// winning; then more races at its bounds, up to `max_races`. With one job (SV-COMP mode,
-/// `ladr check`) the same executor runs the bound pairs one after the other.
+/// Checks `parsed` as `request` asks: the static proof ([`Prove`]; a proof is the answer),
+/// then the constant-loop probe, the first bound pair, then (with a time limit) the
+/// deepening schedule on `plan.jobs` workers, the first race winning; then more races at
+/// its bounds, up to `max_races`. With one job (SV-COMP mode, `ladr check`) the same
+/// executor runs the bound pairs one after the other. `--keep-files DIR` is checked
+/// before anything runs (a bad place is a usage error).
 pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Result<Answer> {
     if request.prove == Prove::Only {
         return Ok(answer::of_proof(
