@@ -30,7 +30,7 @@ fn main() {
         std::fs::write(&path, format!("#include <pthread.h>\n{}", program(n))).unwrap();
         let start = Instant::now();
         let parsed = ladr_c::frontend::load(&path, &Default::default()).expect("parses");
-        let t = ladr_check::translate_seq(&parsed, &Default::default()).expect("translates");
+        let t = ladr_check::recorded::translate(&parsed, &Default::default()).expect("translates");
         std::hint::black_box(t.printed.text.len());
         let s = start.elapsed().as_secs_f64();
         let base = *first.get_or_insert(s);

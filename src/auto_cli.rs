@@ -30,10 +30,10 @@ pub fn run(cli: &Cli) -> Result<u8, Error> {
     let cbmc = ladr_cbmc::locate(cli.cbmc.as_deref())
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     let jobs = match cli.jobs {
-        Some(j) => ladr_check::parallel::capped_jobs(j as usize).0,
+        Some(j) => ladr_check::Plan::capped_jobs(j as usize).0,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let budget = ladr_check::memory::Budget::new(cli.memory);
+    let budget = ladr_cbmc::memory::Budget::new(cli.memory);
     ladr_cbmc::process::limit_children(budget.per_cbmc(jobs));
     let quiet = cli.quiet;
     let gate = gate::run(

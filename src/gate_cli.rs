@@ -181,7 +181,7 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
     let cbmc = ladr_cbmc::locate(args.cbmc.as_deref())
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
     let jobs = args.jobs.map(|j| {
-        let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+        let (jobs, note) = ladr_check::Plan::capped_jobs(j as usize);
         if let Some(note) = note {
             eprintln!("{note}");
         }
@@ -192,9 +192,9 @@ fn check_inner(args: &CheckArgs) -> Result<u8, Error> {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let budget = ladr_check::memory::Budget::new(args.memory);
+    let budget = ladr_cbmc::memory::Budget::new(args.memory);
     ladr_cbmc::process::limit_children(budget.per_cbmc(jobs));
-    ladr_check::memory::watch(budget, |message| {
+    ladr_cbmc::memory::watch(budget, |message| {
         ladr_cbmc::process::abandon();
         eprintln!("error: {}", ladr_c::diag::visible(&message));
         std::process::exit(3);
@@ -318,14 +318,14 @@ fn write_html(dir: &Path, gate: &gate::Gate) -> Result<(), Error> {
     })?;
     let (pages, index) = gate.html();
     for (name, page) in &pages {
-        ladr_check::files::write_no_follow(&dir.join(name), page.as_bytes()).map_err(|e| {
+        ladr_cbmc::files::write_no_follow(&dir.join(name), page.as_bytes()).map_err(|e| {
             Error::new(
                 ErrorKind::Usage,
                 format!("--html: cannot write `{name}`: {e}"),
             )
         })?;
     }
-    ladr_check::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
+    ladr_cbmc::files::write_no_follow(&dir.join("index.html"), index.as_bytes()).map_err(|e| {
         Error::new(
             ErrorKind::Usage,
             format!("--html: cannot write index.html: {e}"),
@@ -462,9 +462,9 @@ pub fn init(force: bool, compile_commands: Option<&Path>) -> ExitCode {
         }
     };
     let written = if force {
-        ladr_check::files::write_no_follow(path, text.as_bytes())
+        ladr_cbmc::files::write_no_follow(path, text.as_bytes())
     } else {
-        ladr_check::files::write_new(path, text.as_bytes())
+        ladr_cbmc::files::write_new(path, text.as_bytes())
     };
     match written {
         Ok(()) => {

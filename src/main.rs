@@ -6,8 +6,8 @@ use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use ladr_c::diag::{render, Error, ErrorKind};
 use ladr_c::frontend::{self, Parsed};
 use ladr_c::print::print_unit;
-use ladr_check::answer::Verdict;
-use ladr_check::{Phase, Request};
+use ladr_cbmc::memory::{Budget, POLL};
+use ladr_check::{Phase, Plan, Prove, Request, Verdict};
 use ladr_ir::program::Options;
 use ladr_report as report;
 use ladr_seq::pipeline::{translate, Stage};
@@ -428,7 +428,7 @@ fn main() -> ExitCode {
         let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
         return finish(&cli, fail(&cli, &file, &mut err_out, &e, None));
     }
-    let budget = ladr_check::memory::Budget::new(cli.memory);
+    let budget = Budget::new(cli.memory);
     // The check runs on a thread of its own, with a large stack, while this thread keeps
     // the time limit: CBMC is stopped at the limit by the check itself, and the watchdog
     // ends a check that overruns it anywhere else (translation of huge bounds).
@@ -437,7 +437,7 @@ fn main() -> ExitCode {
         let (cli, file) = (cli.clone(), file.clone());
         std::thread::Builder::new()
             .name("check".into())
-            .stack_size(ladr_check::STACK)
+            .stack_size(ladr_c::trees::STACK)
             .spawn(move || {
                 let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
                 let _ = tx.send(run(&cli, &file, budget, &mut err_out));
@@ -454,8 +454,8 @@ fn main() -> ExitCode {
         let poll = match give_up {
             Some(t) => t
                 .saturating_duration_since(std::time::Instant::now())
-                .min(ladr_check::memory::POLL),
-            None => ladr_check::memory::POLL,
+                .min(POLL),
+            None => POLL,
         };
         match rx.recv_timeout(poll) {
             Err(RecvTimeoutError::Timeout) => {}
@@ -531,12 +531,7 @@ enum Done {
     Emitted = 255,
 }
 
-fn run(
-    cli: &Cli,
-    file: &std::path::Path,
-    budget: ladr_check::memory::Budget,
-    err_out: &mut StandardStream,
-) -> Done {
+fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut StandardStream) -> Done {
     let (file, ilp32) = match input(cli, file) {
         Ok(f) => f,
         Err(e) => return fail(cli, file, err_out, &e, None),
@@ -567,22 +562,6 @@ fn run(
             Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
         };
     }
-    if cli.prove_only {
-        return match ladr_check::proof::prove(&parsed, &options(cli)) {
-            Ok(p) => {
-                emit(&format!("proved: {}\ntime_s: {:.3}\n", p.proved, p.time_s));
-                for l in ladr_report::proof::lines(&p) {
-                    emit(&format!("{l}\n"));
-                }
-                if p.proved {
-                    Done::NoRace
-                } else {
-                    Done::Unknown
-                }
-            }
-            Err(e) => fail(cli, &file, err_out, &e, Some(&parsed)),
-        };
-    }
     let request = match request(cli, ilp32, t0, budget) {
         Ok(r) => r,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
@@ -599,6 +578,17 @@ fn run(
         Ok(a) => a,
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
+    if let (Prove::Only, Some(p)) = (request.prove, &answer.proof) {
+        emit(&format!("proved: {}\ntime_s: {:.3}\n", p.proved, p.time_s));
+        for l in ladr_report::proof::lines(p) {
+            emit(&format!("{l}\n"));
+        }
+        return if p.proved {
+            Done::NoRace
+        } else {
+            Done::Unknown
+        };
+    }
     answer.assumptions.splice(0..0, harness_assumptions);
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
@@ -624,7 +614,7 @@ fn run(
         Verdict::Unknown { .. } => Done::Unknown,
     };
     // The answer is out; the watchdog must not wait for the program trees to be freed.
-    ladr_check::drop_in_background(parsed);
+    ladr_c::trees::drop_in_background(parsed);
     done
 }
 
@@ -701,13 +691,13 @@ fn request(
     cli: &Cli,
     ilp32: bool,
     t0: std::time::Instant,
-    budget: ladr_check::memory::Budget,
+    budget: Budget,
 ) -> Result<Request, Error> {
+    if cli.prove_only {
+        return Ok(Request::proof_only(options(cli)));
+    }
     let cbmc = ladr_cbmc::locate(cli.cbmc.as_deref())
         .map_err(|e| Error::new(ErrorKind::Backend, e.to_string()))?;
-    if let Some(dir) = &cli.keep_files {
-        ladr_check::prepare_keep_dir(dir)?;
-    }
     let mut copts = ladr_cbmc::Options::new(cbmc);
     let choice = ladr_cbmc::solver::Choice::from(cli.solver);
     let cadical = match choice {
@@ -724,14 +714,14 @@ fn request(
     copts.timeout = time_limit(cli);
     let jobs = match (cli.jobs, cli.svcomp) {
         (Some(j), _) => {
-            let (jobs, note) = ladr_check::parallel::capped_jobs(j as usize);
+            let (jobs, note) = Plan::capped_jobs(j as usize);
             if let Some(note) = note {
                 eprintln!("{note}");
             }
             jobs
         }
         (None, true) => 1,
-        (None, false) => ladr_check::parallel::default_jobs(),
+        (None, false) => Plan::default_jobs(),
     };
     let copts_solvers = copts.solvers.len().max(1);
     Ok(Request {
@@ -750,13 +740,17 @@ fn request(
             (false, true) => None,
             (false, false) => Some(cli.max_races as usize),
         },
-        plan: ladr_check::parallel::Plan {
+        plan: Plan {
             jobs,
             swarm: cli.swarm,
         },
         // A portfolio's CBMCs run side by side: each its share.
         cbmc_memory: Some(budget.per_cbmc(jobs * copts_solvers)),
-        prove: !cli.no_prove,
+        prove: if cli.no_prove {
+            Prove::Skip
+        } else {
+            Prove::First
+        },
     })
 }
 
@@ -775,7 +769,7 @@ fn progress_message(
         0 => String::new(),
         n => format!(", looking for race {}", n + 1),
     };
-    if ladr_check::is_probe_of(request, b) {
+    if request.is_probe(b) {
         more.push_str(", probe: constant loops cut");
     }
     format!(
@@ -848,7 +842,8 @@ fn write_witness(cli: &Cli, outcome: &report::Outcome, file: &std::path::Path, i
 /// The progress line: a spinner with the phase, the bounds and the time spent (hidden with
 /// --quiet, in SV-COMP mode, and when stderr is not a terminal).
 fn progress_line(cli: &Cli) -> indicatif::ProgressBar {
-    if cli.quiet || cli.svcomp {
+    // `--prove-only` prints its lines at once: nothing to show meanwhile.
+    if cli.quiet || cli.svcomp || cli.prove_only {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new_spinner();

@@ -47,12 +47,15 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
     ),
 ];
 
-fn proof(file: &str) -> ladr_check::proof::ProofAnswer {
+fn proof(file: &str) -> ladr_check::ProofAnswer {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/e2e")
         .join(file);
     let parsed = ladr_c::frontend::load(&path, &ladr_c::frontend::Options::default()).unwrap();
-    ladr_check::proof::prove(&parsed, &ladr_ir::program::Options::default()).unwrap()
+    let request = ladr_check::Request::proof_only(ladr_ir::program::Options::default());
+    let answer =
+        ladr_check::check(&parsed, &request, &|_, _: &ladr_ir::program::Options| {}).unwrap();
+    answer.proof.expect("the analysis ran")
 }
 
 #[test]

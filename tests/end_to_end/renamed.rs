@@ -154,9 +154,14 @@ fn rename_tokens(text: &str, map: &BTreeMap<String, String>) -> String {
 fn sites(path: &Path, back: &BTreeMap<String, String>) -> Result<Vec<String>, String> {
     let parsed =
         frontend::load(path, &frontend::Options::default()).map_err(|e| format!("{:?}", e.kind))?;
-    let t = ladr_check::translate_seq(&parsed, &Options::default())
-        .map_err(|e| format!("{:?}", e.kind))?;
-    Ok(t.program
+    let program = ladr_seq::pipeline::translate(
+        parsed.unit.clone(),
+        &Options::default(),
+        ladr_seq::pipeline::Stage::Seq,
+        |_, _| {},
+    )
+    .map_err(|e| format!("{:?}", e.kind))?;
+    Ok(program
         .sites
         .iter()
         .skip(1)

@@ -3,7 +3,7 @@
 //! tricky racy programs below is ever proved race-free: a proof on a racy program is the
 //! worst bug ladr can have), and its rules on small race-free programs, each proved.
 
-use ladr_check::proof::{prove, ProofAnswer};
+use ladr_check::{ProofAnswer, Request};
 use ladr_ir::program::Options;
 use std::io::Write;
 use std::path::Path;
@@ -13,7 +13,9 @@ use crate::common;
 /// The analysis of the C file at `path` (preprocessed by gcc); none if ladr cannot read it.
 fn proof_of(path: &Path) -> Option<ProofAnswer> {
     let parsed = ladr_c::frontend::load(path, &ladr_c::frontend::Options::default()).ok()?;
-    prove(&parsed, &Options::default()).ok()
+    let request = Request::proof_only(Options::default());
+    let answer = ladr_check::check(&parsed, &request, &|_, _: &Options| {}).ok()?;
+    answer.proof
 }
 
 /// The analysis of a program: the common prelude (pthread.h, string.h, stdlib.h, a mutex

@@ -10,7 +10,7 @@
 //! CBMC) and review the diff of the recorded files.
 
 use ladr_c::frontend::{self, Parsed};
-use ladr_check::{recorded, translate_seq, Translated};
+use ladr_check::recorded::{self, Translated};
 use ladr_ir::program::Options;
 use ladr_report::{Outcome, Position};
 use std::path::{Path, PathBuf};
@@ -22,7 +22,7 @@ fn dir() -> PathBuf {
 fn load(name: &str) -> (Parsed, Translated, String) {
     let parsed = frontend::load(&dir().join(format!("{name}.i")), &Default::default())
         .expect("the fixture parses");
-    let t = translate_seq(&parsed, &Options::default()).expect("translates");
+    let t = recorded::translate(&parsed, &Options::default()).expect("translates");
     let hash = format!(
         "{:016x}\n",
         ladr_report::sarif::fnv1a64(t.printed.text.as_bytes())

@@ -14,3 +14,4 @@ pub mod origin;
 pub mod print;
 pub mod source_map;
 pub mod syntax;
+pub mod trees;

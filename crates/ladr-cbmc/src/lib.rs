@@ -28,6 +28,10 @@
 //! program: it runs CBMC on a file and reads what CBMC said. The retry policy
 //! ([`run_with_retries`]) lives here, beside the flags it changes, so callers ask for a
 //! verdict and never match CBMC's failure messages themselves.
+//!
+//! Beside CBMC, the process's means that every layer above uses: [`memory`] (the memory
+//! budget of a run, shared by its CBMCs) and [`files`] (writing CBMC's input and output, and
+//! any other file, never through a planted link).
 
 use std::ffi::OsString;
 use std::fmt;
@@ -40,6 +44,8 @@ use std::time::{Duration, Instant};
 
 use output::describe_exit;
 
+pub mod files;
+pub mod memory;
 pub mod names;
 mod output;
 pub mod process;
@@ -47,6 +53,11 @@ pub mod solver;
 
 pub use output::{interpret, phase_reached, phase_times, unbounded_pointers, Phase, PhaseTimes};
 pub use solver::Solver;
+
+/// The file name of the sequential program given to CBMC (in a temporary directory, in
+/// `--keep-files DIR`, in a swarm instance's directory); the steps of CBMC's trace in this
+/// file are the program's own.
+pub const SEQ_FILE: &str = "seq.i";
 
 /// Environment variable naming the CBMC binary to use.
 pub const ENV_VAR: &str = "LADR_CBMC";

@@ -10,6 +10,7 @@ use crate::Phase;
 use ladr_c::diag::{Error, Result};
 use ladr_c::frontend::Parsed;
 use ladr_c::print::print_unit;
+use ladr_c::trees::drop_in_background;
 use ladr_cbmc as cbmc;
 use ladr_ir::program::{AccessKey, Options, Program};
 use ladr_seq::pipeline::{translate, PassId, Stage};
@@ -229,23 +230,6 @@ pub fn fall_back(
         }
         _ => unknown,
     }
-}
-
-/// The stack of a thread that translates, prints or checks a program: deeply nested
-/// programs (a 10 000-term expression, thousands of unwound statements) recurse deeply in
-/// the passes and the printer.
-pub const STACK: usize = 256 << 20;
-
-/// Frees `x` on a thread of its own, so that an answer does not wait for it: the programs
-/// and reports of a check are gigabytes of syntax trees on large programs, and freeing them
-/// took longer than the watchdog of `ladr FILE` allows after the time limit (spmc.c and
-/// channel.c of sysprog21/concurrent-programs at `--timeout 60`: "the time limit was
-/// reached" instead of, or after, the answer). With no thread to be had, `spawn` frees it
-/// here.
-pub fn drop_in_background<T: Send + 'static>(x: T) {
-    let _ = std::thread::Builder::new()
-        .name("free".into())
-        .spawn(move || drop(x));
 }
 
 /// Deepening goes on while a "no race" is vacuous, with a time limit, up to this many

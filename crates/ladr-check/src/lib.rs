@@ -3,47 +3,49 @@
 //! (verdict, races with their accesses, interleavings and locks held, bounds and cuts,
 //! assumptions, the deepening schedule, measures). Nothing of the check's programs or of
 //! CBMC's traces leaves this crate: the trace is mapped to the user's program in
-//! [`answer`], before the programs are freed.
+//! `answer`, before the programs are freed.
 //!
 //! ```text
-//! check ─ deepen::probe_start (the constant-loop probe)
+//! check ─ proof::prove (Request::prove: First or Only; a proof answers without CBMC)
+//!       ─ deepen::probe_start (the constant-loop probe)
 //!       ─ parallel::check_races_parallel (the deepening schedule on `jobs` workers, 1 or
 //!       │   more; each unit: single::translate_seq ─ run_cbmc ─ read_outcome ─ Report)
 //!       ─ deepen::more_races (after a race, one check at a time)
 //!       └ answer::of_races ─ Answer
+//! recorded ─ Swarm (a bound pair's instances, for CBMC runs elsewhere: `ladr swarm emit`)
+//!          ─ swarm, one (their recorded outputs ─ read_outcome ─ Answer)
 //! ```
-//! `recorded` gives the answer of CBMC runs made elsewhere (`ladr swarm collect`, tests of
-//! the trace mapping on recorded CBMC output).
+//! The root exports [`check`], the types of its request and answer, and [`recorded`], a
+//! second entry kept apart because `check` runs CBMC itself while `recorded` answers from
+//! CBMC runs made elsewhere (`ladr swarm collect`, tests of the trace mapping on recorded
+//! CBMC output); nothing else (`tests/it/tidy.rs` lists the public items).
 //!
 //! Architecture invariant: this crate renders nothing (no text, no JSON writing; the
 //! answer's types derive `Serialize`, their field names being the JSON schema) and reads no
 //! command line; it reads fixed names only from `ladr_ir::abi`, CBMC's naming rules only
 //! from `ladr_cbmc::names`.
 
-pub mod answer;
+mod answer;
 mod deepen;
-pub mod files;
-pub mod memory;
-pub mod parallel;
-pub mod proof;
+mod parallel;
+mod proof;
 pub mod recorded;
 mod single;
 
-pub use answer::Answer;
-pub use deepen::{drop_in_background, STACK};
-pub use single::{
-    prepare_keep_dir, translate_seq, wants_arrays_uf, Translated, LARGE_ARRAY, NOTHING_TO_CHECK,
-    SEQ_FILE,
+pub use answer::{
+    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, Position, ProofAnswer,
+    Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
 };
+pub use parallel::{Deepening, Plan, StepState};
 
 pub(crate) use deepen::*;
+pub(crate) use ladr_c::trees::{drop_in_background, STACK};
 pub(crate) use single::*;
 
 use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
 use ladr_cbmc as cbmc;
 use ladr_ir::program::Options;
-use parallel::Plan;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -68,9 +70,23 @@ pub struct Request {
     pub plan: Plan,
     /// Each CBMC run's share of the memory budget (`--memory`), in bytes; none: no limit.
     pub cbmc_memory: Option<u64>,
-    /// Run the static race analysis first (`proof`): a program it proves race-free is
-    /// answered "no race in any execution" without CBMC. Off in [`Request::new`].
-    pub prove: bool,
+    /// Whether the static race analysis runs, and whether the bounded check follows it.
+    /// [`Prove::Skip`] in [`Request::new`].
+    pub prove: Prove,
+}
+
+/// The static race analysis (`ladr_seq::prove`) in a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prove {
+    /// Only the bounded check runs.
+    Skip,
+    /// The analysis runs first: a program it proves race-free is answered "no race in any
+    /// execution" without CBMC; otherwise the bounded check runs, and the answer keeps
+    /// what the analysis said (`Answer::proof`).
+    First,
+    /// Only the analysis runs (`--prove-only`): "no race in any execution" when it proves
+    /// every pair, else no verdict; `Answer::proof` says why. CBMC is not run.
+    Only,
 }
 
 impl Request {
@@ -86,8 +102,23 @@ impl Request {
             max_races: Some(1),
             plan: Plan { jobs: 1, swarm: 1 },
             cbmc_memory: None,
-            prove: false,
+            prove: Prove::Skip,
         }
+    }
+
+    /// A request for the static analysis only ([`Prove::Only`]) at `bounds`: CBMC is
+    /// neither run nor looked for.
+    pub fn proof_only(bounds: Options) -> Request {
+        Request {
+            prove: Prove::Only,
+            ..Request::new(bounds, cbmc::Options::new(PathBuf::new()))
+        }
+    }
+
+    /// Are `bounds` those of the constant-loop probe (loops of a constant bound cut at the
+    /// unwinding) in this check? For a progress display.
+    pub fn is_probe(&self, bounds: &Options) -> bool {
+        deepen::is_probe(&self.bounds, bounds)
     }
 }
 
@@ -111,25 +142,29 @@ impl<F: Fn(Phase, &Options) + Sync> Progress for F {
     }
 }
 
-/// Is `bounds` the constant-loop probe's (loops of a constant bound cut at the unwinding),
-/// in a check of `request`? For a progress display.
-pub fn is_probe_of(request: &Request, bounds: &Options) -> bool {
-    deepen::is_probe(&request.bounds, bounds)
-}
-
-/// Checks `parsed` as `request` asks: the constant-loop probe, the first bound pair, then
-/// (with a time limit) the deepening schedule on `plan.jobs` workers, the first race
-/// winning; then more races at its bounds, up to `max_races`. With one job (SV-COMP mode,
-/// `ladr check`) the same executor runs the bound pairs one after the other.
+/// Checks `parsed` as `request` asks: the static proof ([`Prove`]; a proof is the answer),
+/// then the constant-loop probe, the first bound pair, then (with a time limit) the
+/// deepening schedule on `plan.jobs` workers, the first race winning; then more races at
+/// its bounds, up to `max_races`. With one job (SV-COMP mode, `ladr check`) the same
+/// executor runs the bound pairs one after the other. `--keep-files DIR` is checked
+/// before anything runs (a bad place is a usage error).
 pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Result<Answer> {
+    if request.prove == Prove::Only {
+        return Ok(answer::of_proof(
+            proof::prove(parsed, &request.bounds)?,
+            &request.bounds,
+        ));
+    }
+    if let Some(dir) = &request.keep {
+        prepare_keep_dir(dir)?;
+    }
     if let Some(bytes) = request.cbmc_memory {
         ladr_cbmc::process::limit_children(bytes);
     }
     // A translation error here is the bounded check's too: it reports it.
-    let proof = if request.prove {
-        proof::prove(parsed, &request.bounds).ok()
-    } else {
-        None
+    let proof = match request.prove {
+        Prove::First => proof::prove(parsed, &request.bounds).ok(),
+        _ => None,
     };
     if let Some(p) = proof.as_ref().filter(|p| p.proved) {
         // What the passes refuse (a construct ladr cannot check) is refused here too: a

@@ -16,7 +16,7 @@
 //! finished so ("no race at (4,2)" says nothing about (3,3), which may not have finished),
 //! and [`Deepening`] lists what every bound pair gave. The deadline covers everything:
 //! every CBMC is stopped at it. Memory: each worker runs at most one CBMC at a time, so at
-//! most N run at once ([`default_jobs`] also bounds N by the free memory).
+//! most N run at once ([`Plan::default_jobs`] also bounds N by the free memory).
 //!
 //! Threads come from `std::thread::scope`; the work list is a counter over a fixed vector
 //! of units, so no scheduler of our own is involved.
@@ -50,18 +50,27 @@ pub struct Plan {
 /// no more CBMCs at once than the free memory holds at this size each.
 pub const MEMORY_PER_JOB: u64 = 1 << 30;
 
-/// The default `--jobs`: the cores, but no more than the available memory (`MemAvailable`
-/// of `/proc/meminfo`) holds at [`MEMORY_PER_JOB`] each; at least 1.
-pub fn default_jobs() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores
-        .min(available_memory().map_or(usize::MAX, jobs_in))
-        .max(1)
+impl Plan {
+    /// The default `--jobs`: the cores, but no more than the available memory
+    /// (`MemAvailable` of `/proc/meminfo`) holds at [`MEMORY_PER_JOB`] each; at least 1.
+    pub fn default_jobs() -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        cores
+            .min(available_memory().map_or(usize::MAX, jobs_in))
+            .max(1)
+    }
+
+    /// An explicit `--jobs asked`, capped by the rule of [`Plan::default_jobs`] for memory
+    /// (an explicit `--jobs 64` on a small machine ran 64 CBMCs, and every one timed out):
+    /// the jobs to run and, when capped, a one-line note saying so and why.
+    pub fn capped_jobs(asked: usize) -> (usize, Option<String>) {
+        cap_jobs(asked, available_memory())
+    }
 }
 
 /// `MemAvailable` of `/proc/meminfo` in bytes, if known.
 fn available_memory() -> Option<u64> {
-    crate::memory::meminfo("MemAvailable:")
+    cbmc::memory::meminfo("MemAvailable:")
 }
 
 /// How many CBMCs `bytes` of memory hold at [`MEMORY_PER_JOB`] each.
@@ -69,14 +78,7 @@ fn jobs_in(bytes: u64) -> usize {
     usize::try_from(bytes / MEMORY_PER_JOB).unwrap_or(usize::MAX)
 }
 
-/// An explicit `--jobs asked`, capped by the rule of [`default_jobs`] for memory (an
-/// explicit `--jobs 64` on a small machine ran 64 CBMCs, and every one timed out): the
-/// jobs to run and, when capped, a one-line note saying so and why.
-pub fn capped_jobs(asked: usize) -> (usize, Option<String>) {
-    cap_jobs(asked, available_memory())
-}
-
-/// [`capped_jobs`] with `available` bytes of memory (`None`: unknown, no cap).
+/// [`Plan::capped_jobs`] with `available` bytes of memory (`None`: unknown, no cap).
 pub(crate) fn cap_jobs(asked: usize, available: Option<u64>) -> (usize, Option<String>) {
     let Some(bytes) = available else {
         return (asked.max(1), None);

@@ -1,16 +1,80 @@
-//! Answers of CBMC runs made elsewhere: the swarm instances `ladr swarm emit` wrote and a
-//! cluster ran (`ladr swarm collect`), and recorded CBMC output in the tests of the trace
-//! mapping. The sequential programs are translated again here (the caller checks they are
-//! the ones CBMC ran); the counterexamples are mapped exactly as a check's.
+//! The second entry point, for checks whose CBMC runs elsewhere: the swarm instances that
+//! `ladr swarm emit` writes and a cluster runs ([`Swarm`]), answered from their recorded
+//! outputs by `ladr swarm collect` ([`swarm`]), and recorded CBMC output in the tests of
+//! the trace mapping ([`translate`], [`record`], [`one`]). [`check`](crate::check) cannot
+//! serve them: it runs CBMC itself. The sequential programs are translated again here (the
+//! caller checks they are the ones CBMC ran); the counterexamples are mapped exactly as a
+//! check's.
 
 use crate::answer::{self, Answer};
 use crate::parallel::Deepening;
-use crate::single::{read_outcome, Finding, Report, Translated};
+use crate::single::{read_outcome, wants_arrays_uf, Finding, Report};
 use crate::{race_pair, Races, SearchEnd};
+use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
+use ladr_c::print::print_unit;
 use ladr_cbmc as cbmc;
-use ladr_ir::program::Options;
+use ladr_ir::program::{Options, Program};
+use ladr_seq::pipeline::{translate as translate_at, Stage};
+use ladr_seq::swarm as split;
 use std::time::Duration;
+
+pub use crate::single::Translated;
+
+/// Translates `parsed` at `bounds` into the sequential program CBMC checks, printed (pure:
+/// no files).
+pub fn translate(parsed: &Parsed, bounds: &Options) -> Result<Translated> {
+    crate::single::translate_seq(parsed, bounds)
+}
+
+/// One bound pair's check split into self-contained swarm instances (`ladr_seq::swarm`):
+/// instance `i` checks the executions whose first racing access ends a context in
+/// [`Swarm::part`]`(i)`.
+pub struct Swarm {
+    program: Program,
+    rounds: u32,
+    /// How many instances (at most the contexts).
+    pub instances: u32,
+    /// The contexts the first racing access can end (rounds × threads).
+    pub contexts: u64,
+    /// CBMC checks the instances with uninterpreted functions for arrays
+    /// ([`ladr_cbmc::Options::with_arrays_uf`]): the program has a large array.
+    pub arrays_uf: bool,
+}
+
+impl Swarm {
+    /// The check of `parsed` at `bounds` in `wanted` instances (at most one per context).
+    pub fn new(parsed: &Parsed, bounds: &Options, wanted: u32) -> Result<Swarm> {
+        let program = translate_at(parsed.unit.clone(), bounds, Stage::Seq, |_, _| {})?;
+        Ok(Swarm {
+            contexts: split::contexts(&program, bounds.rounds),
+            instances: split::instances(&program, bounds.rounds, wanted),
+            arrays_uf: wants_arrays_uf(&program),
+            rounds: bounds.rounds,
+            program,
+        })
+    }
+
+    /// The contexts instance `i` covers.
+    pub fn part(&self, i: u32) -> std::ops::Range<u64> {
+        split::part(self.contexts, self.instances, i)
+    }
+
+    /// Instance `i`'s program (pure: the same inputs give the same text).
+    pub fn instance(&self, i: u32) -> Result<Translated> {
+        let p = if self.instances > 1 {
+            split::restrict(self.program.clone(), self.rounds, self.instances, i)?
+        } else {
+            self.program.clone()
+        };
+        let printed = print_unit(&p.unit);
+        Ok(Translated {
+            program: p,
+            printed,
+            time: Duration::ZERO,
+        })
+    }
+}
 
 /// CBMC's outcome from what a run left: its exit status (124: stopped by `timeout`), its
 /// `--json-ui` output and its standard error.

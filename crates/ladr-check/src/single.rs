@@ -7,7 +7,7 @@
 //!        ─ read_outcome (pure: verdict, racing sites, cuts, stats) ─ Report
 //! ```
 
-use crate::files;
+use cbmc::files;
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
 use ladr_c::origin::Origin;
@@ -26,8 +26,6 @@ pub struct Access {
     pub site: Site,
     pub loc: Loc,
     pub slot: Slot,
-    /// Where the slot was created (none for main).
-    pub created_at: Option<Loc>,
 }
 
 #[derive(Clone, Debug)]
@@ -81,9 +79,7 @@ pub struct Report {
     pub fallback: Option<String>,
 }
 
-/// The file name of the sequential program given to CBMC (in a temporary directory, or in
-/// `--keep-files DIR`); the steps of CBMC's trace in this file are the program's own.
-pub const SEQ_FILE: &str = "seq.i";
+pub use cbmc::SEQ_FILE;
 
 /// Arrays with at least this many elements make CBMC use `--arrays-uf-always`. Measured on
 /// the 44 SV-COMP tasks with an array of 256 or more elements, at 20 s each: with arrays of
@@ -103,9 +99,10 @@ pub fn wants_arrays_uf(program: &Program) -> bool {
 
 /// The sequential program of a check, printed, with how long translation took.
 pub struct Translated {
-    pub program: Program,
+    pub(crate) program: Program,
+    /// The program's text and the origin of each of its lines.
     pub printed: Printed,
-    pub time: Duration,
+    pub(crate) time: Duration,
 }
 
 /// Translates `parsed` into the sequential program and prints it (pure: no files).
@@ -288,7 +285,6 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
                         let slot = program.slots.get(site.slot)?.clone();
                         Some(Box::new(Access {
                             loc: parsed.map.lookup(site.span.start),
-                            created_at: slot.created_at.map(|s| parsed.map.lookup(s.start)),
                             site,
                             slot,
                         }))

@@ -101,7 +101,7 @@ impl Cache {
         // Written aside, then renamed: a reader never sees half an entry.
         let aside = self.dir.join(format!(".{key}.{}.tmp", std::process::id()));
         let text = ladr_report::json(o);
-        if ladr_check::files::write_no_follow(&aside, text.as_bytes()).is_ok()
+        if ladr_cbmc::files::write_no_follow(&aside, text.as_bytes()).is_ok()
             && std::fs::rename(&aside, self.path(key)).is_err()
         {
             let _ = std::fs::remove_file(&aside);

@@ -19,7 +19,7 @@ use crate::config::{Config, Harness};
 use crate::suppress::{self, Sources};
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::frontend::{link, Parsed};
-use ladr_check::{Phase, Request};
+use ladr_check::{Phase, Prove, Request};
 use ladr_ir::program::Options;
 use ladr_report as report;
 use std::collections::BTreeSet;
@@ -27,9 +27,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-/// Stack of each harness's thread (as for `ladr FILE`: deep programs recurse deeply).
-const STACK: usize = 256 << 20;
 
 /// How a gate run is done.
 pub struct RunOptions {
@@ -111,7 +108,7 @@ pub fn run(
             };
             let spawned = std::thread::Builder::new()
                 .name("harness".into())
-                .stack_size(STACK)
+                .stack_size(ladr_c::trees::STACK)
                 .spawn_scoped(scope, work);
             if spawned.is_err() {
                 break;
@@ -235,7 +232,7 @@ pub fn run_harness(
         deepen_steps: if h.deepen { 6 } else { 0 },
         max_races: h.max_races.map(|m| m as usize),
         // A harness the static analysis proves race-free needs no CBMC run (as `ladr FILE`).
-        prove: true,
+        prove: Prove::First,
         ..Request::new(opts.clone(), copts)
     };
     let found = ladr_check::check(&parsed, &request, &|phase, b: &Options| {

@@ -6,7 +6,7 @@
 //! in the order of their first race, so the numbering is as stable as the race order.
 
 use super::{AccessInfo, Race};
-use ladr_check::answer::Word;
+use ladr_check::Word;
 
 /// The group of each race (1-based), in the races' order.
 pub fn assign(races: &[Race]) -> Vec<usize> {

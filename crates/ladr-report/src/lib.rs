@@ -20,14 +20,14 @@ pub mod text;
 pub mod witness;
 pub mod yaml_witness;
 
-pub use ladr_check::answer::{
+pub use ladr_check::{
     AccessInfo, Bounds, Context, LockHeld, Position, Search, Stats, StepInfo, Thread, Value,
 };
 
 use ladr_c::diag::{Error, ErrorKind};
 use ladr_c::source_map::{Loc, SourceMap};
-use ladr_check::answer::Word;
 use ladr_check::Answer;
+use ladr_check::Word;
 use ladr_ir::program::Options;
 use serde::{Deserialize, Serialize};
 
@@ -50,7 +50,7 @@ pub struct Outcome<R = Race> {
     /// Why the static analysis proved the program race-free, or could not, per shared
     /// object (`--explain-proof`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub proof: Option<ladr_check::proof::ProofAnswer>,
+    pub proof: Option<ladr_check::ProofAnswer>,
     /// The proof in a few words, for the text (when `proved`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proof_summary: Option<String>,
@@ -259,7 +259,7 @@ pub fn outcome(answer: &Answer, input: &std::path::Path, parse_time: f64) -> Out
         race.group = group;
     }
     let (verdict, reason) = match &answer.verdict {
-        ladr_check::answer::Verdict::Unknown { reason } => ("unknown", Some(reason.clone())),
+        ladr_check::Verdict::Unknown { reason } => ("unknown", Some(reason.clone())),
         v => (v.name(), None),
     };
     Outcome {

@@ -1,8 +1,8 @@
-//! The static race proof (`ladr_check::proof`) in words: one line per reason
+//! The static race proof (`ladr_check::Prove`) in words: one line per reason
 //! (`--explain-proof`) and the few words of the "no race" sentence.
 
-use ladr_check::answer::Position;
-use ladr_check::proof::ProofAnswer;
+use ladr_check::Position;
+use ladr_check::ProofAnswer;
 
 /// The reasons in one line each: `x: every access … holds `m``.
 pub fn lines(proof: &ProofAnswer) -> Vec<String> {

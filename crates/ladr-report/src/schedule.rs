@@ -3,8 +3,8 @@
 //! every answer states the bounds it reached; and the per-instance summary of
 //! `ladr swarm collect` (a `swarm` object in JSON).
 
-use ladr_check::answer::Word;
-use ladr_check::parallel::{Deepening, StepState};
+use ladr_check::Word;
+use ladr_check::{Deepening, StepState};
 use serde::{Deserialize, Serialize};
 
 /// The schedule as a line of text, when there is more to say than the report's own bounds

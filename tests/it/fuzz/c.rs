@@ -383,7 +383,7 @@ fn c_options(rng: &mut fastrand::Rng) -> Options {
 fn on_check_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
-            .stack_size(ladr_check::STACK)
+            .stack_size(ladr_c::trees::STACK)
             .spawn_scoped(s, f)
             .expect("a thread");
         match h.join() {

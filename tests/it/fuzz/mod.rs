@@ -7,7 +7,7 @@
 //! own JSON and SARIF) — with a bound on each input's size, and asserts for every input:
 //!
 //! * no panic (each case runs under `catch_unwind`) and no abort (the test process would
-//!   die: the C target runs on a thread with the check's stack, `ladr_check::STACK`, as
+//!   die: the C target runs on a thread with the check's stack, `ladr_c::trees::STACK`, as
 //!   `ladr` does);
 //! * no unbounded memory: inputs are bounded (`MAX_C`, `MAX_TEXT`) and, on Linux, the
 //!   process's peak resident memory (`VmHWM`, reset before each case) stays under

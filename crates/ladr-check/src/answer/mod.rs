@@ -12,7 +12,7 @@
 mod locks;
 mod proof;
 pub(crate) mod steps;
-pub mod trace;
+pub(crate) mod trace;
 
 pub use locks::LockHeld;
 pub use proof::{GiveUp, ObjectAnswer, ProofAnswer};
@@ -53,10 +53,18 @@ impl Answer {
     }
 }
 
-/// The answer of a program the static analysis proved race-free: no CBMC run, no bounds.
-pub fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
+/// The answer of the static analysis alone (no CBMC run, no bounds): "no race" when it
+/// proved every pair race-free, else no verdict (`proof` says which pairs it left).
+pub(crate) fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
+    let verdict = if proof.proved {
+        Verdict::NoRace
+    } else {
+        Verdict::Unknown {
+            reason: "the static analysis did not prove every pair of accesses race-free".into(),
+        }
+    };
     Answer {
-        verdict: Verdict::NoRace,
+        verdict,
         bounds: Bounds::uncut(opts),
         races: vec![],
         search: Some(Search {
@@ -350,7 +358,7 @@ pub struct Stats {
 
 /// The answer of a search for races ([`crate::check`]): every race found, how the search
 /// ended, what the schedule gave; the times are those of all its checks.
-pub fn of_races(found: &Races, parsed: &Parsed, schedule: Deepening) -> Answer {
+pub(crate) fn of_races(found: &Races, parsed: &Parsed, schedule: Deepening) -> Answer {
     let races = found
         .races()
         .filter_map(|r| trace::race(r, parsed))
@@ -370,7 +378,7 @@ pub fn of_races(found: &Races, parsed: &Parsed, schedule: Deepening) -> Answer {
 
 /// The answer of one check from its report (at most one race; no `search`): for a recorded
 /// CBMC outcome ([`crate::read_outcome`]).
-pub fn of_report(report: &Report, parsed: &Parsed, opts: &Options) -> Answer {
+pub(crate) fn of_report(report: &Report, parsed: &Parsed, opts: &Options) -> Answer {
     let races = trace::race(report, parsed).into_iter().collect();
     let times = (report.stats.translate, report.stats.cbmc);
     build(

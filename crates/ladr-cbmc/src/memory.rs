@@ -2,7 +2,7 @@
 //! set) is held under the budget by [`Budget::exceeded`], which the command line polls
 //! while the check runs and which ends the check with a `resources` error; the CBMC runs
 //! share the budget, each with an address-space limit of its share
-//! ([`ladr_cbmc::process::limit_children`]).
+//! ([`crate::process::limit_children`]).
 //!
 //! The default is half of the machine's memory (`MemTotal`, or the cgroup's `memory.max`
 //! when lower), so ladr and its CBMCs together stay within the machine. When ladr itself
@@ -94,7 +94,7 @@ pub fn default_bytes() -> u64 {
 }
 
 /// A field of `/proc/meminfo` in bytes.
-pub(crate) fn meminfo(field: &str) -> Option<u64> {
+pub fn meminfo(field: &str) -> Option<u64> {
     std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         m.lines()
             .find_map(|l| l.strip_prefix(field))
