@@ -33,7 +33,10 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
-    let vars = Vars::new(&p.unit, &p.thread_locals);
+    let mut vars = Vars::new(&p.unit, &p.thread_locals);
+    // What the static proof shows race-free, with accesses that commute with every other
+    // thread's step: no reason for a context switch (`docs/decisions/static.md`).
+    vars.set_proved_plain(p.proved.plain.clone());
     let mut code = vec![SlotCode::default(); p.slots.len()];
     let mut kept = vec![];
     for ext in std::mem::take(&mut p.unit.0) {
@@ -279,6 +282,11 @@ impl Visitor for Finder<'_> {
 
     fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
         match &e.node {
+            Expression::Identifier(_) | Expression::Member(_)
+                if self.vars.is_proved_atomic(&e.node) =>
+            {
+                Err(())
+            }
             Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => Err(()),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 Err(())
