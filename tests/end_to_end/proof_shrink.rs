@@ -56,7 +56,10 @@ fn a_partial_proof_drops_the_proved_objects_and_the_race_left_is_found() {
     assert_eq!(lines0, lines);
     // `result`'s write and read only; without the proof also `acct.balance`'s four.
     assert_eq!((with, without), (2, 6));
-    assert!(visible_with < visible_without, "{visible_with} {visible_without}");
+    assert!(
+        visible_with < visible_without,
+        "{visible_with} {visible_without}"
+    );
 }
 
 /// The race-free twin: `result` handed over through `acct.done` under the lock, which the
@@ -66,8 +69,14 @@ fn a_partial_proof_drops_the_proved_objects_and_the_race_left_is_found() {
 fn a_partial_proof_keeps_the_bounded_no_race_of_the_pairs_left() {
     let (verdict, proved, with, visible_with, _) = stats("partial_proof_free.c", true);
     let (verdict0, _, without, visible_without, _) = stats("partial_proof_free.c", false);
-    assert_eq!((verdict.as_str(), verdict0.as_str()), ("no-race", "no-race"));
+    assert_eq!(
+        (verdict.as_str(), verdict0.as_str()),
+        ("no-race", "no-race")
+    );
     assert!(!proved);
     assert_eq!((with, without), (2, 8));
-    assert!(visible_with < visible_without, "{visible_with} {visible_without}");
+    assert!(
+        visible_with < visible_without,
+        "{visible_with} {visible_without}"
+    );
 }
