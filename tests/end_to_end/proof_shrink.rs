@@ -80,3 +80,17 @@ fn a_partial_proof_keeps_the_bounded_no_race_of_the_pairs_left() {
         "{visible_with} {visible_without}"
     );
 }
+
+/// `sv` is only read while the threads run (proved read-only), but `close(sv[1])` ends
+/// `main`'s wait on the byte channel: a call, so its statement stays visible (a release
+/// for `race`) although it names only proved objects. Made plain, `main`'s read of
+/// `result` after the wait raced with the worker's write.
+#[test]
+fn a_statement_with_a_call_stays_visible_though_it_names_only_proved_objects() {
+    let (verdict, proved, with, visible_with, lines) = stats("socketpair_free.c", true);
+    let (_, _, without, visible_without, _) = stats("socketpair_free.c", false);
+    assert_eq!(verdict, "no-race", "{lines:?}");
+    assert!(!proved);
+    assert!(with < without, "{with} {without}");
+    assert_eq!(visible_with, visible_without);
+}

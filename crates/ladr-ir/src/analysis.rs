@@ -93,6 +93,16 @@ impl Vars {
         self.proved_plain = names;
     }
 
+    /// Is `name` an object [`Vars::set_proved_plain`] made unshared?
+    pub fn is_proved_plain(&self, name: &str) -> bool {
+        self.proved_plain.contains(name)
+    }
+
+    /// Did [`Vars::set_proved_plain`] make any object unshared?
+    pub fn has_proved_plain(&self) -> bool {
+        !self.proved_plain.is_empty()
+    }
+
     /// Is lvalue `e` an `_Atomic` part of an object that [`Vars::set_proved_plain`] made
     /// unshared? Its access stays visible: an atomic access may order other threads'.
     pub fn is_proved_atomic(&self, e: &Expression) -> bool {
