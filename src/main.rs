@@ -865,6 +865,7 @@ fn options(cli: &Cli) -> Options {
         malloc_may_fail: cli.malloc_may_fail,
         vacuity_query: false,
         racefree: !cli.no_racefree,
+        proof_facts: !cli.no_prove,
     }
 }
 

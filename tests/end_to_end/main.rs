@@ -18,6 +18,7 @@ mod memory;
 mod openmp;
 mod programs;
 mod project;
+mod proof_shrink;
 mod prove;
 mod racefree;
 mod renamed;

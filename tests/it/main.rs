@@ -19,6 +19,7 @@ mod lazy;
 mod normalise;
 mod print_corpus;
 mod print_roundtrip;
+mod proof_shrink;
 mod prove;
 mod race;
 mod racefree;

@@ -13,7 +13,12 @@ use std::time::Instant;
 /// Runs the static analysis on `parsed` (normalised with `opts`).
 pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
     let t0 = Instant::now();
-    let program = translate(parsed.unit.clone(), opts, Stage::Normalised, |_, _| {})?;
+    // The proof once: not also inside `translate` for the bounded program's facts.
+    let opts = Options {
+        proof_facts: false,
+        ..opts.clone()
+    };
+    let program = translate(parsed.unit.clone(), &opts, Stage::Normalised, |_, _| {})?;
     let proof = ladr_seq::prove::prove(&program);
     let position = |offset: usize| steps::position(&parsed.map.lookup(offset));
     Ok(ProofAnswer {

@@ -48,6 +48,9 @@ pub struct Vars {
     /// Objects no access of which can be part of a data race (`passes::racefree`): never
     /// instrumented, as private locals are not.
     race_free: HashSet<String>,
+    /// Objects the static proof shows race-free with no atomic access
+    /// (`Program::proved`'s `plain`): not shared for `visible` and `race` alike.
+    proved_plain: std::collections::BTreeSet<String>,
 }
 
 /// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object
@@ -78,7 +81,32 @@ impl Vars {
             uncertain: c.uncertain,
             uncertain_fields: c.uncertain_fields,
             race_free: HashSet::new(),
+            proved_plain: Default::default(),
         }
+    }
+
+    /// Marks the objects the static proof shows race-free whose accesses all commute with
+    /// other threads' steps (`Program::proved`): from now on they are not shared, so a
+    /// statement touching only them is not visible and none of their accesses is
+    /// instrumented.
+    pub fn set_proved_plain(&mut self, names: std::collections::BTreeSet<String>) {
+        self.proved_plain = names;
+    }
+
+    /// Is `name` an object [`Vars::set_proved_plain`] made unshared?
+    pub fn is_proved_plain(&self, name: &str) -> bool {
+        self.proved_plain.contains(name)
+    }
+
+    /// Did [`Vars::set_proved_plain`] make any object unshared?
+    pub fn has_proved_plain(&self) -> bool {
+        !self.proved_plain.is_empty()
+    }
+
+    /// Is lvalue `e` an `_Atomic` part of an object that [`Vars::set_proved_plain`] made
+    /// unshared? Its access stays visible: an atomic access may order other threads'.
+    pub fn is_proved_atomic(&self, e: &Expression) -> bool {
+        lvalue_base(e).is_some_and(|b| self.proved_plain.contains(b)) && self.is_atomic(e)
     }
 
     /// Marks objects no access of which can race (`passes::racefree` proves it): from now
@@ -140,7 +168,9 @@ impl Vars {
         if is_model_object(name) {
             return false;
         }
-        !self.private.contains(name) && !self.race_free.contains(name)
+        !self.private.contains(name)
+            && !self.race_free.contains(name)
+            && !self.proved_plain.contains(name)
     }
 
     /// Number of array dimensions of the value of `e` (0 when it is not an array or unknown).

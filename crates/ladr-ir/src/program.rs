@@ -56,6 +56,11 @@ pub struct Options {
     /// Run the race-free pre-analysis (`passes::racefree`; on unless `--no-racefree`): no
     /// instrumentation, no visibility for what cannot race.
     pub racefree: bool,
+    /// Use the static proof's per-object verdicts in the bounded program (`pipeline` runs
+    /// `prove` after `normalise`, [`Program::proved`]; on with the command line's proof,
+    /// off by default): an object proved race-free is not instrumented, a statement that
+    /// touches only such objects (plainly) is not visible (`docs/decisions/static.md`).
+    pub proof_facts: bool,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -86,6 +91,7 @@ impl Default for Options {
             malloc_may_fail: false,
             vacuity_query: false,
             racefree: true,
+            proof_facts: false,
             exclude: vec![],
         }
     }
@@ -248,6 +254,32 @@ pub struct Program {
     /// the function's hidden state, `abi::libc_state`, at the call: the site `race` makes
     /// of it names the function).
     pub libc_calls: std::collections::BTreeMap<AccessKey, String>,
+    /// The objects the static proof shows race-free although it proves not every pair
+    /// (filled after `normalise` with [`Options::proof_facts`]; read by `visible` and
+    /// `racefree`).
+    pub proved: Proved,
+}
+
+/// Objects of the program whose accesses the static proof (`ladr_seq::prove`) shows cannot
+/// race in any execution, by the name of their file-scope declaration (every pass keeps
+/// file-scope names, and one file-scope name is one object after linking) or of the C
+/// library's hidden state (`abi::libc_state`). None of their accesses is instrumented.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Proved {
+    /// Objects none of whose accesses is atomic: every access of them commutes with every
+    /// other thread's step, so a statement touching only them (and private locals) need
+    /// not be visible.
+    pub plain: std::collections::BTreeSet<String>,
+    /// The other objects proved: atomic ones (whose accesses order other threads' and do
+    /// not commute) and the C library's states; their statements stay visible.
+    pub visible: std::collections::BTreeSet<String>,
+}
+
+impl Proved {
+    /// Every object proved race-free.
+    pub fn all(&self) -> impl Iterator<Item = &String> {
+        self.plain.iter().chain(&self.visible)
+    }
 }
 
 impl Program {
@@ -265,6 +297,7 @@ impl Program {
             sites: vec![],
             kept: Default::default(),
             libc_calls: Default::default(),
+            proved: Default::default(),
         }
     }
 

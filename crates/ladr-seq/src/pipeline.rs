@@ -170,6 +170,11 @@ pub fn translate(
         if cfg!(debug_assertions) || opts.check_ir {
             check_after(pass.id, &p)?;
         }
+        // The static proof's verdicts on single objects, for a program it does not
+        // prove as a whole (one it proves is answered without a bounded check).
+        if pass.id == PassId::Normalise && opts.proof_facts {
+            p.proved = crate::prove::prove(&p).proved_objects;
+        }
         after_pass(pass.id, &p);
     }
     Ok(p)

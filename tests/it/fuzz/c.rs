@@ -375,6 +375,7 @@ fn c_options(rng: &mut fastrand::Rng) -> Options {
         check_ir: true,
         malloc_may_fail: rng.bool(),
         racefree: rng.u8(..4) != 0,
+        proof_facts: rng.bool(),
         ..Options::default()
     }
 }

@@ -24,6 +24,7 @@ use crate::normal_form::{havoced_var, is_atomic_section};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names;
+use ladr_c::syntax::query::{any_expr, Operands};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, end_label, slot_function};
@@ -33,7 +34,10 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
-    let vars = Vars::new(&p.unit, &p.thread_locals);
+    let mut vars = Vars::new(&p.unit, &p.thread_locals);
+    // What the static proof shows race-free, with accesses that commute with every other
+    // thread's step: no reason for a context switch (`docs/decisions/static.md`).
+    vars.set_proved_plain(p.proved.plain.clone());
     let mut code = vec![SlotCode::default(); p.slots.len()];
     let mut kept = vec![];
     for ext in std::mem::take(&mut p.unit.0) {
@@ -205,7 +209,27 @@ impl Flattener<'_> {
 /// `visible` labels such statements, and `inline` keeps a function as a call only if no
 /// statement of its body is one.
 pub fn may_switch(vars: &Vars, s: &Node<Statement>) -> bool {
-    visit::stmt(&mut Finder { vars }, s).is_err()
+    visit::stmt(&mut Finder { vars }, s).is_err() || proved_with_call(vars, s)
+}
+
+/// Does `s` name an object the static proof made unshared ([`Vars::set_proved_plain`]) and
+/// call a function (other than for a nondeterministic value)? Then it stays visible, as
+/// it was before the proof: the call may synchronise or block (the model's byte channels:
+/// `close(sv[1])` ends a reader's wait), and `race` reads only visible statements as
+/// releases and acquires.
+fn proved_with_call(vars: &Vars, s: &Node<Statement>) -> bool {
+    vars.has_proved_plain()
+        && any_expr(
+            s,
+            Operands::All,
+            |e| matches!(&e.node, Expression::Identifier(i) if vars.is_proved_plain(&i.node.name)),
+        )
+        && any_expr(s, Operands::All, |e| match &e.node {
+            Expression::Call(c) => {
+                !callee_name(&c.node).is_some_and(|n| n.starts_with(abi::NONDET_PREFIX))
+            }
+            _ => false,
+        })
 }
 
 /// Makes the slot's first visible statement label 0, with the plain statements before it
@@ -279,6 +303,11 @@ impl Visitor for Finder<'_> {
 
     fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
         match &e.node {
+            Expression::Identifier(_) | Expression::Member(_)
+                if self.vars.is_proved_atomic(&e.node) =>
+            {
+                Err(())
+            }
             Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => Err(()),
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
                 Err(())

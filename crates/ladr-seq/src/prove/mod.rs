@@ -115,6 +115,10 @@ pub struct Proof {
     pub objects: Vec<ObjectProof>,
     /// What the analysis did not understand, with where (byte offsets).
     pub give_ups: Vec<(String, usize)>,
+    /// The safe objects the bounded program can name (file-scope variables, the C
+    /// library's states), for a program not proved as a whole: the bounded check leaves
+    /// them uninstrumented (`Options::proof_facts`). Empty when the analysis gave up.
+    pub proved_objects: ladr_ir::program::Proved,
 }
 
 impl Proof {
@@ -123,6 +127,7 @@ impl Proof {
             proved: false,
             objects: vec![],
             give_ups: vec![(why.to_string(), offset)],
+            proved_objects: Default::default(),
         }
     }
 }
@@ -243,6 +248,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             proved: false,
             objects: vec![],
             give_ups,
+            proved_objects: Default::default(),
         };
     }
     // A mutex initialised while threads may run protects nothing.
@@ -260,11 +266,13 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .cloned()
             .collect()
     };
-    let objects = objects::judge(&decls, &accesses, &address_taken, &threads_of, &facts);
+    let (objects, proved_objects) =
+        objects::judge(&decls, &accesses, &address_taken, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,
         give_ups: vec![],
+        proved_objects,
     }
 }
 

@@ -6,6 +6,7 @@ use super::decls::{Decls, VarId};
 use super::scan::{RawAccess, Target};
 use super::threads::MainFacts;
 use super::{AccessNote, Lock, Locks, ObjectProof, Path, Step};
+use ladr_ir::program::Proved;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// An object of the proof.
@@ -53,14 +54,14 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls) -> bool {
     true
 }
 
-/// Judges every shared object.
+/// Judges every shared object; and the safe ones the bounded program names alike.
 pub fn judge(
     decls: &Decls,
     accesses: &[(RawAccess, String)],
     address_taken: &HashSet<VarId>,
     threads_of: &dyn Fn(&str) -> BTreeSet<String>,
     facts: &MainFacts,
-) -> Vec<ObjectProof> {
+) -> (Vec<ObjectProof>, Proved) {
     let mut uses: BTreeMap<Object, BTreeSet<Use>> = BTreeMap::new();
     let mut derefs: BTreeSet<Use> = BTreeSet::new();
     let mut solo_derefs = false;
@@ -108,12 +109,43 @@ pub fn judge(
         }
         uses.insert(Object::Unnamed, derefs);
     }
-    let mut out: Vec<ObjectProof> = uses
-        .into_iter()
-        .map(|(o, us)| verdict(decls, &o, &us, facts))
-        .collect();
+    let mut proved = Proved::default();
+    let mut out: Vec<ObjectProof> = vec![];
+    for (o, us) in uses {
+        let v = verdict(decls, &o, &us, facts);
+        if v.safe {
+            note_proved(decls, &o, &us, &mut proved);
+        }
+        out.push(v);
+    }
     out.sort_by(|a, b| (a.safe, &a.name).cmp(&(b.safe, &b.name)));
-    out
+    (out, proved)
+}
+
+/// Records safe object `o` (with its uses `us`) for the bounded check, when the bounded
+/// program names it as the proof does: a file-scope variable by its name, the C library's
+/// state by `abi::libc_state`. Locals are copied and renamed by `inline` and `threads`,
+/// heap blocks have no name: they stay instrumented. An object with an atomic access (or
+/// `_Atomic` as a whole) is recorded as one to keep visible: atomic accesses of it need
+/// not commute with other threads' (two atomic writes, or a release).
+fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Proved) {
+    match o {
+        Object::Var(v) => {
+            let var = &decls.vars[*v];
+            if var.function.is_some() || var.automatic || var.thread_local {
+                return;
+            }
+            if var.atomic || us.iter().any(|u| u.atomic) {
+                proved.visible.insert(var.name.clone());
+            } else {
+                proved.plain.insert(var.name.clone());
+            }
+        }
+        Object::Libc(group) => {
+            proved.visible.insert(ladr_ir::abi::libc_state(group));
+        }
+        Object::Unnamed => {}
+    }
 }
 
 fn name_of(decls: &Decls, o: &Object) -> String {

@@ -84,7 +84,11 @@ use std::collections::{HashMap, HashSet};
 use visibility::{make_solo_statements_plain, merge_first_again, number_labels, unmerge_first};
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
+    // The static proof's race-free objects that stay visible (atomic ones, the C
+    // library's states) are not instrumented either (`Program::proved`).
+    let proved: HashSet<String> = p.proved.visible.iter().cloned().collect();
     if !opts.racefree {
+        p.vars.set_race_free(proved);
         return Ok(p);
     }
     // `main`'s first statements run before any thread exists: `visible` merged them into
@@ -120,6 +124,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     if !asm {
         race_free = race_free_objects(&summary, &shapes, &flow);
     }
+    race_free.extend(proved);
     p.vars.set_race_free(race_free);
     // Visible statements that need not be.
     for (slot, c) in p.code.iter_mut().enumerate() {
