@@ -213,3 +213,29 @@ fn key_destructors_through_variables() {
     racy("key_destructor_global_pointer_racy.c", (6, 22));
     free("key_destructor_pointer_free.c");
 }
+
+/// `strdup` of a string reached through a pointer (issue 33, the sync engine of
+/// pcloudcc-lneely: `strdup(data->str1)`): ladr's model copies the first 16 characters
+/// into an object of 128 bytes (a `heap-size` cut). Before, CBMC's model looped over the
+/// characters of a string whose pointer symbolic execution could not pin down and never
+/// finished its symbolic execution (no answer within the time limit).
+#[test]
+fn strdup_of_a_string_behind_a_pointer() {
+    racy("strdup_racy.c", (15, 22));
+    free("strdup_free.c");
+    let c = checked("strdup_free.c");
+    assert!(c.json.contains("heap-size"), "{}", c.json);
+}
+
+/// `mmap` of a length read from a global (issue 33, rpmalloc's spans): ladr's model maps
+/// one page, 4096 bytes, zeroed when anonymous (a `heap-size` cut beyond). Before, CBMC's
+/// model made an object of the symbolic length in each round's run of the thread, and CBMC
+/// 6.6 aborted on an invariant (goto_symex_state.cpp, "Type of renamed expr should be the same as
+/// operands for if_exprt") when shadow memory was set on the merged pointer.
+#[test]
+fn mmap_of_a_length_read_from_a_global() {
+    racy("mmap_racy.c", (14, 14));
+    free("mmap_free.c");
+    let c = checked("mmap_free.c");
+    assert!(c.json.contains("heap-size"), "{}", c.json);
+}

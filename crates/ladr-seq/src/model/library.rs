@@ -291,7 +291,15 @@ pub const STRING_MODELS: &[&str] = &[
     "vsnprintf",
     "sprintf",
     "vsprintf",
+    "strdup",
+    "strndup",
 ];
+
+/// Does library function `name` return a fresh copy of a string (`model/string.c`'s
+/// objects of a constant size: a "heap-size" cut)?
+pub fn copies_string(name: &str) -> bool {
+    matches!(name, "strdup" | "strndup")
+}
 
 /// Is there a model of library function `name` in `model/string.c`?
 pub fn has_model(name: &str) -> bool {

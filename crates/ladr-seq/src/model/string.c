@@ -195,3 +195,27 @@ int __ladr_vsprintf(char *__ladr_d, const char *__ladr_format, __builtin_va_list
   __ladr_havoc_rest(__ladr_d);
   return __VERIFIER_nondet_int();
 }
+
+/* A copy of a string (`strdup`; `strndup`: of at most n characters) in a fresh object of
+   128 bytes, like `__ladr_malloc`'s: CBMC's own models allocate an object of the string's
+   symbolic length (which CBMC 6.6 crashes on) after looping to the terminator. The first
+   16 characters are copied, later ones may be anything up to the terminator at the
+   length; a copy longer than 127 characters is not explored (a "heap-size" cut, stated
+   where the call is). */
+char *__ladr_strndup(const char *__ladr_s, unsigned long __ladr_n)
+{
+  unsigned long __ladr_len = __ladr_strlen(__ladr_s);
+  if (__ladr_len > __ladr_n)
+    __ladr_len = __ladr_n;
+  __CPROVER_assume(__ladr_len < 128);
+  char *__ladr_d = (char *)__CPROVER_allocate(128, 0);
+  for (unsigned long __ladr_i = 0; __ladr_i < 16 && __ladr_i < __ladr_len; __ladr_i++)
+    __ladr_d[__ladr_i] = __ladr_s[__ladr_i];
+  __ladr_d[__ladr_len] = 0;
+  return __ladr_d;
+}
+
+char *__ladr_strdup(const char *__ladr_s)
+{
+  return __ladr_strndup(__ladr_s, (unsigned long)-1);
+}

@@ -79,6 +79,13 @@ impl SlotRewriter<'_> {
         if library::has_model(n) && !self.defs.contains_key(n) {
             let span = c.node.callee.span;
             *c.node.callee = ident(&abi::model_function(n), span);
+            if library::copies_string(n) {
+                // The copy's object has a constant size (`__ladr_strndup`).
+                self.p.cuts.push(Cut {
+                    kind: CutKind::HeapSize,
+                    span: c.span,
+                });
+            }
             return Ok(Walk::Descend);
         }
         let call_span = c.span;
@@ -204,12 +211,13 @@ fn alias_allocation(c: &mut Node<CallExpression>, n: &str, to: &str) -> Result<(
 /// (none for other functions). A size that is not a constant makes the call one of the
 /// model's (`__ladr_malloc`, `__ladr_calloc` in `model/pthread.c`, the others in
 /// `model/libc.c`), whose objects have 128
-/// bytes: CBMC's own models allocate objects of that symbolic size, on which CBMC 6.6
+/// bytes (`mmap`'s too: rpmalloc maps its spans with a length read from a global): CBMC's own models allocate objects of that symbolic size, on which CBMC 6.6
 /// crashes (mpmc.c of sysprog21/concurrent-programs: `posix_memalign(&p, align, size)` in an
 /// inlined helper).
 fn size_arguments(f: &str) -> &'static [usize] {
     match f {
         "malloc" | "valloc" => &[0],
+        "mmap" | "mmap64" => &[1],
         "calloc" => &[0, 1],
         // (`aligned_alloc` and `memalign` are `malloc` by now: `library::allocation_alias`.)
         "posix_memalign" => &[2],
