@@ -52,6 +52,10 @@ pub enum Lock {
     /// A mutex (spin lock, write-locked rwlock) that is one global variable or a part of
     /// one named by members and constant indices (`&m`, `&s.m`, `&m[4]`): one object.
     Mutex(VarId, Path),
+    /// A read-locked rwlock (`pthread_rwlock_rdlock`), named as a [`Lock::Mutex`] is: it
+    /// excludes the holders of the same lock as a `Mutex` (write-locked), not other
+    /// readers.
+    Shared(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
 }
@@ -62,7 +66,9 @@ impl Lock {
     /// unlock or init of either ends both.
     pub fn may_alias(&self, other: &Lock) -> bool {
         match (self, other) {
-            (Lock::Mutex(a, _), Lock::Mutex(b, _)) => a == b,
+            (Lock::Mutex(a, _) | Lock::Shared(a, _), Lock::Mutex(b, _) | Lock::Shared(b, _)) => {
+                a == b
+            }
             (Lock::Atomic, Lock::Atomic) => true,
             _ => false,
         }
@@ -70,6 +76,17 @@ impl Lock {
 }
 
 pub type Locks = BTreeSet<Lock>;
+
+/// Do two accesses holding `a` and `b` exclude each other? When both hold one lock, at
+/// least one of them exclusively (a mutex, or an rwlock write-locked against one read- or
+/// write-locked: POSIX lets no reader in while a writer holds it).
+pub fn exclusive(a: &Locks, b: &Locks) -> bool {
+    a.iter().any(|l| match l {
+        Lock::Mutex(v, p) => b.contains(l) || b.contains(&Lock::Shared(*v, p.clone())),
+        Lock::Shared(v, p) => b.contains(&Lock::Mutex(*v, p.clone())),
+        Lock::Atomic => b.contains(l),
+    })
+}
 /// A must-lockset; none: unreachable.
 pub type State = Option<Locks>;
 
