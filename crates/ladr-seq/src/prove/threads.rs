@@ -44,7 +44,11 @@ pub struct MainFacts {
 #[derive(Default)]
 struct Calls {
     calls: Vec<CallExpression>,
+    /// Labels or gotos.
     labels: bool,
+    /// The labels of labeled statements, and the targets of gotos.
+    label_names: Vec<String>,
+    gotos: HashSet<String>,
     idents: HashMap<String, usize>,
 }
 
@@ -70,6 +74,20 @@ impl Visitor for Calls {
     fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
         self.labels = true;
         Ok(())
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        match &s.node {
+            Statement::Labeled(l) => {
+                if let Label::Identifier(i) = &l.node.label.node {
+                    self.label_names.push(i.node.name.clone());
+                }
+            }
+            Statement::Goto(l) => {
+                self.gotos.insert(l.node.name.clone());
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
     }
     /// `__typeof__(e)` is not evaluated: `normalise`'s temporaries of a create's result
     /// (`__typeof__(pthread_create(&t, …)) r; r = pthread_create(&t, …);`) neither create
@@ -403,7 +421,14 @@ pub fn main_facts(
     main_called: bool,
     sites: &HashMap<String, usize>,
 ) -> MainFacts {
-    let items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    // A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
+    // join. Labels are local to their function, and `normalise` leaves no `switch`.
+    let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
+    for c in &mut items {
+        c.labels = c.label_names.iter().any(|l| targets.contains(l))
+            || c.label_names.is_empty() && !c.gotos.is_empty();
+    }
     let locals: HashSet<&str> = body.iter().flat_map(declared_names).collect();
     let counted =
         |prev, s| counted_loop(prev, s, &locals).filter(|(i, _, _)| !address_taken(body, i));
