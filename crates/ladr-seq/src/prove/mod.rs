@@ -397,6 +397,9 @@ impl<'a> Analysis<'a> {
     ) -> Result<(HashMap<String, State>, HashMap<String, bool>), Proof> {
         let mut entries: HashMap<String, State> = HashMap::new();
         let mut solo: HashMap<String, bool> = HashMap::new();
+        let mut solo_reached: HashSet<String> = HashSet::new();
+        // The entries of functions reached only by solo calls so far.
+        let mut placeholders: HashSet<String> = HashSet::new();
         for r in roots {
             entries.insert(r.clone(), Some(Locks::new()));
             solo.insert(r.clone(), r == "main");
@@ -410,8 +413,18 @@ impl<'a> Analysis<'a> {
                 let alone = solo.get(name).copied().unwrap_or(false) && !may_create.contains(name);
                 let run = self.walk(decls, locals, name, f, entry, facts, alone);
                 for c in run.calls {
-                    let old = entries.get(&c.callee).cloned().flatten();
-                    let new = meet(&old, &Some(c.locks));
+                    // A call made while `main` runs alone races with nothing: its locks do
+                    // not weaken the callee's entry (but it reaches the callee).
+                    let mut old = entries.get(&c.callee).cloned().flatten();
+                    if !c.solo && placeholders.remove(&c.callee) {
+                        old = None;
+                    }
+                    let new = if c.solo {
+                        solo_reached.insert(c.callee.clone());
+                        old.clone()
+                    } else {
+                        meet(&old, &Some(c.locks))
+                    };
                     if new != old {
                         entries.insert(c.callee.clone(), new);
                         changed = true;
@@ -422,6 +435,14 @@ impl<'a> Analysis<'a> {
                         solo.insert(c.callee.clone(), now);
                         changed = true;
                     }
+                }
+            }
+            // Reached only by solo calls: walked from no lock, alone.
+            for f in &solo_reached {
+                if entries.get(f).cloned().flatten().is_none() {
+                    placeholders.insert(f.clone());
+                    entries.insert(f.clone(), Some(Locks::new()));
+                    changed = true;
                 }
             }
             if !changed {
