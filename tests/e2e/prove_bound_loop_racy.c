@@ -11,7 +11,7 @@ void *worker(void *p) {
   return 0;
 }
 int main(void) {
-  int n = 3;
+  int n = 2;
   pthread_t *t = malloc(n * sizeof(pthread_t));
   for (int i = 0; i < n; i++)
     pthread_create(&t[i], 0, worker, 0);

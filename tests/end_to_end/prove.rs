@@ -45,7 +45,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "create_checked_racy.c",
         (4, 11),
     ),
-    ("rwlock", "prove_rwlock_free.c", "prove_rwlock_racy.c", (7, 16)),
+    (
+        "rwlock",
+        "prove_rwlock_free.c",
+        "prove_rwlock_racy.c",
+        (7, 16),
+    ),
     (
         "lock",
         "prove_semaphore_free.c",
