@@ -704,7 +704,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             "post" => !held,
             "init" => {
-                let value = args.get(2).and_then(|v| constant_index(v));
+                let value = args.get(2).and_then(constant_index);
                 !self.solo || !matches!(value, Some(0 | 1))
             }
             _ => !self.solo,
