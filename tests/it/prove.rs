@@ -348,6 +348,15 @@ int main(void) { int n = 2; pthread_t *t = malloc(2 * sizeof(pthread_t));
   t = malloc(2 * sizeof(pthread_t));
   for (int i = 0; i < n; i++) pthread_join(t[i], 0); x = 0; return 0; }"#,
     ),
+    // the handles live in a block a thread reaches, and a thread overwrites one of them
+    (
+        "r12",
+        r#"pthread_t arr[2]; pthread_t *gp = arr;
+void *w(void *a) { pthread_mutex_lock(&m); gp[0] = gp[1]; x++; pthread_mutex_unlock(&m); return 0; }
+int main(void) { int n = 2; pthread_t *t; t = gp;
+  for (int i = 0; i < n; i++) { pthread_mutex_lock(&m); pthread_create(&t[i], 0, w, 0); pthread_mutex_unlock(&m); }
+  for (int i = 0; i < n; i++) pthread_join(t[i], 0); x = 0; return 0; }"#,
+    ),
     // the bound's address escapes to the thread
     (
         "r9",

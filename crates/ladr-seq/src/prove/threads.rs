@@ -570,8 +570,8 @@ fn handle_valid(h: &Handle, main: &Calls, locals: &HashSet<&str>) -> bool {
 /// The create loop (item `loops.0` of `main`'s `body`) and the join loop (item `loops.1`)
 /// of handles `t[i]` join the threads they started when: `t` is a local of `main` (an
 /// array, or a pointer to a block) occurring in each loop once (its create, its join),
-/// nowhere between them, and before them only assigned (`t = malloc(…)`, which copies no
-/// handle's address away) or havocked by `normalise`; and a bound that is a local of `main`
+/// nowhere between them, and before them only assigned a fresh block (`t = malloc(…)`:
+/// no one else can reach the handles) or havocked by `normalise`; and a bound that is a local of `main`
 /// is written nowhere from the create loop on and its address is never taken.
 fn loop_handles_valid(
     h: &Handle,
@@ -598,15 +598,19 @@ fn loop_handles_valid(
     (0..create).all(|k| count(k) == 0 || (count(k) == 1 && assigns_or_havocs(&body[k], t)))
 }
 
-/// Is the item `t = e;` (with `e` not naming `t`, checked by the caller's count) or
-/// `normalise`'s havoc of `t`?
+/// Is the item `t = malloc(…);` (or `calloc`; not naming `t`, checked by the caller's
+/// count) or `normalise`'s havoc of `t`?
 fn assigns_or_havocs(item: &Node<BlockItem>, t: &str) -> bool {
     let Some(Statement::Expression(Some(e))) = statement_of(item).map(|s| &s.node) else {
         return false;
     };
     match &e.node {
+        // A fresh block: no thread can reach it to overwrite a handle.
         Expression::BinaryOperator(b) => {
-            b.node.operator.node == BinaryOperator::Assign && ident(&b.node.lhs) == Some(t)
+            b.node.operator.node == BinaryOperator::Assign
+                && ident(&b.node.lhs) == Some(t)
+                && matches!(&strip(&b.node.rhs).node, Expression::Call(c)
+                    if matches!(callee_name(&c.node), Some("malloc" | "calloc")))
         }
         Expression::Call(c) => {
             callee_name(&c.node) == Some("__CPROVER_havoc_object")
