@@ -595,34 +595,54 @@ fn loop_handles_valid(
     if count(create) != 1 || count(join) != 1 || (create + 1..join).any(|k| count(k) != 0) {
         return false;
     }
-    (0..create).all(|k| count(k) == 0 || (count(k) == 1 && assigns_or_havocs(&body[k], t)))
+    (0..create).all(|k| count(k) == 0 || (count(k) == 1 && assigns_or_havocs(body, items, k, t)))
 }
 
-/// Is the item `t = malloc(…);` (or `calloc`; not naming `t`, checked by the caller's
-/// count) or `normalise`'s havoc of `t`?
-fn assigns_or_havocs(item: &Node<BlockItem>, t: &str) -> bool {
+/// Is `e` a call of `malloc` or `calloc`?
+fn fresh_block(e: &Node<Expression>) -> bool {
+    matches!(&strip(e).node, Expression::Call(c)
+        if matches!(callee_name(&c.node), Some("malloc" | "calloc")))
+}
+
+/// Item `k` as `v = e;`: (`v`, `e`).
+fn assignment(item: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
     let Some(Statement::Expression(Some(e))) = statement_of(item).map(|s| &s.node) else {
-        return false;
+        return None;
     };
     match &e.node {
-        // A fresh block: no thread can reach it to overwrite a handle.
-        Expression::BinaryOperator(b) => {
-            b.node.operator.node == BinaryOperator::Assign
-                && ident(&b.node.lhs) == Some(t)
-                && matches!(&strip(&b.node.rhs).node, Expression::Call(c)
-                    if matches!(callee_name(&c.node), Some("malloc" | "calloc")))
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            Some((ident(&b.node.lhs)?, &b.node.rhs))
         }
-        Expression::Call(c) => {
-            callee_name(&c.node) == Some("__CPROVER_havoc_object")
-                && c.node
-                    .arguments
-                    .first()
-                    .and_then(address_of)
-                    .and_then(ident)
-                    == Some(t)
-        }
-        _ => false,
+        _ => None,
     }
+}
+
+/// Is item `k` `t = malloc(…);` (or `calloc`; not naming `t`, checked by the caller's
+/// count), `t = v;` right after `v = malloc(…);` with `v` named nowhere else in `main`
+/// (`normalise`'s temporary of a call), or `normalise`'s havoc of `t`?
+fn assigns_or_havocs(body: &[Node<BlockItem>], items: &[Calls], k: usize, t: &str) -> bool {
+    if let Some((lhs, rhs)) = assignment(&body[k]) {
+        if lhs != t {
+            return false;
+        }
+        if fresh_block(rhs) {
+            return true;
+        }
+        let Some(v) = ident(rhs) else { return false };
+        let uses: usize = items
+            .iter()
+            .map(|c| c.idents.get(v).copied().unwrap_or(0))
+            .sum();
+        return k > 0
+            && uses == 2
+            && assignment(&body[k - 1]).is_some_and(|(w, e)| w == v && fresh_block(e));
+    }
+    let Some(Statement::Expression(Some(e))) = statement_of(&body[k]).map(|s| &s.node) else {
+        return false;
+    };
+    matches!(&e.node, Expression::Call(c)
+        if callee_name(&c.node) == Some("__CPROVER_havoc_object")
+            && c.node.arguments.first().and_then(address_of).and_then(ident) == Some(t))
 }
 
 fn refers(e: &Node<Expression>, name: &str) -> bool {
