@@ -45,6 +45,36 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "create_checked_racy.c",
         (4, 11),
     ),
+    (
+        "rwlock",
+        "prove_rwlock_free.c",
+        "prove_rwlock_racy.c",
+        (7, 16),
+    ),
+    (
+        "lock",
+        "prove_semaphore_free.c",
+        "prove_semaphore_racy.c",
+        (8, 8),
+    ),
+    (
+        "lock",
+        "prove_bound_loop_free.c",
+        "prove_bound_loop_racy.c",
+        (9, 22),
+    ),
+    (
+        "one-thread",
+        "prove_dead_label_free.c",
+        "prove_dead_label_racy.c",
+        (7, 17),
+    ),
+    (
+        "lock",
+        "prove_solo_call_free.c",
+        "prove_solo_call_racy.c",
+        (6, 6),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -110,10 +110,24 @@ const JUMPS: &[&str] = &[
     "__longjmp_chk",
 ];
 
+/// What a lock function does to its first argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LockEffect {
+    /// Holds it exclusively.
+    Exclusive,
+    /// Holds it shared (an rwlock read-locked).
+    Shared,
+    /// Releases it (or initialises or destroys it).
+    Release,
+}
+
 /// Lock functions (first argument) and what they do.
-fn lock_effect(name: &str) -> Option<bool> {
+fn lock_effect(name: &str) -> Option<LockEffect> {
     match name {
-        "pthread_mutex_lock" | "pthread_spin_lock" | "pthread_rwlock_wrlock" => Some(true),
+        "pthread_mutex_lock" | "pthread_spin_lock" | "pthread_rwlock_wrlock" => {
+            Some(LockEffect::Exclusive)
+        }
+        "pthread_rwlock_rdlock" => Some(LockEffect::Shared),
         "pthread_mutex_unlock"
         | "pthread_spin_unlock"
         | "pthread_rwlock_unlock"
@@ -122,7 +136,7 @@ fn lock_effect(name: &str) -> Option<bool> {
         | "pthread_rwlock_init"
         | "pthread_mutex_destroy"
         | "pthread_spin_destroy"
-        | "pthread_rwlock_destroy" => Some(false),
+        | "pthread_rwlock_destroy" => Some(LockEffect::Release),
         _ => None,
     }
 }
@@ -574,10 +588,18 @@ impl<'d, 'a> Scan<'d, 'a> {
                 }
             }
             return match (lock, l) {
-                (true, Some(l)) => self.lock(l),
-                (true, None) => {}
-                (false, l) => self.unlock(l),
+                (LockEffect::Exclusive, Some(l)) => self.lock(l),
+                (LockEffect::Shared, Some(Lock::Mutex(v, path))) => {
+                    self.lock(Lock::Shared(v, path))
+                }
+                (LockEffect::Exclusive | LockEffect::Shared, _) => {}
+                (LockEffect::Release, l) => self.unlock(l),
             };
+        }
+        if let Some(op) = name.strip_prefix("sem_") {
+            if matches!(op, "wait" | "post" | "init" | "destroy") {
+                return self.semaphore(op, args);
+            }
         }
         if name == abi::ATOMIC_BEGIN {
             return self.lock(Lock::Atomic);
@@ -656,6 +678,47 @@ impl<'d, 'a> Scan<'d, 'a> {
             if !(is_constant(a) || self.surely_arithmetic(a)) {
                 self.deref(Mode::Write, false, a.span.start);
             }
+        }
+    }
+
+    /// `sem_wait`, `sem_post`, `sem_init`, `sem_destroy` (`op`): a semaphore is a lock of
+    /// the proof, held from a `sem_wait` to its `sem_post`, when its count never exceeds 1:
+    /// every `sem_init` gives it 0 or 1 while `main` runs alone and every `sem_post` is
+    /// made by a thread that holds it (then count + holders stays at most 1). Any other
+    /// post or init makes it no lock (as a mutex initialised while threads run).
+    fn semaphore(&mut self, op: &str, args: &'a [Node<Expression>]) {
+        let l = args.first().and_then(|a| self.lock_of(a));
+        for a in args {
+            self.sync_argument(a);
+        }
+        let held = match (&l, &self.state) {
+            (Some(l), Some(locks)) => locks.contains(l),
+            _ => false,
+        };
+        let loose = match op {
+            "wait" => {
+                if let Some(l) = l {
+                    self.lock(l);
+                }
+                return;
+            }
+            "post" => !held,
+            "init" => {
+                let value = args.get(2).and_then(constant_index);
+                !self.solo || !matches!(value, Some(0 | 1))
+            }
+            _ => !self.solo,
+        };
+        if loose && self.record && self.state.is_some() {
+            match (&mut self.run.reinitialised, &l) {
+                (Some(set), Some(l)) => {
+                    set.insert(l.clone());
+                }
+                (r, _) => *r = None,
+            }
+        }
+        if op == "post" {
+            self.unlock(l);
         }
     }
 

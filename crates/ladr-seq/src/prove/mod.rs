@@ -52,6 +52,10 @@ pub enum Lock {
     /// A mutex (spin lock, write-locked rwlock) that is one global variable or a part of
     /// one named by members and constant indices (`&m`, `&s.m`, `&m[4]`): one object.
     Mutex(VarId, Path),
+    /// A read-locked rwlock (`pthread_rwlock_rdlock`), named as a [`Lock::Mutex`] is: it
+    /// excludes the holders of the same lock as a `Mutex` (write-locked), not other
+    /// readers.
+    Shared(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
 }
@@ -62,7 +66,9 @@ impl Lock {
     /// unlock or init of either ends both.
     pub fn may_alias(&self, other: &Lock) -> bool {
         match (self, other) {
-            (Lock::Mutex(a, _), Lock::Mutex(b, _)) => a == b,
+            (Lock::Mutex(a, _) | Lock::Shared(a, _), Lock::Mutex(b, _) | Lock::Shared(b, _)) => {
+                a == b
+            }
             (Lock::Atomic, Lock::Atomic) => true,
             _ => false,
         }
@@ -70,6 +76,17 @@ impl Lock {
 }
 
 pub type Locks = BTreeSet<Lock>;
+
+/// Do two accesses holding `a` and `b` exclude each other? When both hold one lock, at
+/// least one of them exclusively (a mutex, or an rwlock write-locked against one read- or
+/// write-locked: POSIX lets no reader in while a writer holds it).
+pub fn exclusive(a: &Locks, b: &Locks) -> bool {
+    a.iter().any(|l| match l {
+        Lock::Mutex(v, p) => b.contains(l) || b.contains(&Lock::Shared(*v, p.clone())),
+        Lock::Shared(v, p) => b.contains(&Lock::Mutex(*v, p.clone())),
+        Lock::Atomic => b.contains(l),
+    })
+}
 /// A must-lockset; none: unreachable.
 pub type State = Option<Locks>;
 
@@ -388,6 +405,9 @@ impl<'a> Analysis<'a> {
     ) -> Result<(HashMap<String, State>, HashMap<String, bool>), Proof> {
         let mut entries: HashMap<String, State> = HashMap::new();
         let mut solo: HashMap<String, bool> = HashMap::new();
+        let mut solo_reached: HashSet<String> = HashSet::new();
+        // The entries of functions reached only by solo calls so far.
+        let mut placeholders: HashSet<String> = HashSet::new();
         for r in roots {
             entries.insert(r.clone(), Some(Locks::new()));
             solo.insert(r.clone(), r == "main");
@@ -401,8 +421,18 @@ impl<'a> Analysis<'a> {
                 let alone = solo.get(name).copied().unwrap_or(false) && !may_create.contains(name);
                 let run = self.walk(decls, locals, name, f, entry, facts, alone);
                 for c in run.calls {
-                    let old = entries.get(&c.callee).cloned().flatten();
-                    let new = meet(&old, &Some(c.locks));
+                    // A call made while `main` runs alone races with nothing: its locks do
+                    // not weaken the callee's entry (but it reaches the callee).
+                    let mut old = entries.get(&c.callee).cloned().flatten();
+                    if !c.solo && placeholders.remove(&c.callee) {
+                        old = None;
+                    }
+                    let new = if c.solo {
+                        solo_reached.insert(c.callee.clone());
+                        old.clone()
+                    } else {
+                        meet(&old, &Some(c.locks))
+                    };
                     if new != old {
                         entries.insert(c.callee.clone(), new);
                         changed = true;
@@ -413,6 +443,14 @@ impl<'a> Analysis<'a> {
                         solo.insert(c.callee.clone(), now);
                         changed = true;
                     }
+                }
+            }
+            // Reached only by solo calls: walked from no lock, alone.
+            for f in &solo_reached {
+                if entries.get(f).cloned().flatten().is_none() {
+                    placeholders.insert(f.clone());
+                    entries.insert(f.clone(), Some(Locks::new()));
+                    changed = true;
                 }
             }
             if !changed {

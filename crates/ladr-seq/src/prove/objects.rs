@@ -210,7 +210,7 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
                 continue;
             }
             any_parallel = true;
-            if (a.atomic && b.atomic) || !a.locks.is_disjoint(&b.locks) {
+            if (a.atomic && b.atomic) || super::exclusive(&a.locks, &b.locks) {
                 continue;
             }
             return ObjectProof {
@@ -251,7 +251,7 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
         )
     } else if let Some(l) = common_lock(&list) {
         match l {
-            Lock::Mutex(m, path) => (
+            Lock::Mutex(m, path) | Lock::Shared(m, path) => (
                 "lock",
                 format!(
                     "every access while threads run holds `{}{}`",
@@ -266,6 +266,15 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
         }
     } else if list.iter().all(|u| u.atomic) {
         ("atomic", "every access while threads run is atomic".into())
+    } else if let Some((m, path)) = common_rwlock(&list) {
+        (
+            "rwlock",
+            format!(
+                "every access while threads run holds the rwlock `{}{}`, and every conflicting pair holds it written by one of them",
+                ladr_c::syntax::names::original_name(&decls.vars[m].name),
+                path_text(&path)
+            ),
+        )
     } else {
         (
             "per-pair",
@@ -282,12 +291,35 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
     }
 }
 
+/// A lock every use holds exclusively (a read-locked rwlock excludes no other reader).
 fn common_lock(list: &[&Use]) -> Option<Lock> {
     let mut common = list.first()?.locks.clone();
     for u in list {
-        common.retain(|l| u.locks.contains(l));
+        common.retain(|l| u.locks.contains(l) && !matches!(l, Lock::Shared(..)));
     }
     common.into_iter().next()
+}
+
+/// An rwlock every use holds, read- or write-locked.
+fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
+    let held = |u: &Use| -> BTreeSet<(super::decls::VarId, Path)> {
+        u.locks
+            .iter()
+            .filter_map(|l| match l {
+                Lock::Mutex(v, p) | Lock::Shared(v, p) => Some((*v, p.clone())),
+                Lock::Atomic => None,
+            })
+            .collect()
+    };
+    let mut common = held(list.first()?);
+    for u in list {
+        common = common.intersection(&held(u)).cloned().collect();
+    }
+    let any_shared = |l: &(super::decls::VarId, Path)| {
+        list.iter()
+            .any(|u| u.locks.contains(&Lock::Shared(l.0, l.1.clone())))
+    };
+    common.into_iter().find(any_shared)
 }
 
 fn kind(write: bool) -> &'static str {

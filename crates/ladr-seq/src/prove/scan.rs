@@ -70,8 +70,9 @@ pub struct FnRun {
     pub detaches: bool,
     /// Functions whose address it takes (not passed to a library function).
     pub function_addresses: BTreeSet<String>,
-    /// Mutexes initialised or destroyed while other threads may run (none: one it cannot
-    /// name): no longer locks of the proof (`racefree` rules so too).
+    /// Mutexes initialised or destroyed while other threads may run, semaphores that may
+    /// count past 1 (none: one it cannot name): no longer locks of the proof (`racefree`
+    /// rules so too for mutexes).
     pub reinitialised: Option<BTreeSet<Lock>>,
 }
 

@@ -44,7 +44,11 @@ pub struct MainFacts {
 #[derive(Default)]
 struct Calls {
     calls: Vec<CallExpression>,
+    /// Labels or gotos.
     labels: bool,
+    /// The labels of labeled statements, and the targets of gotos.
+    label_names: Vec<String>,
+    gotos: HashSet<String>,
     idents: HashMap<String, usize>,
 }
 
@@ -70,6 +74,20 @@ impl Visitor for Calls {
     fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
         self.labels = true;
         Ok(())
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        match &s.node {
+            Statement::Labeled(l) => {
+                if let Label::Identifier(i) = &l.node.label.node {
+                    self.label_names.push(i.node.name.clone());
+                }
+            }
+            Statement::Goto(l) => {
+                self.gotos.insert(l.node.name.clone());
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
     }
     /// `__typeof__(e)` is not evaluated: `normalise`'s temporaries of a create's result
     /// (`__typeof__(pthread_create(&t, …)) r; r = pthread_create(&t, …);`) neither create
@@ -145,13 +163,23 @@ fn statement_of(i: &Node<BlockItem>) -> Option<&Node<Statement>> {
     }
 }
 
-/// A counted loop `i = 0; while (i < N) { …; i++; }` whose body writes `i` nowhere else:
-/// (`i`, `N`, the body's items before the increment).
+/// How many times a counted loop runs: a constant, or a local of `main` (the caller checks
+/// that nothing writes it between the loops that must agree on it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Bound {
+    Constant(u64),
+    Local(String),
+}
+
+/// A counted loop `i = 0; while (i < N) { …; i++; }` whose body writes `i` and `N` nowhere
+/// else: (`i`, `N`, the body's items before the increment). `N` is a constant or a local
+/// of `main` declared outside the loop.
 fn counted_loop<'a>(
     prev: Option<&'a Node<Statement>>,
     s: &'a Node<Statement>,
     locals: &HashSet<&'a str>,
-) -> Option<(&'a str, u64, &'a [Node<BlockItem>])> {
+) -> Option<(&'a str, Bound, &'a [Node<BlockItem>])> {
+    let inner = matches!(s.node, Statement::Compound(_));
     let (prev, w, declared) = match &s.node {
         Statement::Compound(items) => {
             let n = items.len();
@@ -194,7 +222,14 @@ fn counted_loop<'a>(
     if cond.node.operator.node != BinaryOperator::Less || ident(&cond.node.lhs) != Some(i) {
         return None;
     }
-    let n = literal(&cond.node.rhs)?;
+    let n = match (literal(&cond.node.rhs), ident(&cond.node.rhs)) {
+        (Some(n), _) => Bound::Constant(n),
+        // A local of `main`'s body, not one the loop's own block declares.
+        (None, Some(v)) if v != i && locals.contains(v) && !(inner && declared.contains(v)) => {
+            Bound::Local(v.to_string())
+        }
+        _ => return None,
+    };
     let Statement::Compound(body) = &w.node.statement.node else {
         return None;
     };
@@ -213,6 +248,11 @@ fn counted_loop<'a>(
     };
     if !increments || rest.iter().any(|it| writes(it, i)) {
         return None;
+    }
+    if let Bound::Local(v) = &n {
+        if body.iter().any(|it| writes(it, v)) {
+            return None;
+        }
     }
     Some((i, n, rest))
 }
@@ -313,8 +353,27 @@ fn address_taken(items: &[Node<BlockItem>], v: &str) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Handle {
     Var(String),
-    Loop(String, u64),
+    Loop(String, Bound),
     Unknown,
+}
+
+/// The items of a block with its nested blocks that declare nothing (`{ f(); }`) opened:
+/// the same statements, run in the same order.
+fn flat(items: &[Node<BlockItem>]) -> Vec<&Node<BlockItem>> {
+    let mut out = vec![];
+    for it in items {
+        match statement_of(it).map(|s| &s.node) {
+            Some(Statement::Compound(inner))
+                if inner
+                    .iter()
+                    .all(|x| matches!(x.node, BlockItem::Statement(_))) =>
+            {
+                out.extend(flat(inner))
+            }
+            _ => out.push(it),
+        }
+    }
+    out
 }
 
 /// The one create or join (`callee`) a loop body makes, of `t[i]`: `t` and the start
@@ -322,7 +381,7 @@ enum Handle {
 /// none.
 fn loop_call(body: &[Node<BlockItem>], i: &str, callee: &str) -> Option<(String, Option<String>)> {
     let mut found = None;
-    for it in body {
+    for it in flat(body) {
         let calls = Calls::of_item(it);
         if calls.labels {
             return None;
@@ -362,7 +421,14 @@ pub fn main_facts(
     main_called: bool,
     sites: &HashMap<String, usize>,
 ) -> MainFacts {
-    let items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    // A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
+    // join. Labels are local to their function, and `normalise` leaves no `switch`.
+    let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
+    for c in &mut items {
+        c.labels = c.label_names.iter().any(|l| targets.contains(l))
+            || c.label_names.is_empty() && !c.gotos.is_empty();
+    }
     let locals: HashSet<&str> = body.iter().flat_map(declared_names).collect();
     let counted =
         |prev, s| counted_loop(prev, s, &locals).filter(|(i, _, _)| !address_taken(body, i));
@@ -382,7 +448,9 @@ pub fn main_facts(
     let mut stopped = main_called;
     let mut labels_seen = main_called;
     let mut prev: Option<&Node<Statement>> = None;
-    for (it, calls) in body.iter().zip(&items) {
+    // Where each counted create loop is.
+    let mut started: HashMap<Handle, usize> = HashMap::new();
+    for (k, (it, calls)) in body.iter().zip(&items).enumerate() {
         let creates: Vec<&CallExpression> = calls
             .calls
             .iter()
@@ -434,11 +502,18 @@ pub fn main_facts(
                     .and_then(address_of)
                     .and_then(ident)
                     .map(|t| Handle::Var(t.to_string()))
+                    .filter(|h| handle_valid(h, &whole, &locals))
             } else {
-                looped.map(|(t, n)| Handle::Loop(t, n))
+                // Checked at its join loop.
+                looped
+                    .map(|(t, n)| Handle::Loop(t, n))
+                    .filter(|h| !started.contains_key(h))
             };
-            let handle = handle.filter(|h| handle_valid(h, &whole, &locals));
-            live.insert(handle.unwrap_or(Handle::Unknown));
+            let handle = handle.unwrap_or(Handle::Unknown);
+            if matches!(handle, Handle::Loop(..)) {
+                started.insert(handle.clone(), k);
+            }
+            live.insert(handle);
         } else if let Some(s) = stmt {
             if let Some(c) = call_statement(s).filter(|c| callee_name(c) == Some("pthread_join")) {
                 if let Some(t) = c.arguments.first().and_then(ident) {
@@ -446,7 +521,13 @@ pub fn main_facts(
                 }
             } else if let Some((i, n, b)) = counted(prev, s) {
                 if let Some((t, _)) = loop_call(b, i, "pthread_join") {
-                    live.remove(&Handle::Loop(t, n));
+                    let h = Handle::Loop(t, n);
+                    let valid = started
+                        .get(&h)
+                        .is_some_and(|&c| loop_handles_valid(&h, body, &items, &locals, (c, k)));
+                    if valid {
+                        live.remove(&h);
+                    }
                 }
             }
         }
@@ -484,6 +565,84 @@ fn handle_valid(h: &Handle, main: &Calls, locals: &HashSet<&str>) -> bool {
         allowed += usize::from(target);
     }
     creates == 1 && main.idents.get(name.as_str()).copied().unwrap_or(0) == allowed
+}
+
+/// The create loop (item `loops.0` of `main`'s `body`) and the join loop (item `loops.1`)
+/// of handles `t[i]` join the threads they started when: `t` is a local of `main` (an
+/// array, or a pointer to a block) occurring in each loop once (its create, its join),
+/// nowhere between them, and before them only assigned a fresh block (`t = malloc(…)`:
+/// no one else can reach the handles) or havocked by `normalise`; and a bound that is a local of `main`
+/// is written nowhere from the create loop on and its address is never taken.
+fn loop_handles_valid(
+    h: &Handle,
+    body: &[Node<BlockItem>],
+    items: &[Calls],
+    locals: &HashSet<&str>,
+    (create, join): (usize, usize),
+) -> bool {
+    let Handle::Loop(t, bound) = h else {
+        return false;
+    };
+    if !locals.contains(t.as_str()) {
+        return false;
+    }
+    if let Bound::Local(n) = bound {
+        if address_taken(body, n) || body[create..=join].iter().any(|it| writes(it, n)) {
+            return false;
+        }
+    }
+    let count = |k: usize| items[k].idents.get(t.as_str()).copied().unwrap_or(0);
+    if count(create) != 1 || count(join) != 1 || (create + 1..join).any(|k| count(k) != 0) {
+        return false;
+    }
+    (0..create).all(|k| count(k) == 0 || (count(k) == 1 && assigns_or_havocs(body, items, k, t)))
+}
+
+/// Is `e` a call of `malloc` or `calloc`?
+fn fresh_block(e: &Node<Expression>) -> bool {
+    matches!(&strip(e).node, Expression::Call(c)
+        if matches!(callee_name(&c.node), Some("malloc" | "calloc")))
+}
+
+/// Item `k` as `v = e;`: (`v`, `e`).
+fn assignment(item: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
+    let Some(Statement::Expression(Some(e))) = statement_of(item).map(|s| &s.node) else {
+        return None;
+    };
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+            Some((ident(&b.node.lhs)?, &b.node.rhs))
+        }
+        _ => None,
+    }
+}
+
+/// Is item `k` `t = malloc(…);` (or `calloc`; not naming `t`, checked by the caller's
+/// count), `t = v;` right after `v = malloc(…);` with `v` named nowhere else in `main`
+/// (`normalise`'s temporary of a call), or `normalise`'s havoc of `t`?
+fn assigns_or_havocs(body: &[Node<BlockItem>], items: &[Calls], k: usize, t: &str) -> bool {
+    if let Some((lhs, rhs)) = assignment(&body[k]) {
+        if lhs != t {
+            return false;
+        }
+        if fresh_block(rhs) {
+            return true;
+        }
+        let Some(v) = ident(rhs) else { return false };
+        let uses: usize = items
+            .iter()
+            .map(|c| c.idents.get(v).copied().unwrap_or(0))
+            .sum();
+        return k > 0
+            && uses == 2
+            && assignment(&body[k - 1]).is_some_and(|(w, e)| w == v && fresh_block(e));
+    }
+    let Some(Statement::Expression(Some(e))) = statement_of(&body[k]).map(|s| &s.node) else {
+        return false;
+    };
+    matches!(&e.node, Expression::Call(c)
+        if callee_name(&c.node) == Some("__CPROVER_havoc_object")
+            && c.node.arguments.first().and_then(address_of).and_then(ident) == Some(t))
 }
 
 fn refers(e: &Node<Expression>, name: &str) -> bool {
