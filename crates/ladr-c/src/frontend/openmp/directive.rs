@@ -198,7 +198,9 @@ fn read(s: &str) -> Option<(Vec<String>, Vec<Clause>)> {
             None
         };
         // `critical(name)` and `flush(list)` take their parentheses as part of the directive.
-        if !in_clauses && DIRECTIVE_WORDS.contains(&word.as_str()) {
+        // `for ordered`: the clause, not the directive `ordered` (which comes first).
+        let clause_ordered = word == "ordered" && !words.is_empty();
+        if !in_clauses && !clause_ordered && DIRECTIVE_WORDS.contains(&word.as_str()) {
             if let Some(a) = args {
                 words.push(word.clone());
                 clauses.push(Clause {
