@@ -472,9 +472,8 @@ impl Lowering {
                 Statement::Compound(items) => {
                     let mut total = 0;
                     for it in items {
-                        match &it.node {
-                            BlockItem::Statement(st) => total += count(st, uses)?,
-                            _ => {}
+                        if let BlockItem::Statement(st) = &it.node {
+                            total += count(st, uses)?;
                         }
                     }
                     Ok(total)
@@ -485,8 +484,7 @@ impl Lowering {
             }
         }
         match count(&l.body, &uses) {
-            Ok(1) => {}
-            Ok(0) => {}
+            Ok(0 | 1) => {}
             _ => {
                 return fail(
                     d,
