@@ -8,13 +8,15 @@
 //!   stand-alone `barrier` / `flush` to its place in the block);
 //! * [`lower`] walks each function with the variables in scope and lowers the constructs
 //!   from the innermost out: [`work`] the worksharing loops and `sections`, [`outline`] the
-//!   `parallel` regions (a start routine per region, a team of threads);
+//!   `parallel` regions (a start routine per region, a team of threads), [`loops`]
+//!   `collapse`, `linear`, `ordered` and `simd` on top of the worksharing loop,
+//!   [`copyprivate`] the broadcast of `single copyprivate`;
 //! * the runtime calls (`omp_get_thread_num`, locks, ...) become the team's thread-local
 //!   thread number and size, pthread mutexes and constants;
 //! * gcc's `<omp.h>` is replaced by [`OMP_H`], declarations of what is modelled.
 //!
-//! What is not modelled (tasks, `simd`, `ordered`, offload, `threadprivate`, nested
-//! `parallel`, ...) is a located "unsupported" error, never ignored.
+//! What is not modelled (tasks, doacross `ordered`, `simd` inside a region, offload,
+//! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod copyprivate;
 mod directive;
