@@ -25,6 +25,7 @@ use super::lower::{atomic_section, dspan, fail, Lowering, R};
 use super::vars::Form;
 use super::work::{canonical, Rename};
 use crate::syntax::build::*;
+use crate::syntax::constant::{value, Env};
 use crate::syntax::names;
 use crate::syntax::query::{any_expr, any_stmt, InExpressions, Operands};
 use crate::syntax::walk::visit_mut;
@@ -93,6 +94,21 @@ fn trip_count(
         };
         (flipped, (*b.node.lhs).clone())
     };
+    let constant = |e: &Node<Expression>| value(&e.node, &Env::none());
+    if let (Some(l), Some(u), Some(st)) = (constant(lb), constant(&ub), constant(step)) {
+        // Constant bounds: the count itself (no division in CBMC's formula).
+        let n = match op {
+            BinaryOperator::Less if st > 0 => (u - l + st - 1) / st,
+            BinaryOperator::LessOrEqual if st > 0 => (u - l + st) / st,
+            BinaryOperator::Greater if st < 0 => (l - u - st - 1) / -st,
+            BinaryOperator::GreaterOrEqual if st < 0 => (l - u - st) / -st,
+            _ => return Err("a collapsed loop whose step goes away from its bound"),
+        };
+        return Ok(long(
+            int(n.clamp(0, i128::from(i32::MAX)) as u64, span),
+            span,
+        ));
+    }
     let (lb, ub, s) = (
         long(lb.clone(), span),
         long(ub, span),
@@ -144,6 +160,25 @@ fn trip_count(
         long(int(0, span), span),
         span,
     ))
+}
+
+/// The product of `counts`, a literal when all are literals.
+fn product(counts: &[Node<Expression>], span: Span) -> Node<Expression> {
+    let literal = |e: &Node<Expression>| match &e.node {
+        Expression::Cast(c) => value(&c.node.expression.node, &Env::none()),
+        _ => None,
+    };
+    let values: Option<Vec<i128>> = counts.iter().map(literal).collect();
+    match values {
+        Some(v) if v.iter().product::<i128>() <= i128::from(i32::MAX) => {
+            long(int(v.iter().product::<i128>() as u64, span), span)
+        }
+        _ => counts
+            .iter()
+            .cloned()
+            .reduce(|a, b| times(a, b, span))
+            .unwrap_or_else(|| long(int(1, span), span)),
+    }
 }
 
 /// The one statement of `s` (itself, or the only item of a block).
@@ -314,11 +349,7 @@ impl Lowering {
             let Some(var) = var else {
                 return fail(d, format!("the loop variable `{}` is not declared", l.var));
             };
-            let inner_product = counts[t + 1..]
-                .iter()
-                .cloned()
-                .reduce(|a, b| times(a, b, span))
-                .unwrap_or_else(|| long(int(1, span), span));
+            let inner_product = product(&counts[t + 1..], span);
             let k = binop(
                 BinaryOperator::Modulo,
                 binop(BinaryOperator::Divide, ident(&c, span), inner_product, span),
@@ -339,10 +370,7 @@ impl Lowering {
             )));
         }
         items.push(item(current));
-        let total = counts
-            .into_iter()
-            .reduce(|a, b| times(a, b, span))
-            .expect("n > 1 loops");
+        let total = product(&counts, span);
         let init = simple_decl(
             &[TypeSpecifier::Long],
             &c,
