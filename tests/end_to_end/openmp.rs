@@ -129,3 +129,56 @@ fn omp_threads_sizes_the_team() {
     lines.sort();
     assert_eq!(lines, [7, 9], "{out}");
 }
+
+/// `collapse(2)`: the iterations of both loops are shared out; `a[i][j + 1]` of one
+/// iteration is `a[i][j]` of the next.
+#[test]
+fn collapse_shares_out_the_nest() {
+    racy("omp_collapse_racy.c", (8, 8));
+    free("omp_collapse_free.c");
+}
+
+/// `ordered`: the regions run in iteration order; the update after it is not ordered.
+#[test]
+fn ordered_regions_run_in_iteration_order() {
+    racy_one_of("omp_ordered_racy.c", &[(7, 8), (8, 8)]);
+    free("omp_ordered_free.c");
+    // An `ordered` region some iterations skip is refused, never waited for.
+    let (code, _, err) = ladr(&["tests/data/unsupported/openmp_ordered_skipped.c"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("openmp_ordered_skipped.c:4"), "{err}");
+}
+
+/// `copyprivate(x)`: every thread gets the single thread's `x`; without it the other
+/// thread's `x` is 0 and the two write one element.
+#[test]
+fn copyprivate_broadcasts_the_single_value() {
+    racy("omp_copyprivate_racy.c", (9, 9));
+    free("omp_copyprivate_free.c");
+}
+
+/// `linear(j:2)`: each iteration's private `j` is its start value plus 2 per iteration;
+/// without it `j` is shared and written by every iteration.
+#[test]
+fn linear_variable_is_private_per_iteration() {
+    racy_one_of("omp_linear_racy.c", &[(7, 7), (7, 8), (8, 8)]);
+    free("omp_linear_free.c");
+}
+
+/// Nest locks are recursive mutexes: a thread relocks the lock it holds.
+#[test]
+fn nest_locks_are_recursive() {
+    racy_one_of("omp_nest_lock_racy.c", &[(6, 16), (16, 16)]);
+    free("omp_nest_lock_free.c");
+}
+
+/// `simd`: iterations may run in lanes of one chunk, so a loop-carried dependence races;
+/// inside a region (lanes of a team's thread) it is refused.
+#[test]
+fn simd_lanes_race_on_a_loop_carried_dependence() {
+    racy("omp_simd_racy.c", (7, 7));
+    free("omp_simd_free.c");
+    let (code, _, err) = ladr(&["tests/data/unsupported/openmp_simd_in_region.c"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("openmp_simd_in_region.c:6"), "{err}");
+}

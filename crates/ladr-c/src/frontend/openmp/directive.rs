@@ -198,7 +198,9 @@ fn read(s: &str) -> Option<(Vec<String>, Vec<Clause>)> {
             None
         };
         // `critical(name)` and `flush(list)` take their parentheses as part of the directive.
-        if !in_clauses && DIRECTIVE_WORDS.contains(&word.as_str()) {
+        // `for ordered`: the clause, not the directive `ordered` (which comes first).
+        let clause_ordered = word == "ordered" && !words.is_empty();
+        if !in_clauses && !clause_ordered && DIRECTIVE_WORDS.contains(&word.as_str()) {
             if let Some(a) = args {
                 words.push(word.clone());
                 clauses.push(Clause {
@@ -235,6 +237,10 @@ mod tests {
         let c = directives("#pragma omp critical(a)\n").unwrap();
         assert!(c[0].is(&["critical"]));
         assert_eq!(c[0].clause("critical").unwrap().args.as_deref(), Some("a"));
+        let o = directives("#pragma omp parallel for ordered\n#pragma omp ordered\n").unwrap();
+        assert!(o[0].is(&["parallel", "for"]));
+        assert!(o[0].clause("ordered").is_some());
+        assert!(o[1].is(&["ordered"]));
         assert!(directives("#pragma omp parallel private(a\n").is_err());
         assert!(directives("#pragma once\n#pragma ompx\n")
             .unwrap()

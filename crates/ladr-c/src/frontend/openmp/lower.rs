@@ -43,6 +43,10 @@ pub struct Lowering {
     pub declared_locks: HashSet<String>,
     /// File-scope variables named by `threadprivate`.
     pub threadprivate: HashSet<String>,
+    /// The numbers of the `for ordered` loops around the statement being lowered.
+    pub ordered_loops: Vec<usize>,
+    /// The `for ordered` loops whose turn counter is declared.
+    pub declared_turns: HashSet<usize>,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {
@@ -122,14 +126,25 @@ impl Lowering {
         {
             self.mark_sections(s);
         }
+        let ordered = governing.iter().any(|d| d.clause("ordered").is_some());
+        if ordered {
+            let n = self.fresh();
+            self.ordered_loops.push(n);
+        }
         self.parallel_depth += parallels;
         let walked = self.children(s);
         self.parallel_depth -= parallels;
-        walked?;
-        for d in governing.iter().rev() {
-            let body = std::mem::replace(s, empty_stmt(s.span));
-            *s = self.apply(d, body)?;
+        let applied = walked.and_then(|()| {
+            for d in governing.iter().rev() {
+                let body = std::mem::replace(s, empty_stmt(s.span));
+                *s = self.apply(d, body)?;
+            }
+            Ok(())
+        });
+        if ordered {
+            self.ordered_loops.pop();
         }
+        applied?;
         if !before.is_empty() {
             let mut items = vec![];
             for d in &before {
@@ -222,7 +237,12 @@ impl Lowering {
     /// One governing directive applied to its (already lowered) statement.
     fn apply(&mut self, d: &Directive, body: Node<Statement>) -> R<Node<Statement>> {
         let words: Vec<&str> = d.words.iter().map(|w| w.as_str()).collect();
+        if super::loops::is_extended_loop(d) {
+            return self.loop_construct(d, body);
+        }
         match words.as_slice() {
+            ["ordered"] => self.ordered_region(d, body),
+            ["single"] if d.clause("copyprivate").is_some() => self.copyprivate(d, body),
             ["parallel"] => self.parallel(d, body),
             ["parallel", "for"] => {
                 let inner = self.worksharing_for(d, body, true)?;
@@ -393,7 +413,7 @@ impl Lowering {
 
     /// `single`: the first thread to arrive runs the block; the barrier after it unless
     /// `nowait`. Every thread takes a ticket; the last resets the count for the next time.
-    fn single(&mut self, d: &Directive, body: Node<Statement>) -> R<Node<Statement>> {
+    pub fn single(&mut self, d: &Directive, body: Node<Statement>) -> R<Node<Statement>> {
         self.no_clauses(d, &["nowait", "private", "firstprivate"])?;
         let nowait = d.clause("nowait").is_some();
         if nowait && self.loop_depth > 0 {

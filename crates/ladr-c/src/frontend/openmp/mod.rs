@@ -8,15 +8,19 @@
 //!   stand-alone `barrier` / `flush` to its place in the block);
 //! * [`lower`] walks each function with the variables in scope and lowers the constructs
 //!   from the innermost out: [`work`] the worksharing loops and `sections`, [`outline`] the
-//!   `parallel` regions (a start routine per region, a team of threads);
+//!   `parallel` regions (a start routine per region, a team of threads), [`loops`]
+//!   `collapse`, `linear`, `ordered` and `simd` on top of the worksharing loop,
+//!   [`copyprivate`] the broadcast of `single copyprivate`;
 //! * the runtime calls (`omp_get_thread_num`, locks, ...) become the team's thread-local
 //!   thread number and size, pthread mutexes and constants;
 //! * gcc's `<omp.h>` is replaced by [`OMP_H`], declarations of what is modelled.
 //!
-//! What is not modelled (tasks, `simd`, `ordered`, offload, `threadprivate`, nested
-//! `parallel`, ...) is a located "unsupported" error, never ignored.
+//! What is not modelled (tasks, doacross `ordered`, `simd` inside a region, offload,
+//! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
+mod copyprivate;
 mod directive;
+mod loops;
 mod lower;
 mod outline;
 mod vars;
@@ -136,6 +140,8 @@ pub fn lower(unit: &mut TranslationUnit, text: &str, default_team: usize) -> Res
         section_starts: HashSet::new(),
         declared_locks: HashSet::new(),
         threadprivate: HashSet::new(),
+        ordered_loops: vec![],
+        declared_turns: HashSet::new(),
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -257,6 +263,15 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
             Some(2),
             true,
             None,
+            span,
+        ),
+        // The attribute of a nest lock: the model's mutex type 1, recursive.
+        simple_decl(
+            &[TypeSpecifier::Int],
+            &names::omp("recursive", 0),
+            None,
+            true,
+            Some(int(1, span)),
             span,
         ),
         prototype("__VERIFIER_atomic_begin"),
@@ -454,6 +469,14 @@ fn rewrite_calls(unit: &mut TranslationUnit, team: usize) -> Result<(), Failure>
                 "omp_destroy_lock" => renamed("pthread_mutex_destroy", args, false),
                 "omp_set_lock" => renamed("pthread_mutex_lock", args, false),
                 "omp_unset_lock" => renamed("pthread_mutex_unlock", args, false),
+                "omp_init_nest_lock" => {
+                    let mut args = args;
+                    args.push(addr(ident(&names::omp("recursive", 0), span), span));
+                    call("pthread_mutex_init", args, span)
+                }
+                "omp_destroy_nest_lock" => renamed("pthread_mutex_destroy", args, false),
+                "omp_set_nest_lock" => renamed("pthread_mutex_lock", args, false),
+                "omp_unset_nest_lock" => renamed("pthread_mutex_unlock", args, false),
                 "omp_test_lock" => eq(
                     renamed("pthread_mutex_trylock", args, false),
                     int(0, span),

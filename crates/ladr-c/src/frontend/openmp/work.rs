@@ -29,16 +29,16 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
 /// The canonical loop: `var = lb; var OP bound; var += step`.
-struct Canonical {
-    var: String,
-    declared: Option<Node<Declaration>>,
-    lb: Node<Expression>,
-    cond: Node<Expression>,
-    step: Node<Expression>,
-    body: Node<Statement>,
+pub(super) struct Canonical {
+    pub(super) var: String,
+    pub(super) declared: Option<Node<Declaration>>,
+    pub(super) lb: Node<Expression>,
+    pub(super) cond: Node<Expression>,
+    pub(super) step: Node<Expression>,
+    pub(super) body: Node<Statement>,
 }
 
-fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
+pub(super) fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
     let Statement::For(f) = s.node else {
         return Err("a `for` directive not followed by a `for` loop");
     };
@@ -133,7 +133,7 @@ fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
 }
 
 /// Renames identifier `from` to `to` (the loop condition tested for the next iteration).
-struct Rename<'a>(&'a str, &'a str);
+pub(super) struct Rename<'a>(pub(super) &'a str, pub(super) &'a str);
 impl VisitorMut for Rename<'_> {
     type Error = std::convert::Infallible;
     fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Self::Error> {
