@@ -129,3 +129,15 @@ fn omp_threads_sizes_the_team() {
     lines.sort();
     assert_eq!(lines, [7, 9], "{out}");
 }
+
+/// A worksharing loop's claims may skip to any later iteration: iterations 10 apart race
+/// within the default unwinding of 2 (without the skip, two threads reached only the first
+/// four iterations), and so does a read after a `nowait` loop with an iteration near its
+/// end (DataRaceBench's DRB013). Their twins write other elements / keep the barrier.
+#[test]
+fn worksharing_claims_reach_the_whole_range() {
+    racy("omp_far_racy.c", (7, 7));
+    free("omp_far_free.c");
+    racy("omp_nowait_racy.c", (9, 11));
+    free("omp_nowait_free.c");
+}

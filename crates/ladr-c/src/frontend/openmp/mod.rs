@@ -259,8 +259,9 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
             None,
             span,
         ),
-        prototype("__VERIFIER_atomic_begin"),
-        prototype("__VERIFIER_atomic_end"),
+        prototype(TypeSpecifier::Void, "__VERIFIER_atomic_begin"),
+        prototype(TypeSpecifier::Void, "__VERIFIER_atomic_end"),
+        prototype(TypeSpecifier::Long, names::NONDET_LONG),
     ];
     decls
         .into_iter()
@@ -268,12 +269,12 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
         .collect()
 }
 
-/// `void name(void);`
-fn prototype(name: &str) -> Node<Declaration> {
+/// `ret name(void);`
+fn prototype(ret: TypeSpecifier, name: &str) -> Node<Declaration> {
     let span = Span::none();
     let f = crate::syntax::build::no_parameters();
     declaration(
-        vec![spec(TypeSpecifier::Void, span)],
+        vec![spec(ret, span)],
         name,
         vec![f],
         None,
