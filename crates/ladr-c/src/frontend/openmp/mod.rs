@@ -273,13 +273,7 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
 fn prototype(ret: TypeSpecifier, name: &str) -> Node<Declaration> {
     let span = Span::none();
     let f = crate::syntax::build::no_parameters();
-    declaration(
-        vec![spec(ret, span)],
-        name,
-        vec![f],
-        None,
-        span,
-    )
+    declaration(vec![spec(ret, span)], name, vec![f], None, span)
 }
 
 /// Attaches each directive to the statement after it (stand-alone ones to their place).
