@@ -174,6 +174,21 @@ struct Skip {
     value: Box<dyn Fn(Node<Expression>) -> Node<Expression>>,
 }
 
+/// The skipping claim of loop `l` (none for a `!=` loop, see the module header), its
+/// candidate value in `candidate`.
+fn skip(l: &Canonical, candidate: &str, span: Span) -> Option<Skip> {
+    let skips = !matches!(&l.cond.node, Expression::BinaryOperator(b)
+        if b.node.operator.node == BinaryOperator::NotEquals);
+    let (lb, step) = (l.lb.clone(), l.step.clone());
+    skips.then(|| Skip {
+        var: candidate.to_string(),
+        value: Box::new(move |k| {
+            let times = binop(BinaryOperator::Multiply, k, step.clone(), span);
+            binop(BinaryOperator::Plus, lb.clone(), times, span)
+        }),
+    })
+}
+
 impl Lowering {
     /// The claim loop's parts: `k = claims; claims = k + 1;` (with `skip`, `k` any later
     /// iteration number of which `skip` makes the iteration value `i == value(k)`, see the
@@ -276,20 +291,8 @@ impl Lowering {
         let Some(var) = var else {
             return fail(d, format!("the loop variable `{}` is not declared", l.var));
         };
-        let skips = !matches!(&l.cond.node, Expression::BinaryOperator(b)
-            if b.node.operator.node == BinaryOperator::NotEquals);
         let candidate = names::omp("candidate", self.fresh());
-        let skip = skips.then(|| {
-            let (lb, step) = (l.lb.clone(), l.step.clone());
-            Skip {
-                var: candidate.clone(),
-                value: Box::new(move |k| {
-                    let times = binop(BinaryOperator::Multiply, k, step.clone(), span);
-                    binop(BinaryOperator::Plus, lb.clone(), times, span)
-                }),
-            }
-        });
-        let (k, take, give_up) = self.claims(span, skip);
+        let (k, take, give_up) = self.claims(span, skip(&l, &candidate, span));
         let i = || ident(&l.var, span);
         let mut loop_items = take;
         let times = binop(
