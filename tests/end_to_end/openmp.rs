@@ -182,3 +182,48 @@ fn simd_lanes_race_on_a_loop_carried_dependence() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("openmp_simd_in_region.c:6"), "{err}");
 }
+
+/// A worksharing loop's claims may skip to any later iteration: iterations 10 apart race
+/// within the default unwinding of 2 (without the skip, two threads reached only the first
+/// four iterations), and so does a read after a `nowait` loop with an iteration near its
+/// end (DataRaceBench's DRB013). Their twins write other elements / keep the barrier.
+#[test]
+fn worksharing_claims_reach_the_whole_range() {
+    racy("omp_far_racy.c", (7, 7));
+    free("omp_far_free.c");
+    racy("omp_nowait_racy.c", (9, 11));
+    free("omp_nowait_free.c");
+}
+
+/// A race report names each access's OpenMP thread number and its iteration: the write of
+/// `a[i]` and the read of `a[i + 10]` are of one element, so the writer's `i` is the
+/// reader's plus 10 (each value read from that thread's own `i`, when it accessed).
+#[test]
+fn race_report_names_omp_threads_and_iterations() {
+    let file = "tests/e2e/omp_far_racy.c";
+    let (code, out, err) = crate::ladr(&[file, "--format", "json", "--no-deepen"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let accesses = v["races"][0]["accesses"].as_array().unwrap();
+    let mut nums: Vec<u64> = accesses
+        .iter()
+        .map(|a| a["thread"]["omp_thread_num"].as_u64().unwrap())
+        .collect();
+    nums.sort();
+    assert_eq!(nums, [0, 1], "{out}");
+    let i_of = |kind: &str| -> i64 {
+        let a = accesses.iter().find(|a| a["kind"] == kind).unwrap();
+        let i = a["values"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["name"] == "i");
+        i.unwrap()["value"].as_str().unwrap().parse().unwrap()
+    };
+    assert_eq!(i_of("write"), i_of("read") + 10, "{out}");
+    let (_, text, _) = crate::ladr(&[file, "--no-deepen"]);
+    assert!(
+        text.contains("OpenMP thread 0") && text.contains("OpenMP thread 1"),
+        "{text}"
+    );
+}

@@ -95,6 +95,7 @@ mod tests {
                 slot: 0,
                 function: function.into(),
                 created_at: None,
+                omp_thread_num: None,
                 call_end: None,
             },
             values: vec![],

@@ -295,12 +295,16 @@ pub fn summary(o: &Outcome) -> String {
 }
 
 pub fn thread_text(t: &Thread) -> String {
+    let omp = t
+        .omp_thread_num
+        .map(|n| format!(", OpenMP thread {n}"))
+        .unwrap_or_default();
     match &t.created_at {
         Some(c) => format!(
-            "thread {} (`{}`, created at {}:{})",
+            "thread {} (`{}`, created at {}:{}{omp})",
             t.slot, t.function, c.file, c.line
         ),
-        None => format!("thread {} (`{}`)", t.slot, t.function),
+        None => format!("thread {} (`{}`{omp})", t.slot, t.function),
     }
 }
 

@@ -89,6 +89,8 @@ pub fn harness_object(orig: &str) -> String {
 pub const OMP_THREAD_NUM: &str = "__ladr_0_omp_thread_num";
 pub const OMP_TEAM_SIZE: &str = "__ladr_0_omp_team_size";
 pub const OMP_BARRIER: &str = "__ladr_0_omp_barrier";
+/// SV-COMP's nondeterministic `long`, declared by the OpenMP lowering for its claims.
+pub const NONDET_LONG: &str = "__VERIFIER_nondet_long";
 
 /// The `n`th generated object or function of kind `what` of the OpenMP lowering
 /// (`__ladr_3_omp_region`, `__ladr_2_omp_claims`, ...).

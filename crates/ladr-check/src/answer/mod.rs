@@ -293,6 +293,10 @@ pub struct Thread {
     pub function: String,
     /// The `pthread_create` call that made it (none for `main`).
     pub created_at: Option<Position>,
+    /// In an OpenMP program: the thread's number in its team (`omp_get_thread_num()`), as
+    /// the counterexample last set it (none before its team started, or without OpenMP).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_thread_num: Option<u64>,
     /// The `)` that closes that call's arguments (where witness format 2.x puts a
     /// `function_enter` waypoint; not serialised).
     #[serde(skip)]

@@ -95,6 +95,13 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
+        omp_thread_num: last_assignment(
+            report,
+            k,
+            report.trace.len(),
+            names::original_name(names::OMP_THREAD_NUM),
+        )
+        .and_then(|v| v.trim().parse().ok()),
         call_end: slot.created_at.and_then(|s| {
             let text = parsed.text.get(s.start..s.end)?;
             let close = s.start + text.rfind(')')?;
@@ -157,6 +164,23 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
     let Some(ctx) = ctx else {
         return vec![];
     };
+    // C2 runs on after the race (CBMC's trace goes to the context's end): the second
+    // access's values are those when the race flag is set, not after the thread's next
+    // assignments (a worksharing loop's next claim).
+    let mut end = ctx.end_step;
+    if !first {
+        let before = contexts
+            .len()
+            .checked_sub(2)
+            .map_or(0, |n| contexts[n].end_step);
+        if let Some(at) = report.trace[..end]
+            .iter()
+            .rposition(|s| s.kind == "assignment" && s.lhs.as_deref() == Some(abi::DRD))
+            .filter(|at| *at >= before)
+        {
+            end = at;
+        }
+    }
     let mut out = vec![];
     // A library function's hidden state has no variables of the program.
     if a.site.libc_state.is_some() {
@@ -167,12 +191,7 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
         .into_iter()
         .filter(|id| *id != a.site.expr)
     {
-        let v = report.trace[..ctx.end_step].iter().rev().find_map(|s| {
-            let lhs = s.lhs.as_deref()?;
-            (s.kind == "assignment" && names::original_name(lhs) == id && !s.is_internal())
-                .then(|| s.value.clone())
-                .flatten()
-        });
+        let v = last_assignment(report, a.slot.index, end, id);
         // Whole arrays and structs say nothing about which element raced.
         if let Some(value) = v.filter(|v| !v.starts_with('{') && v != "unknown") {
             out.push(Value {
@@ -182,6 +201,30 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
         }
     }
     out
+}
+
+/// The value CBMC last assigned, before step `end`, to a variable whose original name is
+/// `name`, in a context of thread slot `slot` (each slot has its own copies of its locals
+/// and thread-locals, all with the user's name: another thread's `i` is not this one's).
+fn last_assignment(report: &Report, slot: usize, end: usize, name: &str) -> Option<String> {
+    let ranges = context_ranges(&report.trace, report.program.slots.len());
+    ranges
+        .iter()
+        .rev()
+        .filter(|(k, _, start, _)| *k == slot && *start < end)
+        .find_map(|(_, _, start, stop)| {
+            report.trace[*start..(*stop).min(end)]
+                .iter()
+                .rev()
+                .find_map(|s| {
+                    let lhs = s.lhs.as_deref()?;
+                    (s.kind == "assignment"
+                        && names::original_name(lhs) == name
+                        && !s.is_internal())
+                    .then(|| s.value.clone())
+                    .flatten()
+                })
+        })
 }
 
 /// Is `lhs` (as CBMC names an assigned lvalue) one of the user's variables? Not ladr's own

@@ -274,8 +274,9 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
             Some(int(1, span)),
             span,
         ),
-        prototype("__VERIFIER_atomic_begin"),
-        prototype("__VERIFIER_atomic_end"),
+        prototype(TypeSpecifier::Void, "__VERIFIER_atomic_begin"),
+        prototype(TypeSpecifier::Void, "__VERIFIER_atomic_end"),
+        prototype(TypeSpecifier::Long, names::NONDET_LONG),
     ];
     decls
         .into_iter()
@@ -283,17 +284,11 @@ fn runtime_state() -> Vec<Node<ExternalDeclaration>> {
         .collect()
 }
 
-/// `void name(void);`
-fn prototype(name: &str) -> Node<Declaration> {
+/// `ret name(void);`
+fn prototype(ret: TypeSpecifier, name: &str) -> Node<Declaration> {
     let span = Span::none();
     let f = crate::syntax::build::no_parameters();
-    declaration(
-        vec![spec(TypeSpecifier::Void, span)],
-        name,
-        vec![f],
-        None,
-        span,
-    )
+    declaration(vec![spec(ret, span)], name, vec![f], None, span)
 }
 
 /// Attaches each directive to the statement after it (stand-alone ones to their place).

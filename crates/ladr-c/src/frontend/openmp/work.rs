@@ -1,10 +1,13 @@
 //! Worksharing loops and `sections`: the team's threads take iterations from a shared
-//! counter, one at a time, in an atomic section.
+//! counter in an atomic section; a loop's claim may skip ahead to any later iteration.
 //!
 //! ```text
 //! #pragma omp for               {  T i; long k;
 //! for (i = lb; i < ub; i += s)     while (1) {
-//!   body                             atomic { k = claims; claims = k + 1; }
+//!   body                             atomic { k = nondet; c = lb + k * s;  (c: i's type)
+//!                                      if (!(claims <= k && k - claims <= CAP && c == lb + k * s))
+//!                                        k = claims;
+//!                                      claims = k + 1; }
 //!                                    i = lb + k * s;
 //!                                    if (!(i < ub)) { atomic { done = done + 1;
 //!                                        if (done == team) { claims = 0; done = 0; } } break; }
@@ -14,10 +17,25 @@
 //! ```
 //!
 //! Any assignment of iterations to threads, in any order per thread, is an interleaving of
-//! this (a thread may stop between claims while the others take the next ones), so every
-//! `schedule` is covered. Each thread makes exactly one failing claim; the last of them
-//! re-arms the counter for the next encounter (after which the barrier holds everyone).
-
+//! the claims without skips (a thread may stop between claims while the others take the
+//! next ones), so every `schedule` is covered. Each thread makes exactly one failing claim;
+//! the last of them re-arms the counter for the next encounter (after which the barrier
+//! holds everyone).
+//!
+//! The skip (`k` any iteration number from the counter on, its value exact in `i`'s type:
+//! no wrap-around) lets a thread's first considered iterations lie anywhere in the range,
+//! and lets a thread leave the loop after a few of them: a race between iterations 9 and
+//! 990, or between iteration 9 and the code after a `nowait` loop, is reached within an
+//! unwinding of 2 instead of needing the hundreds of claims before them. The skipped
+//! iterations are those the skipping thread ran before its next considered one, their
+//! accesses not considered and their stores not made (docs/openmp.md argues why a race
+//! found this way is the program's and why no execution is lost). A skip marks the loop
+//! (`skipped`): the iterations passed over are pending, run later by a thread still in the
+//! loop (any order is some schedule's), so the last thread out assumes there was none — an
+//! execution that leaves them unrun is no execution of the program. `!=` loops do not
+//! skip: an iteration number past the end may satisfy `i != ub` again; nor do loops with a
+//! monotonic schedule (`static`, `monotonic:`), whose threads run their iterations in
+//! increasing order and so could not run the passed-over ones later.
 use super::directive::Directive;
 use super::lower::{atomic_section, dspan, fail, Lowering, R};
 use super::vars::Form;
@@ -150,28 +168,81 @@ fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Stateme
     expr_stmt(assign(lhs, rhs, span))
 }
 
+/// The farthest a claim skips beyond the counter: `k * step` stays far from the range of
+/// `long` (a loop has at most a few claims per thread within the unwinding).
+const SKIP_CAP: u64 = 2147483647;
+
+/// A worksharing loop's skipping claim: a variable of the loop variable's type for the
+/// candidate iteration's value, and the value of iteration `k` (`lb + k * step`).
+struct Skip {
+    var: String,
+    value: Box<dyn Fn(Node<Expression>) -> Node<Expression>>,
+}
+
+/// The skipping claim of loop `l` (none for a `!=` loop, see the module header), its
+/// candidate value in `candidate`.
+fn skip(l: &Canonical, candidate: &str, span: Span) -> Option<Skip> {
+    let skips = !matches!(&l.cond.node, Expression::BinaryOperator(b)
+        if b.node.operator.node == BinaryOperator::NotEquals);
+    let (lb, step) = (l.lb.clone(), l.step.clone());
+    skips.then(|| Skip {
+        var: candidate.to_string(),
+        value: Box::new(move |k| {
+            let times = binop(BinaryOperator::Multiply, k, step.clone(), span);
+            binop(BinaryOperator::Plus, lb.clone(), times, span)
+        }),
+    })
+}
+
 impl Lowering {
-    /// The claim loop's parts: `k = claims; claims = k + 1;` and the failing claim's count.
-    fn claims(&mut self, span: Span) -> (String, Vec<Node<Statement>>, Vec<Node<Statement>>) {
+    /// The claim loop's parts: `k = claims; claims = k + 1;` (with `skip`, `k` any later
+    /// iteration number of which `skip` makes the iteration value `i == value(k)`, see the
+    /// module header) and the failing claim's count.
+    fn claims(
+        &mut self,
+        span: Span,
+        skip: Option<Skip>,
+    ) -> (String, Vec<Node<Statement>>, Vec<Node<Statement>>) {
         let n = self.fresh();
         let claims = names::omp("claims", n);
         let done = names::omp("done", n);
+        let skipped = names::omp("skipped", n);
         let k = names::omp("k", n);
         self.global(&[TypeSpecifier::Long], &claims, None);
         self.global(&[TypeSpecifier::Int], &done, None);
+        self.global(&[TypeSpecifier::Int], &skipped, None);
+        let sk = || ident(&skipped, span);
         let c = || ident(&claims, span);
         let dn = || ident(&done, span);
-        let take = atomic_section(
-            vec![
-                set(ident(&k, span), c(), span),
-                set(
-                    c(),
-                    binop(BinaryOperator::Plus, ident(&k, span), int(1, span), span),
+        let kk = || ident(&k, span);
+        let mut taking = vec![];
+        match skip {
+            None => taking.push(set(kk(), c(), span)),
+            Some(Skip { var, value }) => {
+                taking.push(set(kk(), call(names::NONDET_LONG, vec![], span), span));
+                taking.push(set(ident(&var, span), value(kk()), span));
+                let from_counter = binop(BinaryOperator::LessOrEqual, c(), kk(), span);
+                let near = binop(
+                    BinaryOperator::LessOrEqual,
+                    binop(BinaryOperator::Minus, kk(), c(), span),
+                    int(SKIP_CAP, span),
                     span,
-                ),
-            ],
+                );
+                let exact = eq(ident(&var, span), value(kk()), span);
+                let legal = and(and(from_counter, near, span), exact, span);
+                taking.push(if_stmt(not(legal, span), set(kk(), c(), span), None, span));
+                // Iterations passed over are pending: some thread still in the loop runs
+                // them later (any order is a schedule), so the last one out has none.
+                let passed = binop(BinaryOperator::NotEquals, kk(), c(), span);
+                taking.push(if_stmt(passed, set(sk(), int(1, span), span), None, span));
+            }
+        }
+        taking.push(set(
+            c(),
+            binop(BinaryOperator::Plus, kk(), int(1, span), span),
             span,
-        );
+        ));
+        let take = atomic_section(taking, span);
         let give_up = atomic_section(
             vec![
                 set(
@@ -182,7 +253,11 @@ impl Lowering {
                 if_stmt(
                     eq(dn(), ident(names::OMP_TEAM_SIZE, span), span),
                     block_of(
-                        vec![set(c(), int(0, span), span), set(dn(), int(0, span), span)],
+                        vec![
+                            assume(not(sk(), span), span),
+                            set(c(), int(0, span), span),
+                            set(dn(), int(0, span), span),
+                        ],
                         span,
                     ),
                     None,
@@ -232,7 +307,23 @@ impl Lowering {
         let Some(var) = var else {
             return fail(d, format!("the loop variable `{}` is not declared", l.var));
         };
-        let (k, take, give_up) = self.claims(span);
+        let candidate = names::omp("candidate", self.fresh());
+        // A monotonic schedule (`static`, `monotonic:`) runs each thread's iterations in
+        // increasing order: a thread cannot run the iterations passed over later, so those
+        // loops do not skip.
+        let schedule = d
+            .clause("schedule")
+            .and_then(|c| c.args.as_deref())
+            .unwrap_or("");
+        let monotonic = schedule
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+            .any(|w| w == "static" || w == "monotonic");
+        let skip = if monotonic {
+            None
+        } else {
+            skip(&l, &candidate, span)
+        };
+        let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;
         let times = binop(
@@ -308,6 +399,7 @@ impl Lowering {
         }
         let mut items = vec![
             decl_item(var.declare(&l.var, Form::Same, None, false, span)),
+            decl_item(var.declare(&candidate, Form::Same, None, false, span)),
             decl_item(simple_decl(
                 &[TypeSpecifier::Long],
                 &k,
@@ -511,7 +603,7 @@ impl Lowering {
             }
             sections.last_mut().unwrap().push(it);
         }
-        let (k, take, give_up) = self.claims(span);
+        let (k, take, give_up) = self.claims(span, None);
         let mut loop_items = take;
         let count = sections.len() as u64;
         let mut stop = give_up;
