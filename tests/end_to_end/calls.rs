@@ -376,21 +376,7 @@ fn malloc_may_fail_covers_every_allocation_function() {
     ]);
     assert_eq!(code, 1, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
-    let mut pairs: Vec<Vec<u64>> = v["races"]
-        .as_array()
-        .expect("races")
-        .iter()
-        .map(|r| {
-            let mut l: Vec<u64> = r["accesses"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a["line"].as_u64().unwrap())
-                .collect();
-            l.sort();
-            l
-        })
-        .collect();
+    let mut pairs = super::races_lines(&v);
     pairs.sort();
     pairs.dedup();
     assert_eq!(pairs, [[11, 24], [13, 24], [15, 24]], "{out}");

@@ -477,21 +477,7 @@ fn all_races_through_the_command_line() {
         serde_json::from_str(&r.stdout).expect("JSON on stdout")
     };
     let lines = |v: &Value| -> Vec<Vec<u64>> {
-        let mut out: Vec<Vec<u64>> = v["races"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                let mut l: Vec<u64> = r["accesses"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|a| a["line"].as_u64().unwrap())
-                    .collect();
-                l.sort();
-                l
-            })
-            .collect();
+        let mut out = super::races_lines(v);
         out.sort();
         out
     };

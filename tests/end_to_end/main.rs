@@ -197,6 +197,28 @@ fn assert_racy(file: &str, chk: &checked::Checked, pairs: &[(u32, u32)]) {
     assert!(uri.ends_with(file) && !uri.starts_with('/'), "{uri}");
 }
 
+/// The lines of a JSON race's two accesses, in order.
+fn race_lines(race: &serde_json::Value) -> Vec<u64> {
+    let mut l: Vec<u64> = race["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    l.sort();
+    l
+}
+
+/// The line pairs of every race of a JSON document, in the document's order.
+fn races_lines(doc: &serde_json::Value) -> Vec<Vec<u64>> {
+    doc["races"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(race_lines)
+        .collect()
+}
+
 /// Width of the line-number gutter of a codespan diagnostic (the `┌─` line's indent).
 fn gutter(out: &str) -> usize {
     out.lines()

@@ -18,21 +18,7 @@ fn stats(file: &str, proving: bool) -> (String, bool, u64, u64, Vec<Vec<u64>>) {
     };
     let v: serde_json::Value =
         serde_json::from_str(&json).unwrap_or_else(|e| panic!("{file}: {e}\n{json}{err}"));
-    let lines = v["races"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| {
-            let mut l: Vec<u64> = r["accesses"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|a| a["line"].as_u64().unwrap())
-                .collect();
-            l.sort();
-            l
-        })
-        .collect();
+    let lines = super::races_lines(&v);
     (
         v["verdict"].as_str().unwrap().to_string(),
         v["proved"].as_bool().unwrap(),

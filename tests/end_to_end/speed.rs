@@ -29,17 +29,7 @@ fn json(args: &[&str]) -> (i32, Value) {
     (code, v)
 }
 
-/// The lines of the two racing accesses of a JSON race, in order.
-fn lines(race: &Value) -> Vec<u64> {
-    let mut l: Vec<u64> = race["accesses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["line"].as_u64().unwrap())
-        .collect();
-    l.sort();
-    l
-}
+use super::race_lines as lines;
 
 #[test]
 fn default_deepening_finds_a_race_that_needs_three_rounds() {
