@@ -194,6 +194,19 @@ fn skip(l: &Canonical, candidate: &str, span: Span) -> Option<Skip> {
     })
 }
 
+/// Whether loop directive `d`'s schedule is monotonic (`static`, a `monotonic:` modifier):
+/// each thread runs its iterations in increasing order, so it could not run iterations a
+/// skip passed over later, and the loop does not skip.
+fn monotonic(d: &Directive) -> bool {
+    let schedule = d
+        .clause("schedule")
+        .and_then(|c| c.args.as_deref())
+        .unwrap_or("");
+    schedule
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .any(|w| w == "static" || w == "monotonic")
+}
+
 impl Lowering {
     /// The claim loop's parts: `k = claims; claims = k + 1;` (with `skip`, `k` any later
     /// iteration number of which `skip` makes the iteration value `i == value(k)`, see the
@@ -308,21 +321,9 @@ impl Lowering {
             return fail(d, format!("the loop variable `{}` is not declared", l.var));
         };
         let candidate = names::omp("candidate", self.fresh());
-        // A monotonic schedule (`static`, `monotonic:`) runs each thread's iterations in
-        // increasing order: a thread cannot run the iterations passed over later, so those
-        // loops do not skip.
-        let schedule = d
-            .clause("schedule")
-            .and_then(|c| c.args.as_deref())
-            .unwrap_or("");
-        let monotonic = schedule
-            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-            .any(|w| w == "static" || w == "monotonic");
-        let skip = if monotonic {
-            None
-        } else {
-            skip(&l, &candidate, span)
-        };
+        let skip = (!monotonic(d))
+            .then(|| skip(&l, &candidate, span))
+            .flatten();
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;
