@@ -90,6 +90,20 @@ impl Directive {
     pub fn clause(&self, name: &str) -> Option<&Clause> {
         self.clauses.iter().find(|c| c.name == name)
     }
+
+    /// True when `Lowering::loop_construct` (in `loops`) lowers the directive, not the
+    /// plain worksharing loop: `simd` loops, and `for` with `collapse`, `linear` or
+    /// `ordered`.
+    pub fn is_extended_loop(&self) -> bool {
+        let words: Vec<&str> = self.words.iter().map(|w| w.as_str()).collect();
+        match words.as_slice() {
+            ["simd"] | ["parallel", "for", "simd"] | ["for", "simd"] => true,
+            ["for"] | ["parallel", "for"] => ["collapse", "linear", "ordered"]
+                .iter()
+                .any(|c| self.clause(c).is_some()),
+            _ => false,
+        }
+    }
 }
 
 impl Clause {

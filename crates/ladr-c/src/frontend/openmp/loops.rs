@@ -32,19 +32,6 @@ use crate::syntax::walk::visit_mut;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
-/// True when [`Lowering::loop_construct`] lowers the directive (not the plain worksharing
-/// loop of `apply`).
-pub fn is_extended_loop(d: &Directive) -> bool {
-    let words: Vec<&str> = d.words.iter().map(|w| w.as_str()).collect();
-    match words.as_slice() {
-        ["simd"] | ["parallel", "for", "simd"] | ["for", "simd"] => true,
-        ["for"] | ["parallel", "for"] => ["collapse", "linear", "ordered"]
-            .iter()
-            .any(|c| d.clause(c).is_some()),
-        _ => false,
-    }
-}
-
 fn long(e: Node<Expression>, span: Span) -> Node<Expression> {
     cast(type_name(&[TypeSpecifier::Long], 0, span), e, span)
 }

@@ -237,7 +237,7 @@ impl Lowering {
     /// One governing directive applied to its (already lowered) statement.
     fn apply(&mut self, d: &Directive, body: Node<Statement>) -> R<Node<Statement>> {
         let words: Vec<&str> = d.words.iter().map(|w| w.as_str()).collect();
-        if super::loops::is_extended_loop(d) {
+        if d.is_extended_loop() {
             return self.loop_construct(d, body);
         }
         match words.as_slice() {
