@@ -227,3 +227,45 @@ fn race_report_names_omp_threads_and_iterations() {
         "{text}"
     );
 }
+
+/// Issue 31 item 4: an answer on a program with a team it does not size states that team's
+/// size (`--omp-threads`), a bound of the answer, in the text and in JSON's
+/// `bounds.omp_threads`; a team sized by `num_threads` and a program without OpenMP state
+/// none.
+#[test]
+fn the_answer_states_the_team_size() {
+    let c = crate::checked::checked("omp_for_free.c");
+    assert_eq!(c.outcome.verdict, "no-race", "{}", c.text);
+    assert_eq!(c.json_value["bounds"]["omp_threads"], 2, "{}", c.json);
+    assert!(
+        c.text
+            .contains("unwindings, with OpenMP teams of 2 threads (--omp-threads)"),
+        "{}",
+        c.text
+    );
+    let c = crate::checked::checked("omp_for_racy.c");
+    assert_eq!(c.outcome.verdict, "race", "{}", c.text);
+    assert_eq!(c.json_value["bounds"]["omp_threads"], 2, "{}", c.json);
+    for sized_or_none in ["omp_barrier_free.c", "fn_pointer_task_free.c"] {
+        let c = crate::checked::checked(sized_or_none);
+        assert_eq!(c.outcome.verdict, "no-race", "{}", c.text);
+        assert!(
+            c.json_value["bounds"].get("omp_threads").is_none(),
+            "{}",
+            c.json
+        );
+        assert!(!c.text.contains("OpenMP teams"), "{}", c.text);
+    }
+    let file = "tests/e2e/omp_for_free.c";
+    let (code, out, err) = crate::ladr(&[
+        file,
+        "--omp-threads",
+        "3",
+        "--no-deepen",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["bounds"]["omp_threads"], 3, "{out}");
+}

@@ -152,6 +152,7 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     if request.prove == Prove::Only {
         return Ok(answer::of_proof(
             proof::prove(parsed, &request.bounds)?,
+            parsed,
             &request.bounds,
         ));
     }
@@ -170,7 +171,7 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
         // What the passes refuse (a construct ladr cannot check) is refused here too: a
         // proof is no reason to answer a program ladr would not check.
         drop_in_background(translate_seq(parsed, &request.bounds)?);
-        return Ok(answer::of_proof(p.clone(), &request.bounds));
+        return Ok(answer::of_proof(p.clone(), parsed, &request.bounds));
     }
     let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;
     let mut answer = answer::of_races(&races, parsed, schedule);

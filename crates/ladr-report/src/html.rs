@@ -43,13 +43,17 @@ pub fn html(o: &Outcome) -> String {
     } else {
         format!("the bounds cut the program: {}", o.bounds.cuts.join(", "))
     };
+    let team = crate::text::omp_team_text(&o.bounds)
+        .map(|t| format!(", {t}"))
+        .unwrap_or_default();
     let _ = writeln!(
         h,
-        "<p class=\"bounds\" id=\"bounds\">Bounds: {} round{}, {} unwinding{}; {}.</p>",
+        "<p class=\"bounds\" id=\"bounds\">Bounds: {} round{}, {} unwinding{}{}; {}.</p>",
         o.bounds.rounds,
         if o.bounds.rounds == 1 { "" } else { "s" },
         o.bounds.unwind,
         if o.bounds.unwind == 1 { "" } else { "s" },
+        escape(&team),
         escape(&cuts)
     );
     for a in &o.assumptions {

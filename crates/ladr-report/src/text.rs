@@ -240,7 +240,10 @@ pub fn summary(o: &Outcome) -> String {
             )
         }
         (None, "no-race") if o.proved => format!(
-            "no data race in any execution (proved by the static analysis: {})",
+            "no data race in any execution{} (proved by the static analysis: {})",
+            omp_team_text(&o.bounds)
+                .map(|t| format!(" with {t}"))
+                .unwrap_or_default(),
             o.proof_summary.as_deref().unwrap_or("every shared object")
         ),
         (None, "no-race") => {
@@ -343,12 +346,27 @@ fn interleaving_text(o: &Outcome, race: &Race, verbose: bool) -> String {
     s
 }
 
-/// "2 rounds and 1 unwinding".
+/// "2 rounds and 1 unwinding", and the OpenMP team size when it is a bound ("2 rounds
+/// and 2 unwindings, with OpenMP teams of 2 threads (--omp-threads)").
 fn bounds_text(o: &Outcome) -> String {
     let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+    let team = omp_team_text(&o.bounds)
+        .map(|t| format!(", with {t}"))
+        .unwrap_or_default();
     format!(
-        "{} and {}",
+        "{} and {}{team}",
         plural(o.bounds.rounds as u64, "round"),
         plural(o.bounds.unwind as u64, "unwinding")
     )
+}
+
+/// "OpenMP teams of 2 threads (--omp-threads)": the size of the OpenMP teams the program
+/// does not size, when it has such a team.
+pub(crate) fn omp_team_text(bounds: &super::Bounds) -> Option<String> {
+    bounds.omp_threads.map(|n| {
+        format!(
+            "OpenMP teams of {n} thread{} (--omp-threads)",
+            if n == 1 { "" } else { "s" }
+        )
+    })
 }

@@ -83,7 +83,9 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
     let mut pre_all = String::new();
     let mut edits: Vec<Edit> = vec![];
     let mut linked: Vec<Unit> = vec![];
+    let mut omp_threads = None;
     for (file, pre, mut part) in units {
+        omp_threads = omp_threads.or(part.omp_threads);
         let base = text.len();
         shift_spans(&mut part.unit, base);
         edits.extend(part.edits.into_iter().map(|e| Edit {
@@ -128,6 +130,7 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
         text,
         unit: TranslationUnit(decls),
         map,
+        omp_threads,
     })
 }
 

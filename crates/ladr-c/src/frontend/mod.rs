@@ -47,17 +47,23 @@ pub struct Parsed {
     pub text: String,
     pub unit: TranslationUnit,
     pub map: SourceMap,
+    /// The size of the OpenMP teams the program does not size (`--omp-threads`), when it
+    /// has such a `parallel` region: a bound the answer states.
+    pub omp_threads: Option<usize>,
 }
 
 /// Reads, preprocesses and parses `path`.
 pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
     let pre = read_preprocessed(path, opts)?;
-    parse_with_team(&pre, &display, opts.omp_team()).map(|(text, unit, map)| Parsed {
+    let part = parse_part(&pre, &display, opts.omp_team())?;
+    let map = SourceMap::new(&pre, &display, part.edits);
+    Ok(Parsed {
         path: path.to_path_buf(),
-        text,
-        unit,
+        text: part.text,
+        unit: part.unit,
         map,
+        omp_threads: part.omp_threads,
     })
 }
 
@@ -87,16 +93,7 @@ pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
 pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
-    parse_with_team(pre, file, openmp::DEFAULT_TEAM)
-}
-
-/// [`parse_text`], an OpenMP team the program does not size having `omp_team` threads.
-fn parse_with_team(
-    pre: &str,
-    file: &str,
-    omp_team: usize,
-) -> Result<(String, TranslationUnit, SourceMap)> {
-    let part = parse_part(pre, file, omp_team)?;
+    let part = parse_part(pre, file, openmp::DEFAULT_TEAM)?;
     let map = SourceMap::new(pre, file, part.edits);
     Ok((part.text, part.unit, map))
 }
@@ -117,6 +114,8 @@ pub(crate) struct Part {
     pub unit: TranslationUnit,
     /// The fix-up edits that turned `pre` into `text`.
     pub edits: Vec<Edit>,
+    /// [`Parsed::omp_threads`] of this file.
+    pub omp_threads: Option<usize>,
 }
 
 impl Options {
@@ -166,11 +165,14 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
-            if let Err((span, what)) = openmp::lower(&mut unit, &parse.source, omp_team) {
-                let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
-                e.source = Some(map());
-                return Err(e);
-            }
+            let omp_threads = match openmp::lower(&mut unit, &parse.source, omp_team) {
+                Ok(t) => t,
+                Err((span, what)) => {
+                    let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
+                    e.source = Some(map());
+                    return Err(e);
+                }
+            };
             if let Err(span) = resolve_auto_type(&mut unit) {
                 let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
                 e.source = Some(map());
@@ -180,6 +182,7 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
                 text: parse.source,
                 unit,
                 edits,
+                omp_threads,
             })
         }
         Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map())),

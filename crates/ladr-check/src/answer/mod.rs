@@ -55,7 +55,7 @@ impl Answer {
 
 /// The answer of the static analysis alone (no CBMC run, no bounds): "no race" when it
 /// proved every pair race-free, else no verdict (`proof` says which pairs it left).
-pub(crate) fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
+pub(crate) fn of_proof(proof: ProofAnswer, parsed: &Parsed, opts: &Options) -> Answer {
     let verdict = if proof.proved {
         Verdict::NoRace
     } else {
@@ -65,7 +65,10 @@ pub(crate) fn of_proof(proof: ProofAnswer, opts: &Options) -> Answer {
     };
     Answer {
         verdict,
-        bounds: Bounds::uncut(opts),
+        bounds: Bounds {
+            omp_threads: parsed.omp_threads,
+            ..Bounds::uncut(opts)
+        },
         races: vec![],
         search: Some(Search {
             ended: Word::new("all-found"),
@@ -176,6 +179,10 @@ pub struct Bounds {
     /// none was cut.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cut_loops: Vec<Position>,
+    /// The size of the OpenMP teams the program does not size (`--omp-threads`): a bound
+    /// of the answer; absent when the program has no such `parallel` region.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_threads: Option<usize>,
 }
 
 impl Bounds {
@@ -188,6 +195,7 @@ impl Bounds {
             cuts: vec![],
             vacuous: false,
             cut_loops: vec![],
+            omp_threads: None,
         }
     }
 }
@@ -425,6 +433,7 @@ fn build(
             cuts: cuts.into_iter().map(Word::from).collect(),
             vacuous: report.vacuous && no_race,
             cut_loops: trace::cut_loops(report, parsed),
+            omp_threads: parsed.omp_threads,
         },
         verdict,
         races,

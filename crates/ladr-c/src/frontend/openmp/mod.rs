@@ -113,7 +113,14 @@ pub fn replace_omp_header(pre: &str) -> String {
 
 /// Lowers the OpenMP directives of `text` (the text `unit` was parsed from) and the
 /// runtime calls of `unit`; a team the program does not size has `default_team` threads.
-pub fn lower(unit: &mut TranslationUnit, text: &str, default_team: usize) -> Result<(), Failure> {
+/// Gives `Some(default_team)` when a `parallel` region's team got that size (neither
+/// `num_threads` nor a constant `omp_set_num_threads` sizes it): the team size is then a
+/// bound of the check, which the answer states.
+pub fn lower(
+    unit: &mut TranslationUnit,
+    text: &str,
+    default_team: usize,
+) -> Result<Option<usize>, Failure> {
     let dirs = directive::directives(text).map_err(|at| {
         (
             Span::span(at, at + 1),
@@ -122,9 +129,14 @@ pub fn lower(unit: &mut TranslationUnit, text: &str, default_team: usize) -> Res
     })?;
     let calls = uses_runtime(unit);
     if dirs.is_empty() && !calls {
-        return Ok(());
+        return Ok(None);
     }
-    let team = set_num_threads(unit)?.unwrap_or(default_team);
+    let set_by_program = set_num_threads(unit)?;
+    let team = set_by_program.unwrap_or(default_team);
+    let unsized_team = set_by_program.is_none()
+        && dirs
+            .iter()
+            .any(|d| d.words.iter().any(|w| w == "parallel") && d.clause("num_threads").is_none());
     let mut l = Lowering {
         governing: HashMap::new(),
         before: HashMap::new(),
@@ -172,7 +184,8 @@ pub fn lower(unit: &mut TranslationUnit, text: &str, default_team: usize) -> Res
             format!("OpenMP `{}` where ladr does not expect it", d.name()),
         );
     }
-    rewrite_calls(unit, team)
+    rewrite_calls(unit, team)?;
+    Ok(unsized_team.then_some(default_team))
 }
 
 /// `threadprivate(x)`: the file-scope `x` becomes `_Thread_local` (each thread's copy
