@@ -239,7 +239,7 @@ fn the_answer_states_the_team_size() {
     assert_eq!(c.json_value["bounds"]["omp_threads"], 2, "{}", c.json);
     assert!(
         c.text
-            .contains("unwindings, with OpenMP teams of 2 threads (--omp-threads)"),
+            .contains("unwindings, with OpenMP teams of 2 threads set by --omp-threads"),
         "{}",
         c.text
     );

@@ -347,7 +347,7 @@ fn interleaving_text(o: &Outcome, race: &Race, verbose: bool) -> String {
 }
 
 /// "2 rounds and 1 unwinding", and the OpenMP team size when it is a bound ("2 rounds
-/// and 2 unwindings, with OpenMP teams of 2 threads (--omp-threads)").
+/// and 2 unwindings, with OpenMP teams of 2 threads set by --omp-threads").
 fn bounds_text(o: &Outcome) -> String {
     let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let team = omp_team_text(&o.bounds)
@@ -360,12 +360,12 @@ fn bounds_text(o: &Outcome) -> String {
     )
 }
 
-/// "OpenMP teams of 2 threads (--omp-threads)": the size of the OpenMP teams the program
+/// "OpenMP teams of 2 threads set by --omp-threads": the size of the OpenMP teams the program
 /// does not size, when it has such a team.
 pub(crate) fn omp_team_text(bounds: &super::Bounds) -> Option<String> {
     bounds.omp_threads.map(|n| {
         format!(
-            "OpenMP teams of {n} thread{} (--omp-threads)",
+            "OpenMP teams of {n} thread{} set by --omp-threads",
             if n == 1 { "" } else { "s" }
         )
     })
