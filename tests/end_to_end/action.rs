@@ -399,24 +399,30 @@ fn fake_tools(bin: &Path, log: &Path) {
     );
 }
 
-/// A `cadical` package (what `apt-get download cadical` fetches) whose `cadical` reports
-/// 9.9.9, built under `dir`.
-fn fake_cadical_package(dir: &Path) -> std::path::PathBuf {
-    let pkg = dir.join("cadical-pkg");
+/// A Debian package `name` of `version` holding `usr/bin/{name}`, a script that prints
+/// `says`, built under `dir` (its directory `{name}-pkg`) as `deb`.
+fn fake_package(
+    dir: &Path,
+    name: &str,
+    version: &str,
+    says: &str,
+    deb: &str,
+) -> std::path::PathBuf {
+    let pkg = dir.join(format!("{name}-pkg"));
     std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
     std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
     std::fs::write(
         pkg.join("DEBIAN/control"),
-        "Package: cadical\nVersion: 9.9.9\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
+        format!("Package: {name}\nVersion: {version}\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n"),
     )
     .unwrap();
     {
         use std::os::unix::fs::PermissionsExt;
-        let c = pkg.join("usr/bin/cadical");
-        std::fs::write(&c, "#!/bin/sh\necho 9.9.9\n").unwrap();
+        let c = pkg.join("usr/bin").join(name);
+        std::fs::write(&c, format!("#!/bin/sh\necho {says}\n")).unwrap();
         std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let deb = dir.join("cadical.deb");
+    let deb = dir.join(deb);
     let built = Command::new("dpkg-deb")
         .args(["-b", "--root-owner-group"])
         .arg(&pkg)
@@ -427,32 +433,16 @@ fn fake_cadical_package(dir: &Path) -> std::path::PathBuf {
     deb
 }
 
+/// A `cadical` package (what `apt-get download cadical` fetches) whose `cadical` reports
+/// 9.9.9, built under `dir`.
+fn fake_cadical_package(dir: &Path) -> std::path::PathBuf {
+    fake_package(dir, "cadical", "9.9.9", "9.9.9", "cadical.deb")
+}
+
 /// A release package holding a `cbmc` that reports 6.9.0, built under `dir`: its path and
 /// SHA-256.
 fn fake_release_package(dir: &Path) -> (std::path::PathBuf, String) {
-    // A release package holding a `cbmc` that reports 6.9.0.
-    let pkg = dir.join("pkg");
-    std::fs::create_dir_all(pkg.join("DEBIAN")).unwrap();
-    std::fs::create_dir_all(pkg.join("usr/bin")).unwrap();
-    std::fs::write(
-        pkg.join("DEBIAN/control"),
-        "Package: cbmc\nVersion: 6.9.0\nArchitecture: amd64\nMaintainer: test <t@t>\nDescription: fake\n",
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let c = pkg.join("usr/bin/cbmc");
-        std::fs::write(&c, "#!/bin/sh\necho '6.9.0 (cbmc-6.9.0)'\n").unwrap();
-        std::fs::set_permissions(&c, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let deb = dir.join("fake.deb");
-    let built = Command::new("dpkg-deb")
-        .args(["-b", "--root-owner-group"])
-        .arg(&pkg)
-        .arg(&deb)
-        .output()
-        .unwrap();
-    assert!(built.status.success(), "{built:?}");
+    let deb = fake_package(dir, "cbmc", "6.9.0", "'6.9.0 (cbmc-6.9.0)'", "fake.deb");
     let sha = {
         let out = Command::new("sha256sum").arg(&deb).output().unwrap();
         String::from_utf8_lossy(&out.stdout)

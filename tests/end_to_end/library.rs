@@ -44,6 +44,21 @@ fn races(doc: &Value) -> Vec<Vec<(u64, String)>> {
         .collect()
 }
 
+/// The gate document's (harness name, verdict) pairs, in its order.
+fn harness_verdicts(doc: &Value) -> Vec<(&str, &str)> {
+    doc["harnesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap(),
+                h["outcome"]["verdict"].as_str().unwrap(),
+            )
+        })
+        .collect()
+}
+
 fn assumptions(doc: &Value) -> String {
     doc["assumptions"].to_string()
 }
@@ -321,17 +336,6 @@ fn check_with_auto_entries_checks_every_pair() {
     let (code, out, err) = ladr_in(t.path(), &["check", "--format", "json", "-q"]);
     assert_eq!(code, 1, "{err}");
     let doc: Value = serde_json::from_str(&out).unwrap();
-    let verdicts: Vec<(String, String)> = doc["harnesses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["name"].as_str().unwrap().to_string(),
-                h["outcome"]["verdict"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
     let want = [
         ("lib:counter_add+counter_add", "race"),
         ("lib:counter_reset+counter_reset", "race"),
@@ -340,11 +344,7 @@ fn check_with_auto_entries_checks_every_pair() {
         ("lib:counter_reset+total_add", "no-race"),
         ("lib:counter_add+total_add", "no-race"),
     ];
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    assert_eq!(verdicts, want);
+    assert_eq!(harness_verdicts(&doc), want);
     // max-pairs bounds the pairs, and every answer says so.
     std::fs::write(
         t.path().join("ladr.toml"),
@@ -421,17 +421,6 @@ fn entries_auto_on_the_command_line_checks_every_pair() {
     let (code, out, err) = ladr(&[&counter, "--entries", "auto", "--format", "json", "-q"]);
     assert_eq!(code, 1, "{err}");
     let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    let verdicts: Vec<(String, String)> = doc["harnesses"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["name"].as_str().unwrap().to_string(),
-                h["outcome"]["verdict"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
     let want = [
         ("auto:counter_add+counter_add", "race"),
         ("auto:counter_reset+counter_reset", "race"),
@@ -440,11 +429,7 @@ fn entries_auto_on_the_command_line_checks_every_pair() {
         ("auto:counter_reset+total_add", "no-race"),
         ("auto:counter_add+total_add", "no-race"),
     ];
-    let want: Vec<(String, String)> = want
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect();
-    assert_eq!(verdicts, want);
+    assert_eq!(harness_verdicts(&doc), want);
     // --max-pairs bounds them; the text report is the gate's table.
     let (code, out, err) = ladr(&[&counter, "--entries", "auto", "--max-pairs", "2", "-q"]);
     assert_eq!(code, 1, "{err}");

@@ -325,10 +325,10 @@ fn classify(unit: &TranslationUnit, f: &str, k: usize, p: &ParameterDeclaration)
     })
 }
 
-/// The specifiers of an object of a parameter's (pointee) type: its type specifiers,
-/// without qualifiers and storage classes.
-fn object_specifiers(p: &ParameterDeclaration) -> Vec<Node<DeclarationSpecifier>> {
-    p.specifiers
+/// The specifiers of an object of a parameter's (pointee) type, or of a function's
+/// return type: its type specifiers, without qualifiers and storage classes.
+fn object_specifiers(specifiers: &[Node<DeclarationSpecifier>]) -> Vec<Node<DeclarationSpecifier>> {
+    specifiers
         .iter()
         .filter(|s| matches!(s.node, DeclarationSpecifier::TypeSpecifier(_)))
         .cloned()
@@ -357,7 +357,7 @@ fn argument_object(
     name: &str,
     span: Span,
 ) -> (Node<Declaration>, Node<Expression>) {
-    let mut specs = object_specifiers(p);
+    let mut specs = object_specifiers(&p.specifiers);
     let pointer = node(DerivedDeclarator::Pointer(vec![]), span);
     let (specs, derived, init, pass) = match arg {
         Arg::Any => (specs, vec![], None, ident(name, span)),
@@ -461,12 +461,7 @@ pub fn generate(parsed: &Parsed, spec: &Spec) -> Result<Harness> {
             // `__ladr_0_handle = init(...)`: entries taking a pointer to that type get it.
             let handle = names::harness_object("handle");
             let key = format!("{:?} {}", Arg::ToZeroed, type_key(parsed, &f.specifiers));
-            let specs = f
-                .specifiers
-                .iter()
-                .filter(|s| matches!(s.node, DeclarationSpecifier::TypeSpecifier(_)))
-                .cloned()
-                .collect();
+            let specs = object_specifiers(&f.specifiers);
             let pointer = node(DerivedDeclarator::Pointer(vec![]), span);
             let decl = declaration(specs, &handle, vec![pointer], None, span);
             objects
