@@ -12,6 +12,7 @@ mod checked;
 mod cli;
 mod determinism;
 mod gnu;
+mod install;
 mod library;
 mod locks;
 mod memory;
