@@ -72,6 +72,16 @@ fn zero_width_bit_field_separates_memory_locations() {
     free("zero_width_bit_field_free.c");
 }
 
+/// A member name that is a bit-field in one struct and an ordinary member in another
+/// (`flags` of Linux's `struct _ddebug` and `wait_queue_t`): the ordinary member's flags are
+/// on its own address (CBMC refused `&x.format + 1` on the struct without `format`), the
+/// bit-field's after the member before it.
+#[test]
+fn member_named_like_a_bit_field_elsewhere() {
+    racy("member_name_bit_field_elsewhere_racy.c", (6, 10));
+    free("member_name_bit_field_elsewhere_free.c");
+}
+
 /// Issue 27 item 10: a zero-width bit-field after named members of plain types (its run's
 /// place computed from their sizes): the run after it is its own memory location.
 #[test]

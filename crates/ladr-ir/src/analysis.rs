@@ -19,7 +19,7 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
-use crate::bit_fields::bit_field_anchors;
+use crate::bit_field_index::BitFields;
 pub use crate::bit_fields::BitAnchor;
 
 #[derive(Clone, Debug, Default)]
@@ -35,7 +35,7 @@ pub struct Vars {
     /// Struct members declared as arrays, with their depth.
     array_fields: HashMap<String, usize>,
     /// Struct members that are bit-fields, with where their memory location starts.
-    pub bit_fields: HashMap<String, BitAnchor>,
+    pub bit_fields: BitFields,
     /// Which levels of the types of variables, typedefs and struct members are `_Atomic`.
     atomic: Atomics,
     /// Variables whose array depth is not known for sure: a base type the analysis cannot
@@ -76,7 +76,7 @@ impl Vars {
             private,
             thread_locals: thread_locals.clone(),
             array_fields: c.array_fields,
-            bit_fields: c.bit_fields,
+            bit_fields: BitFields::of(unit),
             atomic: c.atomic,
             uncertain: c.uncertain,
             uncertain_fields: c.uncertain_fields,
@@ -204,7 +204,6 @@ struct Collector {
     /// Struct members by name: whether every member of that name (in any struct) is a
     /// scalar (not an array, struct or union).
     scalar_fields: HashMap<String, bool>,
-    bit_fields: HashMap<String, BitAnchor>,
     /// typedef name → (array depth, scalar)
     typedefs: HashMap<String, (usize, bool)>,
     /// Variables and typedefs whose array depth is not known for sure (`Vars::uncertain`).
@@ -666,16 +665,6 @@ impl Visitor for Collector {
                         *e = (*e).max(depth);
                     }
                 }
-            }
-            for (name, anchor) in bit_field_anchors(&st.node) {
-                self.bit_fields
-                    .entry(name)
-                    .and_modify(|a| {
-                        if *a != anchor {
-                            *a = BitAnchor::Unknown
-                        }
-                    })
-                    .or_insert(anchor);
             }
         }
         Ok(Walk::Descend)

@@ -8,5 +8,6 @@
 
 pub mod abi;
 pub mod analysis;
+pub mod bit_field_index;
 pub mod bit_fields;
 pub mod program;

@@ -137,7 +137,7 @@ impl Instrumenter<'_> {
     pub(super) fn address(&self, e: &Node<Expression>) -> Node<Expression> {
         let span = e.span;
         if let Expression::Member(m) = &e.node {
-            if let Some(anchor) = self.vars.bit_fields.get(&m.node.identifier.node.name) {
+            if let Some(anchor) = self.vars.bit_fields.anchor(&m.node) {
                 let arrow = m.node.operator.node == MemberOperator::Indirect;
                 let object = (*m.node.expression).clone();
                 let whole = if arrow {
@@ -146,7 +146,7 @@ impl Instrumenter<'_> {
                     addr(object.clone(), span)
                 };
                 let bytes = |a| cast(type_name(&[TypeSpecifier::Char], 1, span), a, span);
-                return match anchor {
+                return match &anchor {
                     BitAnchor::Unknown => whole,
                     BitAnchor::Start => bytes(whole),
                     BitAnchor::Offset(k) => {
