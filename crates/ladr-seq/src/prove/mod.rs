@@ -27,6 +27,7 @@
 
 mod access;
 mod decls;
+mod owned;
 mod scan;
 mod threads;
 
@@ -165,6 +166,7 @@ struct Analysis<'a> {
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut decls = Decls::of(unit);
+    decls.owned = owned::owned_globals(unit, &decls);
     let mut locals = HashMap::new();
     let Some(&main) = decls.bodies.get("main") else {
         return Proof::gave_up("the program has no `main`", 0);
