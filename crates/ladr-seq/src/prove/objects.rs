@@ -164,7 +164,7 @@ fn name_of(decls: &Decls, o: &Object) -> String {
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
         Object::Owned(v) => format!(
-            "the heap blocks only `{}` points to",
+            "{}[…] (heap blocks only it points to)",
             ladr_c::syntax::names::original_name(&decls.vars[*v].name)
         ),
     }

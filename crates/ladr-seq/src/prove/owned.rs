@@ -4,9 +4,9 @@
 //! [`super::scan::Target::Owned`]), never a named variable or memory another pointer
 //! reaches, and no other access through a pointer touches them.
 //!
-//! Ownership is read off the syntax, everywhere in the program, names resolved by their
-//! one declaration (a name declared twice — a local shadowing it, a parameter — is no
-//! owner). An *owner* is a global `P` (pointee arithmetic, no initialiser but `0`) or an
+//! Ownership is read off the syntax, everywhere in the program, names resolved by scope to
+//! their declaration (parameters are no owners: the caller's value is not fresh). An
+//! *owner* is a global `P` (pointee arithmetic, no initialiser but `0`) or an
 //! automatic local `L` (no initialiser) each of whose evaluated occurrences is one of:
 //!
 //! * the base of an element access `N[i]`, `*N` (pointee arithmetic: an element never
@@ -58,15 +58,21 @@ struct Local {
     pointee_arithmetic: bool,
 }
 
+/// A variable as the collector names it: a global by its name, a local by its name and
+/// declaration (`name#k`).
+type Key = String;
+
 #[derive(Default)]
 struct Collect {
     function: Option<String>,
+    /// The locals in scope, innermost last.
+    scopes: Vec<HashMap<String, Key>>,
+    declared: usize,
     /// File-scope variables: pointee arithmetic and no initialiser (but `0`) in every
     /// declaration.
     globals: HashMap<String, bool>,
     locals: HashMap<String, Local>,
-    /// Names declared more than once in function bodies, parameters, typedefs, names
-    /// whose element's address is taken: no owners.
+    /// Parameters, typedefs, names whose element's address is taken: no owners.
     blocked: HashSet<String>,
     /// Every evaluated occurrence of a name (the node's address).
     occurrences: Vec<(String, usize)>,
@@ -110,6 +116,33 @@ fn element_base(e: &Node<Expression>) -> Option<&Node<Expression>> {
     identifier(base).map(|_| &**base)
 }
 
+impl Collect {
+    fn resolve(&self, name: &str) -> Key {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).cloned())
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    fn declare(&mut self, name: &str) -> Key {
+        self.declared += 1;
+        let key = format!("{name}#{}", self.declared);
+        if let Some(s) = self.scopes.last_mut() {
+            s.insert(name.to_string(), key.clone());
+        }
+        key
+    }
+
+    fn value(&self, e: &Node<Expression>) -> Value {
+        let e = strip_casts(e);
+        match &e.node {
+            Expression::Identifier(i) => Value::Name(self.resolve(&i.node.name), address(e)),
+            _ => value(e),
+        }
+    }
+}
+
 fn value(e: &Node<Expression>) -> Value {
     let e = strip_casts(e);
     match &e.node {
@@ -132,16 +165,21 @@ impl Visitor for Collect {
 
     fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
         match &e.node {
-            Expression::Identifier(i) => self.occurrences.push((i.node.name.clone(), address(e))),
+            Expression::Identifier(i) => {
+                let key = self.resolve(&i.node.name);
+                self.occurrences.push((key, address(e)))
+            }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
-                if let Some(base) = element_base(&u.node.operand) {
-                    self.blocked.extend(identifier(base).map(str::to_string));
+                if let Some(n) = element_base(&u.node.operand).and_then(identifier) {
+                    let key = self.resolve(n);
+                    self.blocked.insert(key);
                 }
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
                 if let (Some(n), Some(_)) = (identifier(&b.node.lhs), &self.function) {
+                    let v = self.value(&b.node.rhs);
                     self.assigns
-                        .push((n.to_string(), address(&b.node.lhs), value(&b.node.rhs)));
+                        .push((self.resolve(n), address(&b.node.lhs), v));
                 }
             }
             _ => {}
@@ -153,9 +191,20 @@ impl Visitor for Collect {
     }
 
     fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-        if let (Statement::Return(r), Some(f)) = (&s.node, &self.function) {
-            let v = r.as_ref().map(|e| value(e)).unwrap_or(Value::Other);
-            self.returns.push((f.clone(), v));
+        match &s.node {
+            Statement::Compound(_) | Statement::For(_) => {
+                self.scopes.push(HashMap::new());
+                let Ok(()) = visit::stmt_children(self, &s.node);
+                self.scopes.pop();
+                return Ok(Walk::Skip);
+            }
+            Statement::Return(r) => {
+                if let Some(f) = &self.function {
+                    let v = r.as_ref().map(|e| self.value(e)).unwrap_or(Value::Other);
+                    self.returns.push((f.clone(), v));
+                }
+            }
+            _ => {}
         }
         Ok(Walk::Descend)
     }
@@ -174,8 +223,13 @@ impl Visitor for Collect {
             if is_function_declarator(declarator) {
                 continue;
             }
-            if typedef {
-                self.blocked.insert(name.to_string());
+            let key = match self.function {
+                Some(_) => self.declare(name),
+                None => name.to_string(),
+            };
+            // K&R parameter declarations (the parameters' scope): no owners.
+            if typedef || (self.function.is_some() && self.scopes.len() == 1) {
+                self.blocked.insert(key);
                 continue;
             }
             let zero = init.node.initializer.as_ref().is_none_or(|i| {
@@ -184,7 +238,7 @@ impl Visitor for Collect {
             let pointee = pointee_arithmetic(&d.node.specifiers, declarator);
             match &self.function {
                 None => {
-                    let ok = self.globals.entry(name.to_string()).or_insert(true);
+                    let ok = self.globals.entry(key).or_insert(true);
                     *ok &= zero && pointee;
                 }
                 Some(f) => {
@@ -193,9 +247,7 @@ impl Visitor for Collect {
                         plain: !storage && init.node.initializer.is_none(),
                         pointee_arithmetic: pointee,
                     };
-                    if self.locals.insert(name.to_string(), local).is_some() {
-                        self.blocked.insert(name.to_string());
-                    }
+                    self.locals.insert(key, local);
                 }
             }
         }
@@ -240,8 +292,13 @@ pub fn owned_globals(unit: &TranslationUnit, decls: &Decls) -> HashSet<VarId> {
                 let name = declarator_name(&f.node.declarator.node).unwrap_or_default();
                 c.function = Some(name.to_string());
                 // Parameters (and K&R declarations): no owners, and they shadow.
-                block_parameters(&f.node.declarator.node, &mut c.blocked);
+                c.scopes.push(HashMap::new());
+                for p in parameters(&f.node.declarator.node) {
+                    let key = c.declare(&p);
+                    c.blocked.insert(key);
+                }
                 let Ok(()) = visit::function(&mut c, f);
+                c.scopes.clear();
                 c.function = None;
             }
         }
@@ -252,12 +309,12 @@ pub fn owned_globals(unit: &TranslationUnit, decls: &Decls) -> HashSet<VarId> {
     for (n, &ok) in &c.globals {
         let var = decls.globals.get(n).map(|&v| &decls.vars[v]);
         let plain = var.is_some_and(|v| !v.thread_local && !v.atomic);
-        if ok && plain && !c.locals.contains_key(n) && !c.blocked.contains(n) {
+        if ok && plain && !c.blocked.contains(n) {
             owners.insert(n.clone());
         }
     }
     for (n, l) in &c.locals {
-        if l.plain && is_global(n).is_none() && !c.blocked.contains(n) {
+        if l.plain && !c.blocked.contains(n) {
             owners.insert(n.clone());
         }
     }
@@ -342,29 +399,25 @@ pub fn owned_globals(unit: &TranslationUnit, decls: &Decls) -> HashSet<VarId> {
         .collect()
 }
 
-/// The parameters of a function definition's declarator: blocked names.
-fn block_parameters(d: &Declarator, blocked: &mut HashSet<String>) {
+/// The names of the parameters of a function definition's declarator.
+fn parameters(d: &Declarator) -> Vec<String> {
+    let mut out = vec![];
     if let DeclaratorKind::Declarator(inner) = &d.kind.node {
-        block_parameters(&inner.node, blocked);
+        out = parameters(&inner.node);
     }
     for x in &d.derived {
         match &x.node {
             DerivedDeclarator::Function(f) => {
-                for p in &f.node.parameters {
-                    if let Some(n) = p
-                        .node
-                        .declarator
-                        .as_ref()
-                        .and_then(|d| declarator_name(&d.node))
-                    {
-                        blocked.insert(n.to_string());
-                    }
-                }
+                out.extend(f.node.parameters.iter().filter_map(|p| {
+                    let d = p.node.declarator.as_ref()?;
+                    declarator_name(&d.node).map(str::to_string)
+                }));
             }
             DerivedDeclarator::KRFunction(ids) => {
-                blocked.extend(ids.iter().map(|i| i.node.name.clone()));
+                out.extend(ids.iter().map(|i| i.node.name.clone()));
             }
             _ => {}
         }
     }
+    out
 }
