@@ -489,6 +489,23 @@ int main(void) { pthread_t t, u; p = malloc(8); pthread_create(&t, 0, w, 0); pth
 void *w(void *a) { r[0] = 1; return 0; }
 int main(void) { pthread_t t; p = malloc(8); r = &*p; pthread_create(&t, 0, w, 0); p[0] = 2; return 0; }"#,
     ),
+    // a local function pointer shadows the fresh function of its name
+    (
+        "o14",
+        r#"int *p, *q;
+int *make(void) { int *b; b = malloc(8); return b; }
+int *get(void) { return q; }
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; int *(*make)(void) = get; q = malloc(8); p = make(); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // a local array handed to the owner and written by name
+    (
+        "o15",
+        r#"int *p;
+void *w(void *a) { p[0] = 1; return 0; }
+int main(void) { pthread_t t; int buf[2]; p = buf; pthread_create(&t, 0, w, 0); buf[0] = 2; pthread_join(t, 0); return 0; }"#,
+    ),
 ];
 
 #[test]

@@ -53,7 +53,8 @@ enum Value {
 #[derive(Clone, Debug)]
 struct Local {
     function: String,
-    /// Automatic, with no initialiser.
+    /// Automatic, a pointer (or `normalise`'s `__typeof__` temporary), with no
+    /// initialiser.
     plain: bool,
     pointee_arithmetic: bool,
 }
@@ -67,6 +68,9 @@ struct Collect {
     function: Option<String>,
     /// The locals in scope, innermost last.
     scopes: Vec<HashMap<String, Key>>,
+    /// The names of all locals and parameters (a call of such a name may be through a
+    /// pointer).
+    local_names: HashSet<String>,
     declared: usize,
     /// File-scope variables: pointee arithmetic and no initialiser (but `0`) in every
     /// declaration.
@@ -127,6 +131,7 @@ impl Collect {
 
     fn declare(&mut self, name: &str) -> Key {
         self.declared += 1;
+        self.local_names.insert(name.to_string());
         let key = format!("{name}#{}", self.declared);
         if let Some(s) = self.scopes.last_mut() {
             s.insert(name.to_string(), key.clone());
@@ -242,9 +247,19 @@ impl Visitor for Collect {
                     *ok &= zero && pointee;
                 }
                 Some(f) => {
+                    let pointer_like = match declarator.derived.as_slice() {
+                        [d] => matches!(d.node, DerivedDeclarator::Pointer(_)),
+                        [] => d.node.specifiers.iter().any(|s| {
+                            matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                                if matches!(t.node, TypeSpecifier::TypeOf(_)))
+                        }),
+                        _ => false,
+                    };
+                    let pointer_like = pointer_like
+                        && matches!(declarator.kind.node, DeclaratorKind::Identifier(_));
                     let local = Local {
                         function: f.clone(),
-                        plain: !storage && init.node.initializer.is_none(),
+                        plain: !storage && init.node.initializer.is_none() && pointer_like,
                         pointee_arithmetic: pointee,
                     };
                     self.locals.insert(key, local);
@@ -319,7 +334,10 @@ pub fn owned_globals(unit: &TranslationUnit, decls: &Decls) -> HashSet<VarId> {
         }
     }
     let local_of = |n: &str, f: &str| c.locals.get(n).is_some_and(|l| l.function == f);
-    let allocator = |f: &str| matches!(f, "malloc" | "calloc") && !decls.bodies.contains_key(f);
+    // A callee named as a function, not a variable (a pointer) of that name.
+    let function = |f: &str| !c.local_names.contains(f) && !c.globals.contains_key(f);
+    let allocator =
+        |f: &str| matches!(f, "malloc" | "calloc") && !decls.bodies.contains_key(f) && function(f);
     loop {
         // Fresh functions: every return gives a local owner of the function (or 0).
         let mut returns: HashMap<&str, bool> = HashMap::new();
@@ -331,7 +349,8 @@ pub fn owned_globals(unit: &TranslationUnit, decls: &Decls) -> HashSet<VarId> {
             };
             *returns.entry(f.as_str()).or_insert(true) &= fresh;
         }
-        let fresh_call = |f: &str| allocator(f) || returns.get(f).copied().unwrap_or(false);
+        let fresh_call =
+            |f: &str| allocator(f) || (function(f) && returns.get(f).copied().unwrap_or(false));
         let mut fine: HashSet<usize> = HashSet::new();
         let mut transfers: HashMap<&str, usize> = HashMap::new();
         let mut returned: HashSet<&str> = HashSet::new();
