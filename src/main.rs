@@ -866,6 +866,7 @@ fn options(cli: &Cli) -> Options {
         vacuity_query: false,
         racefree: !cli.no_racefree,
         proof_facts: !cli.no_prove,
+        proved: None,
     }
 }
 

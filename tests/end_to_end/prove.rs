@@ -75,6 +75,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_solo_call_racy.c",
         (6, 6),
     ),
+    (
+        "lock",
+        "prove_owned_block_free.c",
+        "prove_owned_block_racy.c",
+        (15, 17),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

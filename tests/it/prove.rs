@@ -383,6 +383,162 @@ int main(void) { bump(); pthread_t t, u; pthread_create(&t, 0, w, 0); pthread_cr
     ),
 ];
 
+/// Racy programs built to fool the heap blocks owned by one global pointer
+/// (`prove/owned.rs`): copies of the owner, sources transferred twice, blocks kept
+/// elsewhere, element addresses escaping, one block reached by many threads.
+const RACY_OWNED: &[(&str, &str)] = &[
+    // the owner copied to another global: one block, two names
+    (
+        "o1",
+        r#"int *p, *q;
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = malloc(8); q = p; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // one local hands its block to two globals
+    (
+        "o2",
+        r#"int *p, *q;
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; int *b; b = malloc(8); p = b; q = b; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // the allocating function keeps the block in another global too
+    (
+        "o3",
+        r#"int *p, *keep;
+int *make(void) { int *b; b = malloc(8); keep = b; return b; }
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { keep[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = make(); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // the allocating function keeps a copy in a static local it hands out again
+    (
+        "o4",
+        r#"int *p, *q;
+int *make(void) { static int *b; if (!b) b = malloc(8); return b; }
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = make(); q = make(); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // a function returns its parameter: not a fresh block
+    (
+        "o5",
+        r#"int *p, *q;
+int *same(int *b) { return b; }
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; q = malloc(8); p = same(q); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // an element's address escapes to a thread
+    (
+        "o6",
+        r#"int *p;
+void *w(void *a) { *(int *)a = 1; return 0; }
+int main(void) { pthread_t t; p = malloc(8); pthread_create(&t, 0, w, &p[1]); p[1] = 2; return 0; }"#,
+    ),
+    // the pointer itself is handed to a thread
+    (
+        "o7",
+        r#"int *p;
+void *w(void *a) { *(int *)a = 1; return 0; }
+int main(void) { pthread_t t; p = malloc(8); pthread_create(&t, 0, w, p); p[0] = 2; return 0; }"#,
+    ),
+    // the pointer copied by memcpy through its address
+    (
+        "o8",
+        r#"int *p, *q;
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = malloc(8); memcpy(&q, &p, sizeof p); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // pointer arithmetic: a second pointer into the block
+    (
+        "o9",
+        r#"int *p, *q;
+void *w(void *a) { p[1] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = malloc(8); q = p + 1; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // one owned block, written by every instance of a thread created in a loop
+    (
+        "o10",
+        r#"int *p;
+void *w(void *a) { p[0]++; return 0; }
+int main(void) { pthread_t t[4]; p = malloc(8); for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, w, 0); return 0; }"#,
+    ),
+    // main writes the owned block beside a thread that reads it
+    (
+        "o11",
+        r#"int *p;
+void *w(void *a) { int v = p[0]; return 0; }
+int main(void) { pthread_t t; p = malloc(8); pthread_create(&t, 0, w, 0); p[0] = 1; return 0; }"#,
+    ),
+    // a local of the same name ends with its block: the copy after it is of the owner
+    (
+        "o12",
+        r#"int *p, *q;
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { { int *p; p = 0; } q = p; q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; p = malloc(8); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // an element's address taken through `*`: `&*p`
+    (
+        "o13",
+        r#"int *p; int *r;
+void *w(void *a) { r[0] = 1; return 0; }
+int main(void) { pthread_t t; p = malloc(8); r = &*p; pthread_create(&t, 0, w, 0); p[0] = 2; return 0; }"#,
+    ),
+    // a local function pointer shadows the fresh function of its name
+    (
+        "o14",
+        r#"int *p, *q;
+int *make(void) { int *b; b = malloc(8); return b; }
+int *get(void) { return q; }
+void *w(void *a) { p[0] = 1; return 0; }
+void *v(void *a) { q[0] = 2; return 0; }
+int main(void) { pthread_t t, u; int *(*make)(void) = get; q = malloc(8); p = make(); pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); return 0; }"#,
+    ),
+    // a local array handed to the owner and written by name
+    (
+        "o15",
+        r#"int *p;
+void *w(void *a) { p[0] = 1; return 0; }
+int main(void) { pthread_t t; int buf[2]; p = buf; pthread_create(&t, 0, w, 0); buf[0] = 2; pthread_join(t, 0); return 0; }"#,
+    ),
+];
+
+#[test]
+fn racy_programs_built_to_fool_owned_blocks_are_not_proved() {
+    for (name, body) in RACY_OWNED {
+        let p = proof_of_source(body);
+        assert!(
+            !p.proved,
+            "{name} is racy but proved race-free:\n{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
+    }
+}
+
+/// The rule proves what it is for: blocks told apart by owner, a fresh function's block
+/// handed through `normalise`'s temporary, names reused by locals elsewhere.
+#[test]
+fn owned_blocks_prove_a_race_free_program() {
+    let body = r#"int *in, *out;
+int *make(int n) { int *b; b = (int *)malloc(n * sizeof(int)); for (int i = 0; i < n; i++) b[i] = 0; return b; }
+void *w(void *a) { int *p = 0; int v = in[1]; pthread_mutex_lock(&m); out[1] += v; *out = v; pthread_mutex_unlock(&m); return p; }
+int main(void) { pthread_t t, u; int *b; in = make(2); b = malloc(8); out = b; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, w, 0); return 0; }"#;
+    let p = proof_of_source(body);
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    assert!(
+        p.objects
+            .iter()
+            .any(|o| o.object.starts_with("out[") && o.rule == "lock"),
+        "{:#?}",
+        ladr_report::proof::lines(&p)
+    );
+}
+
 #[test]
 fn tricky_racy_programs_of_the_third_round_are_not_proved() {
     for (name, body) in RACY_ROUND_3 {

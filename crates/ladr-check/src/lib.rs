@@ -163,9 +163,12 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
         ladr_cbmc::process::limit_children(bytes);
     }
     // A translation error here is the bounded check's too: it reports it.
-    let proof = match request.prove {
-        Prove::First => proof::prove(parsed, &request.bounds).ok(),
-        _ => None,
+    let (proof, facts) = match request.prove {
+        Prove::First => match proof::prove_with_facts(parsed, &request.bounds) {
+            Ok((p, facts)) => (Some(p), Some(facts)),
+            Err(_) => (None, None),
+        },
+        _ => (None, None),
     };
     if let Some(p) = proof.as_ref().filter(|p| p.proved) {
         // What the passes refuse (a construct ladr cannot check) is refused here too: a
@@ -173,7 +176,12 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
         drop_in_background(translate_seq(parsed, &request.bounds)?);
         return Ok(answer::of_proof(p.clone(), parsed, &request.bounds));
     }
-    let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;
+    // The proof's verdicts once, as data for every translation of the bounded check.
+    let mut request = request.clone();
+    if request.bounds.proof_facts && request.bounds.proved.is_none() {
+        request.bounds.proved = facts;
+    }
+    let (races, schedule) = parallel::check_races_parallel(parsed, &request, progress)?;
     let mut answer = answer::of_races(&races, parsed, schedule);
     answer.proof = proof;
     // Every report's program: gigabytes of syntax trees on large programs.

@@ -6,12 +6,18 @@ use crate::answer::steps;
 pub use crate::answer::{GiveUp, ObjectAnswer, ProofAnswer};
 use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
-use ladr_ir::program::Options;
+use ladr_ir::program::{Options, Proved};
 use ladr_seq::pipeline::{translate, Stage};
 use std::time::Instant;
 
 /// Runs the static analysis on `parsed` (normalised with `opts`).
 pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
+    prove_with_facts(parsed, opts).map(|(answer, _)| answer)
+}
+
+/// [`prove`], with the verdicts on single objects that the bounded check's translations
+/// use (`Options::proved`).
+pub fn prove_with_facts(parsed: &Parsed, opts: &Options) -> Result<(ProofAnswer, Proved)> {
     let t0 = Instant::now();
     // The proof once: not also inside `translate` for the bounded program's facts.
     let opts = Options {
@@ -21,7 +27,7 @@ pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
     let program = translate(parsed.unit.clone(), &opts, Stage::Normalised, |_, _| {})?;
     let proof = ladr_seq::prove::prove(&program);
     let position = |offset: usize| steps::position(&parsed.map.lookup(offset));
-    Ok(ProofAnswer {
+    let answer = ProofAnswer {
         proved: proof.proved,
         objects: proof
             .objects
@@ -47,5 +53,6 @@ pub fn prove(parsed: &Parsed, opts: &Options) -> Result<ProofAnswer> {
             })
             .collect(),
         time_s: t0.elapsed().as_secs_f64(),
-    })
+    };
+    Ok((answer, proof.proved_objects))
 }

@@ -10,7 +10,7 @@
 //! as shared only costs formula size (shadow memory is per address); the opposite would hide
 //! races, so every doubt resolves to "shared".
 
-use ladr_c::syntax::build::declarator_name;
+use ladr_c::syntax::build::{declarator_name, is_function_declarator};
 use ladr_c::syntax::names;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
@@ -414,14 +414,6 @@ fn has_pointer(d: &Declarator) -> bool {
         || matches!(&d.kind.node, DeclaratorKind::Declarator(inner) if has_pointer(&inner.node))
 }
 
-fn is_function_decl(d: &Declarator) -> bool {
-    matches!(d.kind.node, DeclaratorKind::Identifier(_))
-        && matches!(
-            d.derived.last().map(|x| &x.node),
-            Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
-        )
-}
-
 impl Collector {
     /// (array depth, scalar) of a declaration's base type.
     fn base_type(&self, specs: &[Node<DeclarationSpecifier>]) -> (usize, bool) {
@@ -516,7 +508,7 @@ impl Collector {
         let Some(name) = declarator_name(d) else {
             return;
         };
-        if is_function_decl(d) {
+        if is_function_declarator(d) {
             self.functions.insert(name.to_string());
             return;
         }

@@ -61,6 +61,10 @@ pub struct Options {
     /// off by default): an object proved race-free is not instrumented, a statement that
     /// touches only such objects (plainly) is not visible (`docs/decisions/static.md`).
     pub proof_facts: bool,
+    /// Those verdicts, computed once per check (`ladr_check::check` runs the proof first)
+    /// and handed to each of its translations as data; none: a translation with
+    /// `proof_facts` computes them itself (`--emit`, a translation outside a check).
+    pub proved: Option<Proved>,
 }
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
@@ -92,6 +96,7 @@ impl Default for Options {
             vacuity_query: false,
             racefree: true,
             proof_facts: false,
+            proved: None,
             exclude: vec![],
         }
     }

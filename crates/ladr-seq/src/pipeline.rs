@@ -171,9 +171,13 @@ pub fn translate(
             check_after(pass.id, &p)?;
         }
         // The static proof's verdicts on single objects, for a program it does not
-        // prove as a whole (one it proves is answered without a bounded check).
+        // prove as a whole (one it proves is answered without a bounded check): as the
+        // check computed them once, or computed here.
         if pass.id == PassId::Normalise && opts.proof_facts {
-            p.proved = crate::prove::prove(&p).proved_objects;
+            p.proved = match &opts.proved {
+                Some(facts) => facts.clone(),
+                None => crate::prove::prove(&p).proved_objects,
+            };
         }
         after_pass(pass.id, &p);
     }

@@ -376,6 +376,7 @@ fn c_options(rng: &mut fastrand::Rng) -> Options {
         malloc_may_fail: rng.bool(),
         racefree: rng.u8(..4) != 0,
         proof_facts: rng.bool(),
+        proved: None,
         ..Options::default()
     }
 }

@@ -577,6 +577,9 @@ pub fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
         .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
 }
 
+/// `name(…)`: declares a function, not a pointer to one (`int (*f)(int)`), also one that
+/// returns a pointer to a function (`void (*signal(int, void (*)(int)))(int)`). The one
+/// test of the crates (the IR's analysis, the passes and the proof use it).
 pub fn is_function_declarator(d: &Declarator) -> bool {
     matches!(
         first_suffix(d),

@@ -311,6 +311,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             UnaryOperator::Indirection => {
                 let errno = matches!(&strip_casts(op).node, Expression::Call(c)
                     if ladr_c::syntax::build::callee_name(&c.node) == Some(library::ERRNO_LOCATION));
+                if let Some(v) = self.owner(op) {
+                    return self.owned_element(v, Some(0), mode, at, op);
+                }
                 if !errno {
                     self.deref(mode, false, at);
                 }
@@ -328,6 +331,10 @@ impl<'d, 'a> Scan<'d, 'a> {
         match b.operator.node {
             BinaryOperator::Index => {
                 self.read(&b.rhs);
+                if let Some(v) = self.owner(&b.lhs) {
+                    let index = constant_index(&b.rhs);
+                    return self.owned_element(v, index, mode, at, &b.lhs);
+                }
                 let decays = mode == Mode::Read
                     && !matches!(&b.lhs.node, Expression::Identifier(i)
                         if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].depth == Some(1)));
@@ -372,6 +379,36 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
             }
         }
+    }
+
+    /// The global `e` names, when it owns its blocks ([`super::owned`]).
+    fn owner(&self, e: &Node<Expression>) -> Option<VarId> {
+        let Expression::Identifier(i) = &e.node else {
+            return None;
+        };
+        self.lookup(&i.node.name)
+            .filter(|v| self.decls.owned.contains(v))
+    }
+
+    /// Element `index` of the block owner `v` points to (`v[i]`, `*v`), used as `mode`;
+    /// `base` (the pointer) is read.
+    fn owned_element(
+        &mut self,
+        v: VarId,
+        index: Option<u64>,
+        mode: Mode,
+        at: usize,
+        base: &'a Node<Expression>,
+    ) {
+        let write = match mode {
+            Mode::Read => Some(false),
+            Mode::Write | Mode::Both => Some(true),
+            Mode::Address | Mode::Sync => None,
+        };
+        if let Some(write) = write {
+            self.access_part(Target::Owned(v), vec![Step::Index(index)], write, false, at);
+        }
+        self.read(base);
     }
 
     /// `a` indexed (`a[i]`) as the array object it may be: no decay.

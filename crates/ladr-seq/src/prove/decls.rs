@@ -77,6 +77,8 @@ pub struct Decls<'a> {
     /// says so (a prototype); absent: unknown.
     pub arity: HashMap<String, Option<(usize, bool)>>,
     typedefs: HashMap<String, (&'a [Node<DeclarationSpecifier>], &'a Declarator)>,
+    /// The globals that own the blocks they point to ([`super::owned`]).
+    pub owned: HashSet<VarId>,
 }
 
 impl<'a> Decls<'a> {
@@ -91,6 +93,7 @@ impl<'a> Decls<'a> {
             overlapping_fields: overlapping_fields(unit),
             function_targets: None,
             arity: HashMap::new(),
+            owned: HashSet::new(),
         };
         for ext in &unit.0 {
             match &ext.node {

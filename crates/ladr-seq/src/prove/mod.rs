@@ -19,7 +19,9 @@
 //! 6. points-to, as coarse as sound: an access through a pointer may touch every object
 //!    whose address is taken (or that decays to a pointer) and all memory no variable
 //!    names (heap, the library's, literals). No flow needs following: a pointer can only
-//!    ever point to such an object;
+//!    ever point to such an object. But `P[i]`, `*P` of a global that owns its blocks
+//!    ([`owned`]: every value of `P` is a fresh allocation no other pointer keeps) touch
+//!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
 //!    solo, of two thread instances that may run together, must hold a common lock or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
@@ -27,6 +29,7 @@
 
 mod access;
 mod decls;
+mod owned;
 mod scan;
 mod threads;
 
@@ -165,6 +168,7 @@ struct Analysis<'a> {
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut decls = Decls::of(unit);
+    decls.owned = owned::owned_globals(unit, &decls);
     let mut locals = HashMap::new();
     let Some(&main) = decls.bodies.get("main") else {
         return Proof::gave_up("the program has no `main`", 0);

@@ -16,6 +16,8 @@ enum Object {
     /// Heap blocks, the library's memory, literals: what only pointers reach.
     Unnamed,
     Libc(&'static str),
+    /// The blocks a global that owns them has pointed to.
+    Owned(VarId),
 }
 
 /// An access as the pairs see it.
@@ -94,6 +96,7 @@ pub fn judge(
                 continue;
             }
             Target::Libc(g) => Object::Libc(g),
+            Target::Owned(v) => Object::Owned(v),
         };
         // An object accessed only while `main` runs alone is listed, with no use.
         let entry = uses.entry(object).or_default();
@@ -144,7 +147,7 @@ fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Prove
         Object::Libc(group) => {
             proved.visible.insert(ladr_ir::abi::libc_state(group));
         }
-        Object::Unnamed => {}
+        Object::Unnamed | Object::Owned(_) => {}
     }
 }
 
@@ -160,6 +163,10 @@ fn name_of(decls: &Decls, o: &Object) -> String {
         }
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
+        Object::Owned(v) => format!(
+            "{}[…] (heap blocks only it points to)",
+            ladr_c::syntax::names::original_name(&decls.vars[*v].name)
+        ),
     }
 }
 

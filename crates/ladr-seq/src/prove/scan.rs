@@ -18,6 +18,8 @@ pub enum Target {
     Var(VarId),
     /// Whatever a pointer may point to.
     Deref,
+    /// The blocks a global that owns them has pointed to (`P[i]`, `*P`).
+    Owned(VarId),
     /// The hidden state of an MT-Unsafe C library function group.
     Libc(&'static str),
 }

@@ -200,14 +200,6 @@ fn type_has_statement_expression(d: &Declaration) -> bool {
         .any(|s| visit::decl_specifier(&mut StatementExpressionFinder, s).is_err())
 }
 
-/// `name(...)`: declares a function (not a pointer to one).
-pub(super) fn is_function_declarator(d: &Declarator) -> bool {
-    matches!(
-        d.derived.last().map(|x| &x.node),
-        Some(DerivedDeclarator::Function(_)) | Some(DerivedDeclarator::KRFunction(_))
-    ) && matches!(d.kind.node, DeclaratorKind::Identifier(_))
-}
-
 fn is_typedef_or_extern(d: &Declaration) -> bool {
     d.specifiers.iter().any(|s| {
         matches!(&s.node, DeclarationSpecifier::StorageClass(sc)

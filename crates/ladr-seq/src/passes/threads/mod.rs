@@ -90,7 +90,7 @@ use ladr_ir::abi::{self, slot_function};
 use ladr_ir::program::{Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use locals::{is_function_declarator, make_locals_static};
+use locals::make_locals_static;
 use returns::{returns_value, Returns};
 use rewriter::SlotRewriter;
 use routines::{clone_routine, prototype};

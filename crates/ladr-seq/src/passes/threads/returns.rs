@@ -2,7 +2,8 @@
 //! pointer to a struct the program never completes): what a call of a function without a
 //! body is assumed to give.
 
-use super::locals::{is_function_declarator, is_typedef};
+use super::locals::is_typedef;
+use ladr_c::syntax::build::is_function_declarator;
 use ladr_c::syntax::build::*;
 use lang_c::ast::*;
 use lang_c::span::Node;
