@@ -33,8 +33,8 @@ pub mod recorded;
 mod single;
 
 pub use answer::{
-    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, Position, ProofAnswer,
-    Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
+    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, OmpConstruct, Position,
+    ProofAnswer, Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
 };
 pub use parallel::{Deepening, Plan, StepState};
 

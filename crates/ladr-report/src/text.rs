@@ -146,13 +146,21 @@ fn write_race<W: WriteColor>(
     }
     notes.push(locks_text(first, second));
     for a in [first, second] {
-        if !a.values.is_empty() {
+        let construct = construct_text(a).map(|c| format!(" ({c})"));
+        if !a.values.is_empty() || construct.is_some() {
             let vals: Vec<String> = a
                 .values
                 .iter()
                 .map(|v| format!("{} = {}", v.name, v.value))
                 .collect();
-            notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
+            let colon = if vals.is_empty() { "" } else { ": " };
+            notes.push(format!(
+                "at {}:{}{}{colon}{}",
+                a.file,
+                a.line,
+                construct.unwrap_or_default(),
+                vals.join(", ")
+            ));
         }
     }
     notes.push(format!("found within {}", bounds_text(o)));
@@ -295,6 +303,13 @@ pub fn summary(o: &Outcome) -> String {
             )
         }
     }
+}
+
+/// "in the `parallel for` at a.c:12": the OpenMP construct an access is in.
+pub fn construct_text(a: &AccessInfo) -> Option<String> {
+    a.omp_construct
+        .as_ref()
+        .map(|c| format!("in the `{}` at {}:{}", c.name, c.at.file, c.at.line))
 }
 
 pub fn thread_text(t: &Thread) -> String {

@@ -50,6 +50,8 @@ pub struct Parsed {
     /// The size of the OpenMP teams the program does not size (`--omp-threads`), when it
     /// has such a `parallel` region: a bound the answer states.
     pub omp_threads: Option<usize>,
+    /// The OpenMP block constructs (offsets in `text`), for naming an access's construct.
+    pub omp_constructs: Vec<openmp::Construct>,
 }
 
 /// Reads, preprocesses and parses `path`.
@@ -64,6 +66,7 @@ pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
         unit: part.unit,
         map,
         omp_threads: part.omp_threads,
+        omp_constructs: part.omp_constructs,
     })
 }
 
@@ -116,6 +119,8 @@ pub(crate) struct Part {
     pub edits: Vec<Edit>,
     /// [`Parsed::omp_threads`] of this file.
     pub omp_threads: Option<usize>,
+    /// [`Parsed::omp_constructs`] of this file.
+    pub omp_constructs: Vec<openmp::Construct>,
 }
 
 impl Options {
@@ -165,7 +170,7 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
-            let omp_threads = match openmp::lower(&mut unit, &parse.source, omp_team) {
+            let lowered = match openmp::lower(&mut unit, &parse.source, omp_team) {
                 Ok(t) => t,
                 Err((span, what)) => {
                     let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
@@ -182,7 +187,8 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
                 text: parse.source,
                 unit,
                 edits,
-                omp_threads,
+                omp_threads: lowered.omp_threads,
+                omp_constructs: lowered.constructs,
             })
         }
         Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map())),

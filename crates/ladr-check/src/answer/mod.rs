@@ -251,6 +251,10 @@ pub struct AccessInfo {
     pub libc_state: Option<String>,
     /// The function the access is written in (null: outside any, e.g. an initialiser).
     pub function: Option<String>,
+    /// In an OpenMP program: the innermost construct whose statement holds the access
+    /// (`parallel for`, `single`, …) and where its directive is; absent outside any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_construct: Option<OmpConstruct>,
     pub thread: Thread,
     /// Values CBMC gives for the variables in `expr` (e.g. an index), as CBMC prints them.
     pub values: Vec<Value>,
@@ -285,6 +289,15 @@ impl AccessInfo {
             self.quoted()
         )
     }
+}
+
+/// An OpenMP construct named in a report: `parallel for` at `a.c:12`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OmpConstruct {
+    /// The directive's name (`parallel for`, `sections`, `critical`).
+    pub name: String,
+    /// Where its `#pragma omp` is.
+    pub at: Position,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -12,8 +12,9 @@
 
 use super::locks;
 use super::steps::{context_ranges, position, user_span, user_text};
-use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value, Word};
+use super::{AccessInfo, Context, OmpConstruct, Position, Race, StepInfo, Thread, Value, Word};
 use crate::{Access, Finding, Report};
+use ladr_c::frontend::openmp::Construct;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::names as cbmc_names;
@@ -126,6 +127,12 @@ fn access_info(
         expr: a.site.expr.clone(),
         libc_state: a.site.libc_state.clone(),
         function: enclosing_function(&parsed.unit, a.site.span.start),
+        omp_construct: Construct::innermost(&parsed.omp_constructs, a.site.span.start).map(|c| {
+            OmpConstruct {
+                name: c.name.clone(),
+                at: position(&parsed.map.lookup(c.at)),
+            }
+        }),
         thread: thread(report, parsed, a.slot.index),
         values: values(a, report, contexts, first),
         locks_held: vec![],
