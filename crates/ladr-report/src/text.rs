@@ -378,10 +378,13 @@ fn bounds_text(o: &Outcome) -> String {
 /// "OpenMP teams of 2 threads set by --omp-threads": the size of the OpenMP teams the program
 /// does not size, when it has such a team.
 pub(crate) fn omp_team_text(bounds: &super::Bounds) -> Option<String> {
-    bounds.omp_threads.map(|n| {
-        format!(
-            "OpenMP teams of {n} thread{} set by --omp-threads",
-            if n == 1 { "" } else { "s" }
-        )
+    let threads = |n: usize| format!("{n} thread{}", if n == 1 { "" } else { "s" });
+    bounds.omp_threads.map(|n| match bounds.omp_threads_from {
+        Some(from) => format!(
+            "OpenMP teams of {} grown by --deepen from {} set by --omp-threads",
+            threads(n),
+            threads(from)
+        ),
+        None => format!("OpenMP teams of {} set by --omp-threads", threads(n)),
     })
 }

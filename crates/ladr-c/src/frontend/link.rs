@@ -142,6 +142,8 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
         map,
         omp_threads,
         omp_constructs,
+        // Several files are not lowered again with another team size.
+        omp_unlowered: None,
     })
 }
 

@@ -183,6 +183,10 @@ pub struct Bounds {
     /// of the answer; absent when the program has no such `parallel` region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omp_threads: Option<usize>,
+    /// The `--omp-threads` the deepening started from, when it grew the team to
+    /// `omp_threads`; absent when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_threads_from: Option<usize>,
 }
 
 impl Bounds {
@@ -196,6 +200,7 @@ impl Bounds {
             vacuous: false,
             cut_loops: vec![],
             omp_threads: None,
+            omp_threads_from: None,
         }
     }
 }
@@ -447,6 +452,7 @@ fn build(
             vacuous: report.vacuous && no_race,
             cut_loops: trace::cut_loops(report, parsed),
             omp_threads: parsed.omp_threads,
+            omp_threads_from: None,
         },
         verdict,
         races,
