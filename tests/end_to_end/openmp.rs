@@ -414,7 +414,7 @@ fn sarif_and_witnesses_state_the_team_size() {
 #[test]
 fn deepening_grows_the_team() {
     let file = "tests/e2e/omp_three_threads_racy.c";
-    let (code, out, err) = crate::ladr(&[file, "--format", "json", "--timeout", "600"]);
+    let (code, out, err) = crate::ladr(&[file, "--deepen", "--format", "json", "--timeout", "600"]);
     assert_eq!(code, 1, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     let mut lines: Vec<u64> = v["races"][0]["accesses"]
@@ -427,7 +427,7 @@ fn deepening_grows_the_team() {
     assert_eq!(lines, [7, 9], "{out}");
     assert_eq!(v["bounds"]["omp_threads"], 3, "{out}");
     assert_eq!(v["bounds"]["omp_threads_from"], 2, "{out}");
-    let (code, text, err) = crate::ladr(&[file, "--timeout", "600"]);
+    let (code, text, err) = crate::ladr(&[file, "--deepen", "--timeout", "600"]);
     assert_eq!(code, 1, "{text}{err}");
     assert!(
         text.contains(
