@@ -191,7 +191,7 @@ fn bounded(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Resul
 /// How many threads the deepening adds to the OpenMP teams the program does not size: one
 /// (a race that needs a third thread, `tests/e2e/omp_three_threads_racy.c`); each thread
 /// more runs the whole schedule again, on a larger program.
-pub const DEEPENED_TEAM_GROWTH: usize = 1;
+const DEEPENED_TEAM_GROWTH: usize = 1;
 
 /// The deepening's team dimension: after a bounded "no race" (not vacuous) with time
 /// left, the OpenMP teams the program does not size grow by one thread and the whole
