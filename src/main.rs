@@ -135,7 +135,8 @@ struct Cli {
           value_parser = clap::value_parser!(u32).range(1..=ladr_ir::program::MAX_ROUNDS as i64))]
     rounds: u32,
     /// Threads of an OpenMP team that no `num_threads` clause or `omp_set_num_threads` call
-    /// sizes (1–8; default 2). A race between more threads than this is not looked for.
+    /// sizes (1–8; default 2). A race that needs more threads than this is not looked for,
+    /// except that --deepen adds one thread after a "no race" (docs/openmp.md).
     #[arg(long, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u64).range(1..=8))]
     omp_threads: Option<u64>,

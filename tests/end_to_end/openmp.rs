@@ -269,3 +269,175 @@ fn the_answer_states_the_team_size() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["bounds"]["omp_threads"], 3, "{out}");
 }
+
+/// Issue 31: a `for nowait` (and the constructs after it) in a `parallel` region that runs
+/// in a loop: each encounter is a new team, so the loop around the region does not refuse
+/// it (it did: "`for nowait` inside a loop"); the read after the `nowait` loop races with
+/// the write of the same element, the twin reads another array.
+#[test]
+fn nowait_in_a_region_run_in_a_loop() {
+    racy("omp_nowait_loop_racy.c", (12, 14));
+    free("omp_nowait_loop_free.c");
+}
+
+/// `sections`: two sections may run on two threads; both write `x`, the twin's write
+/// two variables.
+#[test]
+fn sections_run_on_any_thread() {
+    racy("omp_sections_racy.c", (7, 9));
+    free("omp_sections_free.c");
+}
+
+/// Issue 31: each access names the OpenMP construct it is in, text (a note per access),
+/// JSON (`accesses[].omp_construct`) and SARIF (the result's message); a shared scalar is
+/// named as written (`i`, not the lowering's pointer `*i`).
+#[test]
+fn race_report_names_the_construct_of_each_access() {
+    let c = crate::checked::checked("omp_nowait_loop_racy.c");
+    assert_eq!(c.outcome.verdict, "race", "{}", c.text);
+    let file = "tests/e2e/omp_nowait_loop_racy.c";
+    let accesses = c.json_value["races"][0]["accesses"].as_array().unwrap();
+    let mut named: Vec<(u64, String, u64)> = accesses
+        .iter()
+        .map(|a| {
+            let k = &a["omp_construct"];
+            assert_eq!(k["at"]["file"], file, "{}", c.json);
+            let name = k["name"].as_str().unwrap().to_string();
+            (
+                a["line"].as_u64().unwrap(),
+                name,
+                k["at"]["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    named.sort();
+    assert_eq!(
+        named,
+        [(12, "for".to_string(), 10), (14, "single".to_string(), 13)],
+        "{}",
+        c.json
+    );
+    for note in [
+        format!("at {file}:12 (in the `for` at {file}:10)"),
+        format!("at {file}:14 (in the `single` at {file}:13)"),
+    ] {
+        assert!(c.text.contains(&note), "{note}\n{}", c.text);
+    }
+    let run = &c.sarif["runs"][0];
+    let message = run["results"][0]["message"]["text"].as_str().unwrap();
+    assert!(
+        message.contains("at line 12 in the `for` at line 10")
+            && message.contains("at line 14 in the `single` at line 13"),
+        "{message}"
+    );
+    // A shared scalar of the function: the user's `x`, and no pointer value.
+    let c = crate::checked::checked("omp_for_racy.c");
+    let accesses = c.json_value["races"][0]["accesses"].as_array().unwrap();
+    for a in accesses {
+        assert_eq!(a["omp_construct"]["name"], "parallel for", "{}", c.json);
+        assert_eq!(a["omp_construct"]["at"]["line"], 5, "{}", c.json);
+    }
+    let c = crate::checked::checked("omp_sections_racy.c");
+    assert_eq!(c.outcome.verdict, "race", "{}", c.text);
+    let accesses = c.json_value["races"][0]["accesses"].as_array().unwrap();
+    for a in accesses {
+        assert_eq!(a["expr"], "x", "{}", c.json);
+        assert_eq!(
+            a["omp_construct"]["name"], "parallel sections",
+            "{}",
+            c.json
+        );
+        let values = a["values"].as_array().unwrap();
+        assert!(
+            values
+                .iter()
+                .all(|v| !v["value"].as_str().unwrap().starts_with('&')),
+            "{}",
+            c.json
+        );
+    }
+    assert!(c.text.contains("data race on `x`"), "{}", c.text);
+}
+
+/// Issue 31: the team size ladr chose (`--omp-threads`) is stated in SARIF (the result's
+/// message, `bounds.omp_threads` in the run's properties) and in both witness formats
+/// (GraphML `ladrOmpThreads`, YAML `producer.configuration`).
+#[test]
+fn sarif_and_witnesses_state_the_team_size() {
+    let c = crate::checked::checked("omp_for_racy.c");
+    let run = &c.sarif["runs"][0];
+    let message = run["results"][0]["message"]["text"].as_str().unwrap();
+    assert!(
+        message.contains("Found with OpenMP teams of 2 threads set by --omp-threads."),
+        "{message}"
+    );
+    assert_eq!(run["properties"]["bounds"]["omp_threads"], 2, "{run}");
+    let dir = tempfile::tempdir().unwrap();
+    let file = "tests/e2e/omp_for_racy.c";
+    for (format, wanted) in [
+        ("graphml", "<data key=\"ladr-omp-threads\">2</data>"),
+        (
+            "yaml",
+            "configuration: \"OpenMP teams of 2 threads set by --omp-threads\"",
+        ),
+    ] {
+        let w = dir.path().join(format!("witness.{format}"));
+        let w_arg = w.to_str().unwrap();
+        let (code, out, err) = crate::ladr(&[
+            file,
+            "--no-deepen",
+            "--witness",
+            w_arg,
+            "--witness-format",
+            format,
+        ]);
+        assert_eq!(code, 1, "{out}{err}");
+        let text = std::fs::read_to_string(&w).unwrap();
+        assert!(text.contains(wanted), "{wanted}\n{text}");
+    }
+    // A program that sizes its team states none.
+    let w = dir.path().join("sized.graphml");
+    let (code, out, err) = crate::ladr(&[
+        "tests/e2e/omp_barrier_racy.c",
+        "--no-deepen",
+        "--witness",
+        w.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let text = std::fs::read_to_string(&w).unwrap();
+    assert!(!text.contains("ladr-omp-threads"), "{text}");
+}
+
+/// Issue 31: `--deepen` grows a team the program does not size by one thread after a
+/// bounded "no race": the race between threads 1 and 2 (none with two threads) is found
+/// with three, and the answer says the team grew; `--no-deepen` keeps two.
+#[test]
+fn deepening_grows_the_team() {
+    let file = "tests/e2e/omp_three_threads_racy.c";
+    let (code, out, err) = crate::ladr(&[file, "--deepen", "--format", "json", "--timeout", "600"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let mut lines: Vec<u64> = v["races"][0]["accesses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["line"].as_u64().unwrap())
+        .collect();
+    lines.sort();
+    assert_eq!(lines, [7, 9], "{out}");
+    assert_eq!(v["bounds"]["omp_threads"], 3, "{out}");
+    assert_eq!(v["bounds"]["omp_threads_from"], 2, "{out}");
+    let (code, text, err) = crate::ladr(&[file, "--deepen", "--timeout", "600"]);
+    assert_eq!(code, 1, "{text}{err}");
+    assert!(
+        text.contains(
+            "OpenMP teams of 3 threads grown by --deepen from 2 threads set by --omp-threads"
+        ),
+        "{text}"
+    );
+    let (code, out, err) = crate::ladr(&[file, "--format", "json", "--no-deepen"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["bounds"]["omp_threads"], 2, "{out}");
+    assert!(v["bounds"].get("omp_threads_from").is_none(), "{out}");
+}

@@ -300,6 +300,7 @@ fn ladr_check_exports_one_entry_point_and_its_types() {
         "use GiveUp",
         "use LockHeld",
         "use ObjectAnswer",
+        "use OmpConstruct",
         "use Position",
         "use ProofAnswer",
         "use Race",

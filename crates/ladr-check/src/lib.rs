@@ -33,8 +33,8 @@ pub mod recorded;
 mod single;
 
 pub use answer::{
-    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, Position, ProofAnswer,
-    Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
+    AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, OmpConstruct, Position,
+    ProofAnswer, Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
 };
 pub use parallel::{Deepening, Plan, StepState};
 
@@ -181,10 +181,66 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     if request.bounds.proof_facts && request.bounds.proved.is_none() {
         request.bounds.proved = facts;
     }
-    let (races, schedule) = parallel::check_races_parallel(parsed, &request, progress)?;
-    let mut answer = answer::of_races(&races, parsed, schedule);
+    let mut answer = bounded(parsed, &request, progress)?;
+    // A grown team is a program lowered again: its translations compute their own facts.
+    request.bounds.proved = None;
+    grow_omp_team(parsed, &request, progress, &mut answer)?;
     answer.proof = proof;
+    Ok(answer)
+}
+
+/// The bounded check of `parsed` (the deepening schedule, more races).
+fn bounded(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Result<Answer> {
+    let (races, schedule) = parallel::check_races_parallel(parsed, request, progress)?;
+    let answer = answer::of_races(&races, parsed, schedule);
     // Every report's program: gigabytes of syntax trees on large programs.
     drop_in_background(races);
     Ok(answer)
+}
+
+/// How many threads the deepening adds to the OpenMP teams the program does not size: one
+/// (a race that needs a third thread, `tests/e2e/omp_three_threads_racy.c`); each thread
+/// more runs the whole schedule again, on a larger program.
+const DEEPENED_TEAM_GROWTH: usize = 1;
+
+/// The deepening's team dimension: after a bounded "no race" (not vacuous) with time
+/// left, the OpenMP teams the program does not size grow by one thread and the whole
+/// check runs again ([`Parsed::with_omp_team`]), up to [`DEEPENED_TEAM_GROWTH`] threads
+/// more, while it answers "no race" and time is left. A race there is the answer; a "no race" there replaces the smaller team's (it
+/// holds for more executions); no answer keeps the smaller team's "no race". The answer
+/// states the team it was given for (`bounds.omp_threads`, `omp_threads_from`).
+fn grow_omp_team(
+    parsed: &Parsed,
+    request: &Request,
+    progress: &dyn Progress,
+    answer: &mut Answer,
+) -> Result<()> {
+    let Some(start) = parsed.omp_threads else {
+        return Ok(());
+    };
+    if request.deepen_steps == 0 || request.deadline.is_none() {
+        return Ok(());
+    }
+    let mut team = start;
+    while answer.verdict == Verdict::NoRace
+        && !answer.bounds.vacuous
+        && team < start + DEEPENED_TEAM_GROWTH
+    {
+        if request.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        team += 1;
+        let Some(grown) = parsed.with_omp_team(team) else {
+            break;
+        };
+        let grown = grown?;
+        let mut next = bounded(&grown, request, progress)?;
+        drop_in_background(grown);
+        if matches!(next.verdict, Verdict::Unknown { .. }) {
+            break;
+        }
+        next.bounds.omp_threads_from = Some(start);
+        *answer = next;
+    }
+    Ok(())
 }

@@ -91,6 +91,7 @@ mod tests {
             expr: expr.into(),
             libc_state: None,
             function: Some(function.into()),
+            omp_construct: None,
             thread: Thread {
                 slot: 0,
                 function: function.into(),

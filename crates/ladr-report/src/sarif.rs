@@ -65,7 +65,7 @@ pub fn sarif(o: &Outcome, root: &Path) -> Value {
     let mut ctx = Ctx::new(root, &o.input);
     let mut results = vec![];
     for race in &o.races {
-        results.push(race_result(race, &mut ctx));
+        results.push(race_result(race, &o.bounds, &mut ctx));
     }
     let mut invocation = Map::new();
     invocation.insert(
@@ -278,14 +278,23 @@ fn access_properties(a: &AccessInfo) -> Value {
     })
 }
 
-fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
+fn race_result(race: &super::Race, bounds: &super::Bounds, ctx: &mut Ctx) -> Value {
     let [first, second] = &race.accesses;
-    let at = |a: &AccessInfo| {
-        if a.file == second.file {
-            format!("line {}", a.line)
+    let line = |file: &str, line: u32| {
+        if file == second.file {
+            format!("line {line}")
         } else {
-            format!("{}:{}", a.file, a.line)
+            format!("{file}:{line}")
         }
+    };
+    // The line, and the OpenMP construct the access is in.
+    let at = |a: &AccessInfo| {
+        let construct = a
+            .omp_construct
+            .as_ref()
+            .map(|c| format!(" in the `{}` at {}", c.name, line(&c.at.file, c.at.line)))
+            .unwrap_or_default();
+        format!("{}{construct}", line(&a.file, a.line))
     };
     let message = format!(
         "Data race on {}: {} by {} at {} and {} by {} at {}, and nothing orders them.",
@@ -302,6 +311,11 @@ fn race_result(race: &super::Race, ctx: &mut Ctx) -> Value {
         "{message} {}.",
         super::text::locks_text(first, second).replacen("locks:", "Locks:", 1)
     );
+    // The team size, when it is a bound ladr chose.
+    let message = match super::text::omp_team_text(bounds) {
+        Some(team) => format!("{message} Found with {team}."),
+        None => message,
+    };
     let primary = ctx.access_location(
         second,
         None,

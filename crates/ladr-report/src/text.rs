@@ -146,13 +146,21 @@ fn write_race<W: WriteColor>(
     }
     notes.push(locks_text(first, second));
     for a in [first, second] {
-        if !a.values.is_empty() {
+        let construct = construct_text(a).map(|c| format!(" ({c})"));
+        if !a.values.is_empty() || construct.is_some() {
             let vals: Vec<String> = a
                 .values
                 .iter()
                 .map(|v| format!("{} = {}", v.name, v.value))
                 .collect();
-            notes.push(format!("at {}:{}: {}", a.file, a.line, vals.join(", ")));
+            let colon = if vals.is_empty() { "" } else { ": " };
+            notes.push(format!(
+                "at {}:{}{}{colon}{}",
+                a.file,
+                a.line,
+                construct.unwrap_or_default(),
+                vals.join(", ")
+            ));
         }
     }
     notes.push(format!("found within {}", bounds_text(o)));
@@ -297,6 +305,13 @@ pub fn summary(o: &Outcome) -> String {
     }
 }
 
+/// "in the `parallel for` at a.c:12": the OpenMP construct an access is in.
+pub fn construct_text(a: &AccessInfo) -> Option<String> {
+    a.omp_construct
+        .as_ref()
+        .map(|c| format!("in the `{}` at {}:{}", c.name, c.at.file, c.at.line))
+}
+
 pub fn thread_text(t: &Thread) -> String {
     let omp = t
         .omp_thread_num
@@ -363,10 +378,13 @@ fn bounds_text(o: &Outcome) -> String {
 /// "OpenMP teams of 2 threads set by --omp-threads": the size of the OpenMP teams the program
 /// does not size, when it has such a team.
 pub(crate) fn omp_team_text(bounds: &super::Bounds) -> Option<String> {
-    bounds.omp_threads.map(|n| {
-        format!(
-            "OpenMP teams of {n} thread{} set by --omp-threads",
-            if n == 1 { "" } else { "s" }
-        )
+    let threads = |n: usize| format!("{n} thread{}", if n == 1 { "" } else { "s" });
+    bounds.omp_threads.map(|n| match bounds.omp_threads_from {
+        Some(from) => format!(
+            "OpenMP teams of {} grown by --deepen from {} set by --omp-threads",
+            threads(n),
+            threads(from)
+        ),
+        None => format!("OpenMP teams of {} set by --omp-threads", threads(n)),
     })
 }

@@ -50,7 +50,12 @@ const KEYS: &[(&str, &str, &str, &str, Option<&str>)] = &[
     ("threadId", "threadId", "string", "edge", None),
     ("createThread", "createThread", "string", "edge", None),
     ("enterFunction", "enterFunction", "string", "edge", None),
+    // ladr's own: the size of the OpenMP teams the program does not size (a bound of the
+    // witness, `--omp-threads`); declared only when the answer has one.
+    (OMP_THREADS_KEY, "ladrOmpThreads", "int", "graph", None),
 ];
+
+const OMP_THREADS_KEY: &str = "ladr-omp-threads";
 
 /// The GraphML witness of `o` for the program in `program_file` (hashed with SHA-256; the
 /// hash is left out if the file cannot be read). `architecture` is `32bit` or `64bit`.
@@ -71,6 +76,9 @@ pub fn graphml_at(o: &Outcome, program_file: &Path, architecture: &str, time: &s
          xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\">\n",
     );
     for (id, name, ty, scope, default) in KEYS {
+        if *id == OMP_THREADS_KEY && o.bounds.omp_threads.is_none() {
+            continue;
+        }
         let _ = write!(
             x,
             " <key attr.name=\"{}\" attr.type=\"{}\" for=\"{}\" id=\"{}\"",
@@ -102,6 +110,7 @@ pub fn graphml_at(o: &Outcome, program_file: &Path, architecture: &str, time: &s
         ("programhash", hash),
         ("architecture", Some(architecture.to_string())),
         ("creationtime", Some(time.to_string())),
+        (OMP_THREADS_KEY, o.bounds.omp_threads.map(|n| n.to_string())),
     ];
     for (key, value) in graph_data {
         if let Some(v) = value {

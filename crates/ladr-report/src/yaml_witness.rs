@@ -136,7 +136,7 @@ pub fn document(o: &Outcome, program_file: &Path, data_model: &str, time: &str) 
             "format_version": FORMAT_VERSION,
             "uuid": uuid,
             "creation_time": time,
-            "producer": { "name": TOOL.name, "version": TOOL.version },
+            "producer": producer(o),
             "task": {
                 "input_files": [file],
                 "input_file_hashes": hashes,
@@ -253,6 +253,16 @@ fn node(out: &mut String, v: &Value, indent: usize, inline: bool) {
     }
 }
 
+/// The producer: ladr and its version, and as its `configuration` the size of the OpenMP
+/// teams the program does not size, when the answer has one (a bound of the witness).
+fn producer(o: &Outcome) -> Value {
+    let mut p = json!({ "name": TOOL.name, "version": TOOL.version });
+    if let Some(team) = super::text::omp_team_text(&o.bounds) {
+        p["configuration"] = Value::String(team);
+    }
+    p
+}
+
 /// The order of keys in the written mappings: the format's own order (serde_json's maps
 /// are sorted by name); other keys after these, by name.
 fn rank(key: &str) -> (usize, &str) {
@@ -267,6 +277,7 @@ fn rank(key: &str) -> (usize, &str) {
         "task",
         "name",
         "version",
+        "configuration",
         "input_files",
         "input_file_hashes",
         "specification",

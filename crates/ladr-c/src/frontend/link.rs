@@ -84,9 +84,19 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
     let mut edits: Vec<Edit> = vec![];
     let mut linked: Vec<Unit> = vec![];
     let mut omp_threads = None;
+    let mut omp_constructs = vec![];
     for (file, pre, mut part) in units {
         omp_threads = omp_threads.or(part.omp_threads);
         let base = text.len();
+        omp_constructs.extend(
+            part.omp_constructs
+                .into_iter()
+                .map(|c| super::openmp::Construct {
+                    at: c.at + base,
+                    body: (c.body.0 + base, c.body.1 + base),
+                    ..c
+                }),
+        );
         shift_spans(&mut part.unit, base);
         edits.extend(part.edits.into_iter().map(|e| Edit {
             at: e.at + base,
@@ -131,6 +141,9 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
         unit: TranslationUnit(decls),
         map,
         omp_threads,
+        omp_constructs,
+        // Several files are not lowered again with another team size.
+        omp_unlowered: None,
     })
 }
 

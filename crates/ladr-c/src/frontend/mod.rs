@@ -50,6 +50,38 @@ pub struct Parsed {
     /// The size of the OpenMP teams the program does not size (`--omp-threads`), when it
     /// has such a `parallel` region: a bound the answer states.
     pub omp_threads: Option<usize>,
+    /// The OpenMP block constructs (offsets in `text`), for naming an access's construct.
+    pub omp_constructs: Vec<openmp::Construct>,
+    /// The unit before the OpenMP lowering, kept when the program has a team it does not
+    /// size (one file only), so that [`Parsed::with_omp_team`] can lower it again.
+    pub omp_unlowered: Option<Arc<TranslationUnit>>,
+}
+
+impl Parsed {
+    /// The program with `team` threads in the OpenMP teams it does not size: its unit
+    /// before the lowering lowered again (the deepening's team dimension). `None` where
+    /// the program has no such team or was linked from several files.
+    pub fn with_omp_team(&self, team: usize) -> Option<Result<Parsed>> {
+        let unlowered = self.omp_unlowered.as_ref()?;
+        self.omp_threads?;
+        let mut unit = TranslationUnit::clone(unlowered);
+        let lowered = match lower_unit(&mut unit, &self.text, team) {
+            Ok(l) => l,
+            Err(mut e) => {
+                e.source = Some(Arc::new(self.map.clone()));
+                return Some(Err(e));
+            }
+        };
+        Some(Ok(Parsed {
+            path: self.path.clone(),
+            text: self.text.clone(),
+            unit,
+            map: self.map.clone(),
+            omp_threads: lowered.omp_threads,
+            omp_constructs: lowered.constructs,
+            omp_unlowered: self.omp_unlowered.clone(),
+        }))
+    }
 }
 
 /// Reads, preprocesses and parses `path`.
@@ -64,6 +96,8 @@ pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
         unit: part.unit,
         map,
         omp_threads: part.omp_threads,
+        omp_constructs: part.omp_constructs,
+        omp_unlowered: part.omp_unlowered,
     })
 }
 
@@ -116,6 +150,10 @@ pub(crate) struct Part {
     pub edits: Vec<Edit>,
     /// [`Parsed::omp_threads`] of this file.
     pub omp_threads: Option<usize>,
+    /// [`Parsed::omp_constructs`] of this file.
+    pub omp_constructs: Vec<openmp::Construct>,
+    /// [`Parsed::omp_unlowered`] of this file.
+    pub omp_unlowered: Option<Arc<TranslationUnit>>,
 }
 
 impl Options {
@@ -165,28 +203,40 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
-            let omp_threads = match openmp::lower(&mut unit, &parse.source, omp_team) {
-                Ok(t) => t,
-                Err((span, what)) => {
-                    let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
+            // Kept for lowering again with another team size (OpenMP programs only: a
+            // directive or a runtime call names `omp`).
+            let unlowered = parse.source.contains("omp").then(|| unit.clone());
+            let lowered = match lower_unit(&mut unit, &parse.source, omp_team) {
+                Ok(l) => l,
+                Err(mut e) => {
                     e.source = Some(map());
                     return Err(e);
                 }
             };
-            if let Err(span) = resolve_auto_type(&mut unit) {
-                let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
-                e.source = Some(map());
-                return Err(e);
-            }
+            let omp_unlowered = unlowered
+                .filter(|_| lowered.omp_threads.is_some())
+                .map(Arc::new);
             Ok(Part {
                 text: parse.source,
                 unit,
                 edits,
-                omp_threads,
+                omp_threads: lowered.omp_threads,
+                omp_constructs: lowered.constructs,
+                omp_unlowered,
             })
         }
         Err(e) => Err(syntax_error(&e.source, e.offset, &e.expected, &map())),
     }
+}
+
+/// The OpenMP lowering of `unit` (parsed from `text`) with teams the program does not size
+/// of `omp_team` threads, then `__auto_type` resolved; errors without a source map.
+fn lower_unit(unit: &mut TranslationUnit, text: &str, omp_team: usize) -> Result<openmp::Lowered> {
+    let lowered = openmp::lower(unit, text, omp_team)
+        .map_err(|(span, what)| Error::unsupported(span, format!("OpenMP: {what}")))?;
+    resolve_auto_type(unit)
+        .map_err(|span| Error::unsupported(span, "`__auto_type` without an initialiser"))?;
+    Ok(lowered)
 }
 
 /// `__auto_type x = init;` (parsed with `__auto_type` as a type name, see

@@ -183,6 +183,10 @@ pub struct Bounds {
     /// of the answer; absent when the program has no such `parallel` region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omp_threads: Option<usize>,
+    /// The `--omp-threads` the deepening started from, when it grew the team to
+    /// `omp_threads`; absent when it did not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_threads_from: Option<usize>,
 }
 
 impl Bounds {
@@ -196,6 +200,7 @@ impl Bounds {
             vacuous: false,
             cut_loops: vec![],
             omp_threads: None,
+            omp_threads_from: None,
         }
     }
 }
@@ -251,6 +256,10 @@ pub struct AccessInfo {
     pub libc_state: Option<String>,
     /// The function the access is written in (null: outside any, e.g. an initialiser).
     pub function: Option<String>,
+    /// In an OpenMP program: the innermost construct whose statement holds the access
+    /// (`parallel for`, `single`, …) and where its directive is; absent outside any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_construct: Option<OmpConstruct>,
     pub thread: Thread,
     /// Values CBMC gives for the variables in `expr` (e.g. an index), as CBMC prints them.
     pub values: Vec<Value>,
@@ -285,6 +294,15 @@ impl AccessInfo {
             self.quoted()
         )
     }
+}
+
+/// An OpenMP construct named in a report: `parallel for` at `a.c:12`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct OmpConstruct {
+    /// The directive's name (`parallel for`, `sections`, `critical`).
+    pub name: String,
+    /// Where its `#pragma omp` is.
+    pub at: Position,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -434,6 +452,7 @@ fn build(
             vacuous: report.vacuous && no_race,
             cut_loops: trace::cut_loops(report, parsed),
             omp_threads: parsed.omp_threads,
+            omp_threads_from: None,
         },
         verdict,
         races,

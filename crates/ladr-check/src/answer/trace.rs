@@ -12,8 +12,9 @@
 
 use super::locks;
 use super::steps::{context_ranges, position, user_span, user_text};
-use super::{AccessInfo, Context, Position, Race, StepInfo, Thread, Value, Word};
+use super::{AccessInfo, Context, OmpConstruct, Position, Race, StepInfo, Thread, Value, Word};
 use crate::{Access, Finding, Report};
+use ladr_c::frontend::openmp::Construct;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::names;
 use ladr_cbmc::names as cbmc_names;
@@ -117,17 +118,38 @@ fn access_info(
     contexts: &[Context],
     first: bool,
 ) -> AccessInfo {
+    let omp_construct =
+        Construct::innermost(&parsed.omp_constructs, a.site.span.start).map(|c| OmpConstruct {
+            name: c.name.clone(),
+            at: position(&parsed.map.lookup(c.at)),
+        });
+    let mut expr = a.site.expr.clone();
+    let mut values = values(a, report, contexts, first);
+    if omp_construct.is_some() {
+        // The OpenMP lowering reaches a shared variable `x` of the function through a
+        // pointer (`(*x)` at the user's `x`): the user wrote `x`, and that pointer's value
+        // (an address) says nothing the user wrote.
+        let written = parsed
+            .text
+            .get(a.site.span.start..a.site.span.end)
+            .map(str::trim);
+        if let Some(w) = written.filter(|w| expr.strip_prefix('*') == Some(*w)) {
+            expr = w.to_string();
+        }
+        values.retain(|v| !v.value.starts_with('&') && v.name != expr);
+    }
     AccessInfo {
         file: a.loc.file.clone(),
         line: a.loc.line,
         column: a.loc.column,
         kind: Word::new(if a.site.write { "write" } else { "read" }),
         atomic: a.site.atomic,
-        expr: a.site.expr.clone(),
+        expr,
         libc_state: a.site.libc_state.clone(),
         function: enclosing_function(&parsed.unit, a.site.span.start),
+        omp_construct,
         thread: thread(report, parsed, a.slot.index),
-        values: values(a, report, contexts, first),
+        values,
         locks_held: vec![],
         atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
         offset: (a.site.span.start, a.site.span.end),

@@ -47,6 +47,8 @@ pub struct Lowering {
     pub ordered_loops: Vec<usize>,
     /// The `for ordered` loops whose turn counter is declared.
     pub declared_turns: HashSet<usize>,
+    /// The block constructs lowered so far.
+    pub constructs: Vec<super::Construct>,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {
@@ -110,6 +112,12 @@ impl Lowering {
         let start = s.span.start;
         let governing = self.governing.remove(&start).unwrap_or_default();
         let before = self.before.remove(&start).unwrap_or_default();
+        self.constructs
+            .extend(governing.iter().map(|d| super::Construct {
+                name: d.name(),
+                at: d.at,
+                body: (s.span.start, s.span.end),
+            }));
         let parallels = governing
             .iter()
             .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))
@@ -132,6 +140,12 @@ impl Lowering {
             self.ordered_loops.push(n);
         }
         self.parallel_depth += parallels;
+        // Loops around a `parallel` do not count for the constructs inside it: each
+        // encounter of the region is a new team, which all leave before the next one.
+        let outer_loops = self.loop_depth;
+        if parallels > 0 {
+            self.loop_depth = 0;
+        }
         let walked = self.children(s);
         self.parallel_depth -= parallels;
         let applied = walked.and_then(|()| {
@@ -141,6 +155,7 @@ impl Lowering {
             }
             Ok(())
         });
+        self.loop_depth = outer_loops;
         if ordered {
             self.ordered_loops.pop();
         }

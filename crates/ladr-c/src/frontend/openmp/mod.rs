@@ -41,6 +41,36 @@ use std::collections::{HashMap, HashSet};
 /// `omp_set_num_threads`).
 pub const DEFAULT_TEAM: usize = 2;
 
+/// A block construct of the program (`parallel for`, `single`, …): where its directive is
+/// and the statement it governs, offsets in the parsed text; the answer names the
+/// innermost one holding an access.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Construct {
+    /// The directive's name words, as written (`parallel for`).
+    pub name: String,
+    /// Offset of its `#pragma`.
+    pub at: usize,
+    /// The governed statement's start and end.
+    pub body: (usize, usize),
+}
+
+impl Construct {
+    /// The innermost construct of `all` whose statement holds offset `at`.
+    pub fn innermost(all: &[Construct], at: usize) -> Option<&Construct> {
+        all.iter()
+            .filter(|c| c.body.0 <= at && at < c.body.1)
+            .min_by_key(|c| (c.body.1 - c.body.0, usize::MAX - c.at))
+    }
+}
+
+/// What [`lower`] found: the team size it chose and the constructs.
+#[derive(Clone, Debug, Default)]
+pub struct Lowered {
+    /// `Some(default_team)` when a `parallel` region's team got that size (see [`lower`]).
+    pub omp_threads: Option<usize>,
+    pub constructs: Vec<Construct>,
+}
+
 /// What ladr reads instead of gcc's `<omp.h>` (which lang-c cannot parse): the runtime
 /// functions that [`lower`] models, and the lock types (a pthread mutex's state).
 pub const OMP_H: &str = "typedef struct { int _state[8]; } omp_lock_t;
@@ -120,7 +150,7 @@ pub fn lower(
     unit: &mut TranslationUnit,
     text: &str,
     default_team: usize,
-) -> Result<Option<usize>, Failure> {
+) -> Result<Lowered, Failure> {
     let dirs = directive::directives(text).map_err(|at| {
         (
             Span::span(at, at + 1),
@@ -129,7 +159,7 @@ pub fn lower(
     })?;
     let calls = uses_runtime(unit);
     if dirs.is_empty() && !calls {
-        return Ok(None);
+        return Ok(Lowered::default());
     }
     let set_by_program = set_num_threads(unit)?;
     let team = set_by_program.unwrap_or(default_team);
@@ -154,6 +184,7 @@ pub fn lower(
         threadprivate: HashSet::new(),
         ordered_loops: vec![],
         declared_turns: HashSet::new(),
+        constructs: vec![],
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -185,7 +216,10 @@ pub fn lower(
         );
     }
     rewrite_calls(unit, team)?;
-    Ok(unsized_team.then_some(default_team))
+    Ok(Lowered {
+        omp_threads: unsized_team.then_some(default_team),
+        constructs: l.constructs,
+    })
 }
 
 /// `threadprivate(x)`: the file-scope `x` becomes `_Thread_local` (each thread's copy
