@@ -147,6 +147,12 @@ struct Cli {
     #[arg(long, default_value_t = 100, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     max_unwind: u32,
+    /// At most N threads besides `main` (1–63; default 4, in SV-COMP mode 63): a
+    /// `pthread_create` beyond them is not run, and the answer says so (`the bounds cut the
+    /// program: threads`; SV-COMP mode then never answers `true`).
+    #[arg(long, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(1..=63))]
+    max_threads: Option<u32>,
     /// Time limit for the whole check, in seconds (translation and CBMC); 0: none. The
     /// answer is then "unknown", or with --deepen the answer of the deepest finished bounds.
     #[arg(long, default_value = "300", value_name = "SECONDS", help_heading = "Bounds",
@@ -605,9 +611,15 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     let done = match &answer.verdict {
         Verdict::Race if outcome.races.iter().all(|r| r.suppression.is_some()) => Done::NoRace,
         Verdict::Race => Done::Race,
-        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
-        // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
-        Verdict::NoRace if cli.svcomp && (answer.bounds.vacuous || answer.fallback.is_some()) => {
+        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, the
+        // probe's (the first bound pair gave no answer) cut loops of a constant bound, and
+        // `--max-threads` left threads out.
+        Verdict::NoRace
+            if cli.svcomp
+                && (answer.bounds.vacuous
+                    || answer.fallback.is_some()
+                    || answer.bounds.cuts.iter().any(|c| c.as_str() == "threads")) =>
+        {
             Done::Unknown
         }
         Verdict::NoRace => Done::NoRace,
@@ -866,6 +878,12 @@ fn options(cli: &Cli) -> Options {
         vacuity_query: false,
         racefree: !cli.no_racefree,
         proof_facts: !cli.no_prove,
+        // SV-COMP's `true` claims every execution: no thread bound unless asked for.
+        max_threads: match (cli.max_threads, cli.svcomp) {
+            (Some(n), _) => Some(n),
+            (None, true) => None,
+            (None, false) => Some(ladr_ir::program::DEFAULT_MAX_THREADS),
+        },
     }
 }
 

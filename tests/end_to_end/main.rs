@@ -21,6 +21,7 @@ mod project;
 mod proof_shrink;
 mod prove;
 mod racefree;
+mod real_bounds;
 mod renamed;
 mod report_formats;
 mod resources;
