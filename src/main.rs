@@ -22,6 +22,7 @@ mod eval_cli;
 mod gate_cli;
 mod library_cli;
 mod swarm_cli;
+mod watch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -489,10 +490,7 @@ fn main() -> ExitCode {
         }
         Err(RecvTimeoutError::Timeout) => {
             ladr_cbmc::process::abandon();
-            let e = Error::new(
-                ErrorKind::Backend,
-                format!("the time limit of {} s was reached", cli.timeout),
-            );
+            let e = Error::new(ErrorKind::Backend, watch::out_of_time(cli.timeout));
             let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
             fail(&cli, &file, &mut err_out, &e, None)
         }
@@ -577,7 +575,7 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     let show = |phase: Phase, b: &Options| {
         bar.set_message(progress_message(&request, &file, phase, b));
     };
-    let checked = ladr_check::check(&parsed, &request, &show);
+    let checked = ladr_check::check(&parsed, &request, &watch::Watch(show));
     bar.finish_and_clear();
     exit_if_interrupted();
     let mut answer = match checked {
@@ -740,7 +738,11 @@ fn request(
         bounds: options(cli),
         cbmc: copts,
         keep: cli.keep_files.clone(),
-        deadline: time_limit(cli).map(|t| t0 + t),
+        // The check stops its CBMC runs a little before the limit (a twentieth, at most
+        // 5 s), so that its own answer, which says which phase ran out and the program's
+        // size, is out before the watchdog's (a loaded machine took more than the
+        // watchdog's second to read a stopped CBMC's output).
+        deadline: time_limit(cli).map(|t| t0 + t - (t / 20).min(Duration::from_secs(5))),
         deepen_steps: if cli.svcomp || !cli.no_deepen {
             cli.deepen_steps
         } else {
