@@ -1,5 +1,5 @@
 //! Bounds for real programs (issue 33): `--max-threads` (threads beyond it are not created,
-//! a `threads` cut, never `true` in SV-COMP mode).
+//! a `threads` cut, never `true` in SV-COMP mode), loops that only wait (no `loop` cut).
 
 use super::ladr;
 
@@ -78,4 +78,26 @@ fn svcomp_mode_never_answers_true_past_a_thread_bound() {
     let (code, last, err) = svcomp("tests/e2e/max_threads_racy.c", &[]);
     assert_eq!(code, 1, "{last:?}{err}");
     assert_eq!(last.as_deref(), Some("SV-COMP result: false(no-data-race)"));
+}
+
+/// A condition-variable loop (`while (!ready) pthread_cond_wait(&cv, &m);`) only waits: it
+/// is one copy with its exit assumed, not a `loop` cut. The producer that writes `data`
+/// after unlocking races with `main`'s read after the loop; the one that writes it under
+/// the lock does not, and its "no race" has no cut at all.
+#[test]
+fn a_loop_that_only_waits_is_no_loop_cut() {
+    let v = json("tests/e2e/wait_loop_racy.c", &[]);
+    assert_eq!(v["verdict"], "race", "{v}");
+    let mut lines: Vec<u64> = (0..2)
+        .map(|k| v["races"][0]["accesses"][k]["line"].as_u64().unwrap())
+        .collect();
+    lines.sort();
+    assert_eq!(lines, vec![10, 19], "{v}");
+    let v = json("tests/e2e/wait_loop_free.c", &[]);
+    assert_eq!(v["verdict"], "no-race", "{v}");
+    assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
+    // At no unwinding at all the wait still runs once: the same answer.
+    let v = json("tests/e2e/wait_loop_free.c", &["--unwind", "0"]);
+    assert_eq!(v["verdict"], "no-race", "{v}");
+    assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
 }
