@@ -22,6 +22,7 @@ mod eval_cli;
 mod gate_cli;
 mod library_cli;
 mod swarm_cli;
+mod watch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
@@ -148,6 +149,12 @@ struct Cli {
     #[arg(long, default_value_t = 100, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     max_unwind: u32,
+    /// At most N threads besides `main` (1–63; default 4, in SV-COMP mode 63): a
+    /// `pthread_create` beyond them is not run, and the answer says so (`the bounds cut the
+    /// program: threads`; SV-COMP mode then never answers `true`).
+    #[arg(long, value_name = "N", help_heading = "Bounds",
+          value_parser = clap::value_parser!(u32).range(1..=63))]
+    max_threads: Option<u32>,
     /// Time limit for the whole check, in seconds (translation and CBMC); 0: none. The
     /// answer is then "unknown", or with --deepen the answer of the deepest finished bounds.
     #[arg(long, default_value = "300", value_name = "SECONDS", help_heading = "Bounds",
@@ -484,10 +491,7 @@ fn main() -> ExitCode {
         }
         Err(RecvTimeoutError::Timeout) => {
             ladr_cbmc::process::abandon();
-            let e = Error::new(
-                ErrorKind::Backend,
-                format!("the time limit of {} s was reached", cli.timeout),
-            );
+            let e = Error::new(ErrorKind::Backend, watch::out_of_time(cli.timeout));
             let mut err_out = StandardStream::stderr(color_choice(cli.color, false));
             fail(&cli, &file, &mut err_out, &e, None)
         }
@@ -572,7 +576,7 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     let show = |phase: Phase, b: &Options| {
         bar.set_message(progress_message(&request, &file, phase, b));
     };
-    let checked = ladr_check::check(&parsed, &request, &show);
+    let checked = ladr_check::check(&parsed, &request, &watch::Watch(show));
     bar.finish_and_clear();
     exit_if_interrupted();
     let mut answer = match checked {
@@ -606,9 +610,15 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     let done = match &answer.verdict {
         Verdict::Race if outcome.races.iter().all(|r| r.suppression.is_some()) => Done::NoRace,
         Verdict::Race => Done::Race,
-        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, and
-        // the probe's (the first bound pair gave no answer) cut loops of a constant bound.
-        Verdict::NoRace if cli.svcomp && (answer.bounds.vacuous || answer.fallback.is_some()) => {
+        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, the
+        // probe's (the first bound pair gave no answer) cut loops of a constant bound, and
+        // `--max-threads` left threads out.
+        Verdict::NoRace
+            if cli.svcomp
+                && (answer.bounds.vacuous
+                    || answer.fallback.is_some()
+                    || answer.bounds.cuts.iter().any(|c| c.as_str() == "threads")) =>
+        {
             Done::Unknown
         }
         Verdict::NoRace => Done::NoRace,
@@ -729,7 +739,11 @@ fn request(
         bounds: options(cli),
         cbmc: copts,
         keep: cli.keep_files.clone(),
-        deadline: time_limit(cli).map(|t| t0 + t),
+        // The check stops its CBMC runs a little before the limit (a twentieth, at most
+        // 5 s), so that its own answer, which says which phase ran out and the program's
+        // size, is out before the watchdog's (a loaded machine took more than the
+        // watchdog's second to read a stopped CBMC's output).
+        deadline: time_limit(cli).map(|t| t0 + t - (t / 20).min(Duration::from_secs(5))),
         deepen_steps: if cli.svcomp || !cli.no_deepen {
             cli.deepen_steps
         } else {
@@ -868,6 +882,12 @@ fn options(cli: &Cli) -> Options {
         racefree: !cli.no_racefree,
         proof_facts: !cli.no_prove,
         proved: None,
+        // SV-COMP's `true` claims every execution: no thread bound unless asked for.
+        max_threads: match (cli.max_threads, cli.svcomp) {
+            (Some(n), _) => Some(n),
+            (None, true) => None,
+            (None, false) => Some(ladr_ir::program::DEFAULT_MAX_THREADS),
+        },
     }
 }
 

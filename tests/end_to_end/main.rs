@@ -22,6 +22,7 @@ mod project;
 mod proof_shrink;
 mod prove;
 mod racefree;
+mod real_bounds;
 mod renamed;
 mod report_formats;
 mod resources;

@@ -395,6 +395,25 @@ fn an_answer_out_of_time_says_where_the_time_went() {
     }
 }
 
+/// The same with the deepening schedule (issue 33 item 3): the check stops its CBMC runs a
+/// little before the limit, so the answer says which phase ran out, the size and what may
+/// help, not only that the time limit was reached.
+#[test]
+fn a_deepening_out_of_time_says_where_the_time_went() {
+    let file = "tests/e2e/constant_loop_heavy_free.c";
+    let (code, v) = json(&[file, "--timeout", "8", "--deepen", "--jobs", "1"]);
+    assert_eq!(code, 3, "{v}");
+    let reason = v["reason"].as_str().unwrap();
+    for says in [
+        "thread slots",
+        "visible statements",
+        "instrumented accesses",
+        "may help: ",
+    ] {
+        assert!(reason.contains(says), "{reason}");
+    }
+}
+
 /// The ladr binary on `args` with `--format json -q` (and `--no-prove`), `$LADR_CADICAL`
 /// set to `cadical` if given: exit status, document, stderr.
 fn json_with_cadical(args: &[&str], cadical: Option<&Path>) -> (i32, Value, String) {

@@ -420,7 +420,7 @@ pub fn run(opts: &Options, seq_file: &Path) -> Result<Outcome, Error> {
     let _group = process::track_group(child.id());
     // Read both pipes on threads: CBMC's JSON can be larger than a pipe buffer, and
     // reading one pipe while CBMC blocks on the other would deadlock.
-    let out = process::reader(child.stdout.take());
+    let out = process::phase_reader(child.stdout.take());
     let err = process::reader(child.stderr.take());
 
     let deadline = match (opts.timeout.map(|t| start + t), opts.deadline) {

@@ -169,6 +169,54 @@ pub fn reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<S
     })
 }
 
+/// The phase the CBMC run started last by this process has reached, as its output so far
+/// says (0: none started; then [`crate::Phase`] in order from 1), for a watchdog that must
+/// answer while CBMC still runs.
+static LIVE_PHASE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+/// The number of the CBMC run started last: only its reader writes [`LIVE_PHASE`].
+static LIVE_RUN: AtomicU64 = AtomicU64::new(0);
+
+/// The furthest phase a CBMC run has reached (`None`: none has started).
+pub fn live_phase() -> Option<crate::Phase> {
+    use crate::Phase;
+    Some(match LIVE_PHASE.load(Ordering::SeqCst) {
+        0 => return None,
+        1 => Phase::FrontEnd,
+        2 => Phase::SymbolicExecution,
+        3 => Phase::Formula,
+        _ => Phase::Solving,
+    })
+}
+
+/// [`reader`] for CBMC's stdout: also records the phase each line starts
+/// ([`live_phase`]).
+pub fn phase_reader<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<String> {
+    let run = LIVE_RUN.fetch_add(1, Ordering::SeqCst) + 1;
+    LIVE_PHASE.store(1, Ordering::SeqCst);
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(p) = pipe {
+            let mut p = std::io::BufReader::new(p);
+            let mut line = Vec::new();
+            while matches!(std::io::BufRead::read_until(&mut p, b'\n', &mut line), Ok(n) if n > 0) {
+                if line.len() < 4096 && line.windows(14).any(|w| w == b"\"messageText\"") {
+                    let phase = match crate::phase_reached(&String::from_utf8_lossy(&line)) {
+                        crate::Phase::FrontEnd => 1,
+                        crate::Phase::SymbolicExecution => 2,
+                        crate::Phase::Formula => 3,
+                        crate::Phase::Solving => 4,
+                    };
+                    if LIVE_RUN.load(Ordering::SeqCst) == run {
+                        LIVE_PHASE.fetch_max(phase, Ordering::SeqCst);
+                    }
+                }
+                buf.append(&mut line);
+            }
+        }
+        String::from_utf8_lossy(&buf).into_owned()
+    })
+}
+
 /// Sends SIGKILL to `targets`: process ids, or `-PGID` for a whole process group.
 pub fn kill(targets: &[String]) {
     if targets.is_empty() {

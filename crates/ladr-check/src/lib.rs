@@ -134,6 +134,9 @@ pub enum Phase {
 /// Told each phase of a check with the bounds it works at (from the check's worker threads).
 pub trait Progress: Sync {
     fn phase(&self, phase: Phase, bounds: &Options);
+    /// The program translated at `bounds`, which CBMC checks next: its thread slots,
+    /// visible statements and instrumented accesses.
+    fn size(&self, _bounds: &Options, _slots: usize, _visible: usize, _instrumented: usize) {}
 }
 
 impl<F: Fn(Phase, &Options) + Sync> Progress for F {

@@ -275,7 +275,12 @@ fn translation_until(
                 if left.is_zero() || cancel.load(Ordering::SeqCst) {
                     return Err(Error::new(
                         ErrorKind::Backend,
-                        "the time limit was reached during the translation",
+                        format!(
+                            "the time limit was reached in ladr's translation at {} rounds \
+                             and {} unwindings; may help: a smaller --unwind or --max-unwind \
+                             (each unwinding copies the loops' bodies)",
+                            bounds.rounds, bounds.unwind
+                        ),
                     ));
                 }
             }
@@ -511,6 +516,13 @@ impl Executor<'_> {
         let cancel = &self.cancel[self.unit(s, i)];
         c.cancel = Some(cancel.clone());
         self.progress.phase(Phase::Cbmc, &self.bounds[s]);
+        let p = &t.program;
+        let size = (
+            p.slots.len(),
+            p.visible_statements() as usize,
+            p.instrumented_accesses() as usize,
+        );
+        self.progress.size(&self.bounds[s], size.0, size.1, size.2);
         let seq = t.printed.text.clone();
         let outcome = match run_cbmc(&t, &c, None) {
             Ok(o) => o,

@@ -65,7 +65,16 @@ pub struct Options {
     /// and handed to each of its translations as data; none: a translation with
     /// `proof_facts` computes them itself (`--emit`, a translation outside a check).
     pub proved: Option<Proved>,
+    /// At most this many threads besides `main` (`--max-threads`): a `pthread_create`
+    /// beyond them is not run (a [`CutKind::Threads`] cut, the executions that reach it
+    /// are not explored). `None`: only the model's limit ([`CutKind::ThreadCount`]).
+    pub max_threads: Option<u32>,
 }
+
+/// The command line's `--max-threads` when none is given (not in SV-COMP mode): two
+/// threads race, and a third and fourth that set up or hand over state cover the real
+/// harnesses' pools and queues; each slot more is one more copy of a thread's code per round.
+pub const DEFAULT_MAX_THREADS: u32 = 4;
 
 /// An access by the source span of its lvalue ([`Site::span`], offsets in the parsed text):
 /// every copy of one access in the bounded program (inlined, unwound, one per slot) has the
@@ -98,6 +107,7 @@ impl Default for Options {
             proof_facts: false,
             proved: None,
             exclude: vec![],
+            max_threads: None,
         }
     }
 }
@@ -117,6 +127,9 @@ pub enum CutKind {
     ThreadNesting,
     /// More threads than the model has slots (`MAX_SLOTS`).
     ThreadCount,
+    /// More threads than `--max-threads` ([`Options::max_threads`]): the creations beyond
+    /// it are not run.
+    Threads,
     /// A heap object whose size is not a constant is at most 128 bytes
     /// (`model/pthread.c`, `__ladr_malloc` and its siblings for `calloc`, `valloc`,
     /// `realloc` and `posix_memalign`): larger requests are not explored.

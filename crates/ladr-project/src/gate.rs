@@ -268,6 +268,8 @@ fn options(h: &Harness) -> Options {
     Options {
         rounds: h.rounds,
         unwind: h.unwind,
+        // As `ladr FILE` without `--max-threads`.
+        max_threads: Some(ladr_ir::program::DEFAULT_MAX_THREADS),
         ..Options::default()
     }
 }

@@ -170,7 +170,7 @@ pub struct Bounds {
     /// holds only for executions within them.
     pub cut: bool,
     /// Which kinds of cut the program has (`loop`, `recursion`, `function-pointer`,
-    /// `thread-nesting`, `thread-count`, `heap-size`, `arguments`).
+    /// `thread-nesting`, `thread-count`, `threads`, `heap-size`, `arguments`).
     pub cuts: Vec<Word>,
     /// A "no race" that is vacuous: the program creates threads, but no execution within
     /// the bounds creates one, so no access of a thread was checked (larger bounds may).
@@ -515,6 +515,7 @@ fn cut_name(c: CutKind) -> &'static str {
         CutKind::FunctionPointer => "function-pointer",
         CutKind::ThreadNesting => "thread-nesting",
         CutKind::ThreadCount => "thread-count",
+        CutKind::Threads => "threads",
         CutKind::HeapSize => "heap-size",
         CutKind::Arguments => "arguments",
         CutKind::KeyDestructors => "key-destructors",

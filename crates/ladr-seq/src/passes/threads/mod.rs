@@ -357,6 +357,7 @@ fn rewrite_slots(
             new: vec![],
             chain: &chain,
             unwind: opts.unwind,
+            max_threads: opts.max_threads,
             key_sites: &mut key_sites,
             dtors: &facts.dtors,
             dtor_pointers_known: facts.dtor_pointers_known,

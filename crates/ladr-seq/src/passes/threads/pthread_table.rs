@@ -226,8 +226,8 @@ impl<'a> SlotRewriter<'a> {
     }
 
     /// `pthread_create`: a new slot running the start routine, created by this one; past
-    /// [`MAX_SLOTS`] slots, or a routine nested in itself more than `--unwind` times, the
-    /// executions that create it are cut.
+    /// [`MAX_SLOTS`] slots or `--max-threads` threads, or a routine nested in itself more
+    /// than `--unwind` times, the executions that create it are cut.
     fn create(&mut self, site: &PthreadCall<'_>) -> Result<Vec<Node<Statement>>> {
         let (span, cspan) = (site.span, site.call_span);
         let routine = self.routine(&site.arg(2)?.node);
@@ -239,31 +239,39 @@ impl<'a> SlotRewriter<'a> {
             .note("ladr needs to know statically which function each pthread_create starts"));
         };
         let same = self.chain.iter().filter(|r| **r == routine).count() as u32;
-        Ok(if self.slots.len() >= MAX_SLOTS || same > self.unwind {
-            self.p.cuts.push(Cut {
-                kind: if same > self.unwind {
-                    CutKind::ThreadNesting
-                } else {
-                    CutKind::ThreadCount
-                },
-                span: cspan,
-            });
-            vec![assume(int(0, span), span)]
-        } else {
-            let nk = self.slots.len();
-            self.slots.push(Slot {
-                index: nk,
-                function: slot_function(nk),
-                routine: routine.clone(),
-                created_at: Some(cspan),
-                parent: Some(self.slot),
-            });
-            self.new.push((nk, routine));
-            vec![site.with_lv(site.model(
-                "pthread_create",
-                vec![site.arg(0)?, int(nk as u64, cspan), site.arg(3)?],
-            ))]
-        })
+        // Slot 0 is `main`: `max_threads` threads more.
+        let bounded = self
+            .max_threads
+            .is_some_and(|n| self.slots.len() > n as usize);
+        Ok(
+            if self.slots.len() >= MAX_SLOTS || same > self.unwind || bounded {
+                self.p.cuts.push(Cut {
+                    kind: if same > self.unwind {
+                        CutKind::ThreadNesting
+                    } else if bounded {
+                        CutKind::Threads
+                    } else {
+                        CutKind::ThreadCount
+                    },
+                    span: cspan,
+                });
+                vec![assume(int(0, span), span)]
+            } else {
+                let nk = self.slots.len();
+                self.slots.push(Slot {
+                    index: nk,
+                    function: slot_function(nk),
+                    routine: routine.clone(),
+                    created_at: Some(cspan),
+                    parent: Some(self.slot),
+                });
+                self.new.push((nk, routine));
+                vec![site.with_lv(site.model(
+                    "pthread_create",
+                    vec![site.arg(0)?, int(nk as u64, cspan), site.arg(3)?],
+                ))]
+            },
+        )
     }
 
     /// Mutexes, spin locks and read-write locks.

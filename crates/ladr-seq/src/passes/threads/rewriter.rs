@@ -25,6 +25,8 @@ pub(super) struct SlotRewriter<'a> {
     pub(super) new: Vec<(usize, String)>,
     pub(super) chain: &'a [String],
     pub(super) unwind: u32,
+    /// `Options::max_threads`.
+    pub(super) max_threads: Option<u32>,
     /// `pthread_key_create` sites seen so far, in all slots.
     pub(super) key_sites: &'a mut usize,
     /// The key destructors (numbered from 1 in the model).

@@ -16,6 +16,9 @@
 //!   body and never address-taken) of at most `max_unwind` iterations are unwound exactly
 //!   and need no cut. The same shape with a global or address-taken `i` gets that many
 //!   copies too, but keeps its cut (another thread may change `i`).
+//! * A loop that only waits (`wait`: a condition that only reads, a body that only waits or
+//!   reads: `while (!flag);`, `while (!ready) pthread_cond_wait(&cv, &m);`) is one copy with
+//!   its exit condition assumed, and no cut: the unwinding is not spent on it.
 //! * A backward `goto L` is handled when `L` labels an item of a block that also contains
 //!   (at any depth) the gotos: the items from `L` to the last such goto are copied U times;
 //!   in copy k `goto L` jumps to the start of copy k+1, in the last copy it becomes
@@ -46,6 +49,7 @@ mod loops;
 mod prune;
 mod regions;
 mod solo;
+mod wait;
 
 use constants::{constant_globals, constant_locals, locals_and_taken};
 use ladr_c::diag::{Error, Result};
@@ -154,6 +158,8 @@ impl Unwinder<'_> {
                 }
             }
             Statement::Labeled(l) => self.stmt(&mut l.node.statement)?,
+            // A loop that only waits: one copy, its exit assumed, no cut (`wait`).
+            Statement::While(w) if wait::is_wait_loop(w) => *s = self.unwind_while(s, 1, true),
             Statement::While(w) => {
                 self.stmt(&mut w.node.statement)?;
                 let n = self.unwind;
