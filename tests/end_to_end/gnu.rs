@@ -137,3 +137,14 @@ fn computed_goto_is_a_located_unsupported_error() {
     assert!(err.contains("computed goto `goto *expression`"), "{err}");
     assert!(err.contains("coroutine.c:5:"), "{err}");
 }
+
+/// A temporary whose type is `__typeof__` of a statement expression stays in its block (made
+/// static there); one whose type names that temporary (`__typeof__(__builtin_expect(t & 1,
+/// 0))`) stays with it: hoisted to file scope it came before its declaration and CBMC
+/// refused the program ("failed to find symbol", thmap's `atomic_load_explicit` under
+/// `__predict_false`).
+#[test]
+fn typeof_naming_a_statement_expression_temporary() {
+    racy("typeof_of_statement_expression_racy.c", (8, 15));
+    free("typeof_of_statement_expression_free.c");
+}

@@ -282,3 +282,62 @@ int main() {
     assert!(!out.contains("__CPROVER_OBJECT_SIZE"), "{out}");
     assert!(out.contains("__CPROVER_assume"), "{out}");
 }
+
+/// `if (!DEBUG) return;` with `DEBUG` a macro: the code behind the constant test is dead and
+/// goes, labels only a dead goto targets do not revive it, but a label that a live goto
+/// targets inside a branch the test never takes keeps what follows it.
+#[test]
+fn dead_code_behind_a_constant_test_is_removed() {
+    insta::assert_snapshot!(check(
+        r#"
+int g, h;
+int main() {
+  if (!(0 >= 30)) goto out;
+  g = 1;
+  if (g == h) goto dead_target;
+  h = 2;
+  dead_target: ;
+  g = 3;
+  out: ;
+  if (h) goto inside;
+  if (2 > 1 && 0) {
+    h = 4;
+    inside: ;
+    h = 5;
+  } else {
+    h = 6;
+  }
+  return 0;
+}
+"#,
+        2
+    ));
+}
+
+#[test]
+fn semantics_constant_tests() {
+    same_output(
+        r#"
+#include <stdio.h>
+int g;
+int main() {
+  if (!(0 >= 30)) goto out;
+  g = 1;
+  skipped: ;
+  g = 3;
+  out: ;
+  if (g == 0) goto inside;
+  if (2 > 1 && 0) {
+    g = 4;
+    inside: ;
+    g = g + 5;
+  } else {
+    g = 6;
+  }
+  printf("%d\n", g);
+  return 0;
+}
+"#,
+        2,
+    );
+}

@@ -9,8 +9,9 @@
 //!
 //! * [`eval`]: integer constant expressions (C11 6.6p6) — literals, enumeration constants
 //!   and known locals ([`Env`]), `sizeof`/`_Alignof`, casts, unary and binary operators,
-//!   `?:`. Values are computed for integer literals, unary `+`/`-` and binary
-//!   `+ - * / % << >>` (as macros such as `#define N (21-1)` leave them), on `i128`; other
+//!   `?:`. Values are computed for integer literals, unary `+`/`-`/`!`, binary
+//!   `+ - * / % << >>` (as macros such as `#define N (21-1)` leave them), and comparisons
+//!   and `&&`/`||` of two non-negative values (`#define IS_DEBUG (LEVEL >= 30)`), on `i128`; other
 //!   operators, and operations that overflow or divide by zero, give a constant whose value
 //!   is not computed. [`value`] and [`is_constant`] read its answer.
 //! * [`is_initializer_constant`]: the wider constants an initialiser of static storage may
@@ -97,6 +98,7 @@ pub fn eval(e: &Expression, env: &Env) -> Const {
                 (_, Not) => Not,
                 (U::Minus, Value(v)) => v.checked_neg().map_or(Constant, Value),
                 (U::Plus, Value(v)) => Value(v),
+                (U::Negate, Value(v)) => Value(i128::from(v == 0)),
                 _ => Constant,
             }
         }
@@ -119,6 +121,17 @@ pub fn eval(e: &Expression, env: &Env) -> Const {
                 B::Modulo => l.checked_rem(r),
                 B::ShiftLeft if (0..64).contains(&r) => l.checked_shl(r as u32),
                 B::ShiftRight if (0..64).contains(&r) => l.checked_shr(r as u32),
+                // Comparisons of two non-negative values: the usual arithmetic conversions
+                // (a negative int against an unsigned) cannot change their result.
+                _ if l < 0 || r < 0 => None,
+                B::Less => Some(i128::from(l < r)),
+                B::Greater => Some(i128::from(l > r)),
+                B::LessOrEqual => Some(i128::from(l <= r)),
+                B::GreaterOrEqual => Some(i128::from(l >= r)),
+                B::Equals => Some(i128::from(l == r)),
+                B::NotEquals => Some(i128::from(l != r)),
+                B::LogicalAnd => Some(i128::from(l != 0 && r != 0)),
+                B::LogicalOr => Some(i128::from(l != 0 || r != 0)),
                 _ => None,
             };
             v.map_or(Constant, Value)
@@ -261,6 +274,10 @@ mod tests {
         assert_eq!(eval(&expr("sizeof(int) + 1"), &none), Const::Constant);
         assert_eq!(eval(&expr("1 / 0"), &none), Const::Constant);
         assert_eq!(eval(&expr("1 ? 2 : 3"), &none), Const::Constant);
+        assert_eq!(eval(&expr("!(0 >= 30)"), &none), Const::Value(1));
+        assert_eq!(eval(&expr("2 == 2 && 1 < 0"), &none), Const::Value(0));
+        // -1 < 0u is false in C: comparisons with a negative side are not computed.
+        assert_eq!(eval(&expr("-1 < 0u"), &none), Const::Constant);
         assert_eq!(eval(&expr("n + 1"), &none), Const::Not);
         let known = HashMap::from([("n".to_string(), 9)]);
         assert_eq!(value(&expr("n + 1"), &Env::values(&known)), Some(10));

@@ -30,6 +30,8 @@ pub(super) fn make_locals_static(
         out: &'a mut Vec<Node<Declaration>>,
         enumerators: &'a HashSet<String>,
         autos: Vec<String>,
+        /// Locals made static where they are: a declaration naming one stays too.
+        stay: HashSet<String>,
     }
     impl LocalHoister<'_> {
         fn autos_of(&mut self, d: &Node<Declaration>) {
@@ -65,9 +67,14 @@ pub(super) fn make_locals_static(
                     continue;
                 }
                 let was_static = make_static(d, self.enumerators)?;
-                if type_has_statement_expression(&d.node) {
+                if type_has_statement_expression(&d.node) || mentions(d, &self.stay) {
                     // `__typeof__(({ ... }))` (a temporary of a statement expression) is
-                    // only valid inside a function: made static where it is.
+                    // only valid inside a function: made static where it is, and so is a
+                    // declaration whose type names such a local (`__typeof__(t + 1)`), which
+                    // at file scope would come before it.
+                    self.stay.extend(d.node.declarators.iter().filter_map(|id| {
+                        declarator_name(&id.node.declarator.node).map(str::to_string)
+                    }));
                     self.autos_of(d);
                     kept.push(it);
                     continue;
@@ -98,6 +105,7 @@ pub(super) fn make_locals_static(
         out: statics,
         enumerators,
         autos: vec![],
+        stay: HashSet::new(),
     };
     visit_mut::stmt(&mut h, body)?;
     Ok(h.autos)
@@ -198,6 +206,22 @@ fn type_has_statement_expression(d: &Declaration) -> bool {
     d.specifiers
         .iter()
         .any(|s| visit::decl_specifier(&mut StatementExpressionFinder, s).is_err())
+}
+
+/// True if `d` (its type, declarators or initialisers) names one of `names`.
+fn mentions(d: &Node<Declaration>, names: &HashSet<String>) -> bool {
+    struct NameFinder<'a>(&'a HashSet<String>);
+    impl Visitor for NameFinder<'_> {
+        /// Found one.
+        type Error = ();
+        fn expr(&mut self, e: &Node<Expression>) -> std::result::Result<Walk, ()> {
+            match &e.node {
+                Expression::Identifier(i) if self.0.contains(&i.node.name) => Err(()),
+                _ => Ok(Walk::Descend),
+            }
+        }
+    }
+    !names.is_empty() && visit::declaration(&mut NameFinder(names), d).is_err()
 }
 
 fn is_typedef_or_extern(d: &Declaration) -> bool {
