@@ -314,13 +314,11 @@ impl Lowering {
             .into_iter()
             .chain(d.vars_of("firstprivate"))
         {
-            if !locals.contains_key(&n) {
-                match self.globals.get(&n) {
-                    Some(v) => {
-                        locals.insert(n, v.clone());
-                    }
-                    None => return fail(d, format!("`{n}` is not a variable ladr knows")),
-                }
+            if let std::collections::hash_map::Entry::Vacant(e) = locals.entry(n) {
+                let Some(v) = self.globals.get(e.key()) else {
+                    return fail(d, format!("`{}` is not a variable ladr knows", e.key()));
+                };
+                e.insert(v.clone());
             }
         }
         for n in d.vars_of("shared") {

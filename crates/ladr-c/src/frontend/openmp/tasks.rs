@@ -87,7 +87,7 @@ pub fn check_routines(
             };
             if let Some(bad) = bad {
                 let what = names::original_name(bad);
-                return Err(refusal(*span, &what));
+                return Err(refusal(*span, what));
             }
             todo.extend(uses.iter().filter(|u| graph.contains_key(*u)).cloned());
         }
