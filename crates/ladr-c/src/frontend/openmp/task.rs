@@ -57,6 +57,9 @@ enum Sharing {
     Private,
 }
 
+/// A variable a task uses: its name, declaration and form in the task (`None`: private).
+type Capture = (String, Var, Option<Form>);
+
 /// The kind of a `depend` item: 1 `in`, 2 `out`/`inout`.
 const DEP_IN: u64 = 1;
 const DEP_OUT: u64 = 2;
@@ -212,6 +215,71 @@ fn dependences(d: &Directive) -> R<Vec<(Node<Expression>, u64)>> {
         }
     }
     Ok(out)
+}
+
+/// Whether task `d` is undeferred (`!c` of `if(c)`, `c` of `final(c)`), evaluated at the
+/// encounter; `None` without those clauses.
+fn undeferred(d: &Directive, span: Span) -> R<Option<Node<Expression>>> {
+    let mut undeferred = None;
+    for (clause, negate) in [("if", true), ("final", false)] {
+        if let Some(text) = d.clause(clause).and_then(|c| c.args.clone()) {
+            let text = text.trim();
+            let text = text
+                .strip_prefix("task")
+                .and_then(|t| t.trim_start().strip_prefix(':'))
+                .unwrap_or(text);
+            let c = expression(d, text, clause)?;
+            let c = if negate { not(c, span) } else { c };
+            undeferred = Some(match undeferred {
+                None => c,
+                Some(u) => or(u, c, span),
+            });
+        }
+    }
+    Ok(undeferred)
+}
+
+/// The hand-over into slot `k` of task construct `t`: the bookkeeping (the parent's count
+/// of children, the group, the team size and level, the flag, the predecessors) and the
+/// captured variables (a pointer to a shared one, the value of a firstprivate one).
+fn fill_slots(
+    t: usize,
+    k: &str,
+    flag: &str,
+    preds: &[String],
+    captures: &[Capture],
+    span: Span,
+) -> Node<Statement> {
+    let g = |n: &str| ident(&names::omp(n, 0), span);
+    let mut chain = None;
+    for slot in (0..SLOTS).rev() {
+        let cap = |what: &str| ident(&format!("{}_{what}{slot}", names::omp("cap", t)), span);
+        let mut fill = vec![
+            set(cap("parent"), addr(g("children"), span), span),
+            set(cap("group"), g("group"), span),
+            set(cap("size"), ident(names::OMP_TEAM_SIZE, span), span),
+            set(cap("level"), g("level"), span),
+            set(cap("flag"), ident(flag, span), span),
+        ];
+        for (p, pred) in preds.iter().enumerate() {
+            fill.push(set(cap(&format!("pred{p}")), ident(pred, span), span));
+        }
+        for (n, _, form) in captures {
+            let value = match form {
+                Some(Form::Pointer) => addr(ident(n, span), span),
+                Some(_) => ident(n, span),
+                None => continue,
+            };
+            fill.push(set(cap(&format!("v_{n}")), value, span));
+        }
+        chain = Some(if_stmt(
+            eq(ident(k, span), int(slot as u64, span), span),
+            block_of(fill, span),
+            chain,
+            span,
+        ));
+    }
+    chain.unwrap_or_else(|| empty_stmt(span))
 }
 
 /// `list` split at its top-level commas.
@@ -390,7 +458,14 @@ impl Lowering {
         }
         let routine = names::omp_task(t);
         self.task_routines.push((routine.clone(), span));
-        // The hand-over objects: `SLOTS` copies of each, one per task in flight.
+        self.hand_over_objects(t, &captures, span);
+        self.task_routine(t, &captures, body, span);
+        self.creation(d, t, &captures)
+    }
+
+    /// The hand-over objects of task construct `t`: `SLOTS` copies of each (one per task
+    /// created and not yet started), the slots' busy flags and the creation count.
+    fn hand_over_objects(&mut self, t: usize, captures: &[Capture], span: Span) {
         let mut caps: Vec<(String, Var, Form)> = vec![];
         let int_var = |pointer: bool| {
             let decl = if pointer {
@@ -413,7 +488,7 @@ impl Lowering {
         for p in 0..PREDS {
             caps.push((format!("pred{p}"), int_var(false), Form::Same));
         }
-        for (n, var, form) in &captures {
+        for (n, var, form) in captures {
             if let Some(form) = form {
                 caps.push((format!("v_{n}"), var.clone(), *form));
             }
@@ -439,19 +514,12 @@ impl Lowering {
             Some(SLOTS as u64),
         );
         self.global(&[TypeSpecifier::Long], &names::omp("seq", t), None);
-        self.task_routine(t, &captures, body, span);
-        self.creation(d, t, &captures)
     }
 
     /// The encountering task's code: a free hand-over slot, the counts, the dependences,
     /// the hand-over, the creation, and for an undeferred task (`if(0)`, `final(1)`) the
     /// wait for its end.
-    fn creation(
-        &mut self,
-        d: &Directive,
-        t: usize,
-        captures: &[(String, Var, Option<Form>)],
-    ) -> R<Node<Statement>> {
+    fn creation(&mut self, d: &Directive, t: usize, captures: &[Capture]) -> R<Node<Statement>> {
         let span = dspan(d);
         let tid = names::omp("tid", t);
         let k = names::omp("slot", t);
@@ -494,23 +562,7 @@ impl Lowering {
         for p in &preds {
             items.push(local_int(p, Some(minus_one(span))));
         }
-        // Whether the task is undeferred, evaluated at the encounter.
-        let mut undeferred = None;
-        for (clause, negate) in [("if", true), ("final", false)] {
-            if let Some(text) = d.clause(clause).and_then(|c| c.args.clone()) {
-                let text = text.trim();
-                let text = text
-                    .strip_prefix("task")
-                    .and_then(|t| t.trim_start().strip_prefix(':'))
-                    .unwrap_or(text);
-                let c = expression(d, text, clause)?;
-                let c = if negate { not(c, span) } else { c };
-                undeferred = Some(match undeferred {
-                    None => c,
-                    Some(u) => or(u, c, span),
-                });
-            }
-        }
+        let undeferred = undeferred(d, span)?;
         let undeferred_name = names::omp("undeferred", t);
         let is_undeferred = undeferred.is_some();
         if let Some(u) = undeferred {
@@ -554,36 +606,7 @@ impl Lowering {
             span,
         );
         stmts.extend(self.depend(d, t, &flag, &preds)?);
-        // The hand-over into slot k.
-        let mut chain = None;
-        for slot in (0..SLOTS).rev() {
-            let cap = |what: &str| ident(&format!("{}_{what}{slot}", names::omp("cap", t)), span);
-            let mut fill = vec![
-                set(cap("parent"), addr(g("children"), span), span),
-                set(cap("group"), g("group"), span),
-                set(cap("size"), ident(names::OMP_TEAM_SIZE, span), span),
-                set(cap("level"), g("level"), span),
-                set(cap("flag"), ident(&flag, span), span),
-            ];
-            for (p, pred) in preds.iter().enumerate() {
-                fill.push(set(cap(&format!("pred{p}")), ident(pred, span), span));
-            }
-            for (n, _, form) in captures {
-                let value = match form {
-                    Some(Form::Pointer) => addr(ident(n, span), span),
-                    Some(_) => ident(n, span),
-                    None => continue,
-                };
-                fill.push(set(cap(&format!("v_{n}")), value, span));
-            }
-            chain = Some(if_stmt(
-                eq(ident(&k, span), int(slot as u64, span), span),
-                block_of(fill, span),
-                chain,
-                span,
-            ));
-        }
-        stmts.extend(chain);
+        stmts.push(fill_slots(t, &k, &flag, &preds, captures, span));
         let arg = cast(
             type_name(&[TypeSpecifier::Void], 1, span),
             ident(&k, span),
@@ -712,13 +735,7 @@ impl Lowering {
 
     /// `void *__omp_taskN(void *arg)`: the hand-over read (the slot freed), the
     /// predecessors waited for, the body, the end counted.
-    fn task_routine(
-        &mut self,
-        t: usize,
-        captures: &[(String, Var, Option<Form>)],
-        body: Node<Statement>,
-        span: Span,
-    ) {
+    fn task_routine(&mut self, t: usize, captures: &[Capture], body: Node<Statement>, span: Span) {
         let arg = names::omp("arg", t);
         let k = names::omp("slot", t);
         let g = |n: &str| ident(&names::omp(n, 0), span);
