@@ -54,13 +54,63 @@ fn omp_locks() {
     free("omp_lock_free.c");
 }
 
-/// Tasks are not modelled: refused at the directive's line, never "no race".
+/// A task whose code depends on the thread running it (`omp_get_thread_num`) is refused at
+/// the task's line, never "no race": which team thread runs a task is not modelled.
 #[test]
-fn tasks_are_refused_with_their_location() {
+fn task_using_the_thread_number_is_refused_with_its_location() {
     let (code, _, err) = ladr(&["tests/data/unsupported/openmp_task.c"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("OpenMP `task`"), "{err}");
+    assert!(
+        err.contains("a task whose code uses `omp_get_thread_num`"),
+        "{err}"
+    );
     assert!(err.contains("openmp_task.c:8"), "{err}");
+}
+
+/// `task`: a deferred task runs concurrently with its creator; a local declared in the
+/// region is firstprivate in the task (its own copy), a local of `main` is shared.
+#[test]
+fn task_runs_concurrently_with_its_creator() {
+    racy("omp_task_racy.c", (8, 9));
+    free("omp_task_free.c");
+}
+
+/// `taskwait`: the creator waits for its child task before reading what it wrote.
+#[test]
+fn taskwait_orders_the_child_before_the_read() {
+    racy("omp_taskwait_racy.c", (8, 9));
+    free("omp_taskwait_free.c");
+}
+
+/// `taskgroup` waits for every descendant (a grandchild task too); `taskwait` only for the
+/// children, so the grandchild's write races with the creator's.
+#[test]
+fn taskgroup_waits_for_descendants() {
+    racy("omp_taskgroup_racy.c", (10, 13));
+    free("omp_taskgroup_free.c");
+}
+
+/// `depend(out: x)` then `depend(in: x)`: the second sibling starts after the first ended;
+/// on another item they race.
+#[test]
+fn depend_orders_sibling_tasks() {
+    racy("omp_depend_racy.c", (8, 10));
+    free("omp_depend_free.c");
+}
+
+/// `taskloop`: iterations are tasks; its implicit taskgroup orders them before the read
+/// after it, `nogroup` does not.
+#[test]
+fn taskloop_has_an_implicit_taskgroup() {
+    racy("omp_taskloop_racy.c", (10, 11));
+    free("omp_taskloop_free.c");
+}
+
+/// `task if(0)` is undeferred: the creator waits for it; `if(1)` is deferred.
+#[test]
+fn undeferred_task_runs_before_the_creator_continues() {
+    racy("omp_task_if_racy.c", (8, 9));
+    free("omp_task_if_free.c");
 }
 
 /// `threadprivate`: each thread has its own copy of the global.

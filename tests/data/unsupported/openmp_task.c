@@ -6,7 +6,7 @@ int main(void) {
 #pragma omp single
     {
 #pragma omp task
-      x = 1;
+      x = omp_get_thread_num();
       x = 2;
     }
   }

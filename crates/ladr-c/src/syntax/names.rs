@@ -104,6 +104,12 @@ pub fn omp_region(n: usize) -> String {
     format!("__omp_region{n}")
 }
 
+/// The start routine of the `n`th OpenMP `task` construct (a function of the program, as
+/// [`omp_region`]).
+pub fn omp_task(n: usize) -> String {
+    format!("__omp_task{n}")
+}
+
 /// The suffix of a file's `static` renamed by the linker (`count` of the second file →
 /// `count__ladr_u2`). A suffix, not [`PREFIX`], because the passes take prefixed names for
 /// their own temporaries and locals; the user's name is still [`original_name`].

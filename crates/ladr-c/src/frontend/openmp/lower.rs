@@ -49,6 +49,17 @@ pub struct Lowering {
     pub declared_turns: HashSet<usize>,
     /// The block constructs lowered so far.
     pub constructs: Vec<super::Construct>,
+    /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
+    pub has_tasks: bool,
+    /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
+    /// entries outside it.
+    pub region_marks: Vec<(usize, usize)>,
+    /// The variables each enclosing construct makes private (its clauses, its loop variable).
+    pub privatised: Vec<Vec<String>>,
+    /// The name of the function being lowered.
+    pub function_name: String,
+    /// The start routines of tasks, with their directive's place.
+    pub task_routines: Vec<(String, Span)>,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {
@@ -104,6 +115,7 @@ impl Lowering {
     /// Lowers the directives in one function definition.
     pub fn function(&mut self, f: &mut Node<FunctionDefinition>) -> R<()> {
         self.scopes = vec![parameters(&f.node.declarator.node).into_iter().collect()];
+        self.function_name = function_name(&f.node).unwrap_or("").to_string();
         self.addressed = super::vars::addressed(&f.node.statement);
         self.stmt(&mut f.node.statement)
     }
@@ -145,8 +157,19 @@ impl Lowering {
         let outer_loops = self.loop_depth;
         if parallels > 0 {
             self.loop_depth = 0;
+            self.region_marks
+                .push((self.scopes.len(), self.privatised.len()));
+        }
+        let made_private = governing.len();
+        for d in &governing {
+            self.privatised.push(privatised_by(d, s));
         }
         let walked = self.children(s);
+        self.privatised
+            .truncate(self.privatised.len() - made_private);
+        if parallels > 0 {
+            self.region_marks.pop();
+        }
         self.parallel_depth -= parallels;
         let applied = walked.and_then(|()| {
             for d in governing.iter().rev() {
@@ -297,6 +320,9 @@ impl Lowering {
                 Ok(self.masked(d, body, filter))
             }
             ["single"] => self.single(d, body),
+            ["task"] => self.task(d, body),
+            ["taskgroup"] => self.taskgroup(d, body),
+            ["taskloop"] => self.taskloop(d, body),
             ["section"] => fail(d, "`section` outside a `sections` construct"),
             _ => fail(d, format!("OpenMP `{}` is not modelled", d.name())),
         }
@@ -323,6 +349,13 @@ impl Lowering {
     fn standalone(&mut self, d: &Directive) -> R<Vec<Node<Statement>>> {
         if d.is(&["barrier"]) {
             return Ok(self.barrier(dspan(d)));
+        }
+        if d.is(&["taskwait"]) {
+            return self.taskwait(d);
+        }
+        if d.is(&["taskyield"]) {
+            // A task scheduling point: any task may run here, as anywhere in the model.
+            return Ok(vec![]);
         }
         if d.is(&["flush"]) {
             // Sequential consistency: every access is already visible to every thread.
@@ -384,7 +417,12 @@ impl Lowering {
         )));
         items.push(item(set(phase(), other, span)));
         let gt = binop(BinaryOperator::Greater, team(), int(1, span), span);
-        vec![if_stmt(gt, block(items, span), None, span)]
+        let mut out = vec![if_stmt(gt, block(items, span), None, span)];
+        if self.has_tasks {
+            // Every task of the team has finished before any thread leaves the barrier.
+            out.extend(super::task::tasks_finished(1, span));
+        }
+        out
     }
 
     /// `critical [(name)]`: a mutex per name around the block.
@@ -535,4 +573,35 @@ impl Lowering {
         outer.push(item(block(inner, bspan)));
         Ok(block(outer, bspan))
     }
+}
+
+/// The variables directive `d` makes private in its statement `s`: its `private`,
+/// `firstprivate`, `lastprivate`, `reduction` and `linear` lists, and the loop variable of a
+/// loop construct.
+fn privatised_by(d: &Directive, s: &Node<Statement>) -> Vec<String> {
+    let mut names: Vec<String> = [
+        "private",
+        "firstprivate",
+        "lastprivate",
+        "reduction",
+        "linear",
+    ]
+    .iter()
+    .flat_map(|c| d.vars_of(c))
+    .map(|v| v.split(':').next().unwrap_or("").trim().to_string())
+    .collect();
+    let loops = d
+        .words
+        .iter()
+        .any(|w| ["for", "simd", "taskloop", "distribute"].contains(&w.as_str()));
+    if let (true, Statement::For(f)) = (loops, &s.node) {
+        if let ForInitializer::Expression(e) = &f.node.initializer.node {
+            if let Expression::BinaryOperator(b) = &e.node {
+                if let Some(n) = ident_name(&b.node.lhs) {
+                    names.push(n.to_string());
+                }
+            }
+        }
+    }
+    names
 }

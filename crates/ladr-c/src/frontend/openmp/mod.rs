@@ -15,7 +15,11 @@
 //!   thread number and size, pthread mutexes and constants;
 //! * gcc's `<omp.h>` is replaced by [`OMP_H`], declarations of what is modelled.
 //!
-//! What is not modelled (tasks, doacross `ordered`, `simd` inside a region, offload,
+//! [`task`] lowers explicit tasks (a thread per task, `taskwait`/`taskgroup`/barriers waiting
+//! for counts of unfinished tasks, `depend` as waits for completion flags), [`taskloop`] its
+//! loop form, [`tasks`] their unit-wide parts.
+//!
+//! What is not modelled (doacross `ordered`, `simd` inside a region, offload,
 //! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod copyprivate;
@@ -23,6 +27,9 @@ mod directive;
 mod loops;
 mod lower;
 mod outline;
+mod task;
+mod taskloop;
+mod tasks;
 mod vars;
 mod work;
 
@@ -185,6 +192,15 @@ pub fn lower(
         ordered_loops: vec![],
         declared_turns: HashSet::new(),
         constructs: vec![],
+        has_tasks: dirs.iter().any(|d| {
+            d.words
+                .iter()
+                .any(|w| ["task", "taskloop", "taskwait", "taskgroup"].contains(&w.as_str()))
+        }),
+        region_marks: vec![],
+        privatised: vec![],
+        function_name: String::new(),
+        task_routines: vec![],
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -194,14 +210,21 @@ pub fn lower(
         }
     }
     let mut items = runtime_state();
+    if l.has_tasks {
+        items.extend(tasks::state());
+    }
     for mut ext in std::mem::take(&mut unit.0) {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             l.function(f)?;
             items.append(&mut l.new_items);
+            if l.has_tasks && l.function_name == "main" {
+                tasks::main_waits(f);
+            }
         }
         items.push(ext);
     }
     unit.0 = items;
+    tasks::check_routines(unit, &l.task_routines, &l.threadprivate)?;
     let left = l
         .governing
         .values()

@@ -36,14 +36,14 @@ use std::convert::Infallible;
 
 /// The region body's uses of the enclosing function's locals, following block scopes;
 /// with `deref` set, rewrites those names to `(*x)`.
-struct Uses<'a> {
-    outer: &'a dyn Fn(&str) -> bool,
-    inner: Vec<HashSet<String>>,
-    used: BTreeMap<String, ()>,
-    written: HashSet<String>,
+pub(super) struct Uses<'a> {
+    pub(super) outer: &'a dyn Fn(&str) -> bool,
+    pub(super) inner: Vec<HashSet<String>>,
+    pub(super) used: BTreeMap<String, ()>,
+    pub(super) written: HashSet<String>,
     /// Names under `sizeof` (an array reached through a pointer has another size).
-    sized: HashSet<String>,
-    deref: HashSet<String>,
+    pub(super) sized: HashSet<String>,
+    pub(super) deref: HashSet<String>,
 }
 
 impl Uses<'_> {
@@ -150,6 +150,12 @@ fn if_condition(d: &Directive, text: &str) -> R<Node<Expression>> {
     let text = text
         .strip_prefix("parallel")
         .map_or(text, |t| t.trim_start().strip_prefix(':').unwrap_or(text));
+    expression(d, text, "if")
+}
+
+/// An expression of clause `clause` of directive `d` (its text), parsed at the directive's
+/// offset (its nodes fall on the directive's line).
+pub(super) fn expression(d: &Directive, text: &str, clause: &str) -> R<Node<Expression>> {
     let pad = " ".repeat(d.at);
     let parsed = crate::frontend::parse_text(&format!("{pad}int __x = ({text});\n"), "<if>")
         .ok()
@@ -174,7 +180,7 @@ fn if_condition(d: &Directive, text: &str) -> R<Node<Expression>> {
         Some(e) => Ok(e),
         None => fail(
             d,
-            format!("the `if({text})` clause: not an expression ladr reads"),
+            format!("the `{clause}({text})` clause: not an expression ladr reads"),
         ),
     }
 }
@@ -459,6 +465,14 @@ impl Lowering {
                 span,
             )),
         ];
+        if self.has_tasks {
+            // The tasks this thread creates are bound to the team (level 1).
+            items.push(item(set(
+                ident(&names::omp("level", 0), span),
+                int(1, span),
+                span,
+            )));
+        }
         items.extend(prologue);
         items.push(item(body));
         items.push(item(ret(Some(int(0, span)), span)));
@@ -560,13 +574,26 @@ impl Lowering {
         setup.push(set(ident(names::OMP_THREAD_NUM, span), int(0, span), span));
         setup.push(set(ident(names::OMP_TEAM_SIZE, span), int(1, span), span));
         setup.extend(joins);
+        if self.has_tasks {
+            // The end of the region is a barrier: every task of the team has finished.
+            setup.extend(super::task::tasks_finished(1, span));
+            setup.push(set(
+                ident(&names::omp("level", 0), span),
+                int(0, span),
+                span,
+            ));
+        }
         out.extend(setup.into_iter().map(item));
         Ok(block(out, span))
     }
 }
 
 /// `void *name(void *arg) { body }`.
-fn routine_def(name: &str, arg: &str, body: Node<Statement>) -> Node<ExternalDeclaration> {
+pub(super) fn routine_def(
+    name: &str,
+    arg: &str,
+    body: Node<Statement>,
+) -> Node<ExternalDeclaration> {
     let span = Span::none();
     let mut f = function_def(name, TypeSpecifier::Void, body);
     if let ExternalDeclaration::FunctionDefinition(def) = &mut f.node {

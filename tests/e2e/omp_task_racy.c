@@ -1,0 +1,12 @@
+#include <omp.h>
+int main(void) {
+  int x = 0;
+#pragma omp parallel
+#pragma omp single
+  {
+#pragma omp task
+    x = 1;
+    x = 2;
+  }
+  return x;
+}
