@@ -113,6 +113,13 @@ fn undeferred_task_runs_before_the_creator_continues() {
     free("omp_task_if_free.c");
 }
 
+/// A `static` local is one object for every thread and task: shared in a task, not copied.
+#[test]
+fn a_static_local_is_shared_by_tasks() {
+    racy("omp_task_static_racy.c", (11, 13));
+    free("omp_task_static_free.c");
+}
+
 /// `threadprivate`: each thread has its own copy of the global.
 #[test]
 fn threadprivate_global() {

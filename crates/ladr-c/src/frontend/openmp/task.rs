@@ -311,7 +311,7 @@ impl Lowering {
     /// How task `d` sees the enclosing function's local `n` (OpenMP's rules for tasks: the
     /// clauses, `default`, shared where the enclosing context shares it with the whole
     /// team — a local declared outside the innermost `parallel` region and not made
-    /// private by a construct inside it — else firstprivate).
+    /// private by a construct inside it, or a `static` one — else firstprivate).
     fn sharing_of(&self, d: &Directive, n: &str) -> R<Sharing> {
         if d.vars_of("shared").iter().any(|v| v == n) {
             return Ok(Sharing::Shared);
@@ -331,6 +331,17 @@ impl Lowering {
             Some("firstprivate") => return Ok(Sharing::First),
             Some("private") => return Ok(Sharing::Private),
             _ => {}
+        }
+        // A local with static storage is one object for every thread and task that runs
+        // the function: shared in the enclosing context, so shared in the task.
+        if self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(n))
+            .is_some_and(|v| v.static_storage)
+        {
+            return Ok(Sharing::Shared);
         }
         let Some(&(scopes, privatised)) = self.region_marks.last() else {
             if self.function_name == "main" {

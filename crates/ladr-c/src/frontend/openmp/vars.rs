@@ -16,6 +16,8 @@ use std::convert::Infallible;
 pub struct Var {
     pub specs: Vec<Node<DeclarationSpecifier>>,
     pub declarator: Node<Declarator>,
+    /// Declared `static` or `extern` (one object for every call of the function).
+    pub static_storage: bool,
 }
 
 /// The type a declaration from a [`Var`] gets.
@@ -37,6 +39,13 @@ impl Var {
         declarator: &Node<Declarator>,
         param: bool,
     ) -> Var {
+        let static_storage = specs.iter().any(|s| {
+            matches!(
+                &s.node,
+                DeclarationSpecifier::StorageClass(c)
+                    if matches!(c.node, StorageClassSpecifier::Static | StorageClassSpecifier::Extern)
+            )
+        });
         let specs = specs
             .iter()
             .filter(|s| {
@@ -50,6 +59,7 @@ impl Var {
         let mut v = Var {
             specs,
             declarator: declarator.clone(),
+            static_storage,
         };
         if param && v.is_array() {
             v.declarator = v.shaped(Form::Element);
