@@ -148,73 +148,7 @@ fn install_cbmc_unpacks_only_signed_archive_packages() {
     fake_tools(&bin, &log);
     let archive_key = Signer::new(d.path(), "archive");
     let other_key = Signer::new(d.path(), "other");
-    // The unpacked loader: skips the options the launcher gives it and runs the program.
-    let loader = "while [ $# -gt 0 ]; do case \"$1\" in --library-path|--argv0) shift 2;; *) break;; esac; done\nexec \"$@\"";
-    let libc6 = fake_deb(
-        d.path(),
-        "libc6",
-        "2.41-1",
-        &[("usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", loader)],
-        "libc6_2.41-1_amd64.deb",
-    );
-    let minisat = fake_package(
-        d.path(),
-        "minisat",
-        "2.2.1",
-        "2.2.1",
-        "minisat_2.2.1_amd64.deb",
-    );
-    let cbmc = |v: &str| {
-        let deb = format!("cbmc_{v}_amd64.deb");
-        let says = format!("'{v} (cbmc-{v})'");
-        Package::new(fake_package(d.path(), "cbmc", v, &says, &deb), "cbmc", v)
-            .depends("gcc, libc6 (>= 2.38), minisat (>= 1:2.2.1)")
-    };
-    let base = vec![
-        Package::new(libc6.clone(), "libc6", "2.41-1"),
-        Package::new(minisat.clone(), "minisat", "2.2.1"),
-    ];
-    let mirror = d.path().join("mirror");
-    let debian = Archive {
-        root: mirror.join("debian"),
-        signer: &archive_key,
-    };
-    debian.suite(
-        "trixie",
-        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
-    );
-    // A suite whose package was changed after the index was signed, and one signed by a key
-    // the keyring does not hold.
-    let tampered = Archive {
-        root: mirror.join("tampered"),
-        signer: &archive_key,
-    };
-    tampered.suite(
-        "trixie",
-        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
-    );
-    std::fs::copy(&libc6, tampered.root.join("pool/main/cbmc_6.6.0_amd64.deb")).unwrap();
-    let forged = Archive {
-        root: mirror.join("forged"),
-        signer: &other_key,
-    };
-    forged.suite(
-        "trixie",
-        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
-    );
-    // Ubuntu: the mirror has no `resolute`; `questing` has a new enough cbmc in universe.
-    let ubuntu = Archive {
-        root: mirror.join("ubuntu"),
-        signer: &archive_key,
-    };
-    ubuntu.suite(
-        "questing",
-        &[("main", base.clone()), ("universe", vec![cbmc("6.7.0")])],
-    );
-    ubuntu.suite(
-        "plucky",
-        &[("main", base.clone()), ("universe", vec![cbmc("6.4.1")])],
-    );
+    let (mirror, libc6) = fake_mirror(d.path(), &archive_key, &other_key);
 
     let run = |os_release: &str, archive: &str, home: &str| {
         let _ = std::fs::remove_file(&log);
@@ -320,6 +254,81 @@ fn install_cbmc_unpacks_only_signed_archive_packages() {
         String::from_utf8_lossy(&ran.stdout).trim(),
         "6.7.0 (cbmc-6.7.0)"
     );
+}
+
+/// The fake mirror of `install_cbmc_unpacks_only_signed_archive_packages` under `dir`:
+/// `debian` (trixie: cbmc 6.6.0, libc6 whose loader runs the program it is given, minisat),
+/// `tampered` (a package changed after the index was signed), `forged` (signed by `other`)
+/// and `ubuntu` (no `resolute`; `questing` with cbmc 6.7.0 in universe, `plucky` with
+/// 6.4.1). Returns the mirror's root and the libc6 package.
+fn fake_mirror(
+    dir: &Path,
+    archive_key: &Signer,
+    other_key: &Signer,
+) -> (std::path::PathBuf, std::path::PathBuf) {
+    // The unpacked loader: skips the options the launcher gives it and runs the program.
+    let loader = "while [ $# -gt 0 ]; do case \"$1\" in --library-path|--argv0) shift 2;; *) break;; esac; done\nexec \"$@\"";
+    let libc6 = fake_deb(
+        dir,
+        "libc6",
+        "2.41-1",
+        &[("usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2", loader)],
+        "libc6_2.41-1_amd64.deb",
+    );
+    let minisat = fake_package(dir, "minisat", "2.2.1", "2.2.1", "minisat_2.2.1_amd64.deb");
+    let cbmc = |v: &str| {
+        let deb = format!("cbmc_{v}_amd64.deb");
+        let says = format!("'{v} (cbmc-{v})'");
+        Package::new(fake_package(dir, "cbmc", v, &says, &deb), "cbmc", v)
+            .depends("gcc, libc6 (>= 2.38), minisat (>= 1:2.2.1)")
+    };
+    let base = vec![
+        Package::new(libc6.clone(), "libc6", "2.41-1"),
+        Package::new(minisat.clone(), "minisat", "2.2.1"),
+    ];
+    let mirror = dir.join("mirror");
+    let debian = Archive {
+        root: mirror.join("debian"),
+        signer: &archive_key,
+    };
+    debian.suite(
+        "trixie",
+        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
+    );
+    // A suite whose package was changed after the index was signed, and one signed by a key
+    // the keyring does not hold.
+    let tampered = Archive {
+        root: mirror.join("tampered"),
+        signer: &archive_key,
+    };
+    tampered.suite(
+        "trixie",
+        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
+    );
+    std::fs::copy(&libc6, tampered.root.join("pool/main/cbmc_6.6.0_amd64.deb")).unwrap();
+    let forged = Archive {
+        root: mirror.join("forged"),
+        signer: &other_key,
+    };
+    forged.suite(
+        "trixie",
+        &[("main", [vec![cbmc("6.6.0")], base.clone()].concat())],
+    );
+    // Ubuntu: the mirror has no `resolute`; `questing` has a new enough cbmc in universe.
+    let ubuntu = Archive {
+        root: mirror.join("ubuntu"),
+        signer: &archive_key,
+    };
+    ubuntu.suite(
+        "questing",
+        &[("main", base.clone()), ("universe", vec![cbmc("6.7.0")])],
+    );
+    ubuntu.suite(
+        "plucky",
+        &[("main", base.clone()), ("universe", vec![cbmc("6.4.1")])],
+    );
+
+    (mirror, libc6)
 }
 
 /// A signing key made for one test in its own GnuPG home, and the public keyring that
