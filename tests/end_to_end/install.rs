@@ -289,7 +289,7 @@ fn fake_mirror(
     let mirror = dir.join("mirror");
     let debian = Archive {
         root: mirror.join("debian"),
-        signer: &archive_key,
+        signer: archive_key,
     };
     debian.suite(
         "trixie",
@@ -299,7 +299,7 @@ fn fake_mirror(
     // the keyring does not hold.
     let tampered = Archive {
         root: mirror.join("tampered"),
-        signer: &archive_key,
+        signer: archive_key,
     };
     tampered.suite(
         "trixie",
@@ -308,7 +308,7 @@ fn fake_mirror(
     std::fs::copy(&libc6, tampered.root.join("pool/main/cbmc_6.6.0_amd64.deb")).unwrap();
     let forged = Archive {
         root: mirror.join("forged"),
-        signer: &other_key,
+        signer: other_key,
     };
     forged.suite(
         "trixie",
@@ -317,7 +317,7 @@ fn fake_mirror(
     // Ubuntu: the mirror has no `resolute`; `questing` has a new enough cbmc in universe.
     let ubuntu = Archive {
         root: mirror.join("ubuntu"),
-        signer: &archive_key,
+        signer: archive_key,
     };
     ubuntu.suite(
         "questing",
