@@ -51,7 +51,9 @@ mod regions;
 mod solo;
 mod wait;
 
-use constants::{constant_globals, constant_locals, locals_and_taken};
+use constants::{
+    constant_globals, constant_locals, enumerator_values, foldable_globals, locals_and_taken,
+};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
@@ -63,7 +65,11 @@ use regions::{backward_goto, backward_region, nested_backward_region};
 use std::collections::{HashMap, HashSet};
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
-    let globals = constant_globals(&p.unit);
+    let enumerators = enumerator_values(&p.unit);
+    let globals = constant_globals(&p.unit, &enumerators);
+    // The values a condition may be folded with: enumeration constants and constant globals.
+    let mut foldable = foldable_globals(&p.unit, &globals);
+    foldable.extend(enumerators);
     let global_arrays = solo::global_array_dims(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
@@ -93,7 +99,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 kept: &p.kept,
             };
             unwinder.stmt(&mut f.node.statement)?;
-            prune(&mut f.node.statement);
+            let known = foldable
+                .iter()
+                .filter(|(g, _)| !unwinder.locals.contains(*g))
+                .map(|(g, v)| (g.clone(), *v))
+                .collect();
+            prune(&mut f.node.statement, &known);
             if let Some((span, l)) = backward_goto(&f.node.statement) {
                 return Err(Error::unsupported(
                     span,
