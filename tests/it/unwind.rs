@@ -344,8 +344,9 @@ int main() {
 
 /// A file-scope integer never written nor address-taken and initialised with a constant
 /// (`int verbosity = 0;`) is a constant in conditions: the logging behind
-/// `if (verbosity >= VERB_ALGO)` is dead. Written (`level`), address-taken (`taken`),
-/// `_Bool`, typedef'd, out-of-range and shadowed globals stay as they are.
+/// `if (verbosity >= VERB_ALGO)` is dead, and so is an inlined call's test of its parameter
+/// (`log_at(VERB_ALGO)`). Written (`level`), address-taken (`taken`), `_Bool`, typedef'd,
+/// out-of-range and shadowed globals, and a `_Bool` local, stay as they are.
 #[test]
 fn conditions_on_constant_globals_are_folded() {
     insta::assert_snapshot!(check(CONSTANT_GLOBALS, 2));
@@ -367,8 +368,16 @@ int shadowed = 0;
 int *escape = &taken;
 int g;
 void bump(void) { level++; }
+void log_at(enum verbosity_value at) {
+  if (verbosity >= at) g += 256;
+}
 int main() {
   int shadowed = 3;
+  _Bool local_flag;
+  local_flag = 2;
+  if (local_flag == 2) g += 512;
+  log_at(VERB_ALGO);
+  log_at(NO_VERBOSE);
   if (verbosity >= VERB_ALGO) g += 1;
   if (verbosity == NO_VERBOSE) g += 2;
   bump();

@@ -20,16 +20,18 @@ pub(super) fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Opt
 
 /// The private locals (not parameters' callers' business: parameters are locals too, but
 /// they have no write in the body) written exactly once in `f`, by `x = c` with `c` an
-/// integer constant expression. `__CPROVER_havoc_object(&x)` counts as a write.
+/// integer constant expression (`enumerators` known). `__CPROVER_havoc_object(&x)` counts
+/// as a write.
 pub(super) fn constant_locals(
     f: &FunctionDefinition,
     locals: &HashSet<String>,
     taken: &HashSet<String>,
+    enumerators: &HashMap<String, i128>,
 ) -> HashMap<String, i128> {
     ladr_ir::analysis::assigned_once(&f.statement)
         .into_iter()
         .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
-        .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
+        .filter_map(|(n, rhs)| Some((n, constant(&rhs, enumerators)?)))
         .collect()
 }
 
@@ -112,32 +114,65 @@ pub(super) fn foldable_globals(
         let ExternalDeclaration::Declaration(d) = &ext.node else {
             continue;
         };
-        let integer = d.node.specifiers.iter().all(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => matches!(
-                t.node,
-                TypeSpecifier::Char
-                    | TypeSpecifier::Short
-                    | TypeSpecifier::Int
-                    | TypeSpecifier::Long
-                    | TypeSpecifier::Signed
-                    | TypeSpecifier::Unsigned
-                    | TypeSpecifier::Enum(_)
-            ),
-            _ => true,
-        });
-        if !integer {
-            continue;
-        }
-        for id in &d.node.declarators {
-            let Some(n) = declarator_name(&id.node.declarator.node) else {
-                continue;
-            };
+        for n in integer_objects(&d.node) {
             if let Some(v) = globals.get(n).filter(|v| (0..=127).contains(*v)) {
                 out.insert(n.to_string(), *v);
             }
         }
     }
     out
+}
+
+/// The objects `d` declares with an integer type written with integer keywords or an
+/// `enum` (no `_Bool`, floating type, typedef name, pointer or array).
+fn integer_objects(d: &Declaration) -> Vec<&str> {
+    let integer = d.specifiers.iter().all(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => matches!(
+            t.node,
+            TypeSpecifier::Char
+                | TypeSpecifier::Short
+                | TypeSpecifier::Int
+                | TypeSpecifier::Long
+                | TypeSpecifier::Signed
+                | TypeSpecifier::Unsigned
+                | TypeSpecifier::Enum(_)
+        ),
+        _ => true,
+    });
+    if !integer {
+        return vec![];
+    }
+    d.declarators
+        .iter()
+        .filter(|id| id.node.declarator.node.derived.is_empty())
+        .filter_map(|id| declarator_name(&id.node.declarator.node))
+        .collect()
+}
+
+/// The locals of `consts` ([`constant_locals`]: written once, with a constant) that a
+/// condition may be folded with, as [`foldable_globals`]: of an integer type written with
+/// integer keywords or an `enum`, with a value in 0..=127 (an inlined call's
+/// `level = VERB_QUERY;` makes `if (verbosity >= level)` constant).
+pub(super) fn foldable_locals(
+    f: &FunctionDefinition,
+    consts: &HashMap<String, i128>,
+) -> HashMap<String, i128> {
+    struct Integers(HashSet<String>);
+    impl Visitor for Integers {
+        type Error = Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+            self.0
+                .extend(integer_objects(&d.node).into_iter().map(str::to_string));
+            Ok(Walk::Descend)
+        }
+    }
+    let mut integers = Integers(HashSet::new());
+    let Ok(()) = visit::stmt(&mut integers, &f.statement);
+    consts
+        .iter()
+        .filter(|(n, v)| integers.0.contains(*n) && (0..=127).contains(*v))
+        .map(|(n, v)| (n.clone(), *v))
+        .collect()
 }
 
 /// The values of the program's enumeration constants (anywhere: at file scope, in a
