@@ -68,6 +68,7 @@ pub fn run(cli: &Cli) -> Result<u8, Error> {
 fn config(cli: &Cli, library: &LibraryArgs) -> Config {
     let mut flags: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     flags.extend(cli.define.iter().map(|d| format!("-D{d}")));
+    flags.extend(cli.compiler_flags.iter().cloned());
     let timeout = super::time_limit(cli).map(|t| t.as_secs_f64());
     let harness = Harness {
         name: NAME.into(),

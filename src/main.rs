@@ -20,6 +20,7 @@ mod auto_cli;
 mod documents;
 mod eval_cli;
 mod gate_cli;
+mod gcc_flags;
 mod library_cli;
 mod swarm_cli;
 mod watch;
@@ -219,6 +220,10 @@ struct Cli {
     /// Preprocessor macro definition NAME[=VALUE] (for `.c` input).
     #[arg(short = 'D', value_name = "NAME[=VALUE]", help_heading = "Input")]
     define: Vec<String>,
+    /// Compiler flags given among the arguments (`-std=c11`, `-pthread`), for the
+    /// preprocessor: taken out of the command line before clap reads it (`gcc_flags`).
+    #[arg(skip)]
+    compiler_flags: Vec<String>,
     /// The build's `compile_commands.json` (or the build directory holding it): each FILE it
     /// lists is preprocessed with its own -I/-D/-std/-include options; a FILE it does not
     /// list (the harness) with those of the listed FILEs. -I/-D above are added to all.
@@ -391,10 +396,24 @@ fn options_with_values() -> Vec<String> {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let split = match gcc_flags::split(std::env::args_os().collect(), &options_with_values()) {
+        Ok(split) => split,
+        Err(m) => {
+            let e = clap::Error::raw(clap::error::ErrorKind::InvalidValue, format!("{m}\n"));
+            return documents::usage_error(e, &options_with_values());
+        }
+    };
+    let mut cli = match Cli::try_parse_from(&split.args) {
         Ok(cli) => cli,
         Err(e) => return documents::usage_error(e, &options_with_values()),
     };
+    cli.compiler_flags = split.cpp;
+    if !split.ignored.is_empty() && !cli.quiet {
+        eprintln!(
+            "note: ignoring compiler flags that do not change the program for ladr: {}",
+            split.ignored.join(" ")
+        );
+    }
     exit_cleanly_on_signals();
     let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if let Some(format) = documents::format_asked(&args) {
@@ -671,6 +690,7 @@ fn input(cli: &Cli, file: &std::path::Path) -> Result<(PathBuf, bool), Error> {
 fn load(cli: &Cli, file: &std::path::Path) -> Result<Parsed, Error> {
     let mut cpp_args: Vec<String> = cli.include.iter().map(|i| format!("-I{i}")).collect();
     cpp_args.extend(cli.define.iter().map(|d| format!("-D{d}")));
+    cpp_args.extend(cli.compiler_flags.iter().cloned());
     let db = cli
         .compile_commands
         .as_deref()

@@ -657,3 +657,58 @@ fn the_short_usage_names_the_subcommands() {
         assert!(err.contains(want), "`{want}` not in:\n{err}");
     }
 }
+
+/// Compiler flags pasted after the file (`-std=c99 -O2 -Wall -g -pthread …`) are accepted:
+/// `-std=` reaches the preprocessor (the race below exists only before C11), `-I`/`-D` keep
+/// working, the flags that do not change the program are ignored with a note, and an
+/// unknown standard or `-m32` is a usage error naming it.
+#[test]
+fn pasted_compiler_flags_are_accepted_and_std_reaches_the_preprocessor() {
+    let sb = Sandbox::new();
+    std::fs::create_dir(sb.path("inc")).unwrap();
+    sb.write("inc/value.h", "#define VALUE 2\n");
+    sb.write(
+        "std.c",
+        "#include <pthread.h>\n#include \"value.h\"\nint x;\n\
+         void *t(void *a) {\n#if __STDC_VERSION__ < 201112L && defined(RACE)\n  x = 1;\n#endif\n  return 0;\n}\n\
+         int main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  x = VALUE;\n  pthread_join(h, 0);\n  return 0;\n}\n",
+    );
+    let flags = [
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-g",
+        "-pthread",
+        "-fopenmp",
+        "-m64",
+        "-fPIC",
+        "-fno-strict-aliasing",
+        "-I",
+        "inc",
+        "-DRACE",
+    ];
+    let with = |std: &str| {
+        let mut args = vec!["std.c", std];
+        args.extend(flags);
+        sb.run(&args)
+    };
+    let c99 = with("-std=c99");
+    assert_eq!(c99.code, 1, "{}{}", c99.stdout, c99.stderr);
+    assert!(
+        c99.stderr
+            .contains("ignoring compiler flags that do not change the program for ladr: -O2 -Wall -Wextra -g -fno-strict-aliasing"),
+        "{}",
+        c99.stderr
+    );
+    let c11 = with("-std=gnu11");
+    assert_eq!(c11.code, 0, "{}{}", c11.stdout, c11.stderr);
+    for (bad, says) in [
+        ("-std=c++17", "`-std=c++17` is not a C standard ladr knows"),
+        ("-m32", "write `--32`"),
+    ] {
+        let r = sb.run(&["std.c", bad, "--format", "json"]);
+        assert_eq!(r.code, 2, "{bad}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(says), "{bad}: {}", r.stderr);
+        assert!(!r.stderr.contains("unexpected argument"), "{}", r.stderr);
+    }
+}

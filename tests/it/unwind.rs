@@ -341,3 +341,59 @@ int main() {
         2,
     );
 }
+
+/// A file-scope integer never written nor address-taken and initialised with a constant
+/// (`int verbosity = 0;`) is a constant in conditions: the logging behind
+/// `if (verbosity >= VERB_ALGO)` is dead, and so is an inlined call's test of its parameter
+/// (`log_at(VERB_ALGO)`). Written (`level`), address-taken (`taken`), `_Bool`, typedef'd,
+/// out-of-range and shadowed globals, and a `_Bool` local, stay as they are.
+#[test]
+fn conditions_on_constant_globals_are_folded() {
+    insta::assert_snapshot!(check(CONSTANT_GLOBALS, 2));
+}
+
+/// The program of `conditions_on_constant_globals_are_folded`: every test it folds and
+/// every one it must not; its output under gcc and after `unwind` is the same.
+const CONSTANT_GLOBALS: &str = r#"
+#include <stdio.h>
+enum verbosity_value { NO_VERBOSE, VERB_OPS, VERB_DETAIL, VERB_QUERY, VERB_ALGO };
+typedef int level_t;
+enum verbosity_value verbosity = NO_VERBOSE;
+int level = 0;
+int taken = 0;
+_Bool flag = 2;
+level_t typed = 1;
+unsigned char wide = 300;
+int shadowed = 0;
+int *escape = &taken;
+int g;
+void bump(void) { level++; }
+void log_at(enum verbosity_value at) {
+  if (verbosity >= at) g += 256;
+}
+int main() {
+  int shadowed = 3;
+  _Bool local_flag;
+  local_flag = 2;
+  if (local_flag == 2) g += 512;
+  log_at(VERB_ALGO);
+  log_at(NO_VERBOSE);
+  if (verbosity >= VERB_ALGO) g += 1;
+  if (verbosity == NO_VERBOSE) g += 2;
+  bump();
+  if (level) g += 4;
+  *escape = 5;
+  if (taken) g += 8;
+  if (flag == 2) g += 16;
+  if (typed) g += 32;
+  if (wide == 44) g += 64;
+  if (shadowed) g += 128;
+  printf("%d\n", g);
+  return 0;
+}
+"#;
+
+#[test]
+fn semantics_constant_globals() {
+    same_output(CONSTANT_GLOBALS, 2);
+}

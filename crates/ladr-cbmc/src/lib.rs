@@ -51,7 +51,9 @@ mod output;
 pub mod process;
 pub mod solver;
 
-pub use output::{interpret, phase_reached, phase_times, unbounded_pointers, Phase, PhaseTimes};
+pub use output::{
+    interpret, out_of_memory, phase_reached, phase_times, unbounded_pointers, Phase, PhaseTimes,
+};
 pub use solver::Solver;
 
 /// The file name of the sequential program given to CBMC (in a temporary directory, in
@@ -632,6 +634,60 @@ mod tests {
         assert_eq!(t.convert, Some(1.25));
         assert!((t.sat.unwrap() - 3.00002).abs() < 1e-9, "{t:?}");
         assert_eq!(phase_times("[]"), PhaseTimes::default());
+    }
+
+    /// CBMC out of memory exits with 6, the status of a program it cannot read: its errors
+    /// (recorded from a run on a real project) say which, and the solver says it was there.
+    #[test]
+    fn out_of_memory_is_named_with_its_phase() {
+        let msg = |m: &str, t: &str| {
+            format!("  {{\n    \"messageText\": \"{m}\",\n    \"messageType\": \"{t}\"\n  }},\n")
+        };
+        let symex = format!(
+            "[\n{}{}{}",
+            msg(
+                "CBMC version 6.6.0 (cbmc-6.6.0) 64-bit x86_64 linux",
+                "STATUS-MESSAGE"
+            ),
+            msg("Starting Bounded Model Checking", "STATUS-MESSAGE"),
+            msg("Runtime Symex: 75.2064s", "STATISTICS"),
+        );
+        let sat = format!(
+            "{symex}{}{}{}  {{\n    \"messageText\": \"Out of memory\",\n    \"messageType\": \"ERROR\"\n  }}\n]\n",
+            msg("Running propositional reduction", "STATUS-MESSAGE"),
+            msg("Solving with MiniSAT 2.2.1 with simplifier", "STATUS-MESSAGE"),
+            msg("SAT checker ran out of memory", "ERROR"),
+        );
+        assert_eq!(out_of_memory(&sat, ""), Some(Phase::Solving));
+        let (verdict, _) = interpret(Some(6), &sat, "");
+        assert_eq!(
+            verdict,
+            Verdict::Unknown {
+                reason: "CBMC ran out of memory in the SAT solver (exit 6)".into()
+            }
+        );
+        // In symbolic execution only "Out of memory"; the phase from the progress so far.
+        let during_symex = format!(
+            "{symex}  {{\n    \"messageText\": \"Out of memory\",\n    \"messageType\": \"ERROR\"\n  }}\n]\n"
+        );
+        assert_eq!(
+            out_of_memory(&during_symex, ""),
+            Some(Phase::SymbolicExecution)
+        );
+        let (verdict, _) = interpret(Some(6), &during_symex, "");
+        assert_eq!(
+            verdict,
+            Verdict::Unknown {
+                reason: "CBMC ran out of memory in its symbolic execution (exit 6)".into()
+            }
+        );
+        // A program CBMC cannot read is still said as such.
+        assert_eq!(out_of_memory(SYNTAX_ERROR, ""), None);
+        let (verdict, _) = interpret(Some(6), SYNTAX_ERROR, "");
+        assert!(
+            matches!(&verdict, Verdict::Unknown { reason } if reason.starts_with("CBMC could not read the program (exit 6)")),
+            "{verdict:?}"
+        );
     }
 
     #[test]

@@ -55,6 +55,14 @@ pub fn interpret(
             },
             None => unknown("CBMC exited with 10 but reports no failed property".into()),
         },
+        (code, _) if out_of_memory(stdout, stderr).is_some() => {
+            let phase = out_of_memory(stdout, stderr).unwrap_or(Phase::FrontEnd);
+            let status = code.map_or("no exit status".into(), |c| format!("exit {c}"));
+            unknown(format!(
+                "CBMC ran out of memory in {} ({status})",
+                phase.words()
+            ))
+        }
         (code, Ok(ms)) => {
             let errors: Vec<String> = ms.iter().filter_map(Message::error_text).collect();
             let what = if errors.is_empty() {
@@ -411,6 +419,26 @@ pub fn phase_times(stdout: &str) -> PhaseTimes {
         symex: sum("Symex"),
         convert: sum("Convert SSA"),
         sat: sum("Solver"),
+    }
+}
+
+/// The phase in which CBMC ran out of memory, if its output says it did: its errors
+/// "SAT checker ran out of memory" (the solver) and "Out of memory" (any phase; CBMC then
+/// exits with 6, the status it also gives a program it cannot read). `None` otherwise.
+pub fn out_of_memory(stdout: &str, stderr: &str) -> Option<Phase> {
+    const SAT: &str = "SAT checker ran out of memory";
+    let error = |text: &str| {
+        [stdout, stderr].iter().any(|out| {
+            out.contains(&format!("\"messageText\": \"{text}\""))
+                || out.lines().any(|l| l.trim() == text)
+        })
+    };
+    if error(SAT) {
+        Some(Phase::Solving)
+    } else if error("Out of memory") {
+        Some(phase_reached(stdout))
+    } else {
+        None
     }
 }
 

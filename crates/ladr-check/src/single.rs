@@ -244,6 +244,26 @@ fn out_of_time(stdout: &str, stats: &Stats) -> String {
     )
 }
 
+/// Why a CBMC run that ran out of memory (in `phase`) gave no answer, for the user: the
+/// phase, the program's size, and the options most likely to help.
+fn out_of_memory(phase: cbmc::Phase, stats: &Stats) -> String {
+    let help = match phase {
+        cbmc::Phase::FrontEnd => "a smaller harness (fewer files or functions) or fewer --rounds",
+        cbmc::Phase::SymbolicExecution | cbmc::Phase::Formula => {
+            "a smaller --unwind or fewer --rounds, or --swarm N to split the check"
+        }
+        cbmc::Phase::Solving => "--swarm N to split the search, or fewer --rounds",
+    };
+    format!(
+        "CBMC ran out of memory in {} ({} thread slots, {} visible statements, {} \
+         instrumented accesses); may help: a larger --memory MB if the machine has it, {help}",
+        phase.words(),
+        stats.slots,
+        stats.visible,
+        stats.instrumented
+    )
+}
+
 /// The report of a check from CBMC's outcome on the translated program: the verdict, and for
 /// a race the two accesses named by the site ids the counterexample sets. Pure, so trace
 /// mapping is tested on recorded CBMC output.
@@ -266,6 +286,8 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         cbmc::Verdict::Unknown { reason } => Finding::Unknown {
             reason: if outcome.timed_out {
                 out_of_time(&outcome.stdout, &stats)
+            } else if let Some(phase) = cbmc::out_of_memory(&outcome.stdout, &outcome.stderr) {
+                out_of_memory(phase, &stats)
             } else {
                 reason
             },

@@ -9,7 +9,7 @@
 //! * a path: `-I`, `-isystem`, `-iquote`, `-idirafter`, `-include`, `-imacros` (joined,
 //!   `-Idir`, or as the next argument), the path not starting with `-` or `@`;
 //! * a value: `-D`, `-U` (always passed joined, `-DNAME=VALUE`, so never an option);
-//! * `-std=…`;
+//! * `-std=…` naming a standard of [`STANDARDS`];
 //! * the flags of [`FLAGS`]: `-m32`, `-m64`, `-pthread`, `-ansi` and the `-f` options
 //!   that only select predefined macros (`-funsigned-char` defines `__CHAR_UNSIGNED__`,
 //!   `-fPIC` `__PIC__`, …).
@@ -65,6 +65,52 @@ pub const FLAGS: &[&str] = &[
     "-fdollars-in-identifiers",
     "-fno-dollars-in-identifiers",
 ];
+
+/// The C standards `-std=` may name (gcc's spellings of them); any other is refused.
+pub const STANDARDS: &[&str] = &[
+    "c89",
+    "c90",
+    "c99",
+    "c9x",
+    "c11",
+    "c1x",
+    "c17",
+    "c18",
+    "c2x",
+    "c23",
+    "c2y",
+    "gnu89",
+    "gnu90",
+    "gnu99",
+    "gnu9x",
+    "gnu11",
+    "gnu1x",
+    "gnu17",
+    "gnu18",
+    "gnu2x",
+    "gnu23",
+    "gnu2y",
+    "iso9899:1990",
+    "iso9899:199409",
+    "iso9899:1999",
+    "iso9899:199x",
+    "iso9899:2011",
+    "iso9899:2017",
+    "iso9899:2018",
+    "iso9899:2024",
+];
+
+/// Checks `-std=VALUE`: `Ok` for a standard of [`STANDARDS`], else why not.
+pub fn standard(value: &str) -> std::result::Result<(), String> {
+    if STANDARDS.contains(&value) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`-std={value}` is not a C standard ladr knows (allowed: {})",
+            STANDARDS.join(" ")
+        ))
+    }
+}
 
 /// One allowed option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,7 +173,13 @@ pub fn next(args: &[String]) -> (std::result::Result<CppOption, String>, usize) 
             (_, n) => (Err(format!("`{opt}` without a macro name")), n),
         };
     }
-    if (a.starts_with("-std=") && a.len() > 5) || FLAGS.contains(&a.as_str()) {
+    if let Some(value) = a.strip_prefix("-std=") {
+        return match standard(value) {
+            Ok(()) => (Ok(CppOption::Flag(a.clone())), 1),
+            Err(m) => (Err(m), 1),
+        };
+    }
+    if FLAGS.contains(&a.as_str()) {
         return (Ok(CppOption::Flag(a.clone())), 1);
     }
     (
@@ -223,6 +275,9 @@ mod tests {
             &["-include", "@opts"],
             &["-imacros"],
             &["-D"],
+            &["-std=c11 -wrapper"],
+            &["-std=@opts"],
+            &["-std="],
         ] {
             assert!(check(&s(bad)).is_err(), "{bad:?} accepted");
         }

@@ -20,16 +20,18 @@ pub(super) fn constant(e: &Node<Expression>, env: &HashMap<String, i128>) -> Opt
 
 /// The private locals (not parameters' callers' business: parameters are locals too, but
 /// they have no write in the body) written exactly once in `f`, by `x = c` with `c` an
-/// integer constant expression. `__CPROVER_havoc_object(&x)` counts as a write.
+/// integer constant expression (`enumerators` known). `__CPROVER_havoc_object(&x)` counts
+/// as a write.
 pub(super) fn constant_locals(
     f: &FunctionDefinition,
     locals: &HashSet<String>,
     taken: &HashSet<String>,
+    enumerators: &HashMap<String, i128>,
 ) -> HashMap<String, i128> {
     ladr_ir::analysis::assigned_once(&f.statement)
         .into_iter()
         .filter(|(n, _)| locals.contains(n) && !taken.contains(n))
-        .filter_map(|(n, rhs)| Some((n, constant(&rhs, &HashMap::new())?)))
+        .filter_map(|(n, rhs)| Some((n, constant(&rhs, enumerators)?)))
         .collect()
 }
 
@@ -39,7 +41,10 @@ pub(super) fn constant_locals(
 /// local that shadows it, disqualifies it). Their value is their initialiser's, so a loop
 /// bounded by one (`for (i = 0; i < nthreads; i++)`) is unwound completely like one bounded
 /// by a literal.
-pub(super) fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
+pub(super) fn constant_globals(
+    unit: &TranslationUnit,
+    enumerators: &HashMap<String, i128>,
+) -> HashMap<String, i128> {
     let mut out: HashMap<String, i128> = HashMap::new();
     let mut seen: HashSet<String> = HashSet::new();
     for ext in &unit.0 {
@@ -58,7 +63,7 @@ pub(super) fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> 
             };
             let value = match &id.node.initializer {
                 Some(i) if dd.derived.is_empty() && !volatile => match &i.node {
-                    Initializer::Expression(e) => constant(e, &HashMap::new()),
+                    Initializer::Expression(e) => constant(e, enumerators),
                     _ => None,
                 },
                 _ => None,
@@ -93,6 +98,140 @@ pub(super) fn constant_globals(unit: &TranslationUnit) -> HashMap<String, i128> 
         out.retain(|n, _| !w.0.contains(n));
     }
     out
+}
+
+/// The constant globals ([`constant_globals`]) whose reads a condition may be folded with:
+/// those of an integer type written with integer keywords or an `enum` (not `_Bool`, a
+/// floating type nor a typedef, whose conversions the value could miss) and a value in
+/// 0..=127, which every such type holds unchanged. `int verbosity = 0;` never written makes
+/// `if (verbosity >= VERB_ALGO) log(…)` dead.
+pub(super) fn foldable_globals(
+    unit: &TranslationUnit,
+    globals: &HashMap<String, i128>,
+) -> HashMap<String, i128> {
+    let mut out = HashMap::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        for n in integer_objects(&d.node) {
+            if let Some(v) = globals.get(n).filter(|v| (0..=127).contains(*v)) {
+                out.insert(n.to_string(), *v);
+            }
+        }
+    }
+    out
+}
+
+/// The objects `d` declares with an integer type written with integer keywords or an
+/// `enum` (no `_Bool`, floating type, typedef name, pointer or array).
+fn integer_objects(d: &Declaration) -> Vec<&str> {
+    let integer = d.specifiers.iter().all(|s| match &s.node {
+        DeclarationSpecifier::TypeSpecifier(t) => matches!(
+            t.node,
+            TypeSpecifier::Char
+                | TypeSpecifier::Short
+                | TypeSpecifier::Int
+                | TypeSpecifier::Long
+                | TypeSpecifier::Signed
+                | TypeSpecifier::Unsigned
+                | TypeSpecifier::Enum(_)
+        ),
+        _ => true,
+    });
+    if !integer {
+        return vec![];
+    }
+    d.declarators
+        .iter()
+        .filter(|id| id.node.declarator.node.derived.is_empty())
+        .filter_map(|id| declarator_name(&id.node.declarator.node))
+        .collect()
+}
+
+/// The locals of `consts` ([`constant_locals`]: written once, with a constant) that a
+/// condition may be folded with, as [`foldable_globals`]: of an integer type written with
+/// integer keywords or an `enum`, with a value in 0..=127 (an inlined call's
+/// `level = VERB_QUERY;` makes `if (verbosity >= level)` constant).
+pub(super) fn foldable_locals(
+    f: &FunctionDefinition,
+    consts: &HashMap<String, i128>,
+) -> HashMap<String, i128> {
+    struct Integers(HashSet<String>);
+    impl Visitor for Integers {
+        type Error = Infallible;
+        fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Infallible> {
+            self.0
+                .extend(integer_objects(&d.node).into_iter().map(str::to_string));
+            Ok(Walk::Descend)
+        }
+    }
+    let mut integers = Integers(HashSet::new());
+    let Ok(()) = visit::stmt(&mut integers, &f.statement);
+    consts
+        .iter()
+        .filter(|(n, v)| integers.0.contains(*n) && (0..=127).contains(*v))
+        .map(|(n, v)| (n.clone(), *v))
+        .collect()
+}
+
+/// The values of the program's enumeration constants (anywhere: at file scope, in a
+/// function, in a type name): counted on from the previous one or given by a constant
+/// expression of those before. A name declared twice (an enumerator of a block shadowing
+/// one of the file) and the rest of an enumeration after a value not computed are left out.
+pub(super) fn enumerator_values(unit: &TranslationUnit) -> HashMap<String, i128> {
+    struct Values {
+        values: HashMap<String, i128>,
+        twice: HashSet<String>,
+    }
+    impl Visitor for Values {
+        type Error = Infallible;
+        fn type_specifier(
+            &mut self,
+            t: &Node<TypeSpecifier>,
+        ) -> std::result::Result<Walk, Infallible> {
+            let TypeSpecifier::Enum(en) = &t.node else {
+                return Ok(Walk::Descend);
+            };
+            let mut next = Some(0);
+            for e in &en.node.enumerators {
+                let name = &e.node.identifier.node.name;
+                let value = match &e.node.expression {
+                    Some(x) => next.and_then(|_| constant(x, &self.values)),
+                    None => next,
+                };
+                if self.values.contains_key(name) {
+                    self.twice.insert(name.clone());
+                }
+                if let Some(v) = value {
+                    self.values.insert(name.clone(), v);
+                }
+                next = value.map(|v| v + 1);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = Values {
+        values: HashMap::new(),
+        twice: HashSet::new(),
+    };
+    for ext in &unit.0 {
+        match &ext.node {
+            ExternalDeclaration::Declaration(d) => {
+                let Ok(()) = visit::declaration(&mut v, d);
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                for s in &f.node.specifiers {
+                    let Ok(()) = visit::decl_specifier(&mut v, s);
+                }
+                let Ok(()) = visit::stmt(&mut v, &f.node.statement);
+            }
+            ExternalDeclaration::StaticAssert(_) => {}
+        }
+    }
+    let Values { mut values, twice } = v;
+    values.retain(|n, _| !twice.contains(n));
+    values
 }
 
 /// Locals/parameters of a function, and the names whose address is taken in it.

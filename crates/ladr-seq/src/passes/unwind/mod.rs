@@ -51,7 +51,10 @@ mod regions;
 mod solo;
 mod wait;
 
-use constants::{constant_globals, constant_locals, locals_and_taken};
+use constants::{
+    constant_globals, constant_locals, enumerator_values, foldable_globals, foldable_locals,
+    locals_and_taken,
+};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::names::Names;
@@ -63,12 +66,16 @@ use regions::{backward_goto, backward_region, nested_backward_region};
 use std::collections::{HashMap, HashSet};
 
 pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
-    let globals = constant_globals(&p.unit);
+    let enumerators = enumerator_values(&p.unit);
+    let globals = constant_globals(&p.unit, &enumerators);
+    // The values a condition may be folded with: enumeration constants and constant globals.
+    let mut foldable = foldable_globals(&p.unit, &globals);
+    foldable.extend(enumerators.iter().map(|(n, v)| (n.clone(), *v)));
     let global_arrays = solo::global_array_dims(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
             let (locals, taken) = locals_and_taken(&f.node);
-            let consts = constant_locals(&f.node, &locals, &taken);
+            let consts = constant_locals(&f.node, &locals, &taken, &enumerators);
             let global_consts = globals
                 .iter()
                 .filter(|(g, _)| !locals.contains(*g))
@@ -93,7 +100,13 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 kept: &p.kept,
             };
             unwinder.stmt(&mut f.node.statement)?;
-            prune(&mut f.node.statement);
+            let mut known: HashMap<String, i128> = foldable
+                .iter()
+                .filter(|(g, _)| !unwinder.locals.contains(*g))
+                .map(|(g, v)| (g.clone(), *v))
+                .collect();
+            known.extend(foldable_locals(&f.node, &unwinder.consts));
+            prune(&mut f.node.statement, &known);
             if let Some((span, l)) = backward_goto(&f.node.statement) {
                 return Err(Error::unsupported(
                     span,

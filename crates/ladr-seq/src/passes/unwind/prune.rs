@@ -23,17 +23,24 @@ use std::collections::{HashMap, HashSet};
 /// a label follows it in its block (code after the label may use it). Returns true if `s`
 /// never completes. This keeps `pthread_create` calls behind a certain cut from becoming
 /// thread slots, and dead code from becoming visible statements and resumption points.
-pub(super) fn prune(s: &mut Node<Statement>) -> bool {
-    !Pruner::default().stmt(s, true)
+/// `known`: the constant globals the function may read ([`super::constants::foldable_globals`]
+/// less its locals), so `if (verbosity >= 3)` is a constant condition too.
+pub(super) fn prune(s: &mut Node<Statement>, known: &HashMap<String, i128>) -> bool {
+    !Pruner {
+        reached: HashSet::new(),
+        known,
+    }
+    .stmt(s, true)
 }
 
 /// The labels that a goto in code that can run targets, gathered in textual order.
-#[derive(Default)]
-struct Pruner {
+struct Pruner<'a> {
     reached: HashSet<String>,
+    /// The constant globals and their values.
+    known: &'a HashMap<String, i128>,
 }
 
-impl Pruner {
+impl Pruner<'_> {
     /// Prunes `s`, entered at its start when `entry`; whether control can leave its end.
     fn stmt(&mut self, s: &mut Node<Statement>, entry: bool) -> bool {
         match &mut s.node {
@@ -46,7 +53,7 @@ impl Pruner {
                 self.stmt(&mut l.node.statement, entry || revives)
             }
             Statement::If(i) => {
-                let value = constant(&i.node.condition, &HashMap::new());
+                let value = constant(&i.node.condition, self.known);
                 let then_entry = entry && value != Some(0);
                 let else_entry = entry && value.is_none_or(|v| v == 0);
                 let t = self.branch(&mut i.node.then_statement, then_entry);
@@ -67,7 +74,7 @@ impl Pruner {
                 Expression::Call(c)
                     if callee_name(&c.node) == Some(abi::ASSUME)
                         && c.node.arguments.len() == 1
-                        && constant(&c.node.arguments[0], &HashMap::new()) == Some(0) =>
+                        && constant(&c.node.arguments[0], self.known) == Some(0) =>
                 {
                     false
                 }
