@@ -32,6 +32,7 @@ mod decls;
 mod owned;
 mod scan;
 mod threads;
+mod userlock;
 
 use decls::{Decls, VarId};
 use lang_c::ast::*;
@@ -178,6 +179,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
     // 1. Discovery.
     let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
+    decls.user_locks = userlock::user_locks(
+        unit,
+        &decls.bodies,
+        decls.function_targets.as_ref().unwrap_or(&BTreeSet::new()),
+        &decls.overlapping_fields,
+    );
     let callees = |f: &str| -> BTreeSet<String> {
         runs.get(f)
             .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
@@ -241,6 +248,9 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut address_taken = std::mem::take(&mut global_run.address_taken);
     let mut accesses: Vec<(RawAccess, String)> = vec![];
     let mut reinitialised: Option<Locks> = Some(Locks::new());
+    let mut user_acquired = Locks::new();
+    let mut user_loose: Option<Locks> = Some(Locks::new());
+    let mut held_at_create = Locks::new();
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
@@ -260,7 +270,28 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             (r, _) => *r = None,
         }
         address_taken.extend(run.address_taken);
-        accesses.extend(run.accesses.into_iter().map(|x| (x, name.clone())));
+        user_acquired.extend(run.user_acquired);
+        held_at_create.extend(run.held_at_create);
+        match (&mut user_loose, run.user_loose) {
+            (Some(all), Some(mine)) => all.extend(mine),
+            (r, _) => *r = None,
+        }
+        let lock_function = decls.user_locks.contains_key(name);
+        accesses.extend(run.accesses.into_iter().map(|mut x| {
+            // The lock's own accesses: protected by no lock but the atomic section, so
+            // that every other write of the lock may race with them.
+            if lock_function {
+                x.locks.retain(|l| *l == Lock::Atomic);
+            }
+            (x, name.clone())
+        }));
+    }
+    // A user lock released by a thread that may not hold it, or held while a thread is
+    // created (what its creator wrote while alone is unknown), is no lock.
+    let loose_user = user_loose.unwrap_or_else(|| user_acquired.clone());
+    if let Some(bad) = &mut reinitialised {
+        bad.extend(loose_user);
+        bad.extend(held_at_create.intersection(&user_acquired).cloned());
     }
     if !give_ups.is_empty() {
         give_ups.sort_by_key(|g| g.1);
