@@ -9,14 +9,15 @@
 //! Exclusion holds while at most one thread holds `m` and a held `m` has `m.f != 0`. The
 //! walk keeps the rest of that invariant ([`super::scan::FnRun::user_loose`]): a release
 //! by a thread not holding `m`, or a thread created while its creator holds `m` (what
-//! `main` wrote while alone is unknown), makes `m` no lock. Here, for the whole program,
-//! nothing else may write `f`: outside the lock functions a member named `f` is only read
-//! or set to a nonzero constant (never `++`, `&`, 0); no atomic section writes through a
-//! pointer or calls a function it cannot see into, no `__atomic_*`/`__sync_*` builtin and
-//! no `_Atomic` type appears. Any other write of `f` is not atomic: when it may run while
-//! another thread acquires or releases `m`, the proof judges it a race on `m`'s memory —
-//! the accesses of the lock functions count as holding no lock but the atomic section.
-//! The functions must be called by name only (their address is never taken).
+//! `main` wrote while alone is unknown), makes `m` no lock. Here, for the whole program:
+//! no atomic section (nor `__VERIFIER_atomic_*` function) writes a member named `f` but
+//! to a nonzero constant, writes through a pointer or a struct value, or calls a function
+//! of the program or a library function with arguments; no `__atomic_*`/`__sync_*`
+//! builtin and no `_Atomic` type appears; `f` is no member of a union nor a bit-field.
+//! Any other write of `f` is not atomic: when it may run while another thread acquires or
+//! releases `m`, the proof judges it a race on `m`'s memory — the accesses of the lock
+//! functions count as holding no lock but the atomic section. The functions must be
+//! called by name only (their address is never taken).
 
 use ladr_c::syntax::build::{callee_name, declarator_name};
 use ladr_c::syntax::walk::visit::{self, Visitor};
