@@ -248,14 +248,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut address_taken = std::mem::take(&mut global_run.address_taken);
     let mut accesses: Vec<(RawAccess, String)> = vec![];
     let mut reinitialised: Option<Locks> = Some(Locks::new());
-    let mut user_acquired = Locks::new();
-    let mut user_loose: Option<Locks> = Some(Locks::new());
-    let mut held_at_create = Locks::new();
+    let mut user = UserLockFacts::default();
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
         };
-        let run = a.walk(
+        let mut run = a.walk(
             &mut decls,
             &mut locals,
             name,
@@ -264,18 +262,13 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             &facts,
             solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
         );
+        user.add(&mut run);
         give_ups.extend(run.give_ups);
         match (&mut reinitialised, run.reinitialised) {
             (Some(all), Some(mine)) => all.extend(mine),
             (r, _) => *r = None,
         }
         address_taken.extend(run.address_taken);
-        user_acquired.extend(run.user_acquired);
-        held_at_create.extend(run.held_at_create);
-        match (&mut user_loose, run.user_loose) {
-            (Some(all), Some(mine)) => all.extend(mine),
-            (r, _) => *r = None,
-        }
         let lock_function = decls.user_locks.contains_key(name);
         accesses.extend(run.accesses.into_iter().map(|mut x| {
             // The lock's own accesses: protected by no lock but the atomic section, so
@@ -286,12 +279,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             (x, name.clone())
         }));
     }
-    // A user lock released by a thread that may not hold it, or held while a thread is
-    // created (what its creator wrote while alone is unknown), is no lock.
-    let loose_user = user_loose.unwrap_or_else(|| user_acquired.clone());
     if let Some(bad) = &mut reinitialised {
-        bad.extend(loose_user);
-        bad.extend(held_at_create.intersection(&user_acquired).cloned());
+        bad.extend(user.loose());
     }
     if !give_ups.is_empty() {
         give_ups.sort_by_key(|g| g.1);
@@ -325,6 +314,46 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         objects,
         give_ups: vec![],
         proved_objects,
+    }
+}
+
+/// What the walks found of the locks of the program's own lock functions ([`userlock`]).
+struct UserLockFacts {
+    acquired: Locks,
+    /// None: a release of a lock the proof cannot name by a thread that may not hold it.
+    released_unheld: Option<Locks>,
+    held_at_create: Locks,
+}
+
+impl Default for UserLockFacts {
+    fn default() -> Self {
+        UserLockFacts {
+            acquired: Locks::new(),
+            released_unheld: Some(Locks::new()),
+            held_at_create: Locks::new(),
+        }
+    }
+}
+
+impl UserLockFacts {
+    fn add(&mut self, run: &mut FnRun) {
+        self.acquired.extend(std::mem::take(&mut run.user_acquired));
+        self.held_at_create
+            .extend(std::mem::take(&mut run.held_at_create));
+        match (&mut self.released_unheld, run.user_loose.take()) {
+            (Some(all), Some(mine)) => all.extend(mine),
+            (r, _) => *r = None,
+        }
+    }
+
+    /// The user locks that are no locks: released by a thread that may not hold them, or
+    /// held while a thread is created (what its creator wrote while alone is unknown).
+    fn loose(self) -> Locks {
+        let mut bad = self
+            .released_unheld
+            .unwrap_or_else(|| self.acquired.clone());
+        bad.extend(self.held_at_create.intersection(&self.acquired).cloned());
+        bad
     }
 }
 

@@ -363,7 +363,7 @@ impl Check<'_> {
             return;
         }
         if let Some(f) = self.lock_field(lhs) {
-            if !rhs.and_then(integer).is_some_and(|v| v != 0) {
+            if rhs.and_then(integer).is_none_or(|v| v == 0) {
                 self.bad_fields.insert(f);
             }
             return;
