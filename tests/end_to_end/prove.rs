@@ -81,6 +81,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_owned_block_racy.c",
         (15, 17),
     ),
+    (
+        "lock",
+        "prove_user_lock_free.c",
+        "prove_user_lock_racy.c",
+        (22, 29),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

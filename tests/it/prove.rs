@@ -20,7 +20,7 @@ fn proof_of(path: &Path) -> Option<ProofAnswer> {
 
 /// The analysis of a program: the common prelude (pthread.h, string.h, stdlib.h, a mutex
 /// `m`, an int `x`, a pointer `g`) and `body`.
-fn proof_of_source(body: &str) -> ProofAnswer {
+pub(crate) fn proof_of_source(body: &str) -> ProofAnswer {
     let mut f = tempfile::Builder::new().suffix(".c").tempfile().unwrap();
     write!(
         f,

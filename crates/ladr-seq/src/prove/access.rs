@@ -8,6 +8,7 @@
 use super::decls::Tri;
 use super::decls::VarId;
 use super::scan::{CreateSite, Scan, Target};
+use super::userlock::Role;
 use super::{Lock, Path, Step};
 use crate::model::library::{self, Args, Effect};
 use ladr_ir::abi;
@@ -568,7 +569,11 @@ impl<'d, 'a> Scan<'d, 'a> {
             for a in &c.arguments {
                 self.read(a);
             }
-            return self.call_defined(name);
+            self.call_defined(name);
+            if let Some(role) = self.decls.user_locks.get(name).copied() {
+                self.user_lock(role, &c.arguments);
+            }
+            return;
         }
         let outer = std::mem::replace(&mut self.library_arguments, true);
         self.library_call(name, &c.arguments, at);
@@ -586,6 +591,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.run.detaches = true;
         }
         if name == "pthread_create" {
+            if let (true, Some(held)) = (self.record, &self.state) {
+                self.run.held_at_create.extend(held.iter().cloned());
+            }
             if let Some(a) = arg(0) {
                 self.pointee(a, Mode::Write, false);
             }
@@ -756,6 +764,38 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
         if op == "post" {
             self.unlock(l);
+        }
+    }
+
+    /// A call of a lock function of the program's own ([`super::userlock`]): an acquire
+    /// locks the lock its argument names; a release unlocks it, and makes it no lock of
+    /// the proof when the thread may not hold it (as a `sem_post`).
+    fn user_lock(&mut self, role: Role, args: &'a [Node<Expression>]) {
+        let l = args.first().and_then(|a| self.lock_of(a));
+        match role {
+            Role::Acquire => {
+                if let Some(l) = l {
+                    if self.record {
+                        self.run.user_acquired.insert(l.clone());
+                    }
+                    self.lock(l);
+                }
+            }
+            Role::Release => {
+                let held = match (&l, &self.state) {
+                    (Some(l), Some(locks)) => locks.contains(l),
+                    _ => false,
+                };
+                if !held && self.record && self.state.is_some() {
+                    match (&mut self.run.user_loose, &l) {
+                        (Some(set), Some(l)) => {
+                            set.insert(l.clone());
+                        }
+                        (r, _) => *r = None,
+                    }
+                }
+                self.unlock(l);
+            }
         }
     }
 

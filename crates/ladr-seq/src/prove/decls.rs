@@ -79,6 +79,8 @@ pub struct Decls<'a> {
     typedefs: HashMap<String, (&'a [Node<DeclarationSpecifier>], &'a Declarator)>,
     /// The globals that own the blocks they point to ([`super::owned`]).
     pub owned: HashSet<VarId>,
+    /// The lock functions the program builds of atomic sections ([`super::userlock`]).
+    pub user_locks: HashMap<String, super::userlock::Role>,
 }
 
 impl<'a> Decls<'a> {
@@ -94,6 +96,7 @@ impl<'a> Decls<'a> {
             function_targets: None,
             arity: HashMap::new(),
             owned: HashSet::new(),
+            user_locks: HashMap::new(),
         };
         for ext in &unit.0 {
             match &ext.node {

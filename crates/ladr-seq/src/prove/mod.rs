@@ -32,6 +32,7 @@ mod decls;
 mod owned;
 mod scan;
 mod threads;
+mod userlock;
 
 use decls::{Decls, VarId};
 use lang_c::ast::*;
@@ -178,6 +179,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
     // 1. Discovery.
     let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
+    decls.user_locks = userlock::user_locks(
+        unit,
+        &decls.bodies,
+        decls.function_targets.as_ref().unwrap_or(&BTreeSet::new()),
+        &decls.overlapping_fields,
+    );
     let callees = |f: &str| -> BTreeSet<String> {
         runs.get(f)
             .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
@@ -241,11 +248,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut address_taken = std::mem::take(&mut global_run.address_taken);
     let mut accesses: Vec<(RawAccess, String)> = vec![];
     let mut reinitialised: Option<Locks> = Some(Locks::new());
+    let mut user = UserLockFacts::default();
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
         };
-        let run = a.walk(
+        let mut run = a.walk(
             &mut decls,
             &mut locals,
             name,
@@ -254,13 +262,25 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             &facts,
             solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
         );
+        user.add(&mut run);
         give_ups.extend(run.give_ups);
         match (&mut reinitialised, run.reinitialised) {
             (Some(all), Some(mine)) => all.extend(mine),
             (r, _) => *r = None,
         }
         address_taken.extend(run.address_taken);
-        accesses.extend(run.accesses.into_iter().map(|x| (x, name.clone())));
+        let lock_function = decls.user_locks.contains_key(name);
+        accesses.extend(run.accesses.into_iter().map(|mut x| {
+            // The lock's own accesses: protected by no lock but the atomic section, so
+            // that every other write of the lock may race with them.
+            if lock_function {
+                x.locks.retain(|l| *l == Lock::Atomic);
+            }
+            (x, name.clone())
+        }));
+    }
+    if let Some(bad) = &mut reinitialised {
+        bad.extend(user.loose());
     }
     if !give_ups.is_empty() {
         give_ups.sort_by_key(|g| g.1);
@@ -294,6 +314,46 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         objects,
         give_ups: vec![],
         proved_objects,
+    }
+}
+
+/// What the walks found of the locks of the program's own lock functions ([`userlock`]).
+struct UserLockFacts {
+    acquired: Locks,
+    /// None: a release of a lock the proof cannot name by a thread that may not hold it.
+    released_unheld: Option<Locks>,
+    held_at_create: Locks,
+}
+
+impl Default for UserLockFacts {
+    fn default() -> Self {
+        UserLockFacts {
+            acquired: Locks::new(),
+            released_unheld: Some(Locks::new()),
+            held_at_create: Locks::new(),
+        }
+    }
+}
+
+impl UserLockFacts {
+    fn add(&mut self, run: &mut FnRun) {
+        self.acquired.extend(std::mem::take(&mut run.user_acquired));
+        self.held_at_create
+            .extend(std::mem::take(&mut run.held_at_create));
+        match (&mut self.released_unheld, run.user_loose.take()) {
+            (Some(all), Some(mine)) => all.extend(mine),
+            (r, _) => *r = None,
+        }
+    }
+
+    /// The user locks that are no locks: released by a thread that may not hold them, or
+    /// held while a thread is created (what its creator wrote while alone is unknown).
+    fn loose(self) -> Locks {
+        let mut bad = self
+            .released_unheld
+            .unwrap_or_else(|| self.acquired.clone());
+        bad.extend(self.held_at_create.intersection(&self.acquired).cloned());
+        bad
     }
 }
 

@@ -76,6 +76,13 @@ pub struct FnRun {
     /// count past 1 (none: one it cannot name): no longer locks of the proof (`racefree`
     /// rules so too for mutexes).
     pub reinitialised: Option<BTreeSet<Lock>>,
+    /// Locks acquired by the program's own lock functions ([`super::userlock`]).
+    pub user_acquired: BTreeSet<Lock>,
+    /// Of those, the ones released where the thread may not hold them (none: one it
+    /// cannot name).
+    pub user_loose: Option<BTreeSet<Lock>>,
+    /// The locks held at a `pthread_create`.
+    pub held_at_create: BTreeSet<Lock>,
 }
 
 /// The walker of one function.
@@ -124,6 +131,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             run: FnRun {
                 unlocks: Some(BTreeSet::new()),
                 reinitialised: Some(BTreeSet::new()),
+                user_loose: Some(BTreeSet::new()),
                 ..FnRun::default()
             },
             library_arguments: false,
