@@ -577,6 +577,30 @@ pub fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
         .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
 }
 
+/// `char`, `short`, `int`, `long`, `signed`, `unsigned`: a keyword of an integer type (not
+/// `_Bool`, an `enum` or a typedef name).
+pub fn is_integer_keyword(t: &TypeSpecifier) -> bool {
+    matches!(
+        t,
+        TypeSpecifier::Char
+            | TypeSpecifier::Short
+            | TypeSpecifier::Int
+            | TypeSpecifier::Long
+            | TypeSpecifier::Signed
+            | TypeSpecifier::Unsigned
+    )
+}
+
+/// An integer keyword ([`is_integer_keyword`]), `float`, `double` or `_Bool`: a keyword of
+/// an arithmetic type.
+pub fn is_arithmetic_keyword(t: &TypeSpecifier) -> bool {
+    is_integer_keyword(t)
+        || matches!(
+            t,
+            TypeSpecifier::Float | TypeSpecifier::Double | TypeSpecifier::Bool
+        )
+}
+
 /// `name(…)`: declares a function, not a pointer to one (`int (*f)(int)`), also one that
 /// returns a pointer to a function (`void (*signal(int, void (*)(int)))(int)`). The one
 /// test of the crates (the IR's analysis, the passes and the proof use it).

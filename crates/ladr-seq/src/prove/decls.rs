@@ -6,8 +6,8 @@
 //! an array", "not arithmetic", "not atomic".
 
 use ladr_c::syntax::build::{
-    array_dims, declarator_name, is_array_declarator, is_function_declarator,
-    is_pointer_declarator, is_typedef,
+    array_dims, declarator_name, is_arithmetic_keyword, is_array_declarator,
+    is_function_declarator, is_pointer_declarator, is_typedef,
 };
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
@@ -286,16 +286,8 @@ impl<'a> Decls<'a> {
                 Spec::Qualifier(_) => {}
                 Spec::Type(t) => match t {
                     TypeSpecifier::Void => facts.arithmetic = false,
-                    TypeSpecifier::Char
-                    | TypeSpecifier::Short
-                    | TypeSpecifier::Int
-                    | TypeSpecifier::Long
-                    | TypeSpecifier::Float
-                    | TypeSpecifier::Double
-                    | TypeSpecifier::Signed
-                    | TypeSpecifier::Unsigned
-                    | TypeSpecifier::Bool
-                    | TypeSpecifier::Complex
+                    t if is_arithmetic_keyword(t) => {}
+                    TypeSpecifier::Complex
                     | TypeSpecifier::Enum(_)
                     | TypeSpecifier::TS18661Float(_) => {}
                     TypeSpecifier::Atomic(_) => {

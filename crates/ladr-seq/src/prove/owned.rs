@@ -30,7 +30,9 @@
 //! read that fetches the block, the publisher's earlier accesses happen before.
 
 use super::decls::{Decls, VarId};
-use ladr_c::syntax::build::{declarator_name, is_function_declarator, is_typedef};
+use ladr_c::syntax::build::{
+    declarator_name, is_arithmetic_keyword, is_function_declarator, is_typedef,
+};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -276,18 +278,7 @@ fn pointee_arithmetic(specs: &[Node<DeclarationSpecifier>], declarator: &Declara
         && matches!(declarator.derived.as_slice(), [d] if matches!(d.node, DerivedDeclarator::Pointer(_)));
     pointer
         && specs.iter().all(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => matches!(
-                t.node,
-                TypeSpecifier::Char
-                    | TypeSpecifier::Short
-                    | TypeSpecifier::Int
-                    | TypeSpecifier::Long
-                    | TypeSpecifier::Float
-                    | TypeSpecifier::Double
-                    | TypeSpecifier::Signed
-                    | TypeSpecifier::Unsigned
-                    | TypeSpecifier::Bool
-            ),
+            DeclarationSpecifier::TypeSpecifier(t) => is_arithmetic_keyword(&t.node),
             DeclarationSpecifier::TypeQualifier(q) => q.node != TypeQualifier::Atomic,
             DeclarationSpecifier::StorageClass(_) => true,
             _ => false,

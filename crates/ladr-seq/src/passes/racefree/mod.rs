@@ -266,15 +266,7 @@ fn int_locals(p: &Program) -> HashSet<String> {
             continue;
         };
         let integer = d.node.specifiers.iter().all(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => matches!(
-                t.node,
-                TypeSpecifier::Char
-                    | TypeSpecifier::Short
-                    | TypeSpecifier::Int
-                    | TypeSpecifier::Long
-                    | TypeSpecifier::Signed
-                    | TypeSpecifier::Unsigned
-            ),
+            DeclarationSpecifier::TypeSpecifier(t) => is_integer_keyword(&t.node),
             DeclarationSpecifier::StorageClass(sc) => sc.node == StorageClassSpecifier::Static,
             DeclarationSpecifier::TypeQualifier(_) => true,
             _ => false,

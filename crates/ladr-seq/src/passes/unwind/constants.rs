@@ -127,16 +127,9 @@ pub(super) fn foldable_globals(
 /// `enum` (no `_Bool`, floating type, typedef name, pointer or array).
 fn integer_objects(d: &Declaration) -> Vec<&str> {
     let integer = d.specifiers.iter().all(|s| match &s.node {
-        DeclarationSpecifier::TypeSpecifier(t) => matches!(
-            t.node,
-            TypeSpecifier::Char
-                | TypeSpecifier::Short
-                | TypeSpecifier::Int
-                | TypeSpecifier::Long
-                | TypeSpecifier::Signed
-                | TypeSpecifier::Unsigned
-                | TypeSpecifier::Enum(_)
-        ),
+        DeclarationSpecifier::TypeSpecifier(t) => {
+            is_integer_keyword(&t.node) || matches!(t.node, TypeSpecifier::Enum(_))
+        }
         _ => true,
     });
     if !integer {
