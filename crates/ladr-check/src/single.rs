@@ -223,17 +223,22 @@ pub(crate) fn keep_files(dir: &Path, seq: &str, outcome: &cbmc::Outcome) -> Resu
     write("cbmc.stderr", &outcome.stderr)
 }
 
-/// Why a CBMC run stopped by the time limit gave no answer, for the user: the phase it had
-/// reached, the program's size, and the option most likely to help.
-fn out_of_time(stdout: &str, stats: &Stats) -> String {
-    let phase = cbmc::phase_reached(stdout);
-    let help = match phase {
+/// The options most likely to help a CBMC run that ran out of time or memory in `phase`.
+fn what_may_help(phase: cbmc::Phase) -> &'static str {
+    match phase {
         cbmc::Phase::FrontEnd => "a smaller harness (fewer files or functions) or fewer --rounds",
         cbmc::Phase::SymbolicExecution | cbmc::Phase::Formula => {
             "a smaller --unwind or fewer --rounds, or --swarm N to split the check"
         }
         cbmc::Phase::Solving => "--swarm N to split the search, or fewer --rounds",
-    };
+    }
+}
+
+/// Why a CBMC run stopped by the time limit gave no answer, for the user: the phase it had
+/// reached, the program's size, and the option most likely to help.
+fn out_of_time(stdout: &str, stats: &Stats) -> String {
+    let phase = cbmc::phase_reached(stdout);
+    let help = what_may_help(phase);
     format!(
         "CBMC ran out of time in {} ({} thread slots, {} visible statements, {} \
          instrumented accesses); may help: {help}",
@@ -247,13 +252,7 @@ fn out_of_time(stdout: &str, stats: &Stats) -> String {
 /// Why a CBMC run that ran out of memory (in `phase`) gave no answer, for the user: the
 /// phase, the program's size, and the options most likely to help.
 fn out_of_memory(phase: cbmc::Phase, stats: &Stats) -> String {
-    let help = match phase {
-        cbmc::Phase::FrontEnd => "a smaller harness (fewer files or functions) or fewer --rounds",
-        cbmc::Phase::SymbolicExecution | cbmc::Phase::Formula => {
-            "a smaller --unwind or fewer --rounds, or --swarm N to split the check"
-        }
-        cbmc::Phase::Solving => "--swarm N to split the search, or fewer --rounds",
-    };
+    let help = what_may_help(phase);
     format!(
         "CBMC ran out of memory in {} ({} thread slots, {} visible statements, {} \
          instrumented accesses); may help: a larger --memory MB if the machine has it, {help}",
