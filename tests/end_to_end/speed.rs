@@ -402,15 +402,24 @@ fn an_answer_out_of_time_says_where_the_time_went() {
 fn a_deepening_out_of_time_says_where_the_time_went() {
     let file = "tests/e2e/constant_loop_heavy_free.c";
     let (code, v) = json(&[file, "--timeout", "8", "--deepen", "--jobs", "1"]);
-    assert_eq!(code, 3, "{v}");
-    let reason = v["reason"].as_str().unwrap();
-    for says in [
-        "thread slots",
-        "visible statements",
-        "instrumented accesses",
-        "may help: ",
-    ] {
-        assert!(reason.contains(says), "{reason}");
+    // The probe's "no race" (exit 0) or, on a machine too busy for even the probe, no answer
+    // (exit 3): either way the first bound pair ran out of time, and says where.
+    assert!(code == 0 || code == 3, "{v}");
+    let pair = &v["deepening"]["schedule"][0];
+    assert_eq!(pair["state"], "unfinished", "{v}");
+    let mut reasons = vec![pair["reason"].as_str().unwrap_or_default()];
+    if code == 3 {
+        reasons.push(v["reason"].as_str().unwrap_or_default());
+    }
+    for reason in reasons {
+        for says in [
+            "thread slots",
+            "visible statements",
+            "instrumented accesses",
+            "may help: ",
+        ] {
+            assert!(reason.contains(says), "{reason}: {v}");
+        }
     }
 }
 
