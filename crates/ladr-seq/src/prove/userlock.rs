@@ -135,19 +135,7 @@ fn single_parameter(f: &FunctionDefinition) -> Option<&str> {
         .specifiers
         .iter()
         .any(|s| matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t) if t.node == TypeSpecifier::Void));
-    if !returns_void {
-        return None;
-    }
-    let [d] = f.declarator.node.derived.as_slice() else {
-        return None;
-    };
-    let DerivedDeclarator::Function(fd) = &d.node else {
-        return None;
-    };
-    let [p] = fd.node.parameters.as_slice() else {
-        return None;
-    };
-    declarator_name(&p.node.declarator.as_ref()?.node)
+    returns_void.then(|| single_parameter_any(f)).flatten()
 }
 
 fn call_of<'e>(e: &'e Node<Expression>, name: &str) -> Option<&'e [Node<Expression>]> {
