@@ -31,6 +31,19 @@ pub(crate) fn proof_of_source(body: &str) -> ProofAnswer {
     proof_of(f.path()).unwrap_or_else(|| panic!("ladr reads the program:\n{body}"))
 }
 
+/// Asserts that no program of `programs` (a name, and a body that follows `prefix`) is
+/// proved race-free: each of them is racy.
+pub(crate) fn assert_none_proved(prefix: &str, programs: &[(&str, &str)]) {
+    for (name, body) in programs {
+        let p = proof_of_source(&format!("{prefix}{body}"));
+        assert!(
+            !p.proved,
+            "{name} is racy but proved race-free:\n{body}\n{:#?}",
+            ladr_report::proof::lines(&p)
+        );
+    }
+}
+
 #[test]
 fn no_racy_e2e_program_is_proved() {
     let mut checked = 0;
@@ -510,14 +523,7 @@ int main(void) { pthread_t t; int buf[2]; p = buf; pthread_create(&t, 0, w, 0); 
 
 #[test]
 fn racy_programs_built_to_fool_owned_blocks_are_not_proved() {
-    for (name, body) in RACY_OWNED {
-        let p = proof_of_source(body);
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
+    assert_none_proved("", RACY_OWNED);
 }
 
 /// The rule proves what it is for: blocks told apart by owner, a fresh function's block
@@ -541,34 +547,13 @@ int main(void) { pthread_t t, u; int *b; in = make(2); b = malloc(8); out = b; p
 
 #[test]
 fn tricky_racy_programs_of_the_third_round_are_not_proved() {
-    for (name, body) in RACY_ROUND_3 {
-        let p = proof_of_source(body);
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
+    assert_none_proved("", RACY_ROUND_3);
 }
 
 #[test]
 fn tricky_racy_programs_are_not_proved() {
-    for (name, body) in RACY_PARTS {
-        let p = proof_of_source(body);
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
-    for (name, body) in RACY {
-        let p = proof_of_source(body);
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
+    assert_none_proved("", RACY_PARTS);
+    assert_none_proved("", RACY);
 }
 
 /// Racy programs built to fool the parts of variables (members, constant indices) and
@@ -751,14 +736,7 @@ int main(void) { pthread_t t; if (pthread_create(&t, 0, w, 0)) return 1; if (pth
 
 #[test]
 fn tricky_racy_calls_are_not_proved() {
-    for (name, body) in RACY_CALLS {
-        let p = proof_of_source(body);
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
+    assert_none_proved("", RACY_CALLS);
 }
 
 /// Race-free programs of calls through pointers and tested creates: (rule of `x`, program).

@@ -1,7 +1,7 @@
 //! The proof's lock functions built of atomic sections (`prove/userlock.rs`): racy
 //! programs built to fool the rule are never proved, and the rule proves what it is for.
 
-use crate::prove::proof_of_source;
+use crate::prove::{assert_none_proved, proof_of_source};
 
 /// An acquire and a release of the shape the rule recognises, and a second mutex `n`.
 const LOCKS: &str = r#"extern void __VERIFIER_atomic_begin(void);
@@ -92,14 +92,7 @@ int main(void) { pthread_t t, u; pthread_create(&t, 0, worker, 0); pthread_creat
 
 #[test]
 fn racy_programs_built_to_fool_user_locks_are_not_proved() {
-    for (name, body) in RACY_USER_LOCK {
-        let p = proof_of_source(&format!("{LOCKS}{body}"));
-        assert!(
-            !p.proved,
-            "{name} is racy but proved race-free:\n{body}\n{:#?}",
-            ladr_report::proof::lines(&p)
-        );
-    }
+    assert_none_proved(LOCKS, RACY_USER_LOCK);
 }
 
 /// An acquire whose "assume" does not stop the thread is no acquire.

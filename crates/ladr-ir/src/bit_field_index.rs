@@ -10,7 +10,7 @@
 //! is valid C whether the member is a bit-field or not. Taking `&x.f` of a bit-field would
 //! not be (CBMC refuses the program).
 
-use ladr_c::syntax::build::declarator_name;
+use ladr_c::syntax::build::{declarator_name, struct_members};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -120,20 +120,10 @@ impl BitFields {
             .into_iter()
             .map(|(n, a)| (n, Some(a)))
             .collect();
-        for f in st.declarations.iter().flatten() {
-            let StructDeclaration::Field(f) = &f.node else {
-                continue;
-            };
-            for sd in &f.node.declarators {
-                let name = sd
-                    .node
-                    .declarator
-                    .as_ref()
-                    .and_then(|d| declarator_name(&d.node));
-                if let (Some(n), None) = (name, &sd.node.bit_width) {
-                    self.plain.insert(n.to_string());
-                    members.insert(n.to_string(), None);
-                }
+        for (name, bit_width) in struct_members(st) {
+            if let (Some(n), None) = (name, bit_width) {
+                self.plain.insert(n.to_string());
+                members.insert(n.to_string(), None);
             }
         }
         for (name, anchor) in members.iter() {

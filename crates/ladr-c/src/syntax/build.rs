@@ -468,6 +468,29 @@ pub fn declarator_name(d: &Declarator) -> Option<&str> {
     }
 }
 
+/// The members a struct or union definition declares: each member's name (none for an
+/// unnamed bit-field) and bit width, in order (members of anonymous structs not included).
+pub fn struct_members(
+    st: &StructType,
+) -> impl Iterator<Item = (Option<&str>, Option<&Node<Expression>>)> {
+    st.declarations
+        .iter()
+        .flatten()
+        .filter_map(|f| match &f.node {
+            StructDeclaration::Field(f) => Some(f),
+            _ => None,
+        })
+        .flat_map(|f| &f.node.declarators)
+        .map(|sd| {
+            let name = sd
+                .node
+                .declarator
+                .as_ref()
+                .and_then(|d| declarator_name(&d.node));
+            (name, sd.node.bit_width.as_deref())
+        })
+}
+
 /// Mutable access to the identifier a declarator declares.
 pub fn declarator_name_mut(d: &mut Declarator) -> Option<&mut Identifier> {
     match &mut d.kind.node {

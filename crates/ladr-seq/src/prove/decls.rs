@@ -7,7 +7,7 @@
 
 use ladr_c::syntax::build::{
     array_dims, declarator_name, is_arithmetic_keyword, is_array_declarator,
-    is_function_declarator, is_pointer_declarator, is_typedef,
+    is_function_declarator, is_pointer_declarator, is_typedef, struct_members,
 };
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
@@ -366,20 +366,10 @@ fn overlapping_fields(unit: &TranslationUnit) -> HashSet<String> {
                 return Ok(Walk::Descend);
             };
             let union = st.node.kind.node == StructKind::Union;
-            for f in st.node.declarations.iter().flatten() {
-                let StructDeclaration::Field(f) = &f.node else {
-                    continue;
-                };
-                for sd in &f.node.declarators {
-                    let name = sd
-                        .node
-                        .declarator
-                        .as_ref()
-                        .and_then(|d| declarator_name(&d.node));
-                    if let Some(n) = name {
-                        if union || self.in_union > 0 || sd.node.bit_width.is_some() {
-                            self.found.insert(n.to_string());
-                        }
+            for (name, bit_width) in struct_members(&st.node) {
+                if let Some(n) = name {
+                    if union || self.in_union > 0 || bit_width.is_some() {
+                        self.found.insert(n.to_string());
                     }
                 }
             }
