@@ -311,6 +311,32 @@ fn svcomp_mode_ends_with_the_result_line() {
     );
 }
 
+/// A loop in `main` before the threads start that needs more unwindings than the deepening
+/// schedule reaches (a key of 25 characters lowercased, issue 33's openwsman iniparser
+/// harness): every bound pair of the schedule was vacuous, and the deepening past it grew
+/// rounds and unwinding in turn, so within the time limit the answer was a vacuous "no race"
+/// for the racy program. Now the vacuity query finds the least unwinding at which `main`
+/// creates the threads before the schedule starts (doubling, then bisection): the race is
+/// found at 2/25 and the race-free twin's "no race" is not vacuous.
+#[test]
+fn a_long_loop_before_the_threads_moves_the_schedule_past_vacuity() {
+    for (file, code) in [("vacuous_key_racy.c", 1), ("vacuous_key_free.c", 0)] {
+        let path = format!("tests/e2e/{file}");
+        let args = [&path, "--deepen", "--jobs", "1", "--timeout", "60"];
+        let (status, out, err) = ladr(&[&args[..], &["--format", "json"]].concat());
+        assert_eq!(status, code, "{file}: {out}{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
+        assert_eq!(v["bounds"]["vacuous"], false, "{file}: {out}");
+        assert!(v["bounds"]["unwind"].as_u64().unwrap() >= 25, "{file}: {out}");
+        if code == 1 {
+            let acc = v["races"][0]["accesses"].as_array().expect("a race");
+            assert!(acc.iter().all(|a| a["line"] == 5 || a["line"] == 6), "{out}");
+        } else {
+            assert_eq!(v["verdict"], "no-race", "{out}");
+        }
+    }
+}
+
 /// A "no race" is vacuous when the program creates threads but no execution within the
 /// bounds creates one (issue 16): in both programs a loop of 4 iterations (its bound a global that
 /// `main` writes, so not a constant) comes before `pthread_create`, and 2 unwindings cut

@@ -290,6 +290,56 @@ pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> 
     }
 }
 
+/// The largest unwinding [`unwind_past_vacuity`] tries.
+pub const MAX_VACUITY_UNWIND: u32 = 64;
+
+/// The least unwinding above `at.unwind` at which some execution creates a thread
+/// ([`vacuity`] says not vacuous), at `at`'s other bounds: doubled until the vacuity query
+/// finds one (up to [`MAX_VACUITY_UNWIND`]), then narrowed by bisection. Vacuity depends on
+/// the unwinding alone (no thread runs before `main` creates the first, so rounds do not
+/// matter): a loop before the first `pthread_create` longer than the unwinding (a key of
+/// nine characters lowercased in `main`) needs no deeper rounds, only these cheap queries,
+/// each with at most 1/[`PROBE_SHARE`] of the time left. `None` when no unwinding up to the
+/// largest is found, or a query gives no answer, or the time is up.
+pub fn unwind_past_vacuity(
+    parsed: &Parsed,
+    at: &Options,
+    cbmc_opts: &cbmc::Options,
+    deadline: Instant,
+) -> Option<Options> {
+    let creates = |unwind: u32| {
+        let share = deadline.saturating_duration_since(Instant::now()) / PROBE_SHARE;
+        if share.is_zero() {
+            return None;
+        }
+        let bounds = Options {
+            unwind,
+            ..at.clone()
+        };
+        vacuity(parsed, &bounds, &cbmc_opts.for_at_most(share)).map(|vacuous| !vacuous)
+    };
+    let (mut vacuous, mut found) = (at.unwind, at.unwind.max(1) * 2);
+    while !creates(found)? {
+        if found >= MAX_VACUITY_UNWIND {
+            return None;
+        }
+        vacuous = found;
+        found = (found * 2).min(MAX_VACUITY_UNWIND);
+    }
+    while found - vacuous > 1 {
+        let middle = vacuous + (found - vacuous) / 2;
+        if creates(middle)? {
+            found = middle;
+        } else {
+            vacuous = middle;
+        }
+    }
+    Some(Options {
+        unwind: found,
+        ..at.clone()
+    })
+}
+
 /// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]; an unanswered query
 /// leaves it false), with CBMC stopped at `deadline`.
 pub fn mark_vacuity(
