@@ -29,6 +29,7 @@
 
 mod access;
 mod decls;
+mod element;
 mod owned;
 mod scan;
 mod threads;
@@ -62,6 +63,15 @@ pub enum Lock {
     Shared(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
+    /// The mutex at `path` inside the element of array `.0` that the key `.1` names: an
+    /// automatic local, not written since the lock and whose address is never taken,
+    /// that is the element's index (`&a[i].m`) or a pointer to it (`&p->m`, [`element`]).
+    /// Held in a walk's lockset only, never across a call nor in a recorded access.
+    Element(VarId, VarId, Path),
+    /// Recorded with an access of a part of element `a[…]` of array `.0`, other memory
+    /// than the mutex at `path` inside it: the access holds that element's mutex. Two
+    /// such accesses that overlap are in one element, so they hold one mutex.
+    InElement(VarId, Path),
 }
 
 impl Lock {
@@ -69,12 +79,21 @@ impl Lock {
     /// mutex (`&m.a` and `&m.a[0]`, union members, a struct and its first member): an
     /// unlock or init of either ends both.
     pub fn may_alias(&self, other: &Lock) -> bool {
-        match (self, other) {
-            (Lock::Mutex(a, _) | Lock::Shared(a, _), Lock::Mutex(b, _) | Lock::Shared(b, _)) => {
-                a == b
-            }
-            (Lock::Atomic, Lock::Atomic) => true,
+        match (self.variable(), other.variable()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => true,
             _ => false,
+        }
+    }
+
+    /// The variable the lock is a part of (none: the atomic sections).
+    fn variable(&self) -> Option<VarId> {
+        match self {
+            Lock::Mutex(v, _)
+            | Lock::Shared(v, _)
+            | Lock::Element(v, ..)
+            | Lock::InElement(v, _) => Some(*v),
+            Lock::Atomic => None,
         }
     }
 }
@@ -88,7 +107,8 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
     a.iter().any(|l| match l {
         Lock::Mutex(v, p) => b.contains(l) || b.contains(&Lock::Shared(*v, p.clone())),
         Lock::Shared(v, p) => b.contains(&Lock::Mutex(*v, p.clone())),
-        Lock::Atomic => b.contains(l),
+        Lock::Atomic | Lock::InElement(..) => b.contains(l),
+        Lock::Element(..) => false,
     })
 }
 /// A must-lockset; none: unreachable.
@@ -179,6 +199,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
     // 1. Discovery.
     let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
+    decls.escaped = runs
+        .values()
+        .chain([&global_run])
+        .flat_map(|r| r.address_taken.iter().copied())
+        .collect();
+    decls.element_pointers = element::element_pointers(&decls);
     decls.user_locks = userlock::user_locks(
         unit,
         &decls.bodies,
@@ -426,7 +452,9 @@ impl<'a> Analysis<'a> {
                     s.function(bodies[&f], Locks::new(), None, false);
                     Summary {
                         may_unlock: s.run.unlocks.clone(),
-                        must_acquire: s.run.exit.clone().unwrap_or_default(),
+                        must_acquire: element::without_keyed(
+                            s.run.exit.clone().unwrap_or_default(),
+                        ),
                     }
                 };
                 self.summaries.insert(f, summary);
