@@ -23,7 +23,8 @@
 //!    ([`owned`]: every value of `P` is a fresh allocation no other pointer keeps) touch
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
-//!    solo, of two thread instances that may run together, must hold a common lock or be
+//!    solo, of two thread instances that may run together, must hold a common lock (an
+//!    array element's own mutex for accesses inside that element: [`element`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
@@ -139,7 +140,8 @@ pub struct ObjectProof {
     pub name: String,
     pub safe: bool,
     /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `atomic-section`, `atomic`, `disjoint`, `per-pair`), or `unproved`.
+    /// `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
+    /// `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
     pub reason: String,
