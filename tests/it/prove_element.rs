@@ -129,6 +129,22 @@ const RACY_ELEMENT: &[(&str, &str)] = &[
         "e21",
         "void *bad(void *arg) { struct cell { int datum; int other; pthread_mutex_t second; pthread_mutex_t mutex; }; struct cell *p; p = &a[pick()]; pthread_mutex_lock(&p->mutex); p->datum++; pthread_mutex_unlock(&p->mutex); return 0; }",
     ),
+    // a parameter given an element of `a` by one call, by another a cast pointer to memory
+    // whose mutex is elsewhere
+    (
+        "e22",
+        "struct small { int datum; pthread_mutex_t mutex; } s[4];\nvoid work(struct cell *p) { pthread_mutex_lock(&p->mutex); p->datum++; pthread_mutex_unlock(&p->mutex); }\nvoid *bad(void *arg) { work(&a[pick()]); work((struct cell *)&s[1]); return 0; }\nvoid *other(void *arg) { pthread_mutex_lock(&s[1].mutex); s[1].datum++; pthread_mutex_unlock(&s[1].mutex); return 0; }\nint main(void) { pthread_t t, u; pthread_create(&t, 0, bad, 0); pthread_create(&u, 0, other, 0); return 0; }",
+    ),
+    // the same, the cast call made through a function pointer
+    (
+        "e23",
+        "struct small { int datum; pthread_mutex_t mutex; } s[4];\nvoid work(struct cell *p) { pthread_mutex_lock(&p->mutex); p->datum++; pthread_mutex_unlock(&p->mutex); }\nvoid (*fp)(struct cell *) = work;\nvoid *bad(void *arg) { work(&a[pick()]); fp((struct cell *)&s[1]); return 0; }\nvoid *other(void *arg) { pthread_mutex_lock(&s[1].mutex); s[1].datum++; pthread_mutex_unlock(&s[1].mutex); return 0; }\nint main(void) { pthread_t t, u; pthread_create(&t, 0, bad, 0); pthread_create(&u, 0, other, 0); return 0; }",
+    ),
+    // a parameter given elements by every call, written with another pointer's value
+    (
+        "e24",
+        "void work(struct cell *p, struct cell *q) { pthread_mutex_lock(&p->mutex); p = q; p->datum++; pthread_mutex_unlock(&q->mutex); }\nvoid *bad(void *arg) { work(&a[pick()], &a[pick()]); return 0; }",
+    ),
 ];
 
 #[test]
@@ -156,6 +172,34 @@ struct rw { int datum; pthread_rwlock_t lock; } r[4];
 void *w(void *arg) { int i = __VERIFIER_nondet_int() & 3; pthread_rwlock_rdlock(&r[i].lock); r[i].datum++; pthread_rwlock_unlock(&r[i].lock); return 0; }
 int main(void) { pthread_t t, v; pthread_create(&t, 0, w, 0); pthread_create(&v, 0, w, 0); return 0; }"#;
     assert_none_proved("", &[("union", union_cells), ("rdlock", read_locked)]);
+}
+
+/// A parameter every call gives an element (SV-COMP's goblint `06-symbeq_05`), and a
+/// constant index in `main`.
+#[test]
+fn element_pointer_parameters_prove_a_race_free_program() {
+    let body = r#"struct entry { int refs; pthread_mutex_t refs_mutex; } cache[10];
+void addref(struct entry *e) { pthread_mutex_lock(&e->refs_mutex); e->refs++; pthread_mutex_unlock(&e->refs_mutex); }
+void *w(void *arg) { for (int i = 0; i < 10; i++) addref(&cache[i]); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  for (int i = 0; i < 10; i++) addref(&cache[i]);
+  pthread_mutex_lock(&cache[5].refs_mutex); cache[5].refs++; pthread_mutex_unlock(&cache[5].refs_mutex);
+  return 0;
+}"#;
+    let p = proof_of_source(body);
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    assert!(
+        p.objects
+            .iter()
+            .any(|o| o.object == "cache" && o.rule == "element-lock"),
+        "{:#?}",
+        ladr_report::proof::lines(&p)
+    );
+    // The twin: `main` locks `cache[4]` and writes `cache[5]`.
+    let twin = body.replace("&cache[5].refs_mutex", "&cache[4].refs_mutex");
+    assert!(!proof_of_source(&twin).proved);
 }
 
 /// The rule proves the idiom in its forms: the index and the pointer, a loop over the

@@ -584,6 +584,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             for a in &c.arguments {
                 self.read(a);
             }
+            self.element_arguments(name, &c.arguments);
             self.call_defined(name);
             if let Some(role) = self.decls.user_locks.get(name).copied() {
                 self.user_lock(role, &c.arguments);

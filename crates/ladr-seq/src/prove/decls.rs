@@ -46,6 +46,8 @@ pub struct Var {
     pub depth: Option<usize>,
     /// A parameter (its value comes from the caller).
     pub parameter: bool,
+    /// A parameter's position (known once the walk has seen it).
+    pub position: Option<usize>,
     /// Its type is one array dimension or one pointer of a named base type
     /// ([`super::element::Shape`]).
     pub shape: Option<super::element::Shape>,
@@ -92,6 +94,10 @@ pub struct Decls<'a> {
     /// Every write of a variable, by the walks: the array `&a[…]` it was given, when that
     /// is all it was given (none: something else).
     pub element_writes: HashMap<VarId, Option<VarId>>,
+    /// Every call by name of a function with a body: the array `&a[…]` each argument
+    /// (by position) gives, when every call gives one (none: another value). Position
+    /// `usize::MAX`: a call whose arguments cannot be matched to the parameters.
+    pub element_arguments: HashMap<(String, usize), Option<VarId>>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
@@ -114,6 +120,7 @@ impl<'a> Decls<'a> {
             user_locks: HashMap::new(),
             element_pointers: HashMap::new(),
             element_writes: HashMap::new(),
+            element_arguments: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
         };
@@ -258,6 +265,7 @@ impl<'a> Decls<'a> {
             atomic: facts.atomic,
             depth: facts.depth,
             parameter,
+            position: None,
             shape: super::element::shape(specs, declarator),
         }
     }

@@ -3,10 +3,12 @@
 //! `p = &a[j]; lock(&p->m); p->datum++;` cannot race, whatever `i` and `j` are.
 //!
 //! A *key* is an automatic local whose address the program never takes (so only its own
-//! call writes it): an index `i` of `a[i]`, or an *element pointer* `p` — a local, not a
-//! parameter, whose every write gives it `&a[E]` (no cast) for one global array `a` of
-//! one dimension, whose elements have the type `p` points to (the same base type, spelled
-//! alike, a tag or typedef name the program defines once). `&a[k].m` (`&p->m`), `m` a
+//! call writes it): an index `i` of `a[i]`, or an *element pointer* `p` — a local whose
+//! every write gives it `&a[E]` (no cast) for one global array `a` of one dimension,
+//! whose elements have the type `p` points to (the same base type, spelled alike, a tag
+//! or typedef name the program defines once); a parameter only when, besides, its
+//! function is called by name alone (not `main`, no start routine, its address never
+//! taken, a prototype of fixed arity) and every call gives it `&a[E]`. `&a[k].m` (`&p->m`), `m` a
 //! path of members and constant indices, names the lock [`Lock::Element`]`(a, k, m)`;
 //! the walk holds it from the lock until an unlock of any mutex of `a` (two keys may name
 //! one element), a write of `k` (a declaration included) or a call (the key is the
@@ -124,18 +126,42 @@ pub fn without_keyed(mut locks: Locks) -> Locks {
     locks
 }
 
-/// The element pointers of the program, once the discovery has seen every write and
-/// every address taken: local → array.
-pub fn element_pointers(decls: &Decls) -> HashMap<VarId, VarId> {
+/// The element pointers of the program, once the discovery has seen every write, every
+/// call and every address taken: local → array. A parameter is one when its function is
+/// called only by name (not `main`, no start routine, its address never taken) and every
+/// call gives it `&a[E]`, and every write in its body too.
+pub fn element_pointers(decls: &Decls, routines: &HashSet<&str>) -> HashMap<VarId, VarId> {
+    let from_calls = |p: &super::decls::Var| -> Option<VarId> {
+        let f = p.function.as_deref()?;
+        let called_by_name_only = f != "main"
+            && !routines.contains(f)
+            && decls
+                .function_targets
+                .as_ref()
+                .is_some_and(|t| !t.contains(f))
+            && !decls
+                .element_arguments
+                .contains_key(&(f.to_string(), usize::MAX));
+        if !called_by_name_only {
+            return None;
+        }
+        *decls.element_arguments.get(&(f.to_string(), p.position?))?
+    };
     decls
-        .element_writes
+        .vars
         .iter()
-        .filter_map(|(&p, &a)| {
-            let a = a?;
-            let (pv, av) = (&decls.vars[p], &decls.vars[a]);
+        .enumerate()
+        .filter_map(|(p, pv)| {
+            let written = decls.element_writes.get(&p).copied();
+            let a = match (pv.parameter, written) {
+                (false, Some(a)) => a?,
+                (true, None) => from_calls(pv)?,
+                (true, Some(w)) => from_calls(pv).filter(|a| w == Some(*a))?,
+                (false, None) => return None,
+            };
+            let av = &decls.vars[a];
             let (ps, ashape) = (pv.shape.as_ref()?, av.shape.as_ref()?);
             let fits = pv.automatic
-                && !pv.parameter
                 && !decls.escaped.contains(&p)
                 && !ps.array
                 && ashape.array
@@ -185,6 +211,30 @@ impl<'a> Scan<'_, 'a> {
         let var = &self.decls.vars[a];
         let global = !var.automatic && !var.thread_local;
         (global && var.depth == Some(1) && var.shape.as_ref().is_some_and(|s| s.array)).then_some(a)
+    }
+
+    /// A call of `callee` (with a body) by name: what each argument gives its parameter.
+    pub fn element_arguments(&mut self, callee: &str, args: &[Node<Expression>]) {
+        let n = match self.decls.arity.get(callee) {
+            Some(Some((n, false))) => *n,
+            _ => {
+                let all = (callee.to_string(), usize::MAX);
+                self.decls.element_arguments.insert(all, None);
+                return;
+            }
+        };
+        for k in 0..n.max(args.len()) {
+            let given = args.get(k).and_then(|a| self.element_address(a));
+            self.decls
+                .element_arguments
+                .entry((callee.to_string(), k))
+                .and_modify(|old| {
+                    if *old != given {
+                        *old = None
+                    }
+                })
+                .or_insert(given);
+        }
     }
 
     /// A write of variable `v` (`given`: the array whose element's address it is given,

@@ -201,12 +201,6 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     bodies.sort_by(|a, b| a.0.cmp(&b.0));
     // 1. Discovery.
     let (runs, mut global_run) = discover(unit, &bodies, &mut decls, &mut locals);
-    decls.escaped = runs
-        .values()
-        .chain([&global_run])
-        .flat_map(|r| r.address_taken.iter().copied())
-        .collect();
-    decls.element_pointers = element::element_pointers(&decls);
     decls.user_locks = userlock::user_locks(
         unit,
         &decls.bodies,
@@ -386,7 +380,8 @@ impl UserLockFacts {
 }
 
 /// Walks every function and the globals' initialisers, twice: the first walk finds the
-/// functions whose address is taken, the calls through pointers of the second call them.
+/// functions whose address is taken, the calls through pointers of the second call them;
+/// then the element pointers are known ([`element`]).
 fn discover<'a>(
     unit: &'a TranslationUnit,
     bodies: &[(String, &'a FunctionDefinition)],
@@ -416,6 +411,17 @@ fn discover<'a>(
             decls.function_targets = Some(targets);
         }
     }
+    // Every write and every address taken is seen: the element pointers.
+    decls.escaped = runs
+        .values()
+        .chain([&global_run])
+        .flat_map(|r| r.address_taken.iter().copied())
+        .collect();
+    let routines: HashSet<&str> = runs
+        .values()
+        .flat_map(|r| r.creates.iter().map(|c| c.routine.as_str()))
+        .collect();
+    decls.element_pointers = element::element_pointers(decls, &routines);
     (runs, global_run)
 }
 

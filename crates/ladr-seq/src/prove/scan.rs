@@ -212,7 +212,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         let mut scope = HashMap::new();
         for d in &f.declarator.node.derived {
             if let DerivedDeclarator::Function(fd) = &d.node {
-                for p in &fd.node.parameters {
+                for (k, p) in fd.node.parameters.iter().enumerate() {
                     if let Some(decl) = &p.node.declarator {
                         let key = &decl.node as *const Declarator as usize;
                         let id = match self.locals.get(&key) {
@@ -223,6 +223,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                             }
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
+                            self.decls.vars[id].position = Some(k);
                             self.locals.insert(key, id);
                             scope.insert(n.to_string(), id);
                         }
