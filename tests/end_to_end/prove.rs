@@ -87,6 +87,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_user_lock_racy.c",
         (22, 29),
     ),
+    (
+        "element-lock",
+        "prove_element_lock_free.c",
+        "prove_element_lock_racy.c",
+        (14, 23),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -21,6 +21,7 @@ mod print_corpus;
 mod print_roundtrip;
 mod proof_shrink;
 mod prove;
+mod prove_element;
 mod prove_userlock;
 mod race;
 mod racefree;

@@ -360,7 +360,11 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             BinaryOperator::Assign => {
                 self.read(&b.rhs);
+                if let Expression::Identifier(_) = &b.lhs.node {
+                    self.assigned = self.element_address(&b.rhs);
+                }
                 self.expr(&b.lhs, Mode::Write);
+                self.assigned = None;
             }
             BinaryOperator::AssignMultiply
             | BinaryOperator::AssignDivide
@@ -495,9 +499,18 @@ impl<'d, 'a> Scan<'d, 'a> {
     /// `e` as a part of a named variable: members (`.f`) and elements of the variable
     /// when it surely is an array (`a[i][j]`, up to its known depth), with the index
     /// expressions read on the way. None: not such a part (a pointer is followed).
-    fn part(&self, e: &'a Node<Expression>) -> Option<(VarId, Path, Vec<&'a Node<Expression>>)> {
+    pub fn part(
+        &self,
+        e: &'a Node<Expression>,
+    ) -> Option<(VarId, Path, Vec<&'a Node<Expression>>)> {
         match &e.node {
             Expression::Identifier(i) => Some((self.lookup(&i.node.name)?, vec![], vec![])),
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
+                // `p->f` of an element pointer: `a[…].f` (`super::element`).
+                let (a, p) = self.element_pointer_member(&m.node)?;
+                let field = Step::Field(m.node.identifier.node.name.clone());
+                Some((a, vec![Step::Index(None), field], vec![p]))
+            }
             Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
                 let (v, mut path, indices) = self.part(&m.node.expression)?;
                 path.push(Step::Field(m.node.identifier.node.name.clone()));
@@ -548,7 +561,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             // An array part decays to an address inside the object.
             self.named(v, Mode::Address, false, e.span.start);
         }
+        self.key = self.element_key(e);
         self.access_part(Target::Var(v), path, write, false, e.span.start);
+        self.key = None;
         true
     }
 
@@ -569,6 +584,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             for a in &c.arguments {
                 self.read(a);
             }
+            self.element_arguments(name, &c.arguments);
             self.call_defined(name);
             if let Some(role) = self.decls.user_locks.get(name).copied() {
                 self.user_lock(role, &c.arguments);
@@ -619,7 +635,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         if let Some(lock) = lock_effect(name) {
-            let l = arg(0).and_then(|a| self.lock_of(a));
+            let l = arg(0).and_then(|a| self.lock_of(a).or_else(|| self.element_lock_of(a)));
             for a in args {
                 self.sync_argument(a);
             }

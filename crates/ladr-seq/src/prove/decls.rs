@@ -44,6 +44,13 @@ pub struct Var {
     pub atomic: bool,
     /// Array dimensions, when known for sure (0: no array).
     pub depth: Option<usize>,
+    /// A parameter (its value comes from the caller).
+    pub parameter: bool,
+    /// A parameter's position (known once the walk has seen it).
+    pub position: Option<usize>,
+    /// Its type is one array dimension or one pointer of a named base type
+    /// ([`super::element::Shape`]).
+    pub shape: Option<super::element::Shape>,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -81,6 +88,20 @@ pub struct Decls<'a> {
     pub owned: HashSet<VarId>,
     /// The lock functions the program builds of atomic sections ([`super::userlock`]).
     pub user_locks: HashMap<String, super::userlock::Role>,
+    /// Locals whose every value is the address of an element of a global array: the
+    /// array ([`super::element`]).
+    pub element_pointers: HashMap<VarId, VarId>,
+    /// Every write of a variable, by the walks: the array `&a[…]` it was given, when that
+    /// is all it was given (none: something else).
+    pub element_writes: HashMap<VarId, Option<VarId>>,
+    /// Every call by name of a function with a body: the array `&a[…]` each argument
+    /// (by position) gives, when every call gives one (none: another value). Position
+    /// `usize::MAX`: a call whose arguments cannot be matched to the parameters.
+    pub element_arguments: HashMap<(String, usize), Option<VarId>>,
+    /// The variables whose address the program takes (known after the discovery).
+    pub escaped: HashSet<VarId>,
+    /// Struct and union tags the program defines more than once (in different scopes).
+    pub redefined_tags: HashSet<String>,
 }
 
 impl<'a> Decls<'a> {
@@ -97,6 +118,11 @@ impl<'a> Decls<'a> {
             arity: HashMap::new(),
             owned: HashSet::new(),
             user_locks: HashMap::new(),
+            element_pointers: HashMap::new(),
+            element_writes: HashMap::new(),
+            element_arguments: HashMap::new(),
+            escaped: HashSet::new(),
+            redefined_tags: super::element::redefined_tags(unit),
         };
         for ext in &unit.0 {
             match &ext.node {
@@ -150,6 +176,9 @@ impl<'a> Decls<'a> {
                         o.depth = None;
                     }
                     o.thread_local |= var.thread_local;
+                    if o.shape != var.shape {
+                        o.shape = None;
+                    }
                 }
                 None => {
                     self.globals.insert(name.to_string(), self.vars.len());
@@ -235,6 +264,9 @@ impl<'a> Decls<'a> {
             arithmetic: facts.arithmetic,
             atomic: facts.atomic,
             depth: facts.depth,
+            parameter,
+            position: None,
+            shape: super::element::shape(specs, declarator),
         }
     }
 

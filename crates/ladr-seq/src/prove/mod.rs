@@ -23,12 +23,14 @@
 //!    ([`owned`]: every value of `P` is a fresh allocation no other pointer keeps) touch
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
-//!    solo, of two thread instances that may run together, must hold a common lock or be
+//!    solo, of two thread instances that may run together, must hold a common lock (an
+//!    array element's own mutex for accesses inside that element: [`element`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
 mod access;
 mod decls;
+mod element;
 mod owned;
 mod scan;
 mod threads;
@@ -62,6 +64,15 @@ pub enum Lock {
     Shared(VarId, Path),
     /// `__VERIFIER_atomic_begin`/`end` sections and `__VERIFIER_atomic_*` functions.
     Atomic,
+    /// The mutex at `path` inside the element of array `.0` that the key `.1` names: an
+    /// automatic local, not written since the lock and whose address is never taken,
+    /// that is the element's index (`&a[i].m`) or a pointer to it (`&p->m`, [`element`]).
+    /// Held in a walk's lockset only, never across a call nor in a recorded access.
+    Element(VarId, VarId, Path),
+    /// Recorded with an access of a part of element `a[…]` of array `.0`, other memory
+    /// than the mutex at `path` inside it: the access holds that element's mutex. Two
+    /// such accesses that overlap are in one element, so they hold one mutex.
+    InElement(VarId, Path),
 }
 
 impl Lock {
@@ -69,12 +80,21 @@ impl Lock {
     /// mutex (`&m.a` and `&m.a[0]`, union members, a struct and its first member): an
     /// unlock or init of either ends both.
     pub fn may_alias(&self, other: &Lock) -> bool {
-        match (self, other) {
-            (Lock::Mutex(a, _) | Lock::Shared(a, _), Lock::Mutex(b, _) | Lock::Shared(b, _)) => {
-                a == b
-            }
-            (Lock::Atomic, Lock::Atomic) => true,
+        match (self.variable(), other.variable()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => true,
             _ => false,
+        }
+    }
+
+    /// The variable the lock is a part of (none: the atomic sections).
+    fn variable(&self) -> Option<VarId> {
+        match self {
+            Lock::Mutex(v, _)
+            | Lock::Shared(v, _)
+            | Lock::Element(v, ..)
+            | Lock::InElement(v, _) => Some(*v),
+            Lock::Atomic => None,
         }
     }
 }
@@ -88,7 +108,8 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
     a.iter().any(|l| match l {
         Lock::Mutex(v, p) => b.contains(l) || b.contains(&Lock::Shared(*v, p.clone())),
         Lock::Shared(v, p) => b.contains(&Lock::Mutex(*v, p.clone())),
-        Lock::Atomic => b.contains(l),
+        Lock::Atomic | Lock::InElement(..) => b.contains(l),
+        Lock::Element(..) => false,
     })
 }
 /// A must-lockset; none: unreachable.
@@ -119,7 +140,8 @@ pub struct ObjectProof {
     pub name: String,
     pub safe: bool,
     /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `atomic-section`, `atomic`, `disjoint`, `per-pair`), or `unproved`.
+    /// `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
+    /// `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
     pub reason: String,
@@ -358,7 +380,8 @@ impl UserLockFacts {
 }
 
 /// Walks every function and the globals' initialisers, twice: the first walk finds the
-/// functions whose address is taken, the calls through pointers of the second call them.
+/// functions whose address is taken, the calls through pointers of the second call them;
+/// then the element pointers are known ([`element`]).
 fn discover<'a>(
     unit: &'a TranslationUnit,
     bodies: &[(String, &'a FunctionDefinition)],
@@ -388,6 +411,17 @@ fn discover<'a>(
             decls.function_targets = Some(targets);
         }
     }
+    // Every write and every address taken is seen: the element pointers.
+    decls.escaped = runs
+        .values()
+        .chain([&global_run])
+        .flat_map(|r| r.address_taken.iter().copied())
+        .collect();
+    let routines: HashSet<&str> = runs
+        .values()
+        .flat_map(|r| r.creates.iter().map(|c| c.routine.as_str()))
+        .collect();
+    decls.element_pointers = element::element_pointers(decls, &routines);
     (runs, global_run)
 }
 
@@ -426,7 +460,9 @@ impl<'a> Analysis<'a> {
                     s.function(bodies[&f], Locks::new(), None, false);
                     Summary {
                         may_unlock: s.run.unlocks.clone(),
-                        must_acquire: s.run.exit.clone().unwrap_or_default(),
+                        must_acquire: element::without_keyed(
+                            s.run.exit.clone().unwrap_or_default(),
+                        ),
                     }
                 };
                 self.summaries.insert(f, summary);

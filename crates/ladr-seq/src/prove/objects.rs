@@ -270,6 +270,14 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
                 "atomic-section",
                 "every access while threads run is in an atomic section".into(),
             ),
+            Lock::InElement(a, path) | Lock::Element(a, _, path) => (
+                "element-lock",
+                format!(
+                    "every access while threads run is to an element `{0}[…]` and holds that element's mutex `{0}[…]{1}`",
+                    ladr_c::syntax::names::original_name(&decls.vars[a].name),
+                    path_text(&path)
+                ),
+            ),
         }
     } else if list.iter().all(|u| u.atomic) {
         ("atomic", "every access while threads run is atomic".into())
@@ -314,7 +322,7 @@ fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
             .iter()
             .filter_map(|l| match l {
                 Lock::Mutex(v, p) | Lock::Shared(v, p) => Some((*v, p.clone())),
-                Lock::Atomic => None,
+                Lock::Atomic | Lock::Element(..) | Lock::InElement(..) => None,
             })
             .collect()
     };

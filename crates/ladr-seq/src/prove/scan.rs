@@ -101,6 +101,11 @@ pub struct Scan<'d, 'a> {
     pub library_arguments: bool,
     /// The function walked.
     pub function: String,
+    /// The array whose element's address the assignment walked gives its variable
+    /// ([`super::element`]).
+    pub assigned: Option<VarId>,
+    /// The element key of the named part accessed ([`super::element`]).
+    pub key: Option<VarId>,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -136,6 +141,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             },
             library_arguments: false,
             function: String::new(),
+            assigned: None,
+            key: None,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -205,7 +212,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         let mut scope = HashMap::new();
         for d in &f.declarator.node.derived {
             if let DerivedDeclarator::Function(fd) = &d.node {
-                for p in &fd.node.parameters {
+                for (k, p) in fd.node.parameters.iter().enumerate() {
                     if let Some(decl) = &p.node.declarator {
                         let key = &decl.node as *const Declarator as usize;
                         let id = match self.locals.get(&key) {
@@ -216,6 +223,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                             }
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
+                            self.decls.vars[id].position = Some(k);
                             self.locals.insert(key, id);
                             scope.insert(n.to_string(), id);
                         }
@@ -350,11 +358,17 @@ impl<'d, 'a> Scan<'d, 'a> {
                     scope.insert(n.to_string(), id);
                 }
             }
+            // A new object: no held element lock has it as key.
+            self.forget_key(id);
             if let Some(i) = &init.node.initializer {
                 // A static local's initialiser runs before `main`: only its addresses count.
                 self.initializer(&i.node);
                 if self.decls.vars[id].automatic {
+                    if let Initializer::Expression(e) = &i.node {
+                        self.assigned = self.element_address(e);
+                    }
                     self.access(Target::Var(id), true, false, init.span.start);
+                    self.assigned = None;
                 }
             }
         }
@@ -444,16 +458,20 @@ impl<'d, 'a> Scan<'d, 'a> {
         atomic: bool,
         offset: usize,
     ) {
+        if let (true, Target::Var(v)) = (write, target) {
+            let given = self.assigned.take().filter(|_| path.is_empty());
+            self.wrote(v, given);
+        }
         if !self.record {
             return;
         }
         if let Some(locks) = &self.state {
             self.run.accesses.push(RawAccess {
+                locks: self.recorded_locks(target, &path, self.key, locks),
                 target,
                 path,
                 write,
                 atomic,
-                locks: locks.clone(),
                 solo: self.solo,
                 offset,
             });
@@ -496,7 +514,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         if let (true, Some(locks)) = (self.record, &self.state) {
             self.run.calls.push(CallSite {
                 callee: callee.to_string(),
-                locks: locks.clone(),
+                locks: super::element::without_keyed(locks.clone()),
                 solo: self.solo,
             });
         }
