@@ -94,6 +94,33 @@ fn racefree_assumptions_before_the_first_create_are_not_visible() {
     assert_eq!(kept.len(), all.len() - 2);
 }
 
+/// Rule 1 and the pthread model: before the first `pthread_create` no thread exists, so a
+/// model call there (the set-up loop's `pthread_mutex_init`s) needs no context switch
+/// either: a path it blocks has no thread. The mutexes it initialises still order the
+/// workers: the twin whose workers take one mutex has no race, the other one races.
+#[test]
+fn racefree_model_calls_before_the_first_create_are_not_visible() {
+    racy("solo_model_calls_racy.c", (8, 8));
+    free("solo_model_calls_free.c");
+    // Visible model calls of `main` before its first create: the four `pthread_mutex_init`s
+    // without the pass, none with it.
+    let visible_inits = |racefree: bool| -> usize {
+        let p = translated("solo_model_calls_free.c", racefree);
+        let mut created = false;
+        let mut inits = 0;
+        for it in &p.code[0].items {
+            if let ladr_ir::program::Item::Visible { stmt, .. } = it {
+                let text = ladr_c::print::statement_to_string(&stmt.node);
+                created |= text.contains("pthread_create");
+                inits += usize::from(!created && text.contains("pthread_mutex_init"));
+            }
+        }
+        inits
+    };
+    assert_eq!(visible_inits(false), 4);
+    assert_eq!(visible_inits(true), 0);
+}
+
 /// Rule 2, read-only objects: a global only read (an array's element too) needs no flags;
 /// one whose address is taken may be written through a pointer, and is.
 #[test]

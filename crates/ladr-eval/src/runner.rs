@@ -134,6 +134,10 @@ impl Runner {
         }
         // Tasks already run side by side (`--jobs` of eval): one CBMC per task.
         cmd.arg("--jobs").arg("1");
+        // SV-COMP mode's thread bound: none but the model's 63 slots (outside it ladr's
+        // default is 4, which misses races among more threads: floating_read-20's is in
+        // thread 17).
+        cmd.arg("--max-threads").arg("63");
         cmd.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -412,7 +416,7 @@ mod tests {
         let r = runner.run(&task);
         assert_eq!(
             r.reason.as_deref(),
-            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --format json --no-deepen --jobs 1")
+            Some("102400 --32 --rounds 2 --unwind 2 --timeout 0.01 --cbmc cbmc --color never --format json --no-deepen --jobs 1 --max-threads 63")
         );
     }
 

@@ -100,14 +100,20 @@ impl Document {
 
     /// Why a "no race" of this document is no `true` in SV-COMP's terms, which claim every
     /// execution (ladr's SV-COMP mode answers `unknown` for it): no execution within the
-    /// bounds created a thread (vacuous), or the answer is the probe's, whose loops of a
-    /// constant bound were cut.
+    /// bounds created a thread (vacuous), the answer is the probe's, whose loops of a
+    /// constant bound were cut, or the thread bound (`--max-threads`) left threads out.
     pub fn no_svcomp_true(&self) -> Option<&'static str> {
         if self.verdict.as_deref() != Some("no-race") {
             return None;
         }
         if self.bounds.as_ref().is_some_and(|b| b.vacuous) {
             Some("vacuous")
+        } else if self
+            .bounds
+            .as_ref()
+            .is_some_and(|b| b.cuts.iter().any(|c| c == "threads"))
+        {
+            Some("the thread bound cut the program")
         } else if self.deepening.as_ref().is_some_and(|d| d.probe) {
             Some("the probe's, with loops of a constant bound cut")
         } else {
@@ -458,6 +464,24 @@ mod tests {
             Document::parse(unknown).unwrap().summary(),
             "unknown: CBMC ran out of time (time limit 20 s)"
         );
+    }
+
+    /// SV-COMP mode never answers `true` past the thread bound, nor for a vacuous answer.
+    #[test]
+    fn no_true_past_the_thread_bound() {
+        let doc = |cuts: &str, vacuous: bool| {
+            Document::parse(&format!(
+                r#"{{"verdict":"no-race","bounds":{{"rounds":3,"unwind":3,"cut":true,
+                    "vacuous":{vacuous},"cuts":[{cuts}]}},"races":[]}}"#
+            ))
+            .unwrap()
+        };
+        assert_eq!(
+            doc(r#""loop","threads""#, false).no_svcomp_true(),
+            Some("the thread bound cut the program")
+        );
+        assert_eq!(doc(r#""loop""#, false).no_svcomp_true(), None);
+        assert_eq!(doc(r#""loop""#, true).no_svcomp_true(), Some("vacuous"));
     }
 
     #[test]

@@ -131,9 +131,12 @@ pub(super) fn unmerge_first(c: &mut SlotCode) {
 
 /// Does a statement stay visible in a solo stretch of `main`: a call of the pthread model,
 /// an assumption (either may block), an atomic section? Before the first `pthread_create`
-/// (`unborn`: no thread exists on any path) an assumption need not be: a path it ends has
-/// no thread, so no race, while after the joins it must stay visible, for `main`'s context
-/// may end before it and keep a race found earlier. (A label before each of them cuts the
+/// (`unborn`: no thread exists on any path) neither a model call (but the first
+/// `pthread_create` itself) nor an assumption need be: a path they block or end has no
+/// thread, so no race, and no access before any thread is instrumented, so no release or
+/// acquire there matters to one (a set-up loop's 256 `pthread_mutex_init`s were 256
+/// labels), while after the joins they must stay visible,
+/// for `main`'s context may end before them and keep a race found earlier. (A label before each of them cuts the
 /// solo stretch into pieces whose jumps cross one another, and CBMC's symbolic execution
 /// merges their guards into expressions that grow exponentially: the weaver tasks that
 /// allocate arrays in `main` took 35 s of symex instead of 1 s.)
@@ -148,8 +151,10 @@ fn structural(s: &Node<Statement>, unborn: bool) -> bool {
             match &e.node {
                 Expression::Call(c) => match callee_name(&c.node) {
                     Some(n)
-                        if visible::is_model_call(n)
-                            || n == abi::ATOMIC_BEGIN
+                        if n == abi::ATOMIC_BEGIN
+                            || (visible::is_model_call(n)
+                                && (!self.unborn
+                                    || abi::modelled_function(n) == "pthread_create"))
                             || (n == abi::ASSUME && !self.unborn) =>
                     {
                         Err(())
