@@ -1,0 +1,37 @@
+//! Library functions without a body that the proof may follow (issue 30 on real code):
+//! ones that never call a function of the program and touch no memory of it, and the
+//! known ones a function pointer may name. Without this list, a call of such a function
+//! with an argument that is not plainly arithmetic (`__builtin_expect(p->n == 0, 0)`,
+//! `malloc(sizeof *p * p->n)`) made the proof give up on the whole program, for it may
+//! have been handed a function pointer to call back.
+
+use crate::model::library;
+
+/// Functions that compute a value from their arguments' values and nothing else: they
+/// read no memory through a pointer argument, write none, keep no pointer and call no
+/// function of the program (GCC's value builtins, thread identities, the allocators:
+/// a fresh block is no object of the program's yet). A prefetch is no access of the C
+/// memory model. `exit` and `atexit` are not here: they run the program's handlers.
+pub fn value_only(name: &str) -> bool {
+    matches!(
+        name,
+        "__builtin_expect"
+            | "__builtin_expect_with_probability"
+            | "__builtin_prefetch"
+            | "__builtin_assume_aligned"
+            | "pthread_equal"
+            | "pthread_self"
+            | "malloc"
+            | "calloc"
+            | "aligned_alloc"
+            | "memalign"
+            | "valloc"
+    )
+}
+
+/// May a call through a function pointer that may name `name`, a function without a
+/// body, be followed as a direct call of it: one whose only effects are those of
+/// [`library::effects`] or none ([`value_only`]), and which calls no function back.
+pub fn indirect_target(name: &str) -> bool {
+    value_only(name) || library::effects(name).is_some()
+}
