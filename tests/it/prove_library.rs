@@ -98,3 +98,41 @@ fn library_calls_without_callbacks_are_followed() {
     assert!(twin != w);
     assert!(!proof_of_source(&format!("{TABLE}{twin}{MAIN}")).proved);
 }
+
+/// Assembly with operands, or an instruction other than a spin-wait hint, may write
+/// anything: the proof gives up. A `pause` between locked accesses is no access.
+#[test]
+fn only_spin_hint_assembly_is_no_access() {
+    let racy: &[(&str, &str)] = &[
+        (
+            "a1",
+            "void *w(void *arg) { __asm__ volatile(\"movl $1, %0\" : \"=m\"(x)); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }",
+        ),
+        (
+            "a2",
+            "void *w(void *arg) { __asm__ volatile(\"incl x(%%rip)\" ::: \"memory\"); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }",
+        ),
+        (
+            "a3",
+            "void *w(void *arg) { __asm__ volatile(\"pause\" : : \"r\"(&x) : \"memory\"); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }",
+        ),
+        (
+            "a4",
+            "void *w(void *arg) { __asm__(\"pause\\n\\tincl x(%rip)\"); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }",
+        ),
+        // a hint does not hide the unlocked write after it
+        (
+            "a5",
+            "void *w(void *arg) { __asm__ volatile(\"pause\" ::: \"memory\"); x++; return 0; }",
+        ),
+    ];
+    let programs: Vec<(&str, String)> = racy
+        .iter()
+        .map(|(name, w)| (*name, format!("{w}\n{MAIN}")))
+        .collect();
+    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved("", &programs);
+    let spin = "void *w(void *arg) { __asm__ volatile(\"pause\" ::: \"memory\"); __asm__ volatile(\"\"); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }";
+    let p = proof_of_source(&format!("{spin}\n{MAIN}"));
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+}

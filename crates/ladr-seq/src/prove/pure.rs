@@ -3,9 +3,11 @@
 //! known ones a function pointer may name. Without this list, a call of such a function
 //! with an argument that is not plainly arithmetic (`__builtin_expect(p->n == 0, 0)`,
 //! `malloc(sizeof *p * p->n)`) made the proof give up on the whole program, for it may
-//! have been handed a function pointer to call back.
+//! have been handed a function pointer to call back. Inline assembly that is only a
+//! spin-wait hint is no access either.
 
 use crate::model::library;
+use lang_c::ast::AsmStatement;
 
 /// Functions that compute a value from their arguments' values and nothing else: they
 /// read no memory through a pointer argument, write none, keep no pointer and call no
@@ -34,4 +36,33 @@ pub fn value_only(name: &str) -> bool {
 /// [`library::effects`] or none ([`value_only`]), and which calls no function back.
 pub fn indirect_target(name: &str) -> bool {
     value_only(name) || library::effects(name).is_some()
+}
+
+/// Inline assembly that touches no memory and no variable: no operands, and an
+/// instruction that is nothing or a spin-wait hint (`pause`, `yield`, `nop`: the
+/// `SPINLOCK_BACKOFF` of thmap and rpmalloc). A `"memory"` clobber only makes it a
+/// compiler barrier, which orders nothing the proof relies on. Any other assembly stops
+/// the proof.
+pub fn inert_asm(asm: &AsmStatement) -> bool {
+    let template = match asm {
+        AsmStatement::GnuBasic(t) => &t.node,
+        AsmStatement::GnuExtended(g) => {
+            if !g.outputs.is_empty() || !g.inputs.is_empty() {
+                return false;
+            }
+            &g.template.node
+        }
+    };
+    let mut text = String::new();
+    for piece in template {
+        match piece.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
+            Some(inner) => text.push_str(inner),
+            None => return false,
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    matches!(
+        words.join(" ").to_ascii_lowercase().as_str(),
+        "" | "pause" | "yield" | "nop" | "rep; nop" | "rep;nop" | "rep nop"
+    )
 }

@@ -288,6 +288,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.returns = meet(&self.returns, &self.state);
                 self.state = None;
             }
+            Statement::Asm(a) if super::pure::inert_asm(&a.node) => {}
             Statement::Asm(_) => self.give_up("inline assembly", s.span.start),
             _ => self.give_up("a statement outside the normal form", s.span.start),
         }
