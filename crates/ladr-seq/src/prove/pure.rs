@@ -7,7 +7,7 @@
 //! spin-wait hint is no access either.
 
 use crate::model::library;
-use lang_c::ast::AsmStatement;
+use lang_c::ast::{AsmStatement, StringLiteral};
 
 /// Functions that compute a value from their arguments' values and nothing else: they
 /// read no memory through a pointer argument, write none, keep no pointer and call no
@@ -38,31 +38,39 @@ pub fn indirect_target(name: &str) -> bool {
     value_only(name) || library::effects(name).is_some()
 }
 
-/// Inline assembly that touches no memory and no variable: no operands, and an
-/// instruction that is nothing or a spin-wait hint (`pause`, `yield`, `nop`: the
+/// Inline assembly that touches no memory and no variable: no operands, and
+/// instructions that are nothing or a spin-wait hint (`pause`, `yield`, `nop`: the
 /// `SPINLOCK_BACKOFF` of thmap and rpmalloc). A `"memory"` clobber only makes it a
 /// compiler barrier, which orders nothing the proof relies on. Any other assembly stops
-/// the proof.
+/// the proof, also one whose outputs are registers (`cpuid` into locals): the proof's
+/// other rules (an element lock's key, a block's owner) find a variable's writes among
+/// assignments, and an output operand is none.
 pub fn inert_asm(asm: &AsmStatement) -> bool {
     let template = match asm {
         AsmStatement::GnuBasic(t) => &t.node,
-        AsmStatement::GnuExtended(g) => {
-            if !g.outputs.is_empty() || !g.inputs.is_empty() {
-                return false;
-            }
+        AsmStatement::GnuExtended(g) if g.outputs.is_empty() && g.inputs.is_empty() => {
             &g.template.node
         }
+        AsmStatement::GnuExtended(_) => return false,
     };
+    let Some(text) = text_of(template) else {
+        return false;
+    };
+    text.to_ascii_lowercase().split("\\n").all(|i| {
+        let words = i.replace("\\t", " ");
+        let words: Vec<&str> = words.split_whitespace().collect();
+        matches!(
+            words.join(" ").as_str(),
+            "" | "pause" | "yield" | "nop" | "rep; nop" | "rep;nop" | "rep nop"
+        )
+    })
+}
+
+/// The text of a string literal's pieces, without their quotes (`None`: a prefixed one).
+fn text_of(literal: &StringLiteral) -> Option<String> {
     let mut text = String::new();
-    for piece in template {
-        match piece.strip_prefix('"').and_then(|p| p.strip_suffix('"')) {
-            Some(inner) => text.push_str(inner),
-            None => return false,
-        }
+    for piece in literal {
+        text.push_str(piece.strip_prefix('"').and_then(|p| p.strip_suffix('"'))?);
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    matches!(
-        words.join(" ").to_ascii_lowercase().as_str(),
-        "" | "pause" | "yield" | "nop" | "rep; nop" | "rep;nop" | "rep nop"
-    )
+    Some(text)
 }
