@@ -93,6 +93,18 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_element_lock_racy.c",
         (14, 23),
     ),
+    (
+        "lock",
+        "prove_library_call_free.c",
+        "prove_library_call_racy.c",
+        (18, 18),
+    ),
+    (
+        "lock",
+        "prove_spin_hint_free.c",
+        "prove_spin_hint_racy.c",
+        (9, 9),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

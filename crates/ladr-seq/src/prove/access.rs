@@ -577,7 +577,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 for a in &c.arguments {
                     self.read(a);
                 }
-                return self.call_indirect(c.arguments.len(), at);
+                return self.call_indirect(&c.arguments, at);
             }
         };
         if self.decls.bodies.contains_key(name) {
@@ -601,8 +601,14 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
+    pub(super) fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
         let arg = |k: usize| args.get(k);
+        if super::pure::value_only(name) {
+            for a in args {
+                self.read(a);
+            }
+            return;
+        }
         if name == "pthread_detach" || name == "pthread_attr_setdetachstate" {
             self.run.detaches = true;
         }

@@ -32,6 +32,7 @@ mod access;
 mod decls;
 mod element;
 mod owned;
+mod pure;
 mod scan;
 mod threads;
 mod userlock;

@@ -288,6 +288,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.returns = meet(&self.returns, &self.state);
                 self.state = None;
             }
+            Statement::Asm(a) if super::pure::inert_asm(&a.node) => {}
             Statement::Asm(_) => self.give_up("inline assembly", s.span.start),
             _ => self.give_up("a statement outside the normal form", s.span.start),
         }
@@ -480,7 +481,8 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// A call through a function pointer: a call of any function whose address the
     /// program takes, the locks after it those held after every one of them.
-    pub fn call_indirect(&mut self, arguments: usize, at: usize) {
+    pub fn call_indirect(&mut self, args: &'a [Node<Expression>], at: usize) {
+        let arguments = args.len();
         let Some(mut targets) = self.decls.function_targets.clone() else {
             // The discovery's first walk: the targets are not known yet.
             return;
@@ -493,6 +495,15 @@ impl<'d, 'a> Scan<'d, 'a> {
         let before = self.state.clone();
         let mut after: State = None;
         for f in &targets {
+            if !self.decls.bodies.contains_key(f) && super::pure::indirect_target(f) {
+                // A library function with known effects: followed as a direct call.
+                self.state = before.clone();
+                let outer = std::mem::replace(&mut self.library_arguments, true);
+                self.library_call(f, args, at);
+                self.library_arguments = outer;
+                after = meet(&after, &self.state);
+                continue;
+            }
             if !self.decls.bodies.contains_key(f) {
                 self.give_up(
                     format!(

@@ -1,0 +1,76 @@
+//! Library functions without a body that the proof may follow (issue 30 on real code):
+//! ones that never call a function of the program and touch no memory of it, and the
+//! known ones a function pointer may name. Without this list, a call of such a function
+//! with an argument that is not plainly arithmetic (`__builtin_expect(p->n == 0, 0)`,
+//! `malloc(sizeof *p * p->n)`) made the proof give up on the whole program, for it may
+//! have been handed a function pointer to call back. Inline assembly that is only a
+//! spin-wait hint is no access either.
+
+use crate::model::library;
+use lang_c::ast::{AsmStatement, StringLiteral};
+
+/// Functions that compute a value from their arguments' values and nothing else: they
+/// read no memory through a pointer argument, write none, keep no pointer and call no
+/// function of the program (GCC's value builtins, thread identities, the allocators:
+/// a fresh block is no object of the program's yet). A prefetch is no access of the C
+/// memory model. `exit` and `atexit` are not here: they run the program's handlers.
+pub fn value_only(name: &str) -> bool {
+    matches!(
+        name,
+        "__builtin_expect"
+            | "__builtin_expect_with_probability"
+            | "__builtin_prefetch"
+            | "__builtin_assume_aligned"
+            | "pthread_equal"
+            | "pthread_self"
+            | "malloc"
+            | "calloc"
+            | "aligned_alloc"
+            | "memalign"
+            | "valloc"
+    )
+}
+
+/// May a call through a function pointer that may name `name`, a function without a
+/// body, be followed as a direct call of it: one whose only effects are those of
+/// [`library::effects`] or none ([`value_only`]), and which calls no function back.
+pub fn indirect_target(name: &str) -> bool {
+    value_only(name) || library::effects(name).is_some()
+}
+
+/// Inline assembly that touches no memory and no variable: no operands, and
+/// instructions that are nothing or a spin-wait hint (`pause`, `yield`, `nop`: the
+/// `SPINLOCK_BACKOFF` of thmap and rpmalloc). A `"memory"` clobber only makes it a
+/// compiler barrier, which orders nothing the proof relies on. Any other assembly stops
+/// the proof, also one whose outputs are registers (`cpuid` into locals): the proof's
+/// other rules (an element lock's key, a block's owner) find a variable's writes among
+/// assignments, and an output operand is none.
+pub fn inert_asm(asm: &AsmStatement) -> bool {
+    let template = match asm {
+        AsmStatement::GnuBasic(t) => &t.node,
+        AsmStatement::GnuExtended(g) if g.outputs.is_empty() && g.inputs.is_empty() => {
+            &g.template.node
+        }
+        AsmStatement::GnuExtended(_) => return false,
+    };
+    let Some(text) = text_of(template) else {
+        return false;
+    };
+    text.to_ascii_lowercase().split("\\n").all(|i| {
+        let words = i.replace("\\t", " ");
+        let words: Vec<&str> = words.split_whitespace().collect();
+        matches!(
+            words.join(" ").as_str(),
+            "" | "pause" | "yield" | "nop" | "rep; nop" | "rep;nop" | "rep nop"
+        )
+    })
+}
+
+/// The text of a string literal's pieces, without their quotes (`None`: a prefixed one).
+fn text_of(literal: &StringLiteral) -> Option<String> {
+    let mut text = String::new();
+    for piece in literal {
+        text.push_str(piece.strip_prefix('"').and_then(|p| p.strip_suffix('"'))?);
+    }
+    Some(text)
+}

@@ -1,0 +1,32 @@
+// A table of allocation functions (as 8dcc/libpool's): the workers allocate through its
+// function pointers, test with __builtin_expect and pthread_equal, and sum under the
+// mutex. The static analysis follows the pointers into malloc and free (no callbacks).
+#include <pthread.h>
+#include <stdlib.h>
+struct table {
+  int n;
+  void *(*alloc)(size_t);
+  void (*release)(void *);
+} cfg = {4, malloc, free};
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int total;
+void *worker(void *arg) {
+  pthread_t me = pthread_self();
+  pthread_mutex_lock(&m);
+  int *block = cfg.alloc(sizeof(int) * (size_t)cfg.n);
+  if (__builtin_expect(block != 0 && pthread_equal(me, me), 1)) {
+    block[0] = cfg.n;
+    total += block[0];
+    cfg.release(block);
+  }
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t, u;
+  pthread_create(&t, 0, worker, 0);
+  pthread_create(&u, 0, worker, 0);
+  pthread_join(t, 0);
+  pthread_join(u, 0);
+  return total;
+}

@@ -1,0 +1,20 @@
+// The twin: the workers count outside the mutex after the backoff.
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int counter;
+int turn;
+void *worker(void *arg) {
+  for (int i = 0; i < 2 && __atomic_load_n(&turn, __ATOMIC_ACQUIRE) == 0; i++)
+    __asm__ volatile("pause" ::: "memory");
+  counter++;
+  return 0;
+}
+int main(void) {
+  pthread_t t, u;
+  pthread_create(&t, 0, worker, 0);
+  pthread_create(&u, 0, worker, 0);
+  __atomic_store_n(&turn, 1, __ATOMIC_RELEASE);
+  pthread_join(t, 0);
+  pthread_join(u, 0);
+  return counter;
+}
