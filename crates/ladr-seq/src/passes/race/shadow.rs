@@ -13,8 +13,8 @@
 use super::access::Instrumenter;
 use ladr_c::syntax::build::*;
 use ladr_ir::abi::{
-    self, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA,
-    DRD, FIRST_SITE, P1, P2, SECOND_SITE,
+    self, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA, DRD,
+    FIRST_SITE, P1, P2, SECOND_SITE,
 };
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -62,23 +62,39 @@ fn overlaps(a: &Node<Expression>, span: Span) -> Node<Expression> {
         vec![a.clone(), ident(C1_ADDR, span)],
         span,
     );
-    let before_end = binop(BinaryOperator::Less, begin(a, span), ident(C1_END, span), span);
+    let before_end = binop(
+        BinaryOperator::Less,
+        begin(a, span),
+        ident(C1_END, span),
+        span,
+    );
     let end = binop(BinaryOperator::Plus, begin(a, span), size(a, span), span);
     let after_begin = binop(BinaryOperator::Less, ident(C1_BEGIN, span), end, span);
     and(and(same, before_end, span), after_begin, span)
 }
 
 impl Instrumenter<'_> {
-    /// `P && [r_ok(a, sizeof *a) &&] rest`: an access through a pointer or an index is
-    /// flagged only when its address is valid. An out-of-bounds or dangling access is
-    /// undefined behaviour, not a data race, and the shadow memory of such an address
-    /// holds no meaningful flag (CBMC returns any value), which would be a false alarm.
+    /// `P && [(r_ok(a, sizeof *a) || same_object(a, (char *)1)) &&] rest`: an access
+    /// through a pointer or an index is flagged only when its address is valid or made
+    /// from an integer. An out-of-bounds or dangling access is undefined behaviour, not a
+    /// data race, and its address would be compared with C1's as if it were one (a false
+    /// alarm). A pointer made from an integer (`*(volatile int *)0x40001000`, a device
+    /// register) is never valid for CBMC, but every such pointer points into one object,
+    /// CBMC's integer address, at the integer as offset (as `(char *)1` does): two accesses
+    /// of one register meet there, as they do in the machine.
     fn valid(&self, a: &Node<Expression>, span: Span) -> Option<Node<Expression>> {
         if names_variable(a) {
             return None;
         }
         let size = size_of_val(deref(a.clone(), span), span);
-        Some(call(abi::R_OK, vec![a.clone(), size], span))
+        let in_bounds = call(abi::R_OK, vec![a.clone(), size], span);
+        let integer_address = cast(
+            type_name(&[TypeSpecifier::Char], 1, span),
+            int(1, span),
+            span,
+        );
+        let from_integer = call(abi::SAME_OBJECT, vec![a.clone(), integer_address], span);
+        Some(or(in_bounds, from_integer, span))
     }
 
     /// `P2 && !drd && [valid &&] (c1_w && overlaps(a) && (drd = 1, first = c1_site,
@@ -186,15 +202,28 @@ impl Instrumenter<'_> {
         };
         let void_pointer = type_name(&[TypeSpecifier::Void], 1, span);
         let mut v = vec![
-            assign(ident(C1_ADDR, span), cast(void_pointer, a.clone(), span), span),
+            assign(
+                ident(C1_ADDR, span),
+                cast(void_pointer, a.clone(), span),
+                span,
+            ),
             assign(ident(C1_BEGIN, span), begin(&a, span), span),
             assign(
                 ident(C1_END, span),
-                binop(BinaryOperator::Plus, ident(C1_BEGIN, span), size(&a, span), span),
+                binop(
+                    BinaryOperator::Plus,
+                    ident(C1_BEGIN, span),
+                    size(&a, span),
+                    span,
+                ),
                 span,
             ),
         ];
-        v.extend(flags.iter().map(|f| assign(ident(f, span), int(1, span), span)));
+        v.extend(
+            flags
+                .iter()
+                .map(|f| assign(ident(f, span), int(1, span), span)),
+        );
         v.push(assign(ident(C1_SITE, span), int(id as u64, span), span));
         if let Some(x) = self.exclusion {
             let k = x.key(span);
