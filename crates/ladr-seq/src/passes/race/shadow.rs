@@ -73,6 +73,11 @@ fn overlaps(a: &Node<Expression>, span: Span) -> Node<Expression> {
     and(and(same, before_end, span), after_begin, span)
 }
 
+/// The size of the page at address 0 that no device register lies in: an access through
+/// a pointer made from a smaller integer is taken as one through a null pointer (to a
+/// member), undefined behaviour, not a race.
+const NULL_PAGE: u64 = 4096;
+
 impl Instrumenter<'_> {
     /// `P && [(r_ok(a, sizeof *a) || same_object(a, (char *)1)) &&] rest`: an access
     /// through a pointer or an index is flagged only when its address is valid or made
@@ -81,7 +86,8 @@ impl Instrumenter<'_> {
     /// alarm). A pointer made from an integer (`*(volatile int *)0x40001000`, a device
     /// register) is never valid for CBMC, but every such pointer points into one object,
     /// CBMC's integer address, at the integer as offset (as `(char *)1` does): two accesses
-    /// of one register meet there, as they do in the machine.
+    /// of one register meet there, as they do in the machine. The null pointer is in that
+    /// object too, so the integer must be at least [`NULL_PAGE`].
     fn valid(&self, a: &Node<Expression>, span: Span) -> Option<Node<Expression>> {
         if names_variable(a) {
             return None;
@@ -93,8 +99,16 @@ impl Instrumenter<'_> {
             int(1, span),
             span,
         );
-        let from_integer = call(abi::SAME_OBJECT, vec![a.clone(), integer_address], span);
-        Some(or(in_bounds, from_integer, span))
+        let same = call(abi::SAME_OBJECT, vec![a.clone(), integer_address], span);
+        // CBMC's null pointer is in that object too, at offset 0: an access through a null
+        // pointer (or a member of a struct at one) is no device register.
+        let above_null_page = binop(
+            BinaryOperator::GreaterOrEqual,
+            begin(a, span),
+            int(NULL_PAGE, span),
+            span,
+        );
+        Some(or(in_bounds, and(same, above_null_page, span), span))
     }
 
     /// `P2 && !drd && [valid &&] (c1_w && overlaps(a) && (drd = 1, first = c1_site,
