@@ -215,7 +215,8 @@ fn fingerprint(log: &Value) -> String {
 
 #[test]
 fn sarif_global_racy() {
-    let log = sarif_matches_json("global_racy.c", 3, 4);
+    // CBMC finds the read first (C1 reads, C2 writes) with the one-address encoding.
+    let log = sarif_matches_json("global_racy.c", 4, 3);
     let flows = log
         .pointer("/runs/0/results/0/codeFlows/0/threadFlows")
         .unwrap();
@@ -228,10 +229,17 @@ fn sarif_global_racy() {
         .find(|c| n(c, "/thread/slot") == 1)
         .map(|c| n(c, "/round"))
         .unwrap();
-    let msg = s(&flows[1], "/locations/0/location/message/text");
+    let messages: Vec<&str> = flows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| s(f, "/locations/0/location/message/text"))
+        .collect();
     assert!(
-        msg.starts_with(&format!("round {round}: thread 1 (w)")),
-        "{msg}"
+        messages
+            .iter()
+            .any(|m| m.starts_with(&format!("round {round}: thread 1 (w)"))),
+        "{messages:?}"
     );
 }
 
@@ -283,10 +291,10 @@ fn sarif_fingerprint_survives_moved_lines() {
             &format!("/runs/0/results/0/{p}/physicalLocation/region/startLine"),
         )
     };
-    assert_eq!(line(&la, "locations/0"), 4);
-    assert_eq!(line(&lb, "locations/0"), 5);
-    assert_eq!(line(&la, "relatedLocations/0"), 3);
-    assert_eq!(line(&lb, "relatedLocations/0"), 4);
+    assert_eq!(line(&la, "locations/0"), 3);
+    assert_eq!(line(&lb, "locations/0"), 4);
+    assert_eq!(line(&la, "relatedLocations/0"), 4);
+    assert_eq!(line(&lb, "relatedLocations/0"), 5);
     for log in [&la, &lb] {
         assert_eq!(
             s(

@@ -131,7 +131,7 @@ pub const P2: &str = "__ladr_P2";
 pub const DRD: &str = "__ladr_drd";
 /// The vacuity query's flag (`Options::vacuity_query`): `main` created a thread.
 pub const THREAD_STARTED: &str = "__ladr_thread_started";
-/// Which access of C1 sets shadow flags (an arbitrary site id, chosen once by the driver):
+/// Which access of C1 records its address and flags (an arbitrary site id, chosen once by the driver):
 /// only the access with that id. CBMC tries every id, so every access of C1 is tried as
 /// C1's, and the access a race names is exactly the one whose flag C2 found (when every
 /// access of a statement set flags, a race was reported on the statement's last one:
@@ -177,14 +177,18 @@ pub fn libc_state_group(name: &str) -> Option<&str> {
     name.strip_prefix(LIBC_STATE)
 }
 
-/// Shadow field: written by C1 (atomic or not).
-pub const FIELD_W: &str = "w";
-/// Shadow field: written by C1 outside an atomic access.
-pub const FIELD_WNA: &str = "wna";
-/// Shadow field: read by C1 (plain reads of named objects).
-pub const FIELD_R: &str = "r";
-/// Every shadow field, in declaration order.
-pub const SHADOW_FIELDS: [&str; 3] = [FIELD_W, FIELD_WNA, FIELD_R];
+/// The one monitored address (docs/decisions/one-address.md): the access of C1 that
+/// [`C1_PICK`] picks records where it accessed, and C2's accesses compare their bytes with
+/// it. `C1_ADDR` is a pointer into the object (`void *`), `C1_BEGIN`/`C1_END` the byte
+/// offsets `[begin, end)` of the access in it (`long long`).
+pub const C1_ADDR: &str = "__ladr_c1_addr";
+pub const C1_BEGIN: &str = "__ladr_c1_begin";
+pub const C1_END: &str = "__ladr_c1_end";
+/// What C1's picked access did at [`C1_ADDR`]: a write (atomic or not), a write outside an
+/// atomic access, a plain read of a named object.
+pub const C1_W: &str = "__ladr_c1_w";
+pub const C1_WNA: &str = "__ladr_c1_wna";
+pub const C1_R: &str = "__ladr_c1_r";
 
 // ---- Back-end builtins (CBMC) ---------------------------------------------------------------
 
@@ -208,15 +212,6 @@ pub const VA_LIST: &str = "__builtin_va_list";
 /// Builtins that only inspect pointers: a call of one is no side effect for the normal form
 /// (N2, N3), so `unwind`'s fill-loop guard may test them in an `if` condition.
 pub const PURE_BUILTINS: [&str; 4] = [R_OK, W_OK, POINTER_OFFSET, OBJECT_SIZE];
-pub const GET_FIELD: &str = "__CPROVER_get_field";
-pub const SET_FIELD: &str = "__CPROVER_set_field";
-/// GCC's (and CBMC's) compile-time choice between two expressions of different types, and
-/// the type class of an expression (`POINTER_TYPE_CLASS` for every pointer type): the race
-/// pass gives the shadow-memory calls a pointer-typed object's address as `void ***`.
-pub const CHOOSE_EXPR: &str = "__builtin_choose_expr";
-pub const CLASSIFY_TYPE: &str = "__builtin_classify_type";
-pub const POINTER_TYPE_CLASS: u64 = 5;
-pub const FIELD_DECL_GLOBAL: &str = "__CPROVER_field_decl_global";
 
 // ---- SV-COMP environment --------------------------------------------------------------------
 

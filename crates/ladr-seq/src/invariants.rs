@@ -83,7 +83,7 @@ pub const BOUNDED_UNIQUE: &[Invariant] = &[
     UniqueNames,
 ];
 /// What holds of the instrumented program: `race` puts its flag code (assignments of
-/// `__ladr_*` flags, `__CPROVER_set_field`/`get_field` calls) into comma and `&&`
+/// `__ladr_*` flags, tests of C1's one address) into comma and `&&`
 /// expressions of visible statements and their conditions, which breaks N2 and N3 by design.
 pub const INSTRUMENTED: &[Invariant] = &[N1, N4, N5, N6, Loop, BackwardGoto, CallOfDefinedFunction];
 

@@ -435,19 +435,6 @@ fn vacuity_driver(n: usize, code: &[SlotCode]) -> Node<ExternalDeclaration> {
 fn driver(n: usize, k: u64, code: &[SlotCode]) -> Node<ExternalDeclaration> {
     let s = Span::none();
     let mut st: Vec<Node<BlockItem>> = vec![];
-    // Shadow fields for globals and heap objects only: every object an access can touch is
-    // one of those (`threads` made the slots' locals static; VLAs got a fixed size). Fields
-    // for locals would cost CBMC a shadow cell per local of every model function and
-    // temporary, merged again at every later merge point (docs/decisions/formula-size.md),
-    // and no flag of them is ever set or read.
-    for f in abi::SHADOW_FIELDS {
-        let zero = cast(type_name(&[TypeSpecifier::Bool], 0, s), int(0, s), s);
-        st.push(item(expr_stmt(call(
-            abi::FIELD_DECL_GLOBAL,
-            vec![string(f, s), zero],
-            s,
-        ))));
-    }
     // Which access of C1 sets flags (`abi::C1_PICK`, a site id, declared by `race`).
     st.push(item(expr_stmt(assign(
         ident(abi::C1_PICK, s),

@@ -62,7 +62,7 @@
 //! | lazy      | yes         | **no** | yes               | yes                   |
 //!
 //! `race` puts its flag code — assignments of `__ladr_*` flags and
-//! `__CPROVER_set_field`/`__CPROVER_get_field` calls in comma and `&&` expressions — into
+//! `__CPROVER_same_object`/`__CPROVER_POINTER_OFFSET` tests in comma and `&&` expressions — into
 //! visible statements and their conditions, so N2 and N3 stop holding there by design.
 
 pub mod constprop;

@@ -131,7 +131,7 @@ impl Instrumenter<'_> {
         lvalue && self.storage_shared(e) && self.vars.array_depth(e) == 0
     }
 
-    /// The address whose shadow bytes stand for `e` (`&e`; for a bit-field, whose address
+    /// The address whose bytes stand for `e` (`&e`; for a bit-field, whose address
     /// cannot be taken, one byte of its memory location as its [`BitAnchor`] says, or the
     /// containing object when that is not known).
     pub(super) fn address(&self, e: &Node<Expression>) -> Node<Expression> {

@@ -123,8 +123,8 @@ impl Instrumenter<'_> {
 
     /// `free(p)` / `realloc(p, n)`: a write of the whole block `*p`. As C1's last access it
     /// records the block (`c1_free = (char *)p`, checked by C2's accesses through pointers)
-    /// instead of setting shadow flags, which on a heap block of symbolic size CBMC
-    /// finds costly (measured: 10 s → over 100 s on a task freeing at its end); as C2's
+    /// instead of recording an access (with shadow memory, setting flags on a heap block of
+    /// symbolic size cost CBMC 10 s → over 100 s on a task freeing at its end); as C2's
     /// first it checks C1's flags on the block's first byte (and its `c1_free`).
     fn free_accesses(&mut self, p: &Node<Expression>) -> Vec<Node<Expression>> {
         if has_side_effect(&p.node) {
@@ -227,8 +227,8 @@ impl Instrumenter<'_> {
                 let write = effect == library::Effect::Write;
                 let bytes = library::extent(name, i).and_then(|x| extent_value(x, args, span));
                 match bytes {
-                    // No bytes (`memcpy(p, q, 0)`): no access, and no `char (*)[0]`, on
-                    // whose shadow memory CBMC 6.6 fails an invariant (boolbv.cpp:73).
+                    // No bytes (`memcpy(p, q, 0)`): no access, and no `char (*)[0]`
+                    // (whose shadow memory failed a CBMC 6.6 invariant, boolbv.cpp:73).
                     Some(n) if constant::value(&n.node, &constant::Env::default()) == Some(0) => {}
                     Some(n) if constant::is_constant(&n.node, &constant::Env::default()) => {
                         let range = cast(char_array_pointer(n, span), a.clone(), span);

@@ -4,12 +4,14 @@
 //! In front of each instrumented visible statement:
 //! `P1 = dr0 && !dr1;  P2 = dr1 && !c2_sync;` (in C1; in C2 before a statement that may
 //! synchronise). The write with site id of a shared lvalue ℓ adds
-//! `P1 && c1_pick == id && (set_field(&ℓ,"w",1), set_field(&ℓ,"wna",1), c1_site = id, 1)`;
-//! each read or write adds `P2 && !drd && (get_field(&ℓ,"w") && (drd = 1, first = c1_site,
-//! second = id, 1))`. `c1_pick` is arbitrary (`abi::C1_PICK`): one access of C1 sets
-//! flags, so the access a race names is the one whose bytes C2 touched (with every access
-//! setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was reported
-//! on `y`), and CBMC tries each.
+//! `P1 && c1_pick == id && (c1_addr = &ℓ, c1_begin = offset, c1_end = offset + size,
+//! c1_w = 1, c1_wna = 1, c1_site = id, 1)`; each read or write adds `P2 && !drd && (c1_w &&
+//! overlaps(&ℓ) && (drd = 1, first = c1_site, second = id, 1))`, `overlaps` comparing its
+//! object and bytes with C1's (`shadow`; DESIGN §6 kept a shadow-memory flag per byte instead,
+//! docs/decisions/one-address.md). `c1_pick` is arbitrary (`abi::C1_PICK`): one access of
+//! C1 records, so the access a race names is the one whose bytes C2 touched (with every
+//! access setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was
+//! reported on `y`), and CBMC tries each.
 //!
 //! Synchronisation (C11 5.1.2.4): a visible statement that may be a release
 //! ([`synchronisation`]: any call but the `__atomic_*` builtins with constant orders and
@@ -25,12 +27,12 @@
 //! agree.
 //! Accesses inside atomic sections, of `_Atomic` objects (`Vars::is_atomic`; `x++` on one
 //! is one atomic read-modify-write) and by `__atomic_*`/`__sync_*` builtins (through any
-//! pointer) set only `w` and check `wna`, so atomic–atomic pairs never race.
+//! pointer) set only `c1_w` and check `c1_wna`, so atomic–atomic pairs never race.
 //!
 //! Beyond the paper, a read of C1 races with a write of C2 the same way: plain reads of an
 //! object the lvalue names (`x`, `s.f`, `a[2]`; not through a pointer or at a computed
-//! index, which are costly for CBMC) set `r` and record `c1_site`; plain writes of C2 also
-//! check `r`. The paper finds such a pair only in the other order, the write first, which
+//! index, which were costly with shadow memory) set `c1_r` and record `c1_site`; plain
+//! writes of C2 also check `c1_r`. The paper finds such a pair only in the other order, the write first, which
 //! costs a round when the reader runs in an earlier slot than the writer (a read by `main`
 //! after a join-like wait). Pairs with an atomic access are still found write first only.
 //!
@@ -52,13 +54,13 @@
 //! pair is never recorded and CBMC looks for another. Without exclusions nothing of this is
 //! emitted.
 //! ```text
-//! P2 && !drd && (get_field(&x, "w") && c1_key != 1 && (drd = 1, …))
+//! P2 && !drd && (c1_w && overlaps(&x) && c1_key != 1 && (drd = 1, …))
 //! ```
 //! Needs: `visible`. Guarantees: `Program::sites[id]` describes access `id` (ids from 1).
 //!
 //! The pass by concern: `access` walks a visible statement in the modes above and
-//! numbers its access sites; `shadow` builds each access's flag code (C1's `set_field`,
-//! C2's check, the recording of a race); `calls` the accesses of library calls, `free`,
+//! numbers its access sites; `shadow` builds each access's flag code (C1's record of its
+//! one address, C2's check, the recording of a race); `calls` the accesses of library calls, `free`,
 //! the `__atomic_*` builtins and `asm` operands; `sync` which statements may synchronise
 //! and the phase flags around them.
 
@@ -74,7 +76,8 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{
-    C1_FREE, C1_KEY, C1_PICK, C1_SITE, C2_SYNC, DRD, FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
+    C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA, C2_SYNC, DRD,
+    FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
 };
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
@@ -211,6 +214,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         (C1_SITE, TypeSpecifier::Int),
         (FIRST_SITE, TypeSpecifier::Int),
         (SECOND_SITE, TypeSpecifier::Int),
+        (C1_W, TypeSpecifier::Bool),
+        (C1_WNA, TypeSpecifier::Bool),
+        (C1_R, TypeSpecifier::Bool),
     ];
     if exclusion.is_some() {
         globals.push((C1_KEY, TypeSpecifier::Int));
@@ -223,6 +229,25 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
+    // `long long __ladr_c1_begin, __ladr_c1_end;`
+    for name in [C1_BEGIN, C1_END] {
+        let ty = [TypeSpecifier::Long, TypeSpecifier::Long];
+        let d = simple_decl(&ty, name, None, false, None, span);
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(d), span));
+    }
+    // `void *__ladr_c1_addr;`
+    let d = declaration(
+        vec![spec(TypeSpecifier::Void, span)],
+        C1_ADDR,
+        vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+        None,
+        span,
+    );
+    p.unit
+        .0
+        .push(node(ExternalDeclaration::Declaration(d), span));
     if frees {
         // `char *__ladr_c1_free;`
         let d = declaration(
