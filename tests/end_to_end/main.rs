@@ -327,10 +327,16 @@ fn a_long_loop_before_the_threads_moves_the_schedule_past_vacuity() {
         assert_eq!(status, code, "{file}: {out}{err}");
         let v: serde_json::Value = serde_json::from_str(&out).expect("JSON on stdout");
         assert_eq!(v["bounds"]["vacuous"], false, "{file}: {out}");
-        assert!(v["bounds"]["unwind"].as_u64().unwrap() >= 25, "{file}: {out}");
+        assert!(
+            v["bounds"]["unwind"].as_u64().unwrap() >= 25,
+            "{file}: {out}"
+        );
         if code == 1 {
             let acc = v["races"][0]["accesses"].as_array().expect("a race");
-            assert!(acc.iter().all(|a| a["line"] == 5 || a["line"] == 6), "{out}");
+            assert!(
+                acc.iter().all(|a| a["line"] == 5 || a["line"] == 6),
+                "{out}"
+            );
         } else {
             assert_eq!(v["verdict"], "no-race", "{out}");
         }

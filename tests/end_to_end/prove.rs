@@ -93,6 +93,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_element_lock_racy.c",
         (14, 23),
     ),
+    (
+        "per-pair",
+        "prove_once_free.c",
+        "prove_once_racy.c",
+        (9, 13),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {
