@@ -22,6 +22,7 @@ mod print_roundtrip;
 mod proof_shrink;
 mod prove;
 mod prove_element;
+mod prove_once;
 mod prove_userlock;
 mod race;
 mod racefree;

@@ -334,6 +334,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             None => a.locks.retain(|l| *l == Lock::Atomic),
         }
     }
+    once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
     let threads_of = |f: &str| -> BTreeSet<String> {
         roots

@@ -10,10 +10,12 @@
 //! (the proof gives up on a routine it cannot follow).
 
 use super::access::strip_casts;
-use super::scan::Scan;
+use super::decls::VarId;
+use super::scan::{RawAccess, Scan, Target};
 use super::Lock;
 use lang_c::ast::*;
 use lang_c::span::Node;
+use std::collections::HashSet;
 
 impl<'a> Scan<'_, 'a> {
     /// `pthread_once(args)`, walked as above; false: not understood, nothing walked.
@@ -40,5 +42,25 @@ impl<'a> Scan<'_, 'a> {
             locks.insert(Lock::OnceDone(o, path, routine.to_string()));
         }
         true
+    }
+}
+
+/// Drops the once locks of once-controls the program may write (a named write, or any
+/// write through a pointer when its address is taken): a reset once-control may run its
+/// routine again, while threads that passed `pthread_once` read what it writes.
+pub fn drop_written_controls(accesses: &mut [(RawAccess, String)], address_taken: &HashSet<VarId>) {
+    let written: HashSet<VarId> = accesses
+        .iter()
+        .filter_map(|(x, _)| match x.target {
+            Target::Var(v) if x.write => Some(v),
+            _ => None,
+        })
+        .collect();
+    let unreliable = |v: &VarId| written.contains(v) || address_taken.contains(v);
+    for (x, _) in accesses.iter_mut() {
+        x.locks.retain(|l| match l {
+            Lock::OnceRunning(v, ..) | Lock::OnceDone(v, ..) => !unreliable(v),
+            _ => true,
+        });
     }
 }
