@@ -105,6 +105,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_spin_hint_racy.c",
         (9, 9),
     ),
+    (
+        "per-pair",
+        "prove_once_free.c",
+        "prove_once_racy.c",
+        (9, 13),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -23,6 +23,7 @@ mod proof_shrink;
 mod prove;
 mod prove_element;
 mod prove_library;
+mod prove_once;
 mod prove_userlock;
 mod race;
 mod racefree;

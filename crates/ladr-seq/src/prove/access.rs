@@ -142,7 +142,7 @@ fn lock_effect(name: &str) -> Option<LockEffect> {
     }
 }
 
-fn strip_casts(e: &Node<Expression>) -> &Node<Expression> {
+pub(super) fn strip_casts(e: &Node<Expression>) -> &Node<Expression> {
     match &e.node {
         Expression::Cast(c) => strip_casts(&c.node.expression),
         _ => e,
@@ -468,7 +468,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         self.expr(lv, mode);
     }
 
-    fn sync_argument(&mut self, arg: &'a Node<Expression>) {
+    pub(super) fn sync_argument(&mut self, arg: &'a Node<Expression>) {
         let a = strip_casts(arg);
         match &a.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
@@ -481,7 +481,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     /// The mutex `&m` names, if it is one object the proof can name: a global (not
     /// thread-local), or a part of one named by members and constant indices (`&s.m`,
     /// `&m[4]`); a whole array is none.
-    fn lock_of(&self, arg: &'a Node<Expression>) -> Option<Lock> {
+    pub(super) fn lock_of(&self, arg: &'a Node<Expression>) -> Option<Lock> {
         let Expression::UnaryOperator(u) = &strip_casts(arg).node else {
             return None;
         };
@@ -629,6 +629,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             if let Some(a) = arg(3) {
                 self.read(a);
             }
+            return;
+        }
+        if name == "pthread_once" && self.pthread_once(args) {
             return;
         }
         if name == "pthread_join" {

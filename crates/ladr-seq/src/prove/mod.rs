@@ -31,6 +31,7 @@
 mod access;
 mod decls;
 mod element;
+mod once;
 mod owned;
 mod pure;
 mod scan;
@@ -74,6 +75,12 @@ pub enum Lock {
     /// than the mutex at `path` inside it: the access holds that element's mutex. Two
     /// such accesses that overlap are in one element, so they hold one mutex.
     InElement(VarId, Path),
+    /// Held in the routine `.2` of `pthread_once(&o, .2)` for the once-control `o` (one
+    /// object, `.0` and `.1`) while it runs from that call ([`once`]).
+    OnceRunning(VarId, Path, String),
+    /// Held after a `pthread_once(&o, .2)` returned: that routine, if it ran, finished.
+    /// It excludes no other holder of itself, only [`Lock::OnceRunning`] of the same.
+    OnceDone(VarId, Path, String),
 }
 
 impl Lock {
@@ -94,7 +101,9 @@ impl Lock {
             Lock::Mutex(v, _)
             | Lock::Shared(v, _)
             | Lock::Element(v, ..)
-            | Lock::InElement(v, _) => Some(*v),
+            | Lock::InElement(v, _)
+            | Lock::OnceRunning(v, ..)
+            | Lock::OnceDone(v, ..) => Some(*v),
             Lock::Atomic => None,
         }
     }
@@ -111,6 +120,10 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
         Lock::Shared(v, p) => b.contains(&Lock::Mutex(*v, p.clone())),
         Lock::Atomic | Lock::InElement(..) => b.contains(l),
         Lock::Element(..) => false,
+        Lock::OnceRunning(v, p, f) => {
+            b.contains(l) || b.contains(&Lock::OnceDone(*v, p.clone(), f.clone()))
+        }
+        Lock::OnceDone(v, p, f) => b.contains(&Lock::OnceRunning(*v, p.clone(), f.clone())),
     })
 }
 /// A must-lockset; none: unreachable.
@@ -322,6 +335,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             None => a.locks.retain(|l| *l == Lock::Atomic),
         }
     }
+    once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
     let threads_of = |f: &str| -> BTreeSet<String> {
         roots

@@ -278,6 +278,14 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
                     path_text(&path)
                 ),
             ),
+            Lock::OnceRunning(o, path, routine) | Lock::OnceDone(o, path, routine) => (
+                "once",
+                format!(
+                    "every access while threads run is in `{routine}`, run at most once by `pthread_once(&{}{}, {routine})`",
+                    ladr_c::syntax::names::original_name(&decls.vars[o].name),
+                    path_text(&path)
+                ),
+            ),
         }
     } else if list.iter().all(|u| u.atomic) {
         ("atomic", "every access while threads run is atomic".into())
@@ -310,7 +318,8 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
 fn common_lock(list: &[&Use]) -> Option<Lock> {
     let mut common = list.first()?.locks.clone();
     for u in list {
-        common.retain(|l| u.locks.contains(l) && !matches!(l, Lock::Shared(..)));
+        common
+            .retain(|l| u.locks.contains(l) && !matches!(l, Lock::Shared(..) | Lock::OnceDone(..)));
     }
     common.into_iter().next()
 }
@@ -322,7 +331,11 @@ fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
             .iter()
             .filter_map(|l| match l {
                 Lock::Mutex(v, p) | Lock::Shared(v, p) => Some((*v, p.clone())),
-                Lock::Atomic | Lock::Element(..) | Lock::InElement(..) => None,
+                Lock::Atomic
+                | Lock::Element(..)
+                | Lock::InElement(..)
+                | Lock::OnceRunning(..)
+                | Lock::OnceDone(..) => None,
             })
             .collect()
     };
