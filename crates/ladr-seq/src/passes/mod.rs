@@ -65,6 +65,7 @@
 //! `__CPROVER_set_field`/`__CPROVER_get_field` calls in comma and `&&` expressions — into
 //! visible statements and their conditions, so N2 and N3 stop holding there by design.
 
+pub mod block_locals;
 pub mod constprop;
 pub mod inline;
 pub mod lazy;
