@@ -24,9 +24,12 @@
 //! A slot's automatic local that no context switch separates from its other mentions is
 //! declared in a block around them instead of at file scope (`block_locals`), so that CBMC
 //! does not merge it at the slot's later join points.
+//! Last, the file-scope functions, objects and typedefs that nothing kept names are left
+//! out (`unused`).
 //! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
 
 use super::block_locals::{self, LocalBlock};
+use super::unused;
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
@@ -209,6 +212,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         driver(n, k, &code)
     });
     p.code = code;
+    unused::drop_unused(&mut p.unit);
     Ok(p)
 }
 
@@ -316,8 +320,9 @@ fn slot_body(slot: usize, c: &SlotCode, blocks: &[LocalBlock]) -> Node<Statement
     block(out, none)
 }
 
-/// Opens the block that starts at item `i`, if one does: its declarations go first, the
-/// enclosing output is kept in `open` until the block's last item.
+/// Opens the block that starts at item `i`, if one does: its declarations go first (each but
+/// a temporary's followed by its havoc, normal form N4), the enclosing output is kept in
+/// `open` until the block's last item.
 fn open_block(
     out: &mut Vec<Node<BlockItem>>,
     open: &mut Option<(Vec<Node<BlockItem>>, usize)>,
@@ -325,7 +330,21 @@ fn open_block(
     i: usize,
 ) {
     if let Some(b) = blocks.next_if(|b| b.start == i) {
-        let inner = b.decls.iter().cloned().map(decl_item).collect();
+        let mut inner: Vec<_> = b.decls.iter().cloned().map(decl_item).collect();
+        // N4: an uninitialised local other than a temporary is havoced where declared.
+        for d in &b.decls {
+            let Some(name) = declarator_name(&d.node.declarators[0].node.declarator.node) else {
+                continue;
+            };
+            if !ladr_c::syntax::names::is_temporary(name) {
+                let x = ident(name, d.span);
+                inner.push(item(expr_stmt(call(
+                    abi::HAVOC,
+                    vec![addr(x, d.span)],
+                    d.span,
+                ))));
+            }
+        }
         *open = Some((std::mem::replace(out, inner), b.end));
     }
 }
