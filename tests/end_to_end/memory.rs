@@ -227,6 +227,16 @@ fn strdup_of_a_string_behind_a_pointer() {
     assert!(c.json.contains("heap-size"), "{}", c.json);
 }
 
+/// `memcmp` of a length read through a pointer to one of two objects (issue 33, thmap's key
+/// comparison): ladr's model compares the first 16 bytes (any result past them). Before,
+/// CBMC's model looped over the bytes without bound and its symbolic execution never ended
+/// (no answer within the time limit, on 11 visible statements).
+#[test]
+fn memcmp_of_a_length_behind_a_pointer() {
+    racy("memcmp_racy.c", (12, 19));
+    free("memcmp_free.c");
+}
+
 /// `mmap` of a length read from a global (issue 33, rpmalloc's spans): ladr's model maps
 /// one page, 4096 bytes, zeroed when anonymous (a `heap-size` cut beyond). Before, CBMC's
 /// model made an object of the symbolic length in each round's run of the thread, and CBMC

@@ -41,3 +41,33 @@ fn vacuity_query_runs_main_alone() {
     assert!(!text.contains(ladr_ir::abi::DRD), "{text}");
     insta::assert_snapshot!(text);
 }
+
+/// Block locals (issue 33): an inlined callee's local that no visible statement separates
+/// from its other mentions (`r`) is declared in a block of the slot function, not at
+/// file scope, so CBMC does not merge it at the slot's later labels; a local that lives
+/// across a visible statement (`kept`) and one whose address is taken (`t`) stay `static`.
+#[test]
+fn locals_no_context_switch_separates_are_block_locals() {
+    let src = "int x, y;\nstatic int six(void) { int r, s; y = 2; r = s + 1; return r; }\n\
+               void *w(void *a) { int kept; int *p; int t; kept = x; y = 1; x = kept;\n\
+               p = &t; *p = six(); return 0; }\n\
+               int main(void) { pthread_t h; pthread_create(&h, 0, w, 0); return 0; }\n";
+    let text = check(src);
+    let declared = |name: &str, at_file_scope: bool| {
+        text.lines().any(|l| {
+            l.trim_start().starts_with("int ")
+                && l.ends_with(&format!("_{name};"))
+                && l.starts_with(' ') != at_file_scope
+        }) || (at_file_scope
+            && text
+                .lines()
+                .any(|l| l.starts_with("static int") && l.ends_with(&format!("_{name};"))))
+    };
+    for name in ["kept", "t"] {
+        assert!(declared(name, true), "`{name}` at file scope:\n{text}");
+        assert!(!declared(name, false), "`{name}` not in a block:\n{text}");
+    }
+    assert!(declared("r", false), "`r` in a block:\n{text}");
+    assert!(!declared("r", true), "`r` not at file scope:\n{text}");
+    insta::assert_snapshot!(text);
+}

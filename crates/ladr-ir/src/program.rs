@@ -254,6 +254,10 @@ pub struct Program {
     /// and each slot's instances of `_Thread_local` objects. Private unless their address is
     /// taken or they are aggregates (`analysis`).
     pub thread_locals: std::collections::HashSet<String>,
+    /// The slots' formerly automatic locals (of `thread_locals`, without the
+    /// `_Thread_local` instances), filled by `threads`: `lazy` may declare one in a block
+    /// of its slot (`block_locals`).
+    pub automatic_locals: std::collections::HashSet<String>,
     /// Each slot's code as visible statements and the rest (filled by `visible`,
     /// instrumented by `race`, turned into functions by `lazy`).
     pub code: Vec<SlotCode>,
@@ -310,6 +314,7 @@ impl Program {
             summaries: vec![],
             slots: vec![],
             thread_locals: Default::default(),
+            automatic_locals: Default::default(),
             code: vec![],
             vars: Default::default(),
             sites: vec![],

@@ -266,9 +266,10 @@ pub fn invents_result(name: &str) -> bool {
 }
 
 /// The library functions with a model in `model/string.c` (`__ladr_<name>`): those whose
-/// CBMC model loops over the characters of a string.
+/// CBMC model loops over the characters of a string (or, `memcmp`, over `n` bytes).
 pub const STRING_MODELS: &[&str] = &[
     "strlen",
+    "memcmp",
     "strcmp",
     "strncmp",
     "strcasecmp",

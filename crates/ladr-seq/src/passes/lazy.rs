@@ -21,8 +21,15 @@
 //! }
 //! ```
 //! and ends with `__CPROVER_assert(!drd, "data race")`.
+//! A slot's automatic local that no context switch separates from its other mentions is
+//! declared in a block around them instead of at file scope (`block_locals`), so that CBMC
+//! does not merge it at the slot's later join points.
+//! Last, the file-scope functions, objects and typedefs that nothing kept names are left
+//! out (`unused`).
 //! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
 
+use super::block_locals::{self, LocalBlock};
+use super::unused;
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
@@ -178,9 +185,20 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(g), none));
     }
+    // The vacuity query stops `main` at its top-level creates: no blocks there.
+    let plan = (!opts.vacuity_query).then(|| block_locals::plan(&p));
+    if let Some(plan) = &plan {
+        p.unit.0.retain(|ext| match &ext.node {
+            ExternalDeclaration::Declaration(d) => !matches!(d.node.declarators.as_slice(),
+                [id] if declarator_name(&id.node.declarator.node)
+                    .is_some_and(|n| plan.moved.contains(n))),
+            _ => true,
+        });
+    }
     let code = std::mem::take(&mut p.code);
     for (slot, c) in code.iter().enumerate() {
-        let mut f = slot_body(slot, c);
+        let blocks = plan.as_ref().map_or(&[][..], |pl| &pl.blocks[slot][..]);
+        let mut f = slot_body(slot, c, blocks);
         if opts.vacuity_query && slot == 0 {
             stop_at_creates(&mut f, n);
         }
@@ -194,6 +212,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         driver(n, k, &code)
     });
     p.code = code;
+    unused::drop_unused(&mut p.unit);
     Ok(p)
 }
 
@@ -211,8 +230,9 @@ fn array_of(n: u64) -> Node<DerivedDeclarator> {
     )
 }
 
-/// The simulation function body of one slot.
-fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
+/// The simulation function body of one slot; the items of each of `blocks` in a block that
+/// declares its locals (a visible first item's guard before it).
+fn slot_body(slot: usize, c: &SlotCode, blocks: &[LocalBlock]) -> Node<Statement> {
     // For each item index: the last visible label at or before it; for each user label: the
     // first visible label at or after it.
     let mut last_before = Vec::with_capacity(c.items.len());
@@ -235,6 +255,9 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
         }
     }
     let mut out: Vec<Node<BlockItem>> = vec![];
+    let mut blocks = blocks.iter().peekable();
+    // The enclosing output while a block is open, and the block's last item.
+    let mut open: Option<(Vec<Node<BlockItem>>, usize)> = None;
     for (i, it) in c.items.iter().enumerate() {
         let mut jumps = Jumps {
             slot,
@@ -266,17 +289,26 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
                     span,
                 );
                 out.push(item(labeled(&visible_label(slot, *label), guard, span)));
+                open_block(&mut out, &mut open, &mut blocks, i);
                 let mut s = stmt.clone();
                 let Ok(()) = visit_mut::stmt(&mut jumps, &mut s);
                 out.push(item(s));
             }
             Item::Plain(s) => {
+                open_block(&mut out, &mut open, &mut blocks, i);
                 let mut s = s.clone();
                 let Ok(()) = visit_mut::stmt(&mut jumps, &mut s);
                 out.push(item(s));
             }
-            Item::Label(l, span) => out.push(item(labeled(l, empty_stmt(*span), *span))),
+            Item::Label(l, span) => {
+                open_block(&mut out, &mut open, &mut blocks, i);
+                out.push(item(labeled(l, empty_stmt(*span), *span)))
+            }
             Item::Decl(d) => out.push(decl_item(d.clone())),
+        }
+        if let Some((outer, _)) = open.take_if(|(_, end)| *end == i) {
+            let inner = std::mem::replace(&mut out, outer);
+            out.push(item(block(inner, Span::none())));
         }
     }
     let none = Span::none();
@@ -286,6 +318,35 @@ fn slot_body(slot: usize, c: &SlotCode) -> Node<Statement> {
         none,
     )));
     block(out, none)
+}
+
+/// Opens the block that starts at item `i`, if one does: its declarations go first (each but
+/// a temporary's followed by its havoc, normal form N4), the enclosing output is kept in
+/// `open` until the block's last item.
+fn open_block(
+    out: &mut Vec<Node<BlockItem>>,
+    open: &mut Option<(Vec<Node<BlockItem>>, usize)>,
+    blocks: &mut std::iter::Peekable<std::slice::Iter<'_, LocalBlock>>,
+    i: usize,
+) {
+    if let Some(b) = blocks.next_if(|b| b.start == i) {
+        let mut inner: Vec<_> = b.decls.iter().cloned().map(decl_item).collect();
+        // N4: an uninitialised local other than a temporary is havoced where declared.
+        for d in &b.decls {
+            let Some(name) = declarator_name(&d.node.declarators[0].node.declarator.node) else {
+                continue;
+            };
+            if !ladr_c::syntax::names::is_temporary(name) {
+                let x = ident(name, d.span);
+                inner.push(item(expr_stmt(call(
+                    abi::HAVOC,
+                    vec![addr(x, d.span)],
+                    d.span,
+                ))));
+            }
+        }
+        *open = Some((std::mem::replace(out, inner), b.end));
+    }
 }
 
 /// The vacuity query's `main`: after each statement that may create a thread, the query's

@@ -7,7 +7,9 @@
 //! 3. [`unwind`] makes every function loop-free.
 //! 4. `threads` after both, so each `pthread_create` site in the bounded program (also one
 //!    produced by unwinding a loop) becomes its own slot with its own copy of the routine.
-//! 5. `visible`, `racefree`, `race`, `lazy` build the sequential program from the slots;
+//! 5. `visible`, `racefree`, `race`, `lazy` build the sequential program from the slots
+//!    (`lazy` with two helpers: `block_locals` declares locals in blocks, `unused` leaves out
+//!    what nothing names);
 //!    `racefree` after `visible` (it reads the slots' items in order) and before `race`
 //!    (which instruments what it leaves visible and shared).
 //!
@@ -65,6 +67,7 @@
 //! `__CPROVER_same_object`/`__CPROVER_POINTER_OFFSET` tests in comma and `&&` expressions — into
 //! visible statements and their conditions, so N2 and N3 stop holding there by design.
 
+pub mod block_locals;
 pub mod constprop;
 pub mod inline;
 pub mod lazy;
@@ -72,5 +75,6 @@ pub mod normalise;
 pub mod race;
 pub mod racefree;
 pub mod threads;
+pub mod unused;
 pub mod unwind;
 pub mod visible;

@@ -391,7 +391,8 @@ fn rewrite_slots(
         let mut body = body;
         tls.rename(&mut p.names, k, &mut body);
         let autos = make_locals_static(&mut body, &mut statics, &facts.enumerators, &mut p.names)?;
-        p.thread_locals.extend(autos);
+        p.thread_locals.extend(autos.iter().cloned());
+        p.automatic_locals.extend(autos);
         bodies[k] = Some(body);
     }
     let bodies = bodies
