@@ -24,6 +24,7 @@
 
 mod copyprivate;
 mod directive;
+mod lanes;
 mod loops;
 mod lower;
 mod outline;
@@ -201,6 +202,9 @@ pub fn lower(
         privatised: vec![],
         function_name: String::new(),
         task_routines: vec![],
+        lane_arms: vec![],
+        lane_frame: None,
+        declared_lane_state: false,
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -405,6 +409,13 @@ fn attach(
             }
             return lower::fail(&d, format!("OpenMP `{}` outside a function", d.name()));
         };
+        if d.is(&["ordered"]) && (d.clause("depend").is_some() || d.clause("doacross").is_some()) {
+            return lower::fail(
+                &d,
+                "doacross `ordered depend(sink/source)` is not modelled (the cross-iteration \
+                 waits of an `ordered(n)` loop)",
+            );
+        }
         let next = sp
             .starts
             .iter()
