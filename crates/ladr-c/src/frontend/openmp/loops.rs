@@ -18,7 +18,8 @@
 //!   number of iterations may be lanes of one chunk; a race between two iterations is a
 //!   race between two lanes, so a `simd` loop outside a region is checked as a worksharing
 //!   loop run by a team of two lanes; `parallel for simd` as `parallel for` (its iterations
-//!   already run on different threads) with a team of at least two.
+//!   already run on different threads) with a team of at least two. `simd` inside a region,
+//!   `for simd` and `simd safelen(n)` get a lane thread instead ([`super::lanes`]).
 
 use super::directive::{Clause, Directive};
 use super::lower::{atomic_section, dspan, fail, Lowering, R};

@@ -19,7 +19,8 @@
 //! for counts of unfinished tasks, `depend` as waits for completion flags), [`taskloop`] its
 //! loop form, [`tasks`] their unit-wide parts.
 //!
-//! What is not modelled (doacross `ordered`, `simd` inside a region, offload,
+//! [`lanes`] gives `simd` loops inside a region, `for simd` and `simd safelen` a lane
+//! thread. What is not modelled (doacross `ordered`, offload,
 //! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod copyprivate;
