@@ -182,6 +182,16 @@ impl Lowering {
         Ok(block_of(all, bspan))
     }
 
+    /// A worksharing loop's claims (`claims`) after `items`; for `for simd` the lane's
+    /// flags before them and the thread's wait for its lane after them (before the barrier).
+    pub fn add_lane_frame(&mut self, items: &mut Vec<Node<BlockItem>>, claims: Node<Statement>) {
+        items.push(item(claims));
+        if let Some(frame) = self.lane_frame.take() {
+            items.splice(0..0, frame.decls);
+            items.extend(frame.after.into_iter().map(item));
+        }
+    }
+
     /// The loop variable of a `simd` loop and its declaration.
     fn loop_variable(&self, d: &Directive, f: &Node<ForStatement>) -> R<(String, Var)> {
         let probe = node(

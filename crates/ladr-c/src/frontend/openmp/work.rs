@@ -420,12 +420,7 @@ impl Lowering {
             )),
             span,
         );
-        items.push(item(forever));
-        if let Some(frame) = self.lane_frame.take() {
-            // `for simd`: the lane's flags, and the wait for the lane before the barrier.
-            items.splice(0..0, frame.decls);
-            items.extend(frame.after.into_iter().map(item));
-        }
+        self.add_lane_frame(&mut items, forever);
         let mut work = block(items, bspan);
         work = self.reduction(d, work, span)?;
         work = self.lastprivate(d, work, &lastprivate, span)?;
