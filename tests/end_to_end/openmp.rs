@@ -222,15 +222,35 @@ fn nest_locks_are_recursive() {
     free("omp_nest_lock_free.c");
 }
 
-/// `simd`: iterations may run in lanes of one chunk, so a loop-carried dependence races;
-/// inside a region (lanes of a team's thread) it is refused.
+/// `simd`: iterations may run in lanes of one chunk, so a loop-carried dependence races.
+/// Outside a region the lanes are a team of two; inside one (each thread's own part of
+/// `a`), in a `for simd` of a one-thread team and under `safelen(2)` a lane thread runs a
+/// handed-over iteration: the dependence of distance 1 races, the twins write each lane's
+/// own element, and under `safelen(2)` a dependence of distance 2 is not a race. A `simd`
+/// clause the lanes do not model (`reduction`) and doacross loops are refused.
 #[test]
 fn simd_lanes_race_on_a_loop_carried_dependence() {
     racy("omp_simd_racy.c", (7, 7));
     free("omp_simd_free.c");
-    let (code, _, err) = ladr(&["tests/data/unsupported/openmp_simd_in_region.c"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("openmp_simd_in_region.c:6"), "{err}");
+    racy("omp_simd_region_racy.c", (9, 9));
+    free("omp_simd_region_free.c");
+    racy("omp_for_simd_racy.c", (8, 8));
+    free("omp_for_simd_free.c");
+    racy("omp_safelen_racy.c", (6, 6));
+    free("omp_safelen_free.c");
+    for (file, line, says) in [
+        (
+            "openmp_simd_reduction_in_region.c",
+            6,
+            "the clause `reduction`",
+        ),
+        ("openmp_doacross.c", 7, "doacross"),
+    ] {
+        let (code, _, err) = ladr(&[&format!("tests/data/unsupported/{file}")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("{file}:{line}")), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
 }
 
 /// A worksharing loop's claims may skip to any later iteration: iterations 10 apart race

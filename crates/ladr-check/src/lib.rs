@@ -188,8 +188,36 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     // A grown team is a program lowered again: its translations compute their own facts.
     request.bounds.proved = None;
     grow_omp_team(parsed, &request, progress, &mut answer)?;
+    omp_threads_cut(parsed, &request, &mut answer);
     answer.proof = proof;
     Ok(answer)
+}
+
+/// An OpenMP program whose "no race" rests on a task tree cut by the bounds: no answer. A
+/// recursive task tree (DataRaceBench's `fib`) is cut where a task creates its own kind of
+/// task again beyond `--max-threads` (or deeper than `--unwind`): every execution in which
+/// a task's subtree completes is gone — also those in which a task races with its parent
+/// after its children ran (DRB106): the "no race" said nothing about them
+/// (docs/openmp.md, "Tasks beyond --max-threads").
+fn omp_threads_cut(parsed: &Parsed, request: &Request, answer: &mut Answer) {
+    let openmp = parsed.omp_threads.is_some() || !parsed.omp_constructs.is_empty();
+    let cut = answer
+        .bounds
+        .cuts
+        .iter()
+        .any(|c| c.as_str() == "thread-nesting");
+    if !openmp || !cut || answer.verdict != Verdict::NoRace {
+        return;
+    }
+    let max = request.bounds.max_threads.unwrap_or(0);
+    answer.verdict = Verdict::Unknown {
+        reason: format!(
+            "no race among the executions run, but the bounds (--max-threads {max}, \
+             --unwind) cut a recursive tree of OpenMP tasks: no execution in which a \
+             task's subtree completes was checked; may help: a larger --max-threads and \
+             --unwind"
+        ),
+    };
 }
 
 /// The bounded check of `parsed` (the deepening schedule, more races).

@@ -104,6 +104,12 @@ pub fn omp_region(n: usize) -> String {
     format!("__omp_region{n}")
 }
 
+/// The start routine of the SIMD lane of the `n`th team or `simd` loop that has one (a
+/// function of the program, as [`omp_region`]).
+pub fn omp_lane(n: usize) -> String {
+    format!("__omp_lane{n}")
+}
+
 /// The start routine of the `n`th OpenMP `task` construct (a function of the program, as
 /// [`omp_region`]).
 pub fn omp_task(n: usize) -> String {

@@ -18,7 +18,8 @@
 //!   number of iterations may be lanes of one chunk; a race between two iterations is a
 //!   race between two lanes, so a `simd` loop outside a region is checked as a worksharing
 //!   loop run by a team of two lanes; `parallel for simd` as `parallel for` (its iterations
-//!   already run on different threads) with a team of at least two.
+//!   already run on different threads) with a team of at least two. `simd` inside a region,
+//!   `for simd` and `simd safelen(n)` get a lane thread instead ([`super::lanes`]).
 
 use super::directive::{Clause, Directive};
 use super::lower::{atomic_section, dspan, fail, Lowering, R};
@@ -234,6 +235,11 @@ impl Lowering {
         let mut d = d.clone();
         let simd = d.words.last().is_some_and(|w| w == "simd");
         if simd {
+            let lanes = d.is(&["for", "simd"])
+                || (d.is(&["simd"]) && (self.parallel_depth > 0 || d.clause("safelen").is_some()));
+            if lanes {
+                return self.simd_lanes(&d, body);
+            }
             self.simd(&mut d, &body)?;
         }
         let combined = d.words.first().is_some_and(|w| w == "parallel");
@@ -586,13 +592,7 @@ impl Lowering {
 
     /// `simd` clauses and the team of lanes: see the module header.
     fn simd(&mut self, d: &mut Directive, body: &Node<Statement>) -> R<()> {
-        if d.is(&["for", "simd"]) {
-            return fail(
-                d,
-                "`for simd` (the team may have one thread: its lanes are not modelled)",
-            );
-        }
-        for refused in ["safelen", "if", "nontemporal", "order", "num_threads"] {
+        for refused in ["if", "nontemporal", "order", "num_threads"] {
             if d.clause(refused).is_some() {
                 return fail(
                     d,
@@ -603,17 +603,16 @@ impl Lowering {
                 );
             }
         }
-        if d.is(&["simd"]) && self.parallel_depth > 0 {
-            return fail(d, "a `simd` loop inside a parallel region (lanes of a thread of a team are not modelled)");
-        }
         if any_expr(body, Operands::All, |e| match &e.node {
             Expression::Call(c) => callee_name(&c.node).is_some_and(|n| n.starts_with("omp_")),
             _ => false,
         }) {
             return fail(d, "an OpenMP runtime call in a `simd` loop");
         }
+        // `safelen` on `parallel for simd`: any two iterations may already run on two
+        // threads of the team (at least two), whatever their distance.
         d.clauses
-            .retain(|c| c.name != "simdlen" && c.name != "aligned");
+            .retain(|c| !["simdlen", "aligned", "safelen"].contains(&c.name.as_str()));
         let lanes = if d.is(&["simd"]) { 2 } else { self.team.max(2) };
         d.words = vec!["parallel".into(), "for".into()];
         d.clauses.push(Clause {

@@ -60,6 +60,13 @@ pub struct Lowering {
     pub function_name: String,
     /// The start routines of tasks, with their directive's place.
     pub task_routines: Vec<(String, Span)>,
+    /// The lane's arms of the `simd` loops lowered since the last lane was created
+    /// ([`super::lanes`]).
+    pub lane_arms: Vec<Node<Statement>>,
+    /// The lane's part of the `for simd` being lowered (taken by the worksharing loop).
+    pub lane_frame: Option<super::lanes::LaneFrame>,
+    /// Whether the lane's state objects are declared.
+    pub declared_lane_state: bool,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {

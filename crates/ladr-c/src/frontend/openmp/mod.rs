@@ -19,11 +19,13 @@
 //! for counts of unfinished tasks, `depend` as waits for completion flags), [`taskloop`] its
 //! loop form, [`tasks`] their unit-wide parts.
 //!
-//! What is not modelled (doacross `ordered`, `simd` inside a region, offload,
+//! [`lanes`] gives `simd` loops inside a region, `for simd` and `simd safelen` a lane
+//! thread. What is not modelled (doacross `ordered`, offload,
 //! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod copyprivate;
 mod directive;
+mod lanes;
 mod loops;
 mod lower;
 mod outline;
@@ -201,6 +203,9 @@ pub fn lower(
         privatised: vec![],
         function_name: String::new(),
         task_routines: vec![],
+        lane_arms: vec![],
+        lane_frame: None,
+        declared_lane_state: false,
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -405,6 +410,13 @@ fn attach(
             }
             return lower::fail(&d, format!("OpenMP `{}` outside a function", d.name()));
         };
+        if d.is(&["ordered"]) && (d.clause("depend").is_some() || d.clause("doacross").is_some()) {
+            return lower::fail(
+                &d,
+                "doacross `ordered depend(sink/source)` is not modelled (the cross-iteration \
+                 waits of an `ordered(n)` loop)",
+            );
+        }
         let next = sp
             .starts
             .iter()

@@ -497,6 +497,11 @@ impl Lowering {
             // are already under `size > 1`).
             Some(text) => cond(if_condition(d, &text)?, int(team, span), int(1, span), span),
         };
+        // `simd` loops in the region: their lane starts before the team, stops after it.
+        let lanes = !self.lane_arms.is_empty();
+        if lanes {
+            setup.extend(self.lane_start(span));
+        }
         setup.push(set(ident(&size, span), size_value, span));
         setup.push(set(
             ident(&names::omp("arrived", 0), span),
@@ -582,6 +587,9 @@ impl Lowering {
                 int(0, span),
                 span,
             ));
+        }
+        if lanes {
+            setup.extend(self.lane_stop(span));
         }
         out.extend(setup.into_iter().map(item));
         Ok(block(out, span))

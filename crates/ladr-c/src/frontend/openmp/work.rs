@@ -420,7 +420,7 @@ impl Lowering {
             )),
             span,
         );
-        items.push(item(forever));
+        self.add_lane_frame(&mut items, forever);
         let mut work = block(items, bspan);
         work = self.reduction(d, work, span)?;
         work = self.lastprivate(d, work, &lastprivate, span)?;

@@ -246,7 +246,10 @@ impl<'a> SlotRewriter<'a> {
         Ok(
             if self.slots.len() >= MAX_SLOTS || same > self.unwind || bounded {
                 self.p.cuts.push(Cut {
-                    kind: if same > self.unwind {
+                    // A routine that creates itself again (a recursive task tree) cut by
+                    // the thread budget is nesting too: every execution in which such a
+                    // tree completes is cut, not only some interleavings.
+                    kind: if same > self.unwind || (bounded && same > 0) {
                         CutKind::ThreadNesting
                     } else if bounded {
                         CutKind::Threads

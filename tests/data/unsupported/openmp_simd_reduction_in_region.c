@@ -1,11 +1,11 @@
 #include <omp.h>
-int a[8];
+int a[8], s;
 int main(void) {
 #pragma omp parallel
   {
-#pragma omp simd
+#pragma omp simd reduction(+ : s)
     for (int i = 0; i < 4; i++)
-      a[i + 1] = a[i];
+      s += a[i];
   }
   return 0;
 }
