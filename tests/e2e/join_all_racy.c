@@ -14,5 +14,5 @@ int main(void) {
   for (int i = 0; i < 2; i++)
     pthread_join(th[i], 0);
   total = 0;
-  return total;
+  return 0;
 }

@@ -136,11 +136,15 @@ fn condvar_racy_maps_to_the_user_lines() {
     let (_, got, il) = outline(&o, "condvar_racy.c");
     assert_eq!(got, [11, 19]);
     // main creates both; the producer signals, unlocks and writes `data` (line 11) in its
-    // last context; the consumer's last context ends at its read (line 19).
+    // last context; the consumer's last context ends at its read (line 19). Either access
+    // may come second (CBMC's choice of counterexample): the last context ends at it.
     assert_eq!(il[0], (0usize, 1usize, vec![23, 24, 25]));
     assert_eq!(lines_of(&il, 1), [5, 6, 7, 8, 10, 11]);
     let last = il.last().unwrap();
-    assert_eq!((last.0, last.2.last()), (2, Some(&19)));
+    assert!(
+        matches!((last.0, last.2.last()), (1, Some(&11)) | (2, Some(&19))),
+        "{last:?}"
+    );
     assert!(lines_of(&il, 2).starts_with(&[14, 15]));
 }
 

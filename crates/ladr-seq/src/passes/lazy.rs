@@ -330,19 +330,23 @@ fn open_block(
     i: usize,
 ) {
     if let Some(b) = blocks.next_if(|b| b.start == i) {
-        let mut inner: Vec<_> = b.decls.iter().cloned().map(decl_item).collect();
+        // The declarations and their havocs are generated lines: CBMC's steps for them
+        // (the declared value, the havoc) are no steps of the user's (the trace shows the
+        // local's first assignment).
+        let none = Span::none();
+        let mut inner: Vec<_> = b
+            .decls
+            .iter()
+            .map(|d| decl_item(Node::new(d.node.clone(), none)))
+            .collect();
         // N4: an uninitialised local other than a temporary is havoced where declared.
         for d in &b.decls {
             let Some(name) = declarator_name(&d.node.declarators[0].node.declarator.node) else {
                 continue;
             };
             if !ladr_c::syntax::names::is_temporary(name) {
-                let x = ident(name, d.span);
-                inner.push(item(expr_stmt(call(
-                    abi::HAVOC,
-                    vec![addr(x, d.span)],
-                    d.span,
-                ))));
+                let x = ident(name, none);
+                inner.push(item(expr_stmt(call(abi::HAVOC, vec![addr(x, none)], none))));
             }
         }
         *open = Some((std::mem::replace(out, inner), b.end));

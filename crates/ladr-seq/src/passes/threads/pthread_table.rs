@@ -245,6 +245,14 @@ impl<'a> SlotRewriter<'a> {
             .is_some_and(|n| self.slots.len() > n as usize);
         Ok(
             if self.slots.len() >= MAX_SLOTS || same > self.unwind || bounded {
+                // The thread budget cut it: `threads` is stated whatever else the cut is
+                // (SV-COMP mode never answers `true` past it).
+                if bounded && same > 0 && same <= self.unwind {
+                    self.p.cuts.push(Cut {
+                        kind: CutKind::Threads,
+                        span: cspan,
+                    });
+                }
                 self.p.cuts.push(Cut {
                     // A routine that creates itself again (a recursive task tree) cut by
                     // the thread budget is nesting too: every execution in which such a
