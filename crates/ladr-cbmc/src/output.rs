@@ -154,26 +154,6 @@ pub(crate) fn tail(stderr: &str, stdout: &str) -> String {
     lines[lines.len().saturating_sub(5)..].join(" | ")
 }
 
-/// How many distinct pointer expressions CBMC's shadow memory could not bound in a run's
-/// output (`--json-ui` stdout): its warnings "Shadow memory: value set contains unknown
-/// for E" and "… contains integer_address for E" (a pointer read from memory never
-/// written, or made from an integer). CBMC neither sets nor reads race flags for the part
-/// of such a pointer's targets it cannot name, so accesses through it are not checked.
-pub fn unbounded_pointers(stdout: &str) -> usize {
-    const WARNINGS: [&str; 2] = [
-        "Shadow memory: value set contains unknown for ",
-        "Shadow memory: value set contains integer_address for ",
-    ];
-    let mut seen = std::collections::HashSet::new();
-    for w in WARNINGS {
-        for (at, _) in stdout.match_indices(w) {
-            let rest = &stdout[at + w.len()..];
-            seen.insert(&rest[..rest.find('"').unwrap_or(rest.len())]);
-        }
-    }
-    seen.len()
-}
-
 /// Parses CBMC's "2026 variables, 9349 clauses".
 pub(crate) fn formula_size(text: &str) -> Option<FormulaSize> {
     let (vars, rest) = text.trim().split_once(" variables, ")?;

@@ -70,10 +70,6 @@ pub struct Report {
     pub trace: Vec<cbmc::Step>,
     /// The printer's line map of the sequential program (the origin of each output line).
     pub origins: Vec<Origin>,
-    /// Pointer expressions of the sequential program whose targets CBMC's shadow memory
-    /// could not bound ([`cbmc::unbounded_pointers`]): accesses through them may not have
-    /// been checked, which a "no race" states.
-    pub unbounded_pointers: usize,
     /// A "no race" of the constant-loop probe given because the first bound pair of the
     /// deepening gave no answer: why it gave none ([`probe_fallback`]).
     pub fallback: Option<String>,
@@ -279,7 +275,6 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         phases: cbmc::phase_times(&outcome.stdout),
     };
     let mut trace = vec![];
-    let unbounded_pointers = cbmc::unbounded_pointers(&outcome.stdout);
     let verdict = match outcome.verdict {
         cbmc::Verdict::Verified => Finding::NoRace,
         cbmc::Verdict::Unknown { reason } => Finding::Unknown {
@@ -350,7 +345,6 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         program,
         trace,
         origins: t.printed.origins,
-        unbounded_pointers,
         fallback: None,
     }
 }

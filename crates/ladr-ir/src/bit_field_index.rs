@@ -92,10 +92,7 @@ impl BitFields {
         for t in specs {
             match t {
                 TypeSpecifier::Struct(st) => {
-                    let kind = match st.node.kind.node {
-                        StructKind::Struct => "struct",
-                        StructKind::Union => "union",
-                    };
+                    let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
                     return Some(match &st.node.identifier {
                         Some(id) => format!("{kind} {}", id.node.name),
                         None => {
@@ -218,10 +215,7 @@ impl Visitor for BitFields {
     fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
         if let TypeSpecifier::Struct(st) = &t.node {
             if let (Some(id), Some(_)) = (&st.node.identifier, &st.node.declarations) {
-                let kind = match st.node.kind.node {
-                    StructKind::Struct => "struct",
-                    StructKind::Union => "union",
-                };
+                let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
                 self.define(format!("{kind} {}", id.node.name), &st.node);
             }
         }

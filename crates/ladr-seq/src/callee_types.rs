@@ -182,10 +182,7 @@ impl CalleeTypes {
                 TypeSpecifier::Struct(st) => {
                     out = match &st.node.identifier {
                         Some(i) => {
-                            let kind = match st.node.kind.node {
-                                StructKind::Struct => "struct",
-                                StructKind::Union => "union",
-                            };
+                            let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
                             Ty::Tagged(format!("{kind} {}", i.node.name))
                         }
                         None => Ty::Unknown,

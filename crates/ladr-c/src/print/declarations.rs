@@ -111,10 +111,7 @@ impl Printer {
     }
 
     fn struct_type(&mut self, s: &StructType) {
-        self.write(match s.kind.node {
-            StructKind::Struct => "struct",
-            StructKind::Union => "union",
-        });
+        self.write(crate::syntax::build::struct_keyword(&s.kind.node));
         if let Some(id) = &s.identifier {
             self.write(" ");
             self.write(&id.node.name);

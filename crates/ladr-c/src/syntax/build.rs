@@ -600,6 +600,14 @@ pub fn first_suffix(d: &Declarator) -> Option<&DerivedDeclarator> {
         .find(|x| !matches!(x, DerivedDeclarator::Pointer(_)))
 }
 
+/// `struct` or `union`: the keyword of a struct type's kind.
+pub fn struct_keyword(kind: &StructKind) -> &'static str {
+    match kind {
+        StructKind::Struct => "struct",
+        StructKind::Union => "union",
+    }
+}
+
 /// `char`, `short`, `int`, `long`, `signed`, `unsigned`: a keyword of an integer type (not
 /// `_Bool`, an `enum` or a typedef name).
 pub fn is_integer_keyword(t: &TypeSpecifier) -> bool {

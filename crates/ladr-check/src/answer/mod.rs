@@ -32,7 +32,7 @@ pub struct Answer {
     pub races: Vec<Race>,
     /// How the search for races ended (none for the answer of one recorded check).
     pub search: Option<Search>,
-    /// What the verdict takes for granted ([`assumption_text`], [`unbounded_text`]).
+    /// What the verdict takes for granted ([`assumption_text`]).
     pub assumptions: Vec<String>,
     pub stats: Stats,
     /// What every bound pair of the deepening schedule gave.
@@ -462,10 +462,6 @@ fn build(
             .assumptions
             .iter()
             .map(|a| assumption_text(&a.function, a.result))
-            .chain(
-                (no_race && report.unbounded_pointers > 0)
-                    .then(|| unbounded_text(report.unbounded_pointers)),
-            )
             .collect(),
         stats: Stats {
             translate_s: translate.as_secs_f64(),
@@ -496,16 +492,6 @@ pub fn assumption_text(function: &str, result: AssumedResult) -> String {
              pointee type, not one of the program's objects"
         ),
     }
-}
-
-/// The assumption of a "no race" whose check had pointers CBMC could not bound
-/// (`Report::unbounded_pointers`).
-pub fn unbounded_text(n: usize) -> String {
-    format!(
-        "accesses through {n} pointer{} whose target CBMC could not bound (read from memory \
-         never written, or made from an integer) may not have been checked for races",
-        if n == 1 { "" } else { "s" }
-    )
 }
 
 fn cut_name(c: CutKind) -> &'static str {

@@ -50,10 +50,7 @@ pub fn shape(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> O
         .collect();
     let base = match types[..] {
         [TypeSpecifier::Struct(st)] => {
-            let kind = match st.node.kind.node {
-                StructKind::Struct => "struct",
-                StructKind::Union => "union",
-            };
+            let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
             format!("{kind} {}", st.node.identifier.as_ref()?.node.name)
         }
         [TypeSpecifier::TypedefName(n)] => n.node.name.clone(),
@@ -93,10 +90,7 @@ pub fn redefined_tags(unit: &TranslationUnit) -> HashSet<String> {
         fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
             if let TypeSpecifier::Struct(st) = &t.node {
                 if let (Some(id), Some(_)) = (&st.node.identifier, &st.node.declarations) {
-                    let kind = match st.node.kind.node {
-                        StructKind::Struct => "struct",
-                        StructKind::Union => "union",
-                    };
+                    let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
                     self.add(format!("{kind} {}", id.node.name));
                 }
             }

@@ -40,7 +40,7 @@ use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit_mut;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// What a `for simd` adds to its worksharing loop's per-thread part: declarations before
 /// the claims and the wait for the lane after them (before the barrier).
@@ -235,14 +235,7 @@ impl Lowering {
         }
         let is_captured =
             |x: &str| x != var_name && !private.iter().any(|p| p == x) && locals.contains_key(x);
-        let mut uses = Uses {
-            outer: &is_captured,
-            inner: vec![],
-            used: BTreeMap::new(),
-            written: HashSet::new(),
-            sized: HashSet::new(),
-            deref: HashSet::new(),
-        };
+        let mut uses = Uses::new(&is_captured);
         let Ok(()) = visit_mut::stmt(&mut uses, &mut body);
         let cap = |x: &str| names::omp(&format!("lane_v_{x}"), n);
         let mut inside = vec![];

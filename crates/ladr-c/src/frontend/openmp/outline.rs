@@ -46,6 +46,20 @@ pub(super) struct Uses<'a> {
     pub(super) deref: HashSet<String>,
 }
 
+impl<'a> Uses<'a> {
+    /// Nothing used yet; `outer` says which names are the enclosing code's.
+    pub(super) fn new(outer: &'a dyn Fn(&str) -> bool) -> Self {
+        Uses {
+            outer,
+            inner: vec![],
+            used: BTreeMap::new(),
+            written: HashSet::new(),
+            sized: HashSet::new(),
+            deref: HashSet::new(),
+        }
+    }
+}
+
 impl Uses<'_> {
     fn outer_name(&self, n: &str) -> bool {
         !self.inner.iter().any(|s| s.contains(n)) && (self.outer)(n)
@@ -259,14 +273,7 @@ impl Lowering {
             .flat_map(|s| s.iter().map(|(k, v)| (k.clone(), v.clone())))
             .collect();
         let is_local = |n: &str| locals.contains_key(n);
-        let mut uses = Uses {
-            outer: &is_local,
-            inner: vec![],
-            used: BTreeMap::new(),
-            written: HashSet::new(),
-            sized: HashSet::new(),
-            deref: HashSet::new(),
-        };
+        let mut uses = Uses::new(&is_local);
         let Ok(()) = visit_mut::stmt(&mut uses, body);
         let private = d.vars_of("private");
         let first = d.vars_of("firstprivate");

@@ -35,7 +35,7 @@ use crate::syntax::names;
 use crate::syntax::walk::visit_mut;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 /// Entries of a task's table of its children's dependences (thread-local); a child that
 /// finds it full is not recorded, so later siblings do not wait for it (more executions,
@@ -414,14 +414,7 @@ impl Lowering {
             }
         }
         let is_captured = |n: &str| locals.contains_key(n);
-        let mut uses = Uses {
-            outer: &is_captured,
-            inner: vec![],
-            used: BTreeMap::new(),
-            written: HashSet::new(),
-            sized: HashSet::new(),
-            deref: HashSet::new(),
-        };
+        let mut uses = Uses::new(&is_captured);
         let Ok(()) = visit_mut::stmt(&mut uses, &mut body);
         let mut captures = vec![];
         let mut deref = HashSet::new();
