@@ -53,7 +53,8 @@ fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Stateme
     expr_stmt(assign(lhs, rhs, span))
 }
 
-fn int_decl(name: &str, init: Option<Node<Expression>>, span: Span) -> Node<BlockItem> {
+/// `int name = init;` (or without an initialiser) as a block item.
+pub(super) fn int_decl(name: &str, init: Option<Node<Expression>>, span: Span) -> Node<BlockItem> {
     decl_item(simple_decl(
         &[TypeSpecifier::Int],
         name,

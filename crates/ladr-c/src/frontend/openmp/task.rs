@@ -531,16 +531,8 @@ impl Lowering {
         let busy = || ident(&names::omp("busy", t), span);
         let seq = || ident(&names::omp("seq", t), span);
         let g = |n: &str| ident(&names::omp(n, 0), span);
-        let local_int = |name: &str, init: Option<Node<Expression>>| {
-            decl_item(simple_decl(
-                &[TypeSpecifier::Int],
-                name,
-                None,
-                false,
-                init,
-                span,
-            ))
-        };
+        let local_int =
+            |name: &str, init: Option<Node<Expression>>| super::lanes::int_decl(name, init, span);
         let mut items = vec![
             decl_item(simple_decl(
                 &[TypeSpecifier::Unsigned, TypeSpecifier::Long],
