@@ -10,6 +10,7 @@ mod c11_threads;
 mod calls;
 mod checked;
 mod cli;
+mod dataonly;
 mod determinism;
 mod gnu;
 mod install;

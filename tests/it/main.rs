@@ -10,6 +10,7 @@ mod common;
 mod benchexec;
 mod bound_corpus;
 mod constprop;
+mod dataonly;
 mod eval;
 mod fuzz;
 mod html_report;

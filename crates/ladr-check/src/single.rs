@@ -306,7 +306,9 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
                         }))
                     };
                     match (access(w), access(r)) {
-                        (Some(first), Some(second)) if program.summaries.is_empty() => {
+                        (Some(first), Some(second))
+                            if program.summaries.is_empty() || program.exact_summaries =>
+                        {
                             Finding::Race { first, second }
                         }
                         (Some(_), Some(_)) => Finding::Unknown {

@@ -248,6 +248,13 @@ pub struct Program {
     /// (filled by `unwind`): a "no race" still holds, but a race found may rest on values
     /// such a loop never stores, so it is not reported as one.
     pub summaries: Vec<Span>,
+    /// Every object the set-up steps of `summaries` give arbitrary values is data-only
+    /// (filled by `dataonly`): no branch and no address depends on those values, so a race
+    /// found with the steps is a race of the program.
+    pub exact_summaries: bool,
+    /// The file-scope variables whose contents decide nothing (filled by `dataonly`; the
+    /// stores into the arrays among them are dropped).
+    pub data_only: std::collections::BTreeSet<String>,
     /// Thread slots (filled by `threads`).
     pub slots: Vec<Slot>,
     /// Objects of one slot (filled by `threads`): the slots' automatic locals, made `static`,
@@ -312,6 +319,8 @@ impl Program {
             cuts: vec![],
             assumptions: vec![],
             summaries: vec![],
+            exact_summaries: false,
+            data_only: Default::default(),
             slots: vec![],
             thread_locals: Default::default(),
             automatic_locals: Default::default(),

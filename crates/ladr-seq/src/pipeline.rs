@@ -37,6 +37,7 @@ pub enum PassId {
     Visible,
     Racefree,
     Race,
+    Dataonly,
     Lazy,
 }
 
@@ -52,6 +53,7 @@ impl PassId {
             PassId::Visible => "visible",
             PassId::Racefree => "racefree",
             PassId::Race => "race",
+            PassId::Dataonly => "dataonly",
             PassId::Lazy => "lazy",
         }
     }
@@ -135,6 +137,13 @@ pub const PASSES: &[Pass] = &[
     Pass {
         id: PassId::Race,
         run: passes::race::run,
+        stage: Stage::Seq,
+        holds: invariants::INSTRUMENTED,
+    },
+    // stores into data-only arrays dropped; `Program::exact_summaries`
+    Pass {
+        id: PassId::Dataonly,
+        run: passes::dataonly::run,
         stage: Stage::Seq,
         holds: invariants::INSTRUMENTED,
     },

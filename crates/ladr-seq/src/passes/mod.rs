@@ -11,7 +11,9 @@
 //!    (`lazy` with two helpers: `block_locals` declares locals in blocks, `unused` leaves out
 //!    what nothing names);
 //!    `racefree` after `visible` (it reads the slots' items in order) and before `race`
-//!    (which instruments what it leaves visible and shared).
+//!    (which instruments what it leaves visible and shared); [`dataonly`] after `race`, so
+//!    that it sees the instrumentation's uses of addresses and drops only the stores, never
+//!    the accesses' checks.
 //!
 //! # Normal form (established by `normalise`)
 //! * N1 no `switch`, `for`, `do`, `break`, `continue`; loops are `while (c) S`.
@@ -61,6 +63,7 @@
 //! | visible   | yes         | yes    | yes               | yes                   |
 //! | racefree  | yes         | yes    | yes               | yes                   |
 //! | race      | yes         | **no** | yes               | yes                   |
+//! | dataonly  | yes         | **no** | yes               | yes                   |
 //! | lazy      | yes         | **no** | yes               | yes                   |
 //!
 //! `race` puts its flag code — assignments of `__ladr_*` flags and
@@ -69,6 +72,7 @@
 
 pub mod block_locals;
 pub mod constprop;
+pub mod dataonly;
 pub mod inline;
 pub mod lazy;
 pub mod normalise;

@@ -1,0 +1,82 @@
+//! `dataonly`'s rewrite: in the slots' code, a store whose every target is a data-only
+//! array keeps only the evaluation of its value,
+//! `(void)(value)`; an increment of one, and `__CPROVER_havoc_object` of one, become `0`.
+//! Only stores in effect position (an expression statement, the operands of a comma in
+//! one) are touched: their value is not used.
+
+use super::cells::Cell;
+use super::{Analysis, Scope};
+use ladr_c::syntax::build::{callee_name, cast, int, type_name};
+use ladr_c::syntax::walk::is_assign_op;
+use ladr_ir::abi;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashSet;
+
+pub fn stmt(a: &mut Analysis, sliceable: &HashSet<Cell>, s: &mut Node<Statement>) {
+    match &mut s.node {
+        Statement::Labeled(l) => stmt(a, sliceable, &mut l.node.statement),
+        Statement::Compound(items) => {
+            for it in items {
+                if let BlockItem::Statement(s) = &mut it.node {
+                    stmt(a, sliceable, s);
+                }
+            }
+        }
+        Statement::If(i) => {
+            stmt(a, sliceable, &mut i.node.then_statement);
+            if let Some(e) = &mut i.node.else_statement {
+                stmt(a, sliceable, e);
+            }
+        }
+        Statement::Expression(Some(e)) => effect(a, sliceable, e),
+        _ => {}
+    }
+}
+
+fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>) {
+    let sc = Scope::global();
+    let span = e.span;
+    let within =
+        |objs: &super::cells::Set| !objs.is_empty() && objs.iter().all(|c| sliceable.contains(c));
+    let replacement = match &mut e.node {
+        Expression::Comma(es) => {
+            for e in es.iter_mut() {
+                effect(a, sliceable, e);
+            }
+            None
+        }
+        Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+            let (objs, _) = a.place(&sc, &b.node.lhs, true);
+            within(&objs).then(|| {
+                let value = (*b.node.rhs).clone();
+                cast(type_name(&[TypeSpecifier::Void], 0, span), value, span)
+            })
+        }
+        Expression::UnaryOperator(u)
+            if matches!(
+                u.node.operator.node,
+                UnaryOperator::PreIncrement
+                    | UnaryOperator::PreDecrement
+                    | UnaryOperator::PostIncrement
+                    | UnaryOperator::PostDecrement
+            ) =>
+        {
+            let (objs, _) = a.place(&sc, &u.node.operand, true);
+            within(&objs).then(|| int(0, span))
+        }
+        Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
+            let targets: super::cells::Set = c
+                .node
+                .arguments
+                .iter()
+                .flat_map(|x| a.value(&sc, x).addrs)
+                .collect();
+            within(&targets).then(|| int(0, span))
+        }
+        _ => None,
+    };
+    if let Some(r) = replacement {
+        *e = r;
+    }
+}

@@ -1,0 +1,197 @@
+//! Tests of `dataonly`: which file-scope objects it finds data-only (no branch, address,
+//! assumption or library call depends on their contents), that the stores of a data-only
+//! array are dropped and no other store is, and when a set-up loop's step is exact. Each
+//! rule beside a case where it must not apply.
+
+use crate::common;
+use ladr_ir::program::Program;
+
+fn program(src: &str) -> Program {
+    common::passes(common::PTHREAD_PRELUDE, src, 2, common::PassId::Dataonly)
+        .unwrap_or_else(|e| panic!("{e}\n--- input:\n{src}"))
+        .0
+}
+
+/// The data-only objects among `names` (the original names: `threads` renames locals).
+fn data_only(src: &str, names: &[&str]) -> Vec<String> {
+    let p = program(src);
+    let mut out: Vec<String> = names
+        .iter()
+        .filter(|n| {
+            p.data_only
+                .iter()
+                .any(|d| ladr_c::syntax::names::original_name(d) == **n)
+        })
+        .map(|n| n.to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+/// Two workers run `body` (with `long k = (long)arg;`); `a`, `b` are int arrays, `n`, `x`
+/// ints, `p` a pointer.
+fn workers(body: &str) -> String {
+    format!(
+        r#"
+int a[100]; int b[100]; int n; int x; int *p;
+void *w(void *arg) {{ long k = (long)arg; {body} return 0; }}
+int main(void) {{
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, w, (void *)1);
+  pthread_create(&t2, 0, w, (void *)2);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  return 0;
+}}
+"#
+    )
+}
+
+const ALL: &[&str] = &["a", "b", "n", "x", "p"];
+
+#[test]
+fn values_only_stored_and_printed_are_data_only() {
+    assert_eq!(
+        data_only(&workers("a[k] = a[k + 1] + 1; b[n] = a[k]; x = 2;"), ALL),
+        ["a", "b", "x"]
+    );
+    assert_eq!(
+        data_only(&workers(r#"printf("%d", a[k]); x = n;"#), ALL),
+        ["a", "n", "x"]
+    );
+}
+
+#[test]
+fn a_value_that_decides_is_relevant() {
+    // A branch.
+    assert!(!data_only(&workers("if (a[k]) n = 1;"), ALL).contains(&"a".into()));
+    // An index.
+    assert!(!data_only(&workers("b[a[k]] = 1;"), ALL).contains(&"a".into()));
+    // Through a store into something that decides.
+    assert!(!data_only(&workers("x = a[k]; if (x) n = 1;"), ALL).contains(&"a".into()));
+    assert!(!data_only(&workers("b[0] = a[k]; if (b[0]) n = 1;"), ALL).contains(&"a".into()));
+    // Through a pointer to it.
+    assert!(!data_only(&workers("p = a; if (p[3]) n = 1;"), ALL).contains(&"a".into()));
+    assert!(!data_only(&workers("p = &a[2]; x = *p; if (x) n = 1;"), ALL).contains(&"a".into()));
+    // A condition of `&&` and of `?:`.
+    assert!(!data_only(&workers("x = a[k] && n;"), ALL).contains(&"a".into()));
+    assert!(!data_only(&workers("x = a[k] ? 1 : 2;"), ALL).contains(&"a".into()));
+    // An assumption.
+    assert!(!data_only(&workers("__VERIFIER_assume(a[k] > 0);"), ALL).contains(&"a".into()));
+    // A printed value whose count is used.
+    assert!(
+        !data_only(&workers(r#"x = printf("%d", a[k]); if (x) n = 1;"#), ALL).contains(&"a".into())
+    );
+    // A library function may branch on all its arguments point to.
+    assert!(!data_only(&workers("x = memcmp(a, b, 4);"), ALL).contains(&"a".into()));
+    // The pointer dereferenced is relevant.
+    assert!(!data_only(&workers("*p = 1;"), ALL).contains(&"p".into()));
+}
+
+#[test]
+fn pointers_stored_in_arrays_are_followed() {
+    let src = r#"
+int a[4]; int *ptrs[2]; int n;
+void *w(void *arg) { ptrs[0] = a; if (*ptrs[0]) n = 1; return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, w, 0);
+  pthread_create(&t2, 0, w, 0);
+  return 0;
+}
+"#;
+    assert_eq!(data_only(src, &["a", "ptrs", "n"]), ["n"]);
+}
+
+/// How many stores `arr[…] = ` the code has (one per thread slot running it) (not `&arr[…]`, not `==`).
+fn stores(code: &str, arr: &str) -> usize {
+    let pat = format!("{arr}[");
+    let mut n = 0;
+    for (at, _) in code.match_indices(&pat) {
+        let before = code[..at].chars().next_back().unwrap_or(' ');
+        if before.is_alphanumeric() || before == '_' || before == '&' {
+            continue;
+        }
+        let rest = &code[at + pat.len()..];
+        let Some(close) = rest.find(']') else {
+            continue;
+        };
+        let after = &rest[close + 1..];
+        if after.starts_with(" = ") {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The stores into a data-only array keep their value's evaluation and lose the store; a
+/// relevant array's stores stay.
+#[test]
+fn stores_into_data_only_arrays_are_dropped() {
+    let src = workers("a[k] = a[k + 1] + 1; b[k] = 2; if (b[n]) x = 1;");
+    let before = common::passes(common::PTHREAD_PRELUDE, &src, 2, common::PassId::Race)
+        .unwrap()
+        .0;
+    let before = common::show_code(&before);
+    let code = common::show_code(&program(&src));
+    assert_eq!(
+        (stores(&before, "a"), stores(&before, "b")),
+        (2, 2),
+        "{before}"
+    );
+    assert_eq!((stores(&code, "a"), stores(&code, "b")), (0, 2), "{code}");
+    assert!(code.contains("(void)("), "{code}");
+}
+
+fn setup(body: &str) -> Program {
+    program(&format!(
+        r#"
+int a[2000]; int idx[2000]; int n;
+void *w(void *arg) {{ long k = (long)arg; {body} return 0; }}
+int main(void) {{
+  pthread_t t1, t2; int i;
+  for (i = 0; i < 2000; i++) {{ a[i] = i; idx[i] = i; }}
+  pthread_create(&t1, 0, w, (void *)1);
+  pthread_create(&t2, 0, w, (void *)2);
+  return 0;
+}}
+"#
+    ))
+}
+
+/// A set-up step is exact when everything it gives arbitrary values is data-only.
+#[test]
+fn setup_steps_are_exact_only_when_their_values_decide_nothing() {
+    let p = setup("a[k] = a[k + 1];");
+    assert_eq!(p.summaries.len(), 1);
+    assert!(p.exact_summaries);
+    let p = setup("a[idx[k]] = 1;");
+    assert_eq!(p.summaries.len(), 1);
+    assert!(!p.exact_summaries);
+    let p = setup("if (a[k] > 5) n = 1;");
+    assert!(!p.exact_summaries);
+}
+
+/// Anything it does not follow gives up: nothing data-only, no step exact.
+#[test]
+fn assembly_gives_up() {
+    let src = |asm: &str| {
+        format!(
+            r#"
+int a[2000];
+void *w(void *arg) {{ a[1] = a[2]; {asm} return 0; }}
+int main(void) {{
+  pthread_t t1, t2; int i;
+  for (i = 0; i < 2000; i++) a[i] = i;
+  pthread_create(&t1, 0, w, 0);
+  pthread_create(&t2, 0, w, 0);
+  return 0;
+}}
+"#
+        )
+    };
+    let p = program(&src(""));
+    assert!(p.exact_summaries && p.data_only.contains("a"));
+    let p = program(&src(r#"__asm__ volatile("" : : : "memory");"#));
+    assert!(!p.exact_summaries && p.data_only.is_empty());
+}
