@@ -157,7 +157,7 @@ fn is_constant(e: &Node<Expression>) -> bool {
 }
 
 /// The value of a constant index (`[4]`), if it is a plain non-negative integer.
-fn constant_index(e: &Node<Expression>) -> Option<u64> {
+pub(super) fn constant_index(e: &Node<Expression>) -> Option<u64> {
     let Expression::Constant(c) = &strip_casts(e).node else {
         return None;
     };
@@ -313,7 +313,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 let errno = matches!(&strip_casts(op).node, Expression::Call(c)
                     if ladr_c::syntax::build::callee_name(&c.node) == Some(library::ERRNO_LOCATION));
                 if let Some(v) = self.owner(op) {
-                    return self.owned_element(v, Some(0), mode, at, op);
+                    return self.owned_element(v, Step::Index(Some(0)), mode, at, op);
                 }
                 if !errno {
                     self.deref(mode, false, at);
@@ -333,7 +333,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             BinaryOperator::Index => {
                 self.read(&b.rhs);
                 if let Some(v) = self.owner(&b.lhs) {
-                    let index = constant_index(&b.rhs);
+                    let index = self.index_step(&b.rhs);
                     return self.owned_element(v, index, mode, at, &b.lhs);
                 }
                 let decays = mode == Mode::Read
@@ -362,9 +362,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
+                    self.assigned_index = self.index_source(&b.rhs);
                 }
                 self.expr(&b.lhs, Mode::Write);
                 self.assigned = None;
+                self.assigned_index = None;
             }
             BinaryOperator::AssignMultiply
             | BinaryOperator::AssignDivide
@@ -400,7 +402,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     fn owned_element(
         &mut self,
         v: VarId,
-        index: Option<u64>,
+        index: Step,
         mode: Mode,
         at: usize,
         base: &'a Node<Expression>,
@@ -411,7 +413,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             Mode::Address | Mode::Sync => None,
         };
         if let Some(write) = write {
-            self.access_part(Target::Owned(v), vec![Step::Index(index)], write, false, at);
+            self.access_part(Target::Owned(v), vec![index], write, false, at);
         }
         self.read(base);
     }
@@ -562,6 +564,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.named(v, Mode::Address, false, e.span.start);
         }
         self.key = self.element_key(e);
+        let path = self.own_path(e, path);
         self.access_part(Target::Var(v), path, write, false, e.span.start);
         self.key = None;
         true

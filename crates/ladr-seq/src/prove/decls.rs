@@ -98,6 +98,13 @@ pub struct Decls<'a> {
     /// (by position) gives, when every call gives one (none: another value). Position
     /// `usize::MAX`: a call whose arguments cannot be matched to the parameters.
     pub element_arguments: HashMap<(String, usize), Option<VarId>>,
+    /// Every write of a variable, by the walks: the width of the `(T)arg` it was given,
+    /// when that is all it was given (none: something else; [`super::disjoint`]).
+    pub index_writes: HashMap<VarId, Option<u32>>,
+    /// The routines whose instances each have their own index, with the width of the
+    /// counter that gives it, and their thread keys ([`super::disjoint`]).
+    pub index_routines: HashMap<String, u32>,
+    pub thread_keys: HashSet<VarId>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
@@ -121,6 +128,9 @@ impl<'a> Decls<'a> {
             element_pointers: HashMap::new(),
             element_writes: HashMap::new(),
             element_arguments: HashMap::new(),
+            index_writes: HashMap::new(),
+            index_routines: HashMap::new(),
+            thread_keys: HashSet::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
         };

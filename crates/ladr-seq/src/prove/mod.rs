@@ -30,6 +30,7 @@
 
 mod access;
 mod decls;
+mod disjoint;
 mod element;
 mod once;
 mod owned;
@@ -49,6 +50,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub enum Step {
     Field(String),
     Index(Option<u64>),
+    /// The element of the accessing thread instance's own index: no other instance of
+    /// its routine has it ([`disjoint`]).
+    Own,
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).
@@ -272,6 +276,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .map(|(f, _)| f.clone())
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
+    disjoint::thread_keys(&mut decls, &facts, &a.reach, &locals);
     let mut roots: BTreeSet<String> = sites.keys().cloned().collect();
     roots.insert("main".into());
     // 4. Entry locksets and solo-ness.

@@ -38,6 +38,10 @@ pub struct MainFacts {
     /// For each top-level item of `main`'s body: does it run alone?
     pub solo: Vec<bool>,
     pub routines: HashMap<String, Routine>,
+    /// The routines whose instances each get their own index ([`super::disjoint`]): the
+    /// one create naming them is in a counted loop of `main` run once and passes the
+    /// counter as its argument (`(void *)i`); the counter's width in bits.
+    pub indexed: HashMap<String, u32>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -495,6 +499,21 @@ pub fn main_facts(
                 .and_then(|s| counted(prev, s))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
+            let counter = stmt
+                .and_then(|s| Some((s, counted(prev, s)?.0)))
+                .filter(|_| creates.len() == 1 && looped.is_some());
+            if let Some((i, w)) =
+                counter.and_then(|(s, i)| Some((i, super::disjoint::counter_width(body, s, i)?)))
+            {
+                let r = routine_of(creates[0]).unwrap_or_default();
+                let counter_passed = creates[0]
+                    .arguments
+                    .get(3)
+                    .is_some_and(|a| super::disjoint::passes_counter(a, i, w));
+                if counter_passed && sites.get(r) == Some(&1) {
+                    facts.indexed.insert(r.to_string(), w);
+                }
+            }
             let handle = if single {
                 creates[0]
                     .arguments
