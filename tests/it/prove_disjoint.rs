@@ -1,0 +1,212 @@
+//! The proof's disjoint array indices per thread (`prove/disjoint.rs`): racy programs
+//! built to fool the rule are never proved, and the rule proves what it is for.
+
+use crate::prove::{assert_none_proved, proof_of_source};
+
+/// Two arrays, a block owned by a global, a nondeterministic value.
+const ARRAYS: &str = r#"extern int __VERIFIER_nondet_int(void);
+int a[300]; int b[300]; int *datas; int next;
+"#;
+
+/// `main` starting 8 threads of `w` in a counted loop, each given its counter, and
+/// joining them before it reads `a` (unless the program has its own `main`).
+const MAIN: &str = r#"int main(void) {
+  pthread_t t[8];
+  datas = malloc(8 * sizeof(int));
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i);
+  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
+  return a[0] + b[0];
+}"#;
+
+/// Racy programs (with [`ARRAYS`] and [`MAIN`]): two thread instances, or a thread and
+/// `main`, may touch one element, one of them writing.
+const RACY_DISJOINT: &[(&str, &str)] = &[
+    // the index changed in the thread
+    (
+        "d1",
+        "void *w(void *arg) { int tid; tid = (int)arg; tid = tid / 2; a[tid] = 1; return 0; }",
+    ),
+    // the index incremented in the thread
+    (
+        "d2",
+        "void *w(void *arg) { int tid = (int)arg; a[tid] = 1; tid++; a[tid] = 2; return 0; }",
+    ),
+    // the neighbour's element
+    (
+        "d3",
+        "void *w(void *arg) { int tid = (int)arg; a[tid + 1] = 1; a[tid] = 2; return 0; }",
+    ),
+    // the index read from a global that `main` changes
+    (
+        "d4",
+        "void *w(void *arg) { a[next] = 1; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) { next = i; pthread_create(&t[i], 0, w, (void *)i); } for (int i = 0; i < 8; i++) pthread_join(t[i], 0); return 0; }",
+    ),
+    // two creates in one loop give two threads the same index
+    (
+        "d5",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8], u[8]; for (int i = 0; i < 8; i++) { pthread_create(&t[i], 0, w, (void *)i); pthread_create(&u[i], 0, w, (void *)i); } return 0; }",
+    ),
+    // two loops create the routine: each index twice
+    (
+        "d6",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8], u[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); for (int i = 0; i < 8; i++) pthread_create(&u[i], 0, w, (void *)i); return 0; }",
+    ),
+    // the counter stepped back (conditionally): an index given twice
+    (
+        "d7",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) { pthread_create(&t[i], 0, w, (void *)i); if (__VERIFIER_nondet_int()) i--; } return 0; }",
+    ),
+    // the array read by `main` before the join
+    (
+        "d8",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); int r = a[3]; for (int i = 0; i < 8; i++) pthread_join(t[i], 0); return r; }",
+    ),
+    // `main` writes the thread's element right after creating it
+    (
+        "d9",
+        "void *w(void *arg) { int tid = (int)arg; a[tid]++; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) { pthread_create(&t[i], 0, w, (void *)i); a[i] = 0; } for (int i = 0; i < 8; i++) pthread_join(t[i], 0); return 0; }",
+    ),
+    // the element through a pointer copy, one past it
+    (
+        "d10",
+        "void *w(void *arg) { int tid = (int)arg; int *p = &a[tid]; *(p + 1) = 1; a[tid] = 2; return 0; }",
+    ),
+    // the counter's address as the argument: the index read after `main` moved on
+    (
+        "d11",
+        "void *w(void *arg) { int tid = *(int *)arg; a[tid] = 1; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &i); for (int i = 0; i < 8; i++) pthread_join(t[i], 0); return 0; }",
+    ),
+    // nested loops: the inner counter repeats for each round of the outer loop
+    (
+        "d12",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[2][4]; for (int k = 0; k < 2; k++) { for (int i = 0; i < 4; i++) pthread_create(&t[k][i], 0, w, (void *)i); } return 0; }",
+    ),
+    // two routines of two loops, each with its own indices, on one array
+    (
+        "d13",
+        "void *v(void *arg) { a[(int)arg] = 2; return 0; }\nvoid *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8], u[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); for (int i = 0; i < 8; i++) pthread_create(&u[i], 0, v, (void *)i); for (int i = 0; i < 8; i++) pthread_join(t[i], 0); for (int i = 0; i < 8; i++) pthread_join(u[i], 0); return 0; }",
+    ),
+    // two arrays swapped between two routines of one loop each
+    (
+        "d14",
+        "void *v(void *arg) { int k = (int)arg; b[k] = a[k]; return 0; }\nvoid *w(void *arg) { int k = (int)arg; a[k] = b[k]; return 0; }\nint main(void) { pthread_t t[8], u[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); for (int i = 0; i < 8; i++) pthread_create(&u[i], 0, v, (void *)i); return 0; }",
+    ),
+    // a narrow index: threads 0 and 256 share `unsigned char` 0
+    (
+        "d15",
+        "void *w(void *arg) { unsigned char tid = (unsigned char)arg; a[tid] = 1; return 0; }\nint main(void) { pthread_t t[300]; for (int i = 0; i < 300; i++) pthread_create(&t[i], 0, w, (void *)i); return 0; }",
+    ),
+    // the same through a cast of the cast
+    (
+        "d16",
+        "void *w(void *arg) { int tid = (int)(unsigned char)(long)arg; a[tid] = 1; return 0; }\nint main(void) { pthread_t t[300]; for (int i = 0; i < 300; i++) pthread_create(&t[i], 0, w, (void *)i); return 0; }",
+    ),
+    // the counter narrowed on its way to the thread
+    (
+        "d17",
+        "void *w(void *arg) { a[(long)arg] = 1; return 0; }\nint main(void) { pthread_t t[300]; for (int i = 0; i < 300; i++) pthread_create(&t[i], 0, w, (void *)(unsigned char)i); return 0; }",
+    ),
+    // `main` calls the routine itself while threads run: its index 0 is thread 0's
+    (
+        "d18",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); w((void *)0); return 0; }",
+    ),
+    // the parameter written in the thread
+    (
+        "d19",
+        "void *w(void *arg) { arg = (void *)0; a[(int)arg] = 1; return 0; }",
+    ),
+    // the key set on one path only: uninitialised on the other
+    (
+        "d20",
+        "void *w(void *arg) { int tid; if (__VERIFIER_nondet_int()) tid = (int)arg; a[tid] = 1; return 0; }",
+    ),
+    // the key's address escapes and it is written through it
+    (
+        "d21",
+        "void zero(int *k) { *k = 0; }\nvoid *w(void *arg) { int tid = (int)arg; zero(&tid); a[tid] = 1; return 0; }",
+    ),
+    // the block halved: the `per-thread-array-index-race` idiom
+    (
+        "d22",
+        "void *w(void *arg) { int i = (int)arg; i /= 2; datas[i] = 1; return 0; }",
+    ),
+    // a helper creates the threads and is called twice: each index twice
+    (
+        "d23",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nvoid spawn(void) { pthread_t t[8]; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); }\nint main(void) { spawn(); spawn(); return 0; }",
+    ),
+    // the key written again, with another routine's index, by a goto loop
+    (
+        "d24",
+        "void *w(void *arg) { int tid; tid = (int)arg; a[tid] = 1; if (tid < 7) { tid = tid + 1; goto again; } return 0; again: a[tid] = 2; return 0; }",
+    ),
+    // a thread created with a constant argument beside the loop's
+    (
+        "d25",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nint main(void) { pthread_t t[8], u; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); pthread_create(&u, 0, w, (void *)0); return 0; }",
+    ),
+    // the routine's address taken and called through a pointer by another thread
+    (
+        "d26",
+        "void *w(void *arg) { a[(int)arg] = 1; return 0; }\nvoid *(*fp)(void *) = w;\nvoid *v(void *arg) { fp((void *)3); return 0; }\nint main(void) { pthread_t t[8], u; pthread_create(&u, 0, v, 0); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i); return 0; }",
+    ),
+];
+
+#[test]
+fn racy_programs_built_to_fool_disjoint_indices_are_not_proved() {
+    let programs: Vec<(&str, String)> = RACY_DISJOINT
+        .iter()
+        .map(|(name, bad)| match bad.contains("int main(") {
+            true => (*name, bad.to_string()),
+            false => (*name, format!("{bad}\n{MAIN}")),
+        })
+        .collect();
+    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(ARRAYS, &programs);
+}
+
+/// The rule proves the idiom in its forms: `a[(int)arg]`, a key, a member of the own
+/// element, a row of a two-dimensional array, a block owned by a global, a `long`
+/// counter, and `main` touching the arrays only while alone.
+#[test]
+fn disjoint_indices_prove_a_race_free_program() {
+    let body = r#"struct cell { int datum; int other; } cells[8];
+int grid[8][4];
+int *datas;
+long wide[8];
+void *w(void *arg) {
+  int tid;
+  tid = (int)arg;
+  cells[tid].datum++;
+  cells[tid].other = cells[tid].datum;
+  for (int j = 0; j < 4; j++) grid[tid][j] = j;
+  datas[(long)arg] = tid;
+  return 0;
+}
+void *v(void *arg) { long k = (long)arg; wide[k] = k; return 0; }
+int main(void) {
+  pthread_t t[8], u[8];
+  datas = malloc(8 * sizeof(int));
+  for (int i = 0; i < 8; i++) cells[i].datum = 0;
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, (void *)i);
+  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
+  for (long i = 0; i < 8; i++) pthread_create(&u[i], 0, v, (void *)i);
+  for (long i = 0; i < 8; i++) pthread_join(u[i], 0);
+  return cells[3].datum + grid[2][1] + datas[5] + (int)wide[1];
+}"#;
+    let p = proof_of_source(body);
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    for object in ["cells", "grid", "wide"] {
+        assert!(
+            p.objects
+                .iter()
+                .any(|o| o.object == object && o.rule == "disjoint-index"),
+            "{object}: {:#?}",
+            ladr_report::proof::lines(&p)
+        );
+    }
+    // The twin: one thread writes its neighbour's cell.
+    let twin = body.replace("cells[tid].other =", "cells[(tid + 1) % 8].other =");
+    assert!(!proof_of_source(&twin).proved);
+}
