@@ -201,7 +201,12 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     fn named(&mut self, id: usize, mode: Mode, atomic: bool, offset: usize) {
         match mode {
-            Mode::Read => self.access(Target::Var(id), false, atomic, offset),
+            Mode::Read => {
+                if self.deref_base != Some(id) {
+                    self.decls.bare_reads.insert(id);
+                }
+                self.access(Target::Var(id), false, atomic, offset)
+            }
             Mode::Write | Mode::Both => self.access(Target::Var(id), true, atomic, offset),
             Mode::Address => {
                 if self.record {
@@ -247,8 +252,10 @@ impl<'d, 'a> Scan<'d, 'a> {
                     }
                     self.expr(&m.node.expression, mode);
                 } else {
-                    self.deref(mode, false, at);
-                    self.read(&m.node.expression);
+                    let member = m.node.identifier.node.name.as_str();
+                    if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
+                        self.deref(mode, false, at);
+                    }
                 }
             }
             Expression::Call(c) => self.call(&c.node, at),
@@ -315,10 +322,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if let Some(v) = self.owner(op) {
                     return self.owned_element(v, Step::Index(Some(0)), mode, at, op);
                 }
-                if !errno {
+                if errno {
+                    self.read(op);
+                } else if !self.through_pointer(op, None, mode, at) {
                     self.deref(mode, false, at);
                 }
-                self.read(op);
             }
             UnaryOperator::PostIncrement
             | UnaryOperator::PostDecrement
@@ -362,7 +370,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
-                    self.assigned_index = self.index_source(&b.rhs);
+                    self.assigned_index = self.argument_source(&b.rhs);
                 }
                 self.expr(&b.lhs, Mode::Write);
                 self.assigned = None;

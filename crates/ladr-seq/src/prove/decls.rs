@@ -105,6 +105,10 @@ pub struct Decls<'a> {
     /// counter that gives it, and their thread keys ([`super::disjoint`]).
     pub index_routines: HashMap<String, u32>,
     pub thread_keys: HashSet<VarId>,
+    /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
+    /// with their blocks ([`super::slot`]).
+    pub bare_reads: HashSet<VarId>,
+    pub slot_pointers: HashMap<VarId, VarId>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
@@ -131,6 +135,8 @@ impl<'a> Decls<'a> {
             index_writes: HashMap::new(),
             index_routines: HashMap::new(),
             thread_keys: HashSet::new(),
+            bare_reads: HashSet::new(),
+            slot_pointers: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
         };

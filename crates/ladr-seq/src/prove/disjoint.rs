@@ -36,6 +36,9 @@ use lang_c::span::Node;
 use std::collections::{BTreeSet, HashMap};
 use std::convert::Infallible;
 
+/// What [`Scan::argument_source`] says of the parameter itself, as a pointer.
+pub const FROM_ARGUMENT: u32 = 0;
+
 /// The width in bits of an integer type spelled with keywords only (`int`, `unsigned`,
 /// `long`, `long long`, with `signed`/`unsigned`); none for any other type (`char`,
 /// `short`, typedef names, pointers).
@@ -223,15 +226,41 @@ impl<'a> Scan<'_, 'a> {
             .flatten()
     }
 
-    /// A write of variable `v` (`given`: the width of `(T)arg` it was given, if that is
-    /// all): a thread key only when all its writes are such.
+    /// What an assignment of `e` gives: the width of `(T)arg` (an integer cast of the
+    /// walked function's first parameter), or [`FROM_ARGUMENT`] for `arg` itself or
+    /// `(T *)arg`.
+    pub fn argument_source(&self, e: &Node<Expression>) -> Option<u32> {
+        let (inner, pointer) = match &e.node {
+            Expression::Cast(c) => (&*c.node.expression, pointer_cast(&c.node.type_name.node)),
+            _ => (e, true),
+        };
+        let Expression::Identifier(p) = &inner.node else {
+            return None;
+        };
+        let v = &self.decls.vars[self.lookup(&p.node.name)?];
+        let own_parameter = v.parameter
+            && v.position == Some(0)
+            && v.function.as_deref() == Some(self.function.as_str());
+        match (own_parameter, pointer) {
+            (false, _) => None,
+            (true, true) => Some(FROM_ARGUMENT),
+            (true, false) => self.index_source(e),
+        }
+    }
+
+    /// A write of variable `v` (`given`: what [`Scan::argument_source`] said of the value
+    /// it was given, if that is all): a thread key or slot pointer only when all its
+    /// writes are such.
     pub fn wrote_index(&mut self, v: VarId, given: Option<u32>) {
         self.decls
             .index_writes
             .entry(v)
             .and_modify(|old| {
                 *old = match (*old, given) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (Some(a), Some(b)) if a == b => Some(a),
+                    (Some(a), Some(b)) if a != FROM_ARGUMENT && b != FROM_ARGUMENT => {
+                        Some(a.min(b))
+                    }
                     _ => None,
                 }
             })

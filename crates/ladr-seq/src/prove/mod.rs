@@ -36,6 +36,7 @@ mod once;
 mod owned;
 mod pure;
 mod scan;
+mod slot;
 mod threads;
 mod userlock;
 
@@ -277,6 +278,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
     disjoint::thread_keys(&mut decls, &facts, &a.reach, &locals);
+    slot::slot_pointers(&mut decls, &facts, main_items, &locals);
     let mut roots: BTreeSet<String> = sites.keys().cloned().collect();
     roots.insert("main".into());
     // 4. Entry locksets and solo-ness.

@@ -18,6 +18,8 @@ enum Object {
     Libc(&'static str),
     /// The blocks a global that owns them has pointed to.
     Owned(VarId),
+    /// The block a local of `main` holds, one element per thread ([`super::slot`]).
+    Slot(VarId),
 }
 
 /// An access as the pairs see it.
@@ -100,6 +102,7 @@ pub fn judge(
             }
             Target::Libc(g) => Object::Libc(g),
             Target::Owned(v) => Object::Owned(v),
+            Target::Slot(v) => Object::Slot(v),
         };
         // An object accessed only while `main` runs alone is listed, with no use.
         let entry = uses.entry(object).or_default();
@@ -150,7 +153,7 @@ fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Prove
         Object::Libc(group) => {
             proved.visible.insert(ladr_ir::abi::libc_state(group));
         }
-        Object::Unnamed | Object::Owned(_) => {}
+        Object::Unnamed | Object::Owned(_) | Object::Slot(_) => {}
     }
 }
 
@@ -166,6 +169,10 @@ fn name_of(decls: &Decls, o: &Object) -> String {
         }
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
+        Object::Slot(v) => format!(
+            "{}[…] (the block this local of main holds, one element per thread)",
+            ladr_c::syntax::names::original_name(&decls.vars[*v].name)
+        ),
         Object::Owned(v) => format!(
             "{}[…] (heap blocks only it points to)",
             ladr_c::syntax::names::original_name(&decls.vars[*v].name)

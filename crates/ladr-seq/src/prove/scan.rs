@@ -22,6 +22,8 @@ pub enum Target {
     Owned(VarId),
     /// The hidden state of an MT-Unsafe C library function group.
     Libc(&'static str),
+    /// The block a local of `main` holds, one element per thread ([`super::slot`]).
+    Slot(VarId),
 }
 
 /// One access as the walk saw it.
@@ -107,6 +109,8 @@ pub struct Scan<'d, 'a> {
     /// The width of `(T)arg` the assignment walked gives its variable
     /// ([`super::disjoint`]).
     pub assigned_index: Option<u32>,
+    /// The variable read as the pointer of a `*p` or `p->m` ([`super::slot`]).
+    pub deref_base: Option<VarId>,
     /// The element key of the named part accessed ([`super::element`]).
     pub key: Option<VarId>,
     gotos: HashMap<String, State>,
@@ -146,6 +150,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             function: String::new(),
             assigned: None,
             assigned_index: None,
+            deref_base: None,
             key: None,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -371,7 +376,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if self.decls.vars[id].automatic {
                     if let Initializer::Expression(e) = &i.node {
                         self.assigned = self.element_address(e);
-                        self.assigned_index = self.index_source(e);
+                        self.assigned_index = self.argument_source(e);
                     }
                     self.access(Target::Var(id), true, false, init.span.start);
                     self.assigned = None;

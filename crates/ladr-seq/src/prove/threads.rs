@@ -42,6 +42,9 @@ pub struct MainFacts {
     /// one create naming them is in a counted loop of `main` run once and passes the
     /// counter as its argument (`(void *)i`); the counter's width in bits.
     pub indexed: HashMap<String, u32>,
+    /// The routines whose one create, in such a loop, passes `&B[i]`: `B` (a local of
+    /// `main`) and the loop's item in `main`'s body ([`super::slot`]).
+    pub slotted: HashMap<String, (String, usize)>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -510,8 +513,19 @@ pub fn main_facts(
                     .arguments
                     .get(3)
                     .is_some_and(|a| super::disjoint::passes_counter(a, i, w));
-                if counter_passed && sites.get(r) == Some(&1) {
-                    facts.indexed.insert(r.to_string(), w);
+                let slot = creates[0]
+                    .arguments
+                    .get(3)
+                    .and_then(|a| super::slot::slot_argument(a, i));
+                if sites.get(r) == Some(&1) {
+                    if counter_passed {
+                        facts.indexed.insert(r.to_string(), w);
+                    }
+                    if let Some(block) = slot {
+                        // `(long)arg` of distinct addresses is distinct; `(int)arg` may not be.
+                        facts.indexed.insert(r.to_string(), 64);
+                        facts.slotted.insert(r.to_string(), (block.to_string(), k));
+                    }
                 }
             }
             let handle = if single {
