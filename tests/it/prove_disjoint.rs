@@ -153,6 +153,152 @@ const RACY_DISJOINT: &[(&str, &str)] = &[
     ),
 ];
 
+/// `main` handing 8 threads of `w` each its slot `&datas[i]` of a block only `datas`
+/// holds (unless the program has its own `main`).
+const SLOT_MAIN: &str = r#"int main(void) {
+  pthread_t t[8];
+  int *datas;
+  datas = malloc(8 * sizeof(int));
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]);
+  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
+  int r = datas[0];
+  free(datas);
+  return r;
+}"#;
+
+/// Racy programs (with [`ARRAYS`] and [`SLOT_MAIN`]) built to fool the per-thread slots
+/// of `prove/slot.rs`.
+const RACY_SLOT: &[(&str, &str)] = &[
+    // two threads given one slot (`per-thread-array-ptr-race`)
+    (
+        "s1",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i / 2]); return 0; }",
+    ),
+    // the neighbour's slot through the pointer
+    (
+        "s2",
+        "void *w(void *arg) { int *p; p = arg; p[1] = 1; *p = 2; return 0; }",
+    ),
+    // the pointer published in a global, written through by every thread
+    (
+        "s3",
+        "void *w(void *arg) { int *p; p = arg; g = p; *g = 1; *p = 2; return 0; }",
+    ),
+    // `main` keeps a copy of the block and writes it while threads run
+    (
+        "s4",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); int *q; q = datas; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); q[3] = 0; return 0; }",
+    ),
+    // `main` writes the slot right after the create
+    (
+        "s5",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) { pthread_create(&t[i], 0, w, &datas[i]); datas[i] = 0; } return 0; }",
+    ),
+    // `main` reads a slot before the join
+    (
+        "s6",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); int r = datas[3]; for (int i = 0; i < 8; i++) pthread_join(t[i], 0); return r; }",
+    ),
+    // a wider pointer: its write covers the next slot too
+    (
+        "s7",
+        "void *w(void *arg) { long *p; p = arg; *p = 1; return 0; }",
+    ),
+    // the pointer handed to the library
+    (
+        "s8",
+        "void *w(void *arg) { int *p; p = arg; memset(p, 0, 2 * sizeof(int)); return 0; }",
+    ),
+    // the pointer moved to the next slot
+    (
+        "s9",
+        "void *w(void *arg) { int *p; p = arg; p = p + 1; *p = 1; return 0; }",
+    ),
+    // a member's address: the pointer derived from it reaches the next slot
+    (
+        "s10",
+        "struct two { int x; int y; };\nvoid *w(void *arg) { struct two *p; p = arg; int *q; q = &p->x; q[2] = 1; return 0; }\nint main(void) { pthread_t t[8]; struct two *datas; datas = malloc(8 * sizeof(struct two)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); return 0; }",
+    ),
+    // an array member decays: its address reaches the next slot
+    (
+        "s11",
+        "struct row { int cells[2]; };\nvoid *w(void *arg) { struct row *p; p = arg; int *q; q = p->cells; q[2] = 1; return 0; }\nint main(void) { pthread_t t[8]; struct row *datas; datas = malloc(8 * sizeof(struct row)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); return 0; }",
+    ),
+    // the pointer given a global's address on one path
+    (
+        "s12",
+        "void *w(void *arg) { int *p; p = arg; if (__VERIFIER_nondet_int()) p = &next; *p = 1; return 0; }",
+    ),
+    // the block is a global's too, which another thread writes
+    (
+        "s13",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nvoid *v(void *arg) { g[1] = 2; return 0; }\nint main(void) { pthread_t t[8], u; g = malloc(8 * sizeof(int)); int *datas; datas = g; pthread_create(&u, 0, v, 0); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); return 0; }",
+    ),
+    // `main` calls the routine with slot 0 while thread 0 runs
+    (
+        "s14",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); w(&datas[0]); return 0; }",
+    ),
+    // the block shadowed by another of the same name inside the loop's block
+    (
+        "s15",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); { int *datas; datas = g; for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); g[2] = 0; } return 0; }",
+    ),
+];
+
+#[test]
+fn racy_programs_built_to_fool_per_thread_slots_are_not_proved() {
+    let programs: Vec<(&str, String)> = RACY_SLOT
+        .iter()
+        .map(|(name, bad)| match bad.contains("int main(") {
+            true => (*name, bad.to_string()),
+            false => (*name, format!("{bad}\n{SLOT_MAIN}")),
+        })
+        .collect();
+    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(ARRAYS, &programs);
+}
+
+/// A slot of ints and a slot of structs, written through `*p` and `p->m`, read by `main`
+/// after the join: proved; `main` touching a slot before the join: not.
+#[test]
+fn per_thread_slots_prove_a_race_free_program() {
+    let body = r#"struct pair { int x; long y; };
+void *w(void *arg) { int *p; p = arg; *p = *p + 1; return 0; }
+void *v(void *arg) { struct pair *q; q = (struct pair *)arg; q->x = 1; q->y = q->x; return 0; }
+int main(void) {
+  pthread_t t[8], u[4];
+  int *datas;
+  datas = calloc(8, sizeof(int));
+  struct pair *pairs;
+  pairs = malloc(4 * sizeof(struct pair));
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]);
+  for (int i = 0; i < 4; i++) pthread_create(&u[i], 0, v, (void *)&pairs[i]);
+  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
+  for (int i = 0; i < 4; i++) pthread_join(u[i], 0);
+  int r = datas[0] + pairs[3].x;
+  free(datas);
+  free(pairs);
+  return r;
+}"#;
+    let p = proof_of_source(body);
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    assert!(
+        p.objects
+            .iter()
+            .filter(|o| o.rule == "disjoint-index")
+            .count()
+            == 2,
+        "{:#?}",
+        ladr_report::proof::lines(&p)
+    );
+    let twin = body.replace(
+        "  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);\n",
+        "  datas[2] = 0;\n  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);\n",
+    );
+    assert!(!proof_of_source(&twin).proved);
+}
+
 #[test]
 fn racy_programs_built_to_fool_disjoint_indices_are_not_proved() {
     let programs: Vec<(&str, String)> = RACY_DISJOINT

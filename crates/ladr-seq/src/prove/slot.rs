@@ -11,8 +11,8 @@
 //!   parameter untouched, no labels), the create at top level of a counted loop of `main`
 //!   passing exactly `&B[i]` of its counter `i`;
 //! * `B` is a local of `main` declared once, at top level, as a pointer to a type spelled
-//!   with keywords or one tag or typedef name the program defines once, whose address is
-//!   never taken; it occurs in the loop only in that create, before it only in solo
+//!   with keywords or one tag the program defines once (a typedef name may be an array),
+//!   whose address is never taken; it occurs in the loop only in that create, before it only in solo
 //!   statements `B = malloc(…)` / `calloc` (or `normalise`'s temporary of one) and
 //!   elsewhere only in solo statements (where `main` runs alone), as `B[k]` or `free(B)`:
 //!   its value, and so the block, is never copied anywhere;
@@ -58,7 +58,7 @@ pub fn slot_argument<'e>(arg: &'e Node<Expression>, i: &str) -> Option<&'e str> 
 }
 
 /// The pointee type of a declaration `T *x` as text, when `T` is spelled with keywords
-/// only or is one tag or typedef name the program defines once.
+/// only or is one struct or union tag the program defines once.
 fn pointee_type(
     decls: &Decls,
     specs: &[Node<DeclarationSpecifier>],
@@ -222,7 +222,10 @@ fn block_of(
     let (v, ty) = found?;
     let declared: usize = body.iter().map(|it| uses(it, b).other).sum();
     // One declaration (its `&b[…]` would be counted too: none allowed but the create's).
-    if decls.escaped.contains(&v) || declared != 2 {
+    // Every occurrence of `b` is checked below: `&b` is none of them (the walk's
+    // `escaped` also counts `b[k]` read as maybe decaying, which `b`'s element type rules
+    // out).
+    if declared != 2 {
         return None;
     }
     for (j, it) in body.iter().enumerate() {
