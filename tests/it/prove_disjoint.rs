@@ -239,6 +239,21 @@ const RACY_SLOT: &[(&str, &str)] = &[
         "s14",
         "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]); w(&datas[0]); return 0; }",
     ),
+    // the argument copied to a second pointer, which reaches the next slot
+    (
+        "s16",
+        "void *w(void *arg) { int *p; p = arg; int *q; q = (int *)arg; *p = 1; q[1] = 2; return 0; }",
+    ),
+    // `main` writes slot 0 before each create: thread 0 reads it meanwhile
+    (
+        "s17",
+        "void *w(void *arg) { int *p; p = arg; int r = *p; return (void *)(long)r; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); int j = 0; for (int i = 0; i < 8; i++) { datas[j] = i; pthread_create(&t[i], 0, w, &datas[i]); } return 0; }",
+    ),
+    // `main` reads slot 0 while handing over the next: thread 0 writes it meanwhile
+    (
+        "s18",
+        "void *w(void *arg) { int *p; p = arg; *p = 1; return 0; }\nint main(void) { pthread_t t[8]; int *datas; datas = malloc(8 * sizeof(int)); for (int i = 0; i < 8; i++) { datas[i] = datas[0]; pthread_create(&t[i], 0, w, &datas[i]); } return 0; }",
+    ),
     // the block shadowed by another of the same name inside the loop's block
     (
         "s15",
@@ -259,7 +274,8 @@ fn racy_programs_built_to_fool_per_thread_slots_are_not_proved() {
     assert_none_proved(ARRAYS, &programs);
 }
 
-/// A slot of ints and a slot of structs, written through `*p` and `p->m`, read by `main`
+/// A slot of ints and a slot of structs, written through `*p` and `p->m`, the ints
+/// written by `main` before it hands each over (`per-thread-array-init`), read by `main`
 /// after the join: proved; `main` touching a slot before the join: not.
 #[test]
 fn per_thread_slots_prove_a_race_free_program() {
@@ -272,7 +288,10 @@ int main(void) {
   datas = calloc(8, sizeof(int));
   struct pair *pairs;
   pairs = malloc(4 * sizeof(struct pair));
-  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, &datas[i]);
+  for (int i = 0; i < 8; i++) {
+    datas[i] = i;
+    pthread_create(&t[i], 0, w, &datas[i]);
+  }
   for (int i = 0; i < 4; i++) pthread_create(&u[i], 0, v, (void *)&pairs[i]);
   for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
   for (int i = 0; i < 4; i++) pthread_join(u[i], 0);

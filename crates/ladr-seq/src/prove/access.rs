@@ -340,6 +340,9 @@ impl<'d, 'a> Scan<'d, 'a> {
         match b.operator.node {
             BinaryOperator::Index => {
                 self.read(&b.rhs);
+                if self.fresh_slot(mode, at, &b.lhs) {
+                    return;
+                }
                 if let Some(v) = self.owner(&b.lhs) {
                     let index = self.index_step(&b.rhs);
                     return self.owned_element(v, index, mode, at, &b.lhs);

@@ -109,6 +109,8 @@ pub struct Decls<'a> {
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
     pub slot_pointers: HashMap<VarId, VarId>,
+    /// `B[i]` written by `main` before the create of `&B[i]`, by offset: `B`.
+    pub fresh_sites: HashMap<usize, VarId>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
@@ -137,6 +139,7 @@ impl<'a> Decls<'a> {
             thread_keys: HashSet::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),
+            fresh_sites: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
         };

@@ -146,13 +146,14 @@ fn has_labels(f: &FunctionDefinition) -> bool {
     l.0
 }
 
-/// The indexed routines that keep their promise (their counter's width), and their thread
-/// keys, once the discovery has seen every write: stored in `decls`.
+/// The indexed routines that keep their promise (their counter's width), their thread
+/// keys and their slot pointers ([`super::slot`]), once the discovery has seen every
+/// write: stored in `decls`.
 pub fn thread_keys(
     decls: &mut Decls,
     facts: &MainFacts,
     reach: &HashMap<String, BTreeSet<String>>,
-    locals: &HashMap<usize, VarId>,
+    (main_body, locals): (&[Node<BlockItem>], &HashMap<usize, VarId>),
 ) {
     for (r, &width) in &facts.indexed {
         let Some(&f) = decls.bodies.get(r) else {
@@ -205,6 +206,7 @@ pub fn thread_keys(
             }
         }
     }
+    super::slot::slot_pointers(decls, facts, main_body, locals);
 }
 
 impl<'a> Scan<'_, 'a> {

@@ -46,6 +46,7 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
     for (x, y) in a.iter().zip(b) {
         match (x, y) {
             (Step::Own, Step::Own) if same_routine => return false,
+            (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
                 return shared.contains(f) || shared.contains(g);
@@ -384,6 +385,7 @@ fn path_text(path: &Path) -> String {
             Step::Index(Some(i)) => format!("[{i}]"),
             Step::Index(None) => "[…]".to_string(),
             Step::Own => "[own index]".to_string(),
+            Step::Fresh => "[the next thread's index]".to_string(),
         })
         .collect()
 }

@@ -36,6 +36,11 @@ use std::convert::Infallible;
 /// `B` of the create argument `&B[i]` (possibly cast to a pointer), `i` exactly the
 /// counter.
 pub fn slot_argument<'e>(arg: &'e Node<Expression>, i: &str) -> Option<&'e str> {
+    slot_parts(arg).filter(|(_, k)| *k == i).map(|(b, _)| b)
+}
+
+/// (`B`, `k`) of a create argument `&B[k]`, possibly cast to a pointer.
+fn slot_parts(arg: &Node<Expression>) -> Option<(&str, &str)> {
     let mut e = arg;
     while let Expression::Cast(c) = &e.node {
         e = &c.node.expression;
@@ -52,9 +57,8 @@ pub fn slot_argument<'e>(arg: &'e Node<Expression>, i: &str) -> Option<&'e str> 
         return None;
     };
     let fits = u.node.operator.node == UnaryOperator::Address
-        && b.node.operator.node == BinaryOperator::Index
-        && k.node.name == i;
-    fits.then_some(block.node.name.as_str())
+        && b.node.operator.node == BinaryOperator::Index;
+    fits.then_some((block.node.name.as_str(), k.node.name.as_str()))
 }
 
 /// The pointee type of a declaration `T *x` as text, when `T` is spelled with keywords
@@ -197,15 +201,136 @@ fn allocates(body: &[Node<BlockItem>], j: usize, b: &str) -> bool {
     j > 0 && named == 2 && assignment(&body[j - 1]).is_some_and(|(y, e)| y == t && fresh_block(e))
 }
 
+/// The statements of the create loop `item` (`{ int i; i = 0; while (…) {…} }` or the
+/// `while` itself), nested blocks that declare nothing opened, before its create of
+/// `&b[i]`, that are `b[i] = e;` with `b` not in `e`: their `b[i]`. None: another
+/// statement names `b`, or no such create is found.
+fn fresh_writes<'i>(item: &'i Node<BlockItem>, b: &str) -> Option<Vec<&'i Node<Expression>>> {
+    fn flat(items: &[Node<BlockItem>]) -> Vec<&Node<BlockItem>> {
+        let mut out = vec![];
+        for it in items {
+            match &it.node {
+                BlockItem::Statement(s) => match &s.node {
+                    Statement::Compound(inner)
+                        if inner
+                            .iter()
+                            .all(|x| matches!(x.node, BlockItem::Statement(_))) =>
+                    {
+                        out.extend(flat(inner))
+                    }
+                    _ => out.push(it),
+                },
+                _ => out.push(it),
+            }
+        }
+        out
+    }
+    let BlockItem::Statement(s) = &item.node else {
+        return None;
+    };
+    let w = match &s.node {
+        Statement::Compound(items) => match &items.last()?.node {
+            BlockItem::Statement(w) => w,
+            _ => return None,
+        },
+        _ => s,
+    };
+    let Statement::While(w) = &w.node else {
+        return None;
+    };
+    let Statement::Compound(body) = &w.node.statement.node else {
+        return None;
+    };
+    let mut out: Vec<(&Node<Expression>, &str)> = vec![];
+    for it in flat(body) {
+        let u = uses(it, b);
+        if u.all == 0 {
+            continue;
+        }
+        if u.other == 1 && u.all == 1 {
+            // The create (the caller checked it is the only `&b[…]`): the writes before it,
+            // of its element.
+            let k = create_slot(it)?.1;
+            return out
+                .iter()
+                .all(|(_, i)| *i == k)
+                .then(|| out.into_iter().map(|(e, _)| e).collect());
+        }
+        let (lhs, rhs) = match &it.node {
+            BlockItem::Statement(s) => match &s.node {
+                Statement::Expression(Some(e)) => match &e.node {
+                    Expression::BinaryOperator(x)
+                        if x.node.operator.node == BinaryOperator::Assign =>
+                    {
+                        (&x.node.lhs, &x.node.rhs)
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let index = match &lhs.node {
+            Expression::BinaryOperator(x)
+                if x.node.operator.node == BinaryOperator::Index && is_named(&x.node.lhs, b) =>
+            {
+                match &x.node.rhs.node {
+                    Expression::Identifier(i) => Some(i.node.name.as_str()),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let rhs_free = {
+            let mut r = Uses {
+                name: b,
+                ..Uses::default()
+            };
+            let _ = visit::expr(&mut r, rhs);
+            r.all == 0
+        };
+        match index {
+            Some(i) if rhs_free && u.all == 1 => out.push((lhs, i)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The slot argument of the create statement `item` (`pthread_create(…, &b[k]);`).
+fn create_slot(item: &Node<BlockItem>) -> Option<(&str, &str)> {
+    let BlockItem::Statement(s) = &item.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let call = match &e.node {
+        Expression::Call(c) => c,
+        Expression::BinaryOperator(x) if x.node.operator.node == BinaryOperator::Assign => {
+            match &x.node.rhs.node {
+                Expression::Call(c) => c,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    if ladr_c::syntax::build::callee_name(&call.node) != Some("pthread_create") {
+        return None;
+    }
+    slot_parts(call.node.arguments.get(3)?)
+}
+
 /// The block local `b` of `main` (its [`VarId`] and pointee type) when nothing but the
-/// create of item `create` and `main`'s solo statements name it.
+/// create of item `create` (and writes of the element it hands over, before it: their
+/// `b[i]` offsets are stored) and `main`'s solo statements name it.
 fn block_of(
     decls: &Decls,
     facts: &MainFacts,
     body: &[Node<BlockItem>],
     locals: &HashMap<usize, VarId>,
     (b, create): (&str, usize),
-) -> Option<(VarId, String)> {
+) -> Option<(VarId, String, Vec<usize>)> {
     let mut found = None;
     for it in body {
         let BlockItem::Declaration(d) = &it.node else {
@@ -228,12 +353,19 @@ fn block_of(
     if declared != 2 {
         return None;
     }
+    let mut fresh: Vec<usize> = vec![];
     for (j, it) in body.iter().enumerate() {
         let u = uses(it, b);
         let solo = facts.solo.get(j).copied().unwrap_or(false);
         let fine = match u.all {
             0 => true,
-            _ if j == create => u.all == 1 && u.other == 1,
+            _ if j == create => {
+                let Some(writes) = fresh_writes(it, b) else {
+                    return None;
+                };
+                fresh = writes.iter().map(|x| x.span.start).collect();
+                u.all == 1 + fresh.len() && u.other == 1
+            }
             1 if j < create && solo && allocates(body, j, b) => true,
             _ => solo && u.other == 0 && u.all == u.element_or_free,
         };
@@ -242,7 +374,7 @@ fn block_of(
             return None;
         }
     }
-    Some((v, ty))
+    Some((v, ty, fresh))
 }
 
 /// The slot pointers of the slotted routines (`p` → the block local `B`), stored in
@@ -257,12 +389,29 @@ pub fn slot_pointers(
         if !decls.index_routines.contains_key(r) {
             continue;
         }
-        let Some((block, ty)) = block_of(decls, facts, main_body, locals, (b, *create)) else {
+        let Some((block, ty, fresh)) = block_of(decls, facts, main_body, locals, (b, *create))
+        else {
             continue;
         };
-        let Some(f) = decls.bodies.get(r) else {
+        let Some(&f) = decls.bodies.get(r) else {
             continue;
         };
+        // The argument is named once: in the slot pointer's assignment (a copy of it
+        // elsewhere could reach the next slot unseen).
+        let param = decls.vars.iter().find(|v| {
+            v.parameter && v.position == Some(0) && v.function.as_deref() == Some(r.as_str())
+        });
+        let Some(param) = param.map(|v| v.name.clone()) else {
+            continue;
+        };
+        let mut named = Uses {
+            name: &param,
+            ..Uses::default()
+        };
+        let _ = visit::stmt(&mut named, &f.statement);
+        if named.all != 1 {
+            continue;
+        }
         let Statement::Compound(items) = &f.statement.node else {
             continue;
         };
@@ -290,12 +439,31 @@ pub fn slot_pointers(
                 && decls.index_writes.get(&p) == Some(&Some(super::disjoint::FROM_ARGUMENT));
             if fits {
                 decls.slot_pointers.insert(p, block);
+                decls
+                    .fresh_sites
+                    .extend(fresh.iter().map(|&at| (at, block)));
             }
         }
     }
 }
 
 impl<'a> Scan<'_, 'a> {
+    /// `B[i]` (at offset `at`) written by `main` before the create that hands it over:
+    /// an access of the next thread's element. False when it is not one.
+    pub fn fresh_slot(&mut self, mode: Mode, at: usize, base: &'a Node<Expression>) -> bool {
+        let Some(&block) = self.decls.fresh_sites.get(&at) else {
+            return false;
+        };
+        if let Mode::Write | Mode::Both = mode {
+            let write = true;
+            self.access_part(Target::Slot(block), vec![Step::Fresh], write, false, at);
+        } else if mode == Mode::Read {
+            self.access_part(Target::Slot(block), vec![Step::Fresh], false, false, at);
+        }
+        self.read(base);
+        true
+    }
+
     /// The slot pointer `e` names, with its block, if it is one.
     pub fn slot_pointer(&self, e: &Node<Expression>) -> Option<(VarId, VarId)> {
         let Expression::Identifier(i) = &e.node else {
