@@ -177,7 +177,7 @@ const RACY_SLOT: &[(&str, &str)] = &[
     // the neighbour's slot through the pointer
     (
         "s2",
-        "void *w(void *arg) { int *p; p = arg; p[1] = 1; *p = 2; return 0; }",
+        "void *w(void *arg) { int *p; p = arg; int r = *(p + 1); *p = 2; return (void *)(long)r; }",
     ),
     // the pointer published in a global, written through by every thread
     (
@@ -242,7 +242,7 @@ const RACY_SLOT: &[(&str, &str)] = &[
     // the argument copied to a second pointer, which reaches the next slot
     (
         "s16",
-        "void *w(void *arg) { int *p; p = arg; int *q; q = (int *)arg; *p = 1; q[1] = 2; return 0; }",
+        "void *w(void *arg) { int *p; p = arg; int *q; q = (int *)arg; *p = 1; int r = *(q + 1); return (void *)(long)r; }",
     ),
     // `main` writes slot 0 before each create: thread 0 reads it meanwhile
     (

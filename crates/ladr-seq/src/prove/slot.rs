@@ -360,9 +360,7 @@ fn block_of(
         let fine = match u.all {
             0 => true,
             _ if j == create => {
-                let Some(writes) = fresh_writes(it, b) else {
-                    return None;
-                };
+                let writes = fresh_writes(it, b)?;
                 fresh = writes.iter().map(|x| x.span.start).collect();
                 u.all == 1 + fresh.len() && u.other == 1
             }
