@@ -111,6 +111,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_once_racy.c",
         (9, 13),
     ),
+    (
+        "disjoint-index",
+        "prove_disjoint_index_free.c",
+        "prove_disjoint_index_racy.c",
+        (8, 8),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -157,7 +157,7 @@ fn is_constant(e: &Node<Expression>) -> bool {
 }
 
 /// The value of a constant index (`[4]`), if it is a plain non-negative integer.
-fn constant_index(e: &Node<Expression>) -> Option<u64> {
+pub(super) fn constant_index(e: &Node<Expression>) -> Option<u64> {
     let Expression::Constant(c) = &strip_casts(e).node else {
         return None;
     };
@@ -201,7 +201,12 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     fn named(&mut self, id: usize, mode: Mode, atomic: bool, offset: usize) {
         match mode {
-            Mode::Read => self.access(Target::Var(id), false, atomic, offset),
+            Mode::Read => {
+                if self.deref_base != Some(id) {
+                    self.decls.bare_reads.insert(id);
+                }
+                self.access(Target::Var(id), false, atomic, offset)
+            }
             Mode::Write | Mode::Both => self.access(Target::Var(id), true, atomic, offset),
             Mode::Address => {
                 if self.record {
@@ -247,8 +252,10 @@ impl<'d, 'a> Scan<'d, 'a> {
                     }
                     self.expr(&m.node.expression, mode);
                 } else {
-                    self.deref(mode, false, at);
-                    self.read(&m.node.expression);
+                    let member = m.node.identifier.node.name.as_str();
+                    if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
+                        self.deref(mode, false, at);
+                    }
                 }
             }
             Expression::Call(c) => self.call(&c.node, at),
@@ -313,12 +320,13 @@ impl<'d, 'a> Scan<'d, 'a> {
                 let errno = matches!(&strip_casts(op).node, Expression::Call(c)
                     if ladr_c::syntax::build::callee_name(&c.node) == Some(library::ERRNO_LOCATION));
                 if let Some(v) = self.owner(op) {
-                    return self.owned_element(v, Some(0), mode, at, op);
+                    return self.owned_element(v, Step::Index(Some(0)), mode, at, op);
                 }
-                if !errno {
+                if errno {
+                    self.read(op);
+                } else if !self.through_pointer(op, None, mode, at) {
                     self.deref(mode, false, at);
                 }
-                self.read(op);
             }
             UnaryOperator::PostIncrement
             | UnaryOperator::PostDecrement
@@ -332,8 +340,11 @@ impl<'d, 'a> Scan<'d, 'a> {
         match b.operator.node {
             BinaryOperator::Index => {
                 self.read(&b.rhs);
+                if self.fresh_slot(mode, at, &b.lhs) {
+                    return;
+                }
                 if let Some(v) = self.owner(&b.lhs) {
-                    let index = constant_index(&b.rhs);
+                    let index = self.index_step(&b.rhs);
                     return self.owned_element(v, index, mode, at, &b.lhs);
                 }
                 let decays = mode == Mode::Read
@@ -362,9 +373,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
+                    self.assigned_index = self.argument_source(&b.rhs);
                 }
                 self.expr(&b.lhs, Mode::Write);
                 self.assigned = None;
+                self.assigned_index = None;
             }
             BinaryOperator::AssignMultiply
             | BinaryOperator::AssignDivide
@@ -400,7 +413,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     fn owned_element(
         &mut self,
         v: VarId,
-        index: Option<u64>,
+        index: Step,
         mode: Mode,
         at: usize,
         base: &'a Node<Expression>,
@@ -411,7 +424,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             Mode::Address | Mode::Sync => None,
         };
         if let Some(write) = write {
-            self.access_part(Target::Owned(v), vec![Step::Index(index)], write, false, at);
+            self.access_part(Target::Owned(v), vec![index], write, false, at);
         }
         self.read(base);
     }
@@ -562,6 +575,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.named(v, Mode::Address, false, e.span.start);
         }
         self.key = self.element_key(e);
+        let path = self.own_path(e, path);
         self.access_part(Target::Var(v), path, write, false, e.span.start);
         self.key = None;
         true

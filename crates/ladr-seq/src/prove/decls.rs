@@ -98,6 +98,19 @@ pub struct Decls<'a> {
     /// (by position) gives, when every call gives one (none: another value). Position
     /// `usize::MAX`: a call whose arguments cannot be matched to the parameters.
     pub element_arguments: HashMap<(String, usize), Option<VarId>>,
+    /// Every write of a variable, by the walks: the width of the `(T)arg` it was given,
+    /// when that is all it was given (none: something else; [`super::disjoint`]).
+    pub index_writes: HashMap<VarId, Option<u32>>,
+    /// The routines whose instances each have their own index, with the width of the
+    /// counter that gives it, and their thread keys ([`super::disjoint`]).
+    pub index_routines: HashMap<String, u32>,
+    pub thread_keys: HashSet<VarId>,
+    /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
+    /// with their blocks ([`super::slot`]).
+    pub bare_reads: HashSet<VarId>,
+    pub slot_pointers: HashMap<VarId, VarId>,
+    /// `B[i]` written by `main` before the create of `&B[i]`, by offset: `B`.
+    pub fresh_sites: HashMap<usize, VarId>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
@@ -121,6 +134,12 @@ impl<'a> Decls<'a> {
             element_pointers: HashMap::new(),
             element_writes: HashMap::new(),
             element_arguments: HashMap::new(),
+            index_writes: HashMap::new(),
+            index_routines: HashMap::new(),
+            thread_keys: HashSet::new(),
+            bare_reads: HashSet::new(),
+            slot_pointers: HashMap::new(),
+            fresh_sites: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
         };

@@ -30,11 +30,13 @@
 
 mod access;
 mod decls;
+mod disjoint;
 mod element;
 mod once;
 mod owned;
 mod pure;
 mod scan;
+mod slot;
 mod threads;
 mod userlock;
 
@@ -49,6 +51,13 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub enum Step {
     Field(String),
     Index(Option<u64>),
+    /// The element of the accessing thread instance's own index: no other instance of
+    /// its routine has it ([`disjoint`]).
+    Own,
+    /// The element of the thread `main` is about to create: `B[i] = …;` before the
+    /// create of the slot `&B[i]` in the same round of the loop ([`slot`]). No running
+    /// thread has it.
+    Fresh,
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).
@@ -272,8 +281,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .map(|(f, _)| f.clone())
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
-    let mut roots: BTreeSet<String> = sites.keys().cloned().collect();
-    roots.insert("main".into());
+    disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
+    let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
         Ok(x) => x,

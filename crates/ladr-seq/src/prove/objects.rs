@@ -18,6 +18,8 @@ enum Object {
     Libc(&'static str),
     /// The blocks a global that owns them has pointed to.
     Owned(VarId),
+    /// The block a local of `main` holds, one element per thread ([`super::slot`]).
+    Slot(VarId),
 }
 
 /// An access as the pairs see it.
@@ -37,10 +39,14 @@ struct Use {
 }
 
 /// May the parts `a` and `b` of one variable overlap? Not when, at the first step where
-/// they differ, they name two members that share no memory or two constant indices.
-fn may_overlap(a: &Path, b: &Path, decls: &Decls) -> bool {
+/// they differ, they name two members that share no memory or two constant indices; nor
+/// at an index that is each instance's own ([`Step::Own`]) when one routine made both
+/// (`same_routine`: two of its instances, or one in program order).
+fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
     for (x, y) in a.iter().zip(b) {
         match (x, y) {
+            (Step::Own, Step::Own) if same_routine => return false,
+            (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
                 return shared.contains(f) || shared.contains(g);
@@ -97,6 +103,7 @@ pub fn judge(
             }
             Target::Libc(g) => Object::Libc(g),
             Target::Owned(v) => Object::Owned(v),
+            Target::Slot(v) => Object::Slot(v),
         };
         // An object accessed only while `main` runs alone is listed, with no use.
         let entry = uses.entry(object).or_default();
@@ -147,7 +154,7 @@ fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Prove
         Object::Libc(group) => {
             proved.visible.insert(ladr_ir::abi::libc_state(group));
         }
-        Object::Unnamed | Object::Owned(_) => {}
+        Object::Unnamed | Object::Owned(_) | Object::Slot(_) => {}
     }
 }
 
@@ -163,6 +170,10 @@ fn name_of(decls: &Decls, o: &Object) -> String {
         }
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
+        Object::Slot(v) => format!(
+            "{}[…] (the block this local of main holds, one element per thread)",
+            ladr_c::syntax::names::original_name(&decls.vars[*v].name)
+        ),
         Object::Owned(v) => format!(
             "{}[…] (heap blocks only it points to)",
             ladr_c::syntax::names::original_name(&decls.vars[*v].name)
@@ -206,14 +217,16 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
     let list: Vec<&Use> = us.iter().collect();
     let mut any_parallel = false;
     let mut any_disjoint = false;
+    let mut any_own = false;
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
             {
                 continue;
             }
-            if !may_overlap(&a.path, &b.path, decls) {
+            if !may_overlap(&a.path, &b.path, decls, a.function == b.function) {
                 any_disjoint = true;
+                any_own |= a.path.contains(&Step::Own);
                 continue;
             }
             any_parallel = true;
@@ -244,6 +257,12 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
         (
             "read-only",
             "only read while other threads may run".to_string(),
+        )
+    } else if !any_parallel && any_own {
+        (
+            "disjoint-index",
+            "threads created in one loop, each given its own counter value, touch only the element of their own index (or different members or constant indices)"
+                .to_string(),
         )
     } else if !any_parallel && any_disjoint {
         (
@@ -365,6 +384,8 @@ fn path_text(path: &Path) -> String {
             Step::Field(f) => format!(".{f}"),
             Step::Index(Some(i)) => format!("[{i}]"),
             Step::Index(None) => "[…]".to_string(),
+            Step::Own => "[own index]".to_string(),
+            Step::Fresh => "[the next thread's index]".to_string(),
         })
         .collect()
 }

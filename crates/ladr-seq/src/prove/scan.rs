@@ -22,6 +22,8 @@ pub enum Target {
     Owned(VarId),
     /// The hidden state of an MT-Unsafe C library function group.
     Libc(&'static str),
+    /// The block a local of `main` holds, one element per thread ([`super::slot`]).
+    Slot(VarId),
 }
 
 /// One access as the walk saw it.
@@ -104,6 +106,11 @@ pub struct Scan<'d, 'a> {
     /// The array whose element's address the assignment walked gives its variable
     /// ([`super::element`]).
     pub assigned: Option<VarId>,
+    /// The width of `(T)arg` the assignment walked gives its variable
+    /// ([`super::disjoint`]).
+    pub assigned_index: Option<u32>,
+    /// The variable read as the pointer of a `*p` or `p->m` ([`super::slot`]).
+    pub deref_base: Option<VarId>,
     /// The element key of the named part accessed ([`super::element`]).
     pub key: Option<VarId>,
     gotos: HashMap<String, State>,
@@ -142,6 +149,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             library_arguments: false,
             function: String::new(),
             assigned: None,
+            assigned_index: None,
+            deref_base: None,
             key: None,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -367,9 +376,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if self.decls.vars[id].automatic {
                     if let Initializer::Expression(e) = &i.node {
                         self.assigned = self.element_address(e);
+                        self.assigned_index = self.argument_source(e);
                     }
                     self.access(Target::Var(id), true, false, init.span.start);
                     self.assigned = None;
+                    self.assigned_index = None;
                 }
             }
         }
@@ -462,6 +473,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         if let (true, Target::Var(v)) = (write, target) {
             let given = self.assigned.take().filter(|_| path.is_empty());
             self.wrote(v, given);
+            let index = self.assigned_index.take().filter(|_| path.is_empty());
+            self.wrote_index(v, index);
         }
         if !self.record {
             return;

@@ -38,6 +38,13 @@ pub struct MainFacts {
     /// For each top-level item of `main`'s body: does it run alone?
     pub solo: Vec<bool>,
     pub routines: HashMap<String, Routine>,
+    /// The routines whose instances each get their own index ([`super::disjoint`]): the
+    /// one create naming them is in a counted loop of `main` run once and passes the
+    /// counter as its argument (`(void *)i`); the counter's width in bits.
+    pub indexed: HashMap<String, u32>,
+    /// The routines whose one create, in such a loop, passes `&B[i]`: `B` (a local of
+    /// `main`) and the loop's item in `main`'s body ([`super::slot`]).
+    pub slotted: HashMap<String, (String, usize)>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -495,6 +502,32 @@ pub fn main_facts(
                 .and_then(|s| counted(prev, s))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
+            let counter = stmt
+                .and_then(|s| Some((s, counted(prev, s)?.0)))
+                .filter(|_| creates.len() == 1 && looped.is_some());
+            if let Some((i, w)) =
+                counter.and_then(|(s, i)| Some((i, super::disjoint::counter_width(body, s, i)?)))
+            {
+                let r = routine_of(creates[0]).unwrap_or_default();
+                let counter_passed = creates[0]
+                    .arguments
+                    .get(3)
+                    .is_some_and(|a| super::disjoint::passes_counter(a, i, w));
+                let slot = creates[0]
+                    .arguments
+                    .get(3)
+                    .and_then(|a| super::slot::slot_argument(a, i));
+                if sites.get(r) == Some(&1) {
+                    if counter_passed {
+                        facts.indexed.insert(r.to_string(), w);
+                    }
+                    if let Some(block) = slot {
+                        // `(long)arg` of distinct addresses is distinct; `(int)arg` may not be.
+                        facts.indexed.insert(r.to_string(), 64);
+                        facts.slotted.insert(r.to_string(), (block.to_string(), k));
+                    }
+                }
+            }
             let handle = if single {
                 creates[0]
                     .arguments
