@@ -76,8 +76,8 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{
-    C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA, C2_SYNC, DRD,
-    FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
+    AT, AT_BEGIN, AT_END, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W,
+    C1_WNA, C2_SYNC, DRD, FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
 };
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
@@ -229,25 +229,27 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
-    // `long long __ladr_c1_begin, __ladr_c1_end;`
-    for name in [C1_BEGIN, C1_END] {
+    // `long long __ladr_c1_begin, __ladr_c1_end, __ladr_at_begin, __ladr_at_end;`
+    for name in [C1_BEGIN, C1_END, AT_BEGIN, AT_END] {
         let ty = [TypeSpecifier::Long, TypeSpecifier::Long];
         let d = simple_decl(&ty, name, None, false, None, span);
         p.unit
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
-    // `void *__ladr_c1_addr;`
-    let d = declaration(
-        vec![spec(TypeSpecifier::Void, span)],
-        C1_ADDR,
-        vec![node(DerivedDeclarator::Pointer(vec![]), span)],
-        None,
-        span,
-    );
-    p.unit
-        .0
-        .push(node(ExternalDeclaration::Declaration(d), span));
+    // `void *__ladr_c1_addr, *__ladr_at;`
+    for name in [C1_ADDR, AT] {
+        let d = declaration(
+            vec![spec(TypeSpecifier::Void, span)],
+            name,
+            vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+            None,
+            span,
+        );
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(d), span));
+    }
     if frees {
         // `char *__ladr_c1_free;`
         let d = declaration(
