@@ -8,7 +8,10 @@
 //! c1_w = 1, c1_wna = 1, c1_site = id, 1)`; each read or write adds `P2 && !drd && (c1_w &&
 //! overlaps(&ℓ) && (drd = 1, first = c1_site, second = id, 1))`, `overlaps` comparing its
 //! object and bytes with C1's (`shadow`; DESIGN §6 kept a shadow-memory flag per byte instead,
-//! docs/decisions/one-address.md). `c1_pick` is arbitrary (`abi::C1_PICK`): one access of
+//! docs/decisions/one-address.md). An address that is not a variable's (`&a[i][j]`,
+//! `&p->f`) is computed once in front of the access's code, `(__ladr_at = (void *)&ℓ,
+//! __ladr_at_begin = offset, __ladr_at_end = begin + size, 1)`, and the code tests and
+//! records those (`shadow::Place`). `c1_pick` is arbitrary (`abi::C1_PICK`): one access of
 //! C1 records, so the access a race names is the one whose bytes C2 touched (with every
 //! access setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was
 //! reported on `y`), and CBMC tries each.
