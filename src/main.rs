@@ -146,7 +146,8 @@ struct Cli {
     #[arg(long, default_value_t = 2, value_name = "U", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     unwind: u32,
-    /// Loops with a constant bound up to N iterations are unwound completely (0–1000).
+    /// Loops with a constant bound up to N iterations are unwound completely (0–1000); a
+    /// nest of them, up to N iterations of its innermost body together (outer loops cut).
     #[arg(long, default_value_t = 100, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=ladr_ir::program::MAX_UNWIND as i64))]
     max_unwind: u32,

@@ -73,6 +73,53 @@ int main() {
     ));
 }
 
+/// A nest of constant-bound loops whose iterations together exceed `max_unwind` (20 × 10 >
+/// 100): the inner loop stays whole (10 copies of its body), the outer one gets U copies and
+/// a certain cut — 20 copies of the innermost statement, not 200.
+#[test]
+fn nest_of_constant_bounds_beyond_max_unwind_cuts_the_outer_loop() {
+    let out = check_max(
+        r#"
+int a[20][10];
+int main() {
+  pthread_create(0, 0, 0, 0);
+  int i; __CPROVER_havoc_object(&i);
+  int j; __CPROVER_havoc_object(&j);
+  i = 0;
+  while (i < 20) { j = 0; while (j < 10) { a[i][j] = 1; j++; } i++; }
+  return 0;
+}
+"#,
+        2,
+        100,
+    );
+    assert_eq!(out.matches("a[i][j] = 1;").count(), 20, "{out}");
+    assert_eq!(out.matches("__CPROVER_assume(0);").count(), 1, "{out}");
+    assert!(out.contains("// cuts: Loop@"), "{out}");
+}
+
+/// The same nest within `max_unwind` (10 × 10): unwound completely, no cut.
+#[test]
+fn nest_of_constant_bounds_within_max_unwind_is_whole() {
+    let out = check_max(
+        r#"
+int a[10][10];
+int main() {
+  pthread_create(0, 0, 0, 0);
+  int i; __CPROVER_havoc_object(&i);
+  int j; __CPROVER_havoc_object(&j);
+  i = 0;
+  while (i < 10) { j = 0; while (j < 10) { a[i][j] = 1; j++; } i++; }
+  return 0;
+}
+"#,
+        2,
+        100,
+    );
+    assert_eq!(out.matches("a[i][j] = 1;").count(), 100, "{out}");
+    assert!(!out.contains("Loop@"), "{out}");
+}
+
 /// The same loop in `main` before any thread: one step that gives `a` and `i` arbitrary
 /// values and leaves the test false (`solo`), no cut.
 #[test]

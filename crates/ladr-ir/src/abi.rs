@@ -184,6 +184,13 @@ pub fn libc_state_group(name: &str) -> Option<&str> {
 pub const C1_ADDR: &str = "__ladr_c1_addr";
 pub const C1_BEGIN: &str = "__ladr_c1_begin";
 pub const C1_END: &str = "__ladr_c1_end";
+/// The address of the access whose flag code runs, computed once in front of it (a `void *`
+/// and its bytes `[begin, end)` in its object, `long long`) so that the code tests and
+/// records these instead of repeating the address expression (`race`'s `shadow::Place`).
+/// Only an address that is not a variable's (`&x`, `&s.f`) gets them.
+pub const AT: &str = "__ladr_at";
+pub const AT_BEGIN: &str = "__ladr_at_begin";
+pub const AT_END: &str = "__ladr_at_end";
 /// What C1's picked access did at [`C1_ADDR`]: a write (atomic or not), a write outside an
 /// atomic access, a plain read of a named object.
 pub const C1_W: &str = "__ladr_c1_w";

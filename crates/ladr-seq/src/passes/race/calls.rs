@@ -4,6 +4,7 @@
 //! operands of an extended `asm` statement.
 
 use super::access::Instrumenter;
+use super::shadow::Place;
 use crate::model::library;
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
@@ -148,10 +149,11 @@ impl Instrumenter<'_> {
             record.push(assign(ident(C1_KEY, span), int(k as u64, span), span));
         }
         record.push(int(1, span));
-        vec![
-            and(self.picked(id, span), comma(record, span), span),
-            self.check(byte, true, false, id, span),
-        ]
+        let mut out = vec![and(self.picked(id, span), comma(record, span), span)];
+        let (compute, at) = Place::of(byte, span);
+        out.extend(compute);
+        out.push(self.check(&at, true, false, id, span));
+        out
     }
 
     pub(super) fn call(&mut self, mut c: CallExpression, span: Span) -> Node<Expression> {

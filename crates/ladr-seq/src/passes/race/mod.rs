@@ -8,7 +8,10 @@
 //! c1_w = 1, c1_wna = 1, c1_site = id, 1)`; each read or write adds `P2 && !drd && (c1_w &&
 //! overlaps(&ℓ) && (drd = 1, first = c1_site, second = id, 1))`, `overlaps` comparing its
 //! object and bytes with C1's (`shadow`; DESIGN §6 kept a shadow-memory flag per byte instead,
-//! docs/decisions/one-address.md). `c1_pick` is arbitrary (`abi::C1_PICK`): one access of
+//! docs/decisions/one-address.md). An address that is not a variable's (`&a[i][j]`,
+//! `&p->f`) is computed once in front of the access's code, `(__ladr_at = (void *)&ℓ,
+//! __ladr_at_begin = offset, __ladr_at_end = begin + size, 1)`, and the code tests and
+//! records those (`shadow::Place`). `c1_pick` is arbitrary (`abi::C1_PICK`): one access of
 //! C1 records, so the access a race names is the one whose bytes C2 touched (with every
 //! access setting flags and `c1_site` the last one's, `return x + y;` racing on `x` was
 //! reported on `y`), and CBMC tries each.
@@ -76,8 +79,8 @@ use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{
-    C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA, C2_SYNC, DRD,
-    FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
+    AT, AT_BEGIN, AT_END, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W,
+    C1_WNA, C2_SYNC, DRD, FIRST_SITE, P1, P2, RELEASED, SECOND_SITE,
 };
 use ladr_ir::program::{AccessKey, Item, Options, Program, Site};
 use lang_c::ast::*;
@@ -229,25 +232,27 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
-    // `long long __ladr_c1_begin, __ladr_c1_end;`
-    for name in [C1_BEGIN, C1_END] {
+    // `long long __ladr_c1_begin, __ladr_c1_end, __ladr_at_begin, __ladr_at_end;`
+    for name in [C1_BEGIN, C1_END, AT_BEGIN, AT_END] {
         let ty = [TypeSpecifier::Long, TypeSpecifier::Long];
         let d = simple_decl(&ty, name, None, false, None, span);
         p.unit
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
-    // `void *__ladr_c1_addr;`
-    let d = declaration(
-        vec![spec(TypeSpecifier::Void, span)],
-        C1_ADDR,
-        vec![node(DerivedDeclarator::Pointer(vec![]), span)],
-        None,
-        span,
-    );
-    p.unit
-        .0
-        .push(node(ExternalDeclaration::Declaration(d), span));
+    // `void *__ladr_c1_addr, *__ladr_at;`
+    for name in [C1_ADDR, AT] {
+        let d = declaration(
+            vec![spec(TypeSpecifier::Void, span)],
+            name,
+            vec![node(DerivedDeclarator::Pointer(vec![]), span)],
+            None,
+            span,
+        );
+        p.unit
+            .0
+            .push(node(ExternalDeclaration::Declaration(d), span));
+    }
     if frees {
         // `char *__ladr_c1_free;`
         let d = declaration(

@@ -13,8 +13,8 @@
 use super::access::Instrumenter;
 use ladr_c::syntax::build::*;
 use ladr_ir::abi::{
-    self, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE, C1_W, C1_WNA, DRD,
-    FIRST_SITE, P1, P2, SECOND_SITE,
+    self, AT, AT_BEGIN, AT_END, C1_ADDR, C1_BEGIN, C1_END, C1_FREE, C1_KEY, C1_PICK, C1_R, C1_SITE,
+    C1_W, C1_WNA, DRD, FIRST_SITE, P1, P2, SECOND_SITE,
 };
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
@@ -54,23 +54,105 @@ fn size(a: &Node<Expression>, span: Span) -> Node<Expression> {
     wide(size_of_val(deref(a.clone(), span), span), span)
 }
 
-/// `same_object(a, c1_addr) && begin(a) < c1_end && c1_begin < begin(a) + size(a)`: the
-/// bytes of the access at `a` meet those of C1's recorded access.
-fn overlaps(a: &Node<Expression>, span: Span) -> Node<Expression> {
-    let same = call(
-        abi::SAME_OBJECT,
-        vec![a.clone(), ident(C1_ADDR, span)],
-        span,
-    );
-    let before_end = binop(
-        BinaryOperator::Less,
-        begin(a, span),
-        ident(C1_END, span),
-        span,
-    );
-    let end = binop(BinaryOperator::Plus, begin(a, span), size(a, span), span);
-    let after_begin = binop(BinaryOperator::Less, ident(C1_BEGIN, span), end, span);
-    and(and(same, before_end, span), after_begin, span)
+/// Where the flag code of one access finds the access's address and bytes: a variable's
+/// address as it is (`&x`, `&s.f`: short, always valid, constant for CBMC), any other
+/// computed once in front of the code into [`AT`], [`AT_BEGIN`] and [`AT_END`] (`at`), so
+/// that an address like `&a[i][j]` or `&p->q->f` appears twice in the code (its value and
+/// its size) instead of a dozen times. The flag code needs no side effect of its own
+/// between the computation and its uses (normal form N3: the address has none), so the
+/// values are those the repeated expression had; a later access's code computes its own.
+pub(super) struct Place {
+    /// The address (`&x`, or `__ladr_at`, a `void *`).
+    addr: Node<Expression>,
+    /// `(long long)__CPROVER_POINTER_OFFSET(addr)`: where in its object the access begins.
+    begin: Node<Expression>,
+    /// Where it ends: `__ladr_at_end`, or, for a variable, `None`: `begin + size`.
+    end: Option<Node<Expression>>,
+    /// `(long long)sizeof *a`: how many bytes it covers.
+    size: Node<Expression>,
+    /// `addr` names a variable (or a member of one): always valid, never in an array.
+    variable: bool,
+}
+
+impl Place {
+    /// The place of the access at address `a`, and the code that must run first: `None`
+    /// for a variable's address, else `(at = (void *)a, at_begin = OFFSET(at), at_end =
+    /// at_begin + sizeof *a, 1)`.
+    pub(super) fn of(a: Node<Expression>, span: Span) -> (Option<Node<Expression>>, Place) {
+        if names_variable(&a) {
+            let place = Place {
+                begin: begin(&a, span),
+                end: None,
+                size: size(&a, span),
+                addr: a,
+                variable: true,
+            };
+            return (None, place);
+        }
+        let void_pointer = type_name(&[TypeSpecifier::Void], 1, span);
+        let compute = comma(
+            vec![
+                assign(ident(AT, span), cast(void_pointer, a.clone(), span), span),
+                assign(ident(AT_BEGIN, span), begin(&ident(AT, span), span), span),
+                assign(
+                    ident(AT_END, span),
+                    binop(
+                        BinaryOperator::Plus,
+                        ident(AT_BEGIN, span),
+                        size(&a, span),
+                        span,
+                    ),
+                    span,
+                ),
+                int(1, span),
+            ],
+            span,
+        );
+        let place = Place {
+            addr: ident(AT, span),
+            begin: ident(AT_BEGIN, span),
+            end: Some(ident(AT_END, span)),
+            size: binop(
+                BinaryOperator::Minus,
+                ident(AT_END, span),
+                ident(AT_BEGIN, span),
+                span,
+            ),
+            variable: false,
+        };
+        (Some(compute), place)
+    }
+
+    /// Where the access ends when it begins at `start` (its own begin, or C1's copy of it).
+    fn end(&self, start: Node<Expression>, span: Span) -> Node<Expression> {
+        match &self.end {
+            Some(end) => end.clone(),
+            None => binop(BinaryOperator::Plus, start, self.size.clone(), span),
+        }
+    }
+
+    /// `same_object(addr, c1_addr) && begin < c1_end && c1_begin < end`: the bytes of the
+    /// access meet those of C1's recorded access.
+    fn overlaps(&self, span: Span) -> Node<Expression> {
+        let same = call(
+            abi::SAME_OBJECT,
+            vec![self.addr.clone(), ident(C1_ADDR, span)],
+            span,
+        );
+        let before_end = binop(
+            BinaryOperator::Less,
+            self.begin.clone(),
+            ident(C1_END, span),
+            span,
+        );
+        let after_begin = binop(
+            BinaryOperator::Less,
+            ident(C1_BEGIN, span),
+            self.end(self.begin.clone(), span),
+            span,
+        );
+        and(and(same, before_end, span), after_begin, span)
+    }
 }
 
 /// The size of the page at address 0 that no device register lies in: an access through
@@ -88,23 +170,26 @@ impl Instrumenter<'_> {
     /// CBMC's integer address, at the integer as offset (as `(char *)1` does): two accesses
     /// of one register meet there, as they do in the machine. The null pointer is in that
     /// object too, so the integer must be at least [`NULL_PAGE`].
-    fn valid(&self, a: &Node<Expression>, span: Span) -> Option<Node<Expression>> {
-        if names_variable(a) {
+    fn valid(&self, at: &Place, span: Span) -> Option<Node<Expression>> {
+        if at.variable {
             return None;
         }
-        let size = size_of_val(deref(a.clone(), span), span);
-        let in_bounds = call(abi::R_OK, vec![a.clone(), size], span);
+        let in_bounds = call(abi::R_OK, vec![at.addr.clone(), at.size.clone()], span);
         let integer_address = cast(
             type_name(&[TypeSpecifier::Char], 1, span),
             int(1, span),
             span,
         );
-        let same = call(abi::SAME_OBJECT, vec![a.clone(), integer_address], span);
+        let same = call(
+            abi::SAME_OBJECT,
+            vec![at.addr.clone(), integer_address],
+            span,
+        );
         // CBMC's null pointer is in that object too, at offset 0: an access through a null
         // pointer (or a member of a struct at one) is no device register.
         let above_null_page = binop(
             BinaryOperator::GreaterOrEqual,
-            begin(a, span),
+            at.begin.clone(),
             int(NULL_PAGE, span),
             span,
         );
@@ -116,7 +201,7 @@ impl Instrumenter<'_> {
     /// atomic) on its bytes, a plain write also for a plain read of C1 (`c1_r`).
     pub(super) fn check(
         &self,
-        a: Node<Expression>,
+        at: &Place,
         write: bool,
         atomic: bool,
         id: u32,
@@ -129,10 +214,10 @@ impl Instrumenter<'_> {
             (false, false) => ident(C1_W, span),
             (true, false) => or(ident(C1_W, span), ident(C1_R, span), span),
         };
-        let test = self.recorded(and(conflicting, overlaps(&a, span), span), id, span);
+        let test = self.recorded(and(conflicting, at.overlaps(span), span), id, span);
         let p2 = and(ident(P2, span), not(ident(DRD, span), span), span);
         let mut pre = p2.clone();
-        let valid = self.valid(&a, span);
+        let valid = self.valid(at, span);
         let through_pointer = valid.is_some();
         if let Some(v) = valid {
             pre = and(pre, v, span);
@@ -152,7 +237,11 @@ impl Instrumenter<'_> {
                     ),
                     span,
                 ),
-                call(abi::SAME_OBJECT, vec![a, ident(C1_FREE, span)], span),
+                call(
+                    abi::SAME_OBJECT,
+                    vec![at.addr.clone(), ident(C1_FREE, span)],
+                    span,
+                ),
                 span,
             );
             checked = or(checked, self.recorded(freed, id, span), span);
@@ -201,14 +290,7 @@ impl Instrumenter<'_> {
 
     /// `P1 && c1_pick == id && [valid &&] (c1_addr = (void *)a, c1_begin = …, c1_end = …,
     /// c1_w = 1, …, c1_site = id, 1)`: C1's picked access records its bytes and kind.
-    fn set(
-        &self,
-        a: Node<Expression>,
-        write: bool,
-        atomic: bool,
-        id: u32,
-        span: Span,
-    ) -> Node<Expression> {
+    fn set(&self, at: &Place, write: bool, atomic: bool, id: u32, span: Span) -> Node<Expression> {
         let flags: &[&str] = match (write, atomic) {
             (true, false) => &[C1_W, C1_WNA],
             (true, true) => &[C1_W],
@@ -218,18 +300,13 @@ impl Instrumenter<'_> {
         let mut v = vec![
             assign(
                 ident(C1_ADDR, span),
-                cast(void_pointer, a.clone(), span),
+                cast(void_pointer, at.addr.clone(), span),
                 span,
             ),
-            assign(ident(C1_BEGIN, span), begin(&a, span), span),
+            assign(ident(C1_BEGIN, span), at.begin.clone(), span),
             assign(
                 ident(C1_END, span),
-                binop(
-                    BinaryOperator::Plus,
-                    ident(C1_BEGIN, span),
-                    size(&a, span),
-                    span,
-                ),
+                at.end(ident(C1_BEGIN, span), span),
                 span,
             ),
         ];
@@ -245,7 +322,7 @@ impl Instrumenter<'_> {
         }
         v.push(int(1, span));
         let mut pre = self.picked(id, span);
-        if let Some(ok) = self.valid(&a, span) {
+        if let Some(ok) = self.valid(at, span) {
             pre = and(pre, ok, span);
         }
         and(pre, comma(v, span), span)
@@ -270,10 +347,12 @@ impl Instrumenter<'_> {
         // updates a symbolic place, which for reads (many more than writes) costs far more
         // than it finds (measured with shadow memory: 0.4 s → 18 s reading `argv[1][0]`;
         // 7 s → 59 s reading `pool[i]`; with one address, not measured again).
+        let (compute, at) = Place::of(a, span);
+        v.extend(compute);
         if write || (!atomic && self.names_object(&shown.node)) {
-            v.push(self.set(a.clone(), write, atomic, id, span));
+            v.push(self.set(&at, write, atomic, id, span));
         }
-        v.push(self.check(a, write, atomic, id, span));
+        v.push(self.check(&at, write, atomic, id, span));
         v
     }
 }

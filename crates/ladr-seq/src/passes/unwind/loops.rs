@@ -326,6 +326,76 @@ impl Unwinder<'_> {
     }
 }
 
+impl Unwinder<'_> {
+    /// `b`, the constant bound of the loop `w`, unless unwinding it completely would copy
+    /// a statement of its body more than `max_unwind` times together with the constant-bound
+    /// loops nested in it ([`Unwinder::nested_copies`]): then it is a bound beyond
+    /// `max_unwind` (a private counter: `Beyond`, else `Long`), and the loop gets U copies
+    /// and a cut. The innermost loops of a nest stay whole and the outer ones are cut:
+    /// `for (i = 0; i < 100; i++) for (j = 0; j < 100; j++) S` is two copies of a loop of
+    /// 100 copies of `S`, not 10000 copies (`--max-unwind` bounds a nest's iterations
+    /// together, as it bounds one loop's).
+    pub(super) fn within_nest(&self, b: Bound, w: &Node<Statement>) -> Bound {
+        let (Bound::Known(n, private), Statement::While(w)) = (&b, &w.node) else {
+            return b;
+        };
+        let inner = self.nested_copies(&w.node.statement, None);
+        if *n <= self.unwind || (*n as i128).saturating_mul(inner) <= self.max_unwind {
+            return b;
+        }
+        if *private {
+            Bound::Beyond
+        } else {
+            Bound::Long
+        }
+    }
+
+    /// The most copies of one statement of `s` that unwinding the constant-bound loops
+    /// inside `s` completely makes: the product of their trip counts along the deepest
+    /// nest (1 without one; a loop without a known bound counts 1). `before`: the statement
+    /// before `s` in its parent list, as in [`Unwinder::block`]. Saturates past
+    /// `max_unwind`.
+    fn nested_copies(&self, s: &Node<Statement>, before: Option<&Node<Statement>>) -> i128 {
+        match &s.node {
+            Statement::Compound(items) => {
+                let mut most = 1;
+                for (k, it) in items.iter().enumerate() {
+                    let BlockItem::Statement(s) = &it.node else {
+                        continue;
+                    };
+                    let prev = match k.checked_sub(1).map(|j| &items[j].node) {
+                        Some(BlockItem::Statement(p)) => Some(p),
+                        Some(_) => None,
+                        None => before,
+                    };
+                    most = most.max(self.nested_copies(s, prev));
+                }
+                most
+            }
+            Statement::While(w) => {
+                let inner = self.nested_copies(&w.node.statement, None);
+                match before.and_then(|prev| self.constant_bound(prev, s)) {
+                    Some(Bound::Known(n, _)) => {
+                        (n as i128).saturating_mul(inner).min(self.max_unwind + 1)
+                    }
+                    _ => inner,
+                }
+            }
+            Statement::If(i) => {
+                let then = self.nested_copies(&i.node.then_statement, None);
+                let other = i
+                    .node
+                    .else_statement
+                    .as_ref()
+                    .map_or(1, |e| self.nested_copies(e, None));
+                then.max(other)
+            }
+            Statement::Labeled(l) => self.nested_copies(&l.node.statement, None),
+            _ => 1,
+        }
+    }
+}
+
 /// The items of a loop body `{ … }`, looking through blocks that wrap the whole body.
 fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
     let Statement::Compound(items) = &body.node else {

@@ -14,7 +14,8 @@
 //! * The `assume` after the last copy is a [`CutKind::Loop`] cut. Loops with a constant
 //!   bound (`i = c0; while (i < c1) { …; i++; }`, `i` a local written nowhere else in the
 //!   body and never address-taken) of at most `max_unwind` iterations are unwound exactly
-//!   and need no cut. The same shape with a global or address-taken `i` gets that many
+//!   and need no cut — a nest of them while their iterations together stay within
+//!   `max_unwind` (`Unwinder::within_nest`: beyond, the outer loops are cut). The same shape with a global or address-taken `i` gets that many
 //!   copies too, but keeps its cut (another thread may change `i`).
 //! * A loop that only waits (`wait`: a condition that only reads, a body that only waits or
 //!   reads: `while (!flag);`, `while (!ready) pthread_cond_wait(&cv, &m);`) is one copy with
@@ -203,7 +204,9 @@ impl Unwinder<'_> {
                 None => before.clone(),
             };
             let exact = match (&items[k].node, &prev) {
-                (BlockItem::Statement(w), Some(prev)) => self.constant_bound(prev, w),
+                (BlockItem::Statement(w), Some(prev)) => {
+                    self.constant_bound(prev, w).map(|b| self.within_nest(b, w))
+                }
                 _ => None,
             };
             if self.solo && solo::ends_solo(&items[k], self.kept, &self.backward) {
