@@ -27,6 +27,7 @@
 
 use super::decls::{Decls, VarId};
 use super::scan::Scan;
+use super::slot::{declared_then_assigned, is_named};
 use super::threads::MainFacts;
 use super::{Path, Step};
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -82,10 +83,6 @@ fn pointer_cast(t: &TypeName) -> bool {
                 .iter()
                 .all(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
     })
-}
-
-fn is_named(e: &Node<Expression>, name: &str) -> bool {
-    matches!(&e.node, Expression::Identifier(i) if i.node.name == name)
 }
 
 /// The width of counter `i` of the counted loop `s` (a block declaring it, or a loop whose
@@ -172,27 +169,9 @@ pub fn thread_keys(
         let Statement::Compound(items) = &f.statement.node else {
             continue;
         };
-        for pair in items.windows(2) {
-            let BlockItem::Declaration(d) = &pair[0].node else {
-                continue;
-            };
-            let [x] = d.node.declarators.as_slice() else {
-                continue;
-            };
-            let decl = &x.node.declarator.node;
-            let Some(&v) = locals.get(&(decl as *const Declarator as usize)) else {
-                continue;
-            };
-            let name = ladr_c::syntax::build::declarator_name(decl).unwrap_or_default();
-            let assigned_next = matches!(&pair[1].node, BlockItem::Statement(s)
-                if matches!(&s.node, Statement::Expression(Some(e))
-                    if matches!(&e.node, Expression::BinaryOperator(b)
-                        if b.node.operator.node == BinaryOperator::Assign
-                            && is_named(&b.node.lhs, name))));
+        for (_, _, v) in declared_then_assigned(items, locals) {
             let var = &decls.vars[v];
-            let key = x.node.initializer.is_none()
-                && assigned_next
-                && var.automatic
+            let key = var.automatic
                 && !var.parameter
                 && var.arithmetic
                 && var.depth == Some(0)

@@ -142,8 +142,36 @@ impl Visitor for Uses<'_> {
     }
 }
 
-fn is_named(e: &Node<Expression>, name: &str) -> bool {
+/// Is `e` the identifier `name`?
+pub(super) fn is_named(e: &Node<Expression>, name: &str) -> bool {
     matches!(&e.node, Expression::Identifier(i) if i.node.name == name)
+}
+
+/// The declarations of `items` that declare one local of `locals` with no initialiser and
+/// whose next item assigns it (`T x; x = e;`): the declaration, its declarator and the
+/// variable.
+pub(super) fn declared_then_assigned<'a>(
+    items: &'a [Node<BlockItem>],
+    locals: &HashMap<usize, VarId>,
+) -> Vec<(&'a Node<Declaration>, &'a Declarator, VarId)> {
+    let mut out = vec![];
+    for pair in items.windows(2) {
+        let BlockItem::Declaration(d) = &pair[0].node else {
+            continue;
+        };
+        let [x] = d.node.declarators.as_slice() else {
+            continue;
+        };
+        let decl = &x.node.declarator.node;
+        let Some(&v) = locals.get(&(decl as *const Declarator as usize)) else {
+            continue;
+        };
+        let name = declarator_name(decl).unwrap_or_default();
+        if x.node.initializer.is_none() && assignment(&pair[1]).is_some_and(|(y, _)| y == name) {
+            out.push((d, decl, v));
+        }
+    }
+    out
 }
 
 fn uses<'n>(item: &Node<BlockItem>, name: &'n str) -> Uses<'n> {
@@ -413,23 +441,9 @@ pub fn slot_pointers(
         let Statement::Compound(items) = &f.statement.node else {
             continue;
         };
-        for pair in items.windows(2) {
-            let BlockItem::Declaration(d) = &pair[0].node else {
-                continue;
-            };
-            let [x] = d.node.declarators.as_slice() else {
-                continue;
-            };
-            let decl = &x.node.declarator.node;
-            let Some(&p) = locals.get(&(decl as *const Declarator as usize)) else {
-                continue;
-            };
-            let name = declarator_name(decl).unwrap_or_default();
-            let assigned_next = assignment(&pair[1]).is_some_and(|(y, _)| y == name);
+        for (d, decl, p) in declared_then_assigned(items, locals) {
             let var = &decls.vars[p];
-            let fits = x.node.initializer.is_none()
-                && assigned_next
-                && var.automatic
+            let fits = var.automatic
                 && !var.parameter
                 && pointee_type(decls, &d.node.specifiers, decl).as_ref() == Some(&ty)
                 && !decls.escaped.contains(&p)
