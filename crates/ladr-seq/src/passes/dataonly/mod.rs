@@ -37,7 +37,7 @@ mod rewrite;
 use cells::{Cell, Flow, Set, Tri};
 use ladr_c::diag::Result;
 use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
-use ladr_c::syntax::walk::is_assign_op;
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
 use ladr_ir::abi;
 use ladr_ir::program::{Item, Options, Program};
 use lang_c::ast::*;
@@ -396,10 +396,7 @@ impl Analysis {
                     let shape = self.cells.shape_of(sc, e);
                     self.load(objs, shape)
                 }
-                UnaryOperator::PreIncrement
-                | UnaryOperator::PreDecrement
-                | UnaryOperator::PostIncrement
-                | UnaryOperator::PostDecrement => {
+                ref op if is_inc_dec(op) => {
                     let (objs, _) = self.place(sc, &u.node.operand, true);
                     let f = self.load(objs.clone(), Tri::No);
                     self.store(&objs, &f);

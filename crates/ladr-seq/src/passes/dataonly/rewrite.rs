@@ -7,7 +7,7 @@
 use super::cells::Cell;
 use super::{Analysis, Scope};
 use ladr_c::syntax::build::{callee_name, cast, int, type_name};
-use ladr_c::syntax::walk::is_assign_op;
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
 use ladr_ir::abi;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -53,15 +53,7 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
                 cast(type_name(&[TypeSpecifier::Void], 0, span), value, span)
             })
         }
-        Expression::UnaryOperator(u)
-            if matches!(
-                u.node.operator.node,
-                UnaryOperator::PreIncrement
-                    | UnaryOperator::PreDecrement
-                    | UnaryOperator::PostIncrement
-                    | UnaryOperator::PostDecrement
-            ) =>
-        {
+        Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
             let (objs, _) = a.place(&sc, &u.node.operand, true);
             within(&objs).then(|| int(0, span))
         }
