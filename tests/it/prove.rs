@@ -44,6 +44,20 @@ pub(crate) fn assert_none_proved(prefix: &str, programs: &[(&str, &str)]) {
     }
 }
 
+/// [`assert_none_proved`] for programs that are a body alone, followed by `main` where
+/// they have none of their own.
+pub(crate) fn assert_none_proved_with_main(prefix: &str, main: &str, programs: &[(&str, &str)]) {
+    let whole: Vec<(&str, String)> = programs
+        .iter()
+        .map(|(name, bad)| match bad.contains("int main(") {
+            true => (*name, bad.to_string()),
+            false => (*name, format!("{bad}\n{main}")),
+        })
+        .collect();
+    let whole: Vec<(&str, &str)> = whole.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(prefix, &whole);
+}
+
 #[test]
 fn no_racy_e2e_program_is_proved() {
     let mut checked = 0;

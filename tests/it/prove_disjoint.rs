@@ -1,7 +1,7 @@
 //! The proof's disjoint array indices per thread (`prove/disjoint.rs`): racy programs
 //! built to fool the rule are never proved, and the rule proves what it is for.
 
-use crate::prove::{assert_none_proved, proof_of_source};
+use crate::prove::{assert_none_proved_with_main, proof_of_source};
 
 /// Two arrays, a block owned by a global, a nondeterministic value.
 const ARRAYS: &str = r#"extern int __VERIFIER_nondet_int(void);
@@ -263,15 +263,7 @@ const RACY_SLOT: &[(&str, &str)] = &[
 
 #[test]
 fn racy_programs_built_to_fool_per_thread_slots_are_not_proved() {
-    let programs: Vec<(&str, String)> = RACY_SLOT
-        .iter()
-        .map(|(name, bad)| match bad.contains("int main(") {
-            true => (*name, bad.to_string()),
-            false => (*name, format!("{bad}\n{SLOT_MAIN}")),
-        })
-        .collect();
-    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
-    assert_none_proved(ARRAYS, &programs);
+    assert_none_proved_with_main(ARRAYS, SLOT_MAIN, RACY_SLOT);
 }
 
 /// A slot of ints and a slot of structs, written through `*p` and `p->m`, the ints
@@ -320,15 +312,7 @@ int main(void) {
 
 #[test]
 fn racy_programs_built_to_fool_disjoint_indices_are_not_proved() {
-    let programs: Vec<(&str, String)> = RACY_DISJOINT
-        .iter()
-        .map(|(name, bad)| match bad.contains("int main(") {
-            true => (*name, bad.to_string()),
-            false => (*name, format!("{bad}\n{MAIN}")),
-        })
-        .collect();
-    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
-    assert_none_proved(ARRAYS, &programs);
+    assert_none_proved_with_main(ARRAYS, MAIN, RACY_DISJOINT);
 }
 
 /// The rule proves the idiom in its forms: `a[(int)arg]`, a key, a member of the own
