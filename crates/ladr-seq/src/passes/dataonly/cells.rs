@@ -4,7 +4,7 @@
 //! variable's declared type says about arrays; the sets a value flows through.
 
 use super::Scope;
-use ladr_c::syntax::build::{declarator_name, innermost, is_function_declarator};
+use ladr_c::syntax::build::{declarator_name, innermost, is_function_declarator, parameter_names};
 use ladr_ir::program::{Item, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -79,6 +79,9 @@ pub struct Cells {
     keys: Vec<String>,
     shapes: HashMap<String, Shape>,
     functions: HashSet<String>,
+    /// Each function's locals and parameters (not its `extern` declarations or
+    /// prototypes, which name file-scope objects and functions).
+    locals: HashMap<String, HashSet<String>>,
     pub heap: Cell,
     pub invalid: Cell,
     pub literal: Cell,
@@ -93,6 +96,7 @@ impl Cells {
             keys: vec![],
             shapes: HashMap::new(),
             functions: HashSet::new(),
+            locals: HashMap::new(),
             heap: 0,
             invalid: 0,
             literal: 0,
@@ -241,7 +245,19 @@ impl Cells {
             .collect()
     }
 
+    /// The scope of function `name`'s body.
+    pub fn scope(&self, name: &str) -> Scope {
+        Scope {
+            function: Some(name.to_string()),
+            locals: self.locals.get(name).cloned().unwrap_or_default(),
+        }
+    }
+
     fn declare_function(&mut self, name: &str, f: &FunctionDefinition) {
+        self.locals.insert(
+            name.to_string(),
+            parameter_names(&f.declarator.node).into_iter().collect(),
+        );
         for x in &innermost(&f.declarator.node).derived {
             if let DerivedDeclarator::Function(fd) = &x.node {
                 for p in &fd.node.parameters {
@@ -289,7 +305,13 @@ impl Cells {
                 continue;
             }
             let key = match function {
-                Some(f) if local => format!("{f}{LOCAL}{n}"),
+                Some(f) if local => {
+                    self.locals
+                        .entry(f.to_string())
+                        .or_default()
+                        .insert(n.to_string());
+                    format!("{f}{LOCAL}{n}")
+                }
                 _ => n.to_string(),
             };
             let s = shape(&d.specifiers, decl);
@@ -311,28 +333,6 @@ fn is_extern(d: &Declaration) -> bool {
         matches!(&s.node, DeclarationSpecifier::StorageClass(c)
             if c.node == StorageClassSpecifier::Extern)
     })
-}
-
-/// The locals and parameters of `f` (not its `extern` declarations or prototypes, which
-/// name file-scope objects and functions).
-pub fn locals_of(f: &FunctionDefinition) -> HashSet<String> {
-    let mut out: HashSet<String> = ladr_c::syntax::build::parameter_names(&f.declarator.node)
-        .into_iter()
-        .collect();
-    let mut decls = vec![];
-    collect_declarations(&f.statement, &mut decls);
-    for d in decls {
-        if is_extern(d) {
-            continue;
-        }
-        for init in &d.declarators {
-            let decl = &init.node.declarator.node;
-            if let Some(n) = declarator_name(decl).filter(|_| !is_function_declarator(decl)) {
-                out.insert(n.to_string());
-            }
-        }
-    }
-    out
 }
 
 /// The declarations inside `s`, at any depth.

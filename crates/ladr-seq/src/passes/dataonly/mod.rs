@@ -137,9 +137,14 @@ impl Analysis {
 
     /// Walks the program until relevance and points-to stop growing.
     fn solve(&mut self, p: &Program) {
+        let scopes: HashMap<String, Scope> = self
+            .bodies
+            .keys()
+            .map(|f| (f.clone(), self.cells.scope(f)))
+            .collect();
         for _ in 0..MAX_ROUNDS {
             self.changed = false;
-            self.round(p);
+            self.round(p, &scopes);
             if self.give_up.is_some() || !self.changed {
                 return;
             }
@@ -147,18 +152,17 @@ impl Analysis {
         self.give_up = Some("no fixpoint");
     }
 
-    fn round(&mut self, p: &Program) {
+    /// One walk of the whole program; `scopes`: each function's.
+    fn round(&mut self, p: &Program, scopes: &HashMap<String, Scope>) {
         let global = Scope::global();
         for ext in &p.unit.0 {
             match &ext.node {
                 ExternalDeclaration::Declaration(d) => self.declaration(&global, &d.node),
                 ExternalDeclaration::FunctionDefinition(f) => {
                     let name = declarator_name(&f.node.declarator.node).unwrap_or_default();
-                    let scope = Scope {
-                        function: Some(name.to_string()),
-                        locals: cells::locals_of(&f.node),
-                    };
-                    self.stmt(&scope, &f.node.statement);
+                    if let Some(scope) = scopes.get(name) {
+                        self.stmt(scope, &f.node.statement);
+                    }
                 }
                 ExternalDeclaration::StaticAssert(_) => {}
             }
@@ -367,7 +371,7 @@ impl Analysis {
         }
         match &e.node {
             Expression::Identifier(i) => {
-                if self.bodies.contains_key(&i.node.name) || self.cells.is_function(&i.node.name) {
+                if self.cells.is_function(&i.node.name) {
                     return Flow::default();
                 }
                 let c = self.cells.var(sc, &i.node.name);
