@@ -11,7 +11,7 @@ use lang_c::span::Node;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 pub type Cell = u32;
-pub type Set = BTreeSet<Cell>;
+pub use super::set::Set;
 
 /// Three answers to "is it an array".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +38,8 @@ impl Flow {
     }
 
     pub fn join(&mut self, other: Flow) {
-        self.reads.extend(other.reads);
-        self.addrs.extend(other.addrs);
+        self.reads.union_with(&other.reads);
+        self.addrs.union_with(&other.addrs);
     }
 }
 

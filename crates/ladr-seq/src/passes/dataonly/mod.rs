@@ -33,6 +33,7 @@
 
 mod cells;
 mod rewrite;
+mod set;
 
 use cells::{Cell, Flow, Set, Tri};
 use ladr_c::diag::Result;
@@ -182,9 +183,9 @@ impl Analysis {
 
     fn pts_of(&self, set: &Set) -> Set {
         let mut out = Set::new();
-        for &c in set {
+        for c in set.iter() {
             if let Some(s) = self.pts.get(c as usize) {
-                out.extend(s.iter().copied());
+                out.union_with(s);
             }
         }
         out
@@ -195,15 +196,13 @@ impl Analysis {
         if self.pts.len() <= i {
             self.pts.resize(i + 1, Set::new());
         }
-        for &a in addrs {
-            if self.pts[i].insert(a) {
-                self.changed = true;
-            }
+        if self.pts[i].union_with(addrs) {
+            self.changed = true;
         }
     }
 
     fn relevant(&mut self, set: &Set) {
-        for &c in set {
+        for c in set.iter() {
             if self.rel.insert(c) {
                 self.changed = true;
             }
@@ -218,10 +217,10 @@ impl Analysis {
 
     /// A store of `f` into each of `targets`.
     fn store(&mut self, targets: &Set, f: &Flow) {
-        for &t in targets {
+        for t in targets.iter() {
             self.add_pts(t, &f.addrs);
         }
-        if targets.iter().any(|t| self.rel.contains(t)) {
+        if targets.iter().any(|t| self.rel.contains(&t)) {
             self.sink(f);
         }
     }
@@ -229,10 +228,10 @@ impl Analysis {
     /// What `set` points to, transitively, with `set` itself.
     fn reachable(&self, set: &Set) -> Set {
         let mut out = set.clone();
-        let mut todo: Vec<Cell> = set.iter().copied().collect();
+        let mut todo: Vec<Cell> = set.iter().collect();
         while let Some(c) = todo.pop() {
             if let Some(s) = self.pts.get(c as usize) {
-                for &d in s {
+                for d in s.iter() {
                     if out.insert(d) {
                         todo.push(d);
                     }
@@ -392,7 +391,7 @@ impl Analysis {
                 UnaryOperator::Address => {
                     let (objs, f) = self.place(sc, &u.node.operand, false);
                     let mut f = f;
-                    f.addrs.extend(objs);
+                    f.addrs.union_with(&objs);
                     f
                 }
                 UnaryOperator::Indirection => {
@@ -480,7 +479,7 @@ impl Analysis {
             }
             Tri::Maybe => {
                 let mut addrs = self.pts_of(&objs);
-                addrs.extend(objs.iter().copied());
+                addrs.extend(objs.iter());
                 Flow { reads: objs, addrs }
             }
         }
@@ -511,7 +510,7 @@ impl Analysis {
                     f.addrs.clone()
                 } else {
                     let mut o = f.addrs.clone();
-                    o.extend(index.addrs.iter().copied());
+                    o.extend(index.addrs.iter());
                     o
                 };
                 f.join(index);
@@ -553,11 +552,11 @@ impl Analysis {
                 Flow::default()
             }
             abi::HAVOC => {
-                let targets: Set = args.iter().flat_map(|f| f.addrs.iter().copied()).collect();
+                let targets: Set = args.iter().flat_map(|f| f.addrs.iter()).collect();
                 args.iter().for_each(|f| self.sink(f));
                 self.store(&targets, &Flow::addrs(Set::from([self.cells.invalid])));
                 if self.summaries.contains(&(span.start, span.end)) {
-                    self.summary_objects.extend(targets);
+                    self.summary_objects.extend(targets.iter());
                 }
                 Flow::default()
             }
@@ -593,7 +592,7 @@ impl Analysis {
                 for f in &args {
                     self.library_argument(f, &args);
                 }
-                let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter().copied()).collect();
+                let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter()).collect();
                 addrs.insert(self.cells.heap);
                 addrs.insert(self.cells.invalid);
                 Flow::addrs(addrs)
@@ -607,10 +606,10 @@ impl Analysis {
         self.sink(f);
         let reach = self.reachable(&f.addrs);
         self.relevant(&reach);
-        let mut addrs: Set = all.iter().flat_map(|f| f.addrs.iter().copied()).collect();
+        let mut addrs: Set = all.iter().flat_map(|f| f.addrs.iter()).collect();
         addrs.insert(self.cells.heap);
         addrs.insert(self.cells.invalid);
-        for c in reach {
+        for c in reach.iter() {
             self.add_pts(c, &addrs);
         }
     }

@@ -38,7 +38,7 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
     let sc = Scope::global();
     let span = e.span;
     let within =
-        |objs: &super::cells::Set| !objs.is_empty() && objs.iter().all(|c| sliceable.contains(c));
+        |objs: &super::cells::Set| !objs.is_empty() && objs.iter().all(|c| sliceable.contains(&c));
     let replacement = match &mut e.node {
         Expression::Comma(es) => {
             for e in es.iter_mut() {
@@ -58,12 +58,10 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
             within(&objs).then(|| int(0, span))
         }
         Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
-            let targets: super::cells::Set = c
-                .node
-                .arguments
-                .iter()
-                .flat_map(|x| a.value(&sc, x).addrs)
-                .collect();
+            let mut targets = super::cells::Set::new();
+            for x in &c.node.arguments {
+                targets.union_with(&a.value(&sc, x).addrs);
+            }
             within(&targets).then(|| int(0, span))
         }
         _ => None,
