@@ -630,14 +630,15 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     let done = match &answer.verdict {
         Verdict::Race if outcome.races.iter().all(|r| r.suppression.is_some()) => Done::NoRace,
         Verdict::Race => Done::Race,
-        // SV-COMP's `true` claims every execution: a vacuous "no race" checked none, the
-        // probe's (the first bound pair gave no answer) cut loops of a constant bound, and
-        // `--max-threads` left threads out.
+        // SV-COMP's `true` claims every execution.
         Verdict::NoRace
             if cli.svcomp
-                && (answer.bounds.vacuous
-                    || answer.fallback.is_some()
-                    || answer.bounds.cuts.iter().any(|c| c.as_str() == "threads")) =>
+                && svcomp::no_true_because(svcomp::NoRaceBounds {
+                    vacuous: answer.bounds.vacuous,
+                    threads_cut: answer.bounds.cuts.iter().any(|c| c.as_str() == "threads"),
+                    probe: answer.fallback.is_some(),
+                })
+                .is_some() =>
         {
             Done::Unknown
         }

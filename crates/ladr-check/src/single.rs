@@ -374,7 +374,6 @@ fn describe_site(parsed: &Parsed, program: &Program, id: u32) -> String {
     }
 }
 
-/// The last value CBMC assigned to global `name` in the trace.
 /// Why a race found with set-up loops made one step is not reported (`Program::summaries`).
 fn summarised(parsed: &Parsed, loops: &[lang_c::span::Span]) -> String {
     let at: Vec<String> = loops
@@ -393,6 +392,7 @@ fn summarised(parsed: &Parsed, loops: &[lang_c::span::Span]) -> String {
     )
 }
 
+/// The last value CBMC assigned to global `name` in the trace.
 fn last_value(trace: &[cbmc::Step], name: &str) -> Option<u32> {
     trace
         .iter()

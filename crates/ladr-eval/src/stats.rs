@@ -98,27 +98,18 @@ impl Document {
         serde_json::from_str(stdout.trim()).ok()
     }
 
-    /// Why a "no race" of this document is no `true` in SV-COMP's terms, which claim every
-    /// execution (ladr's SV-COMP mode answers `unknown` for it): no execution within the
-    /// bounds created a thread (vacuous), the answer is the probe's, whose loops of a
-    /// constant bound were cut, or the thread bound (`--max-threads`) left threads out.
+    /// Why a "no race" of this document is no `true` in SV-COMP's terms
+    /// (`ladr_svcomp::no_true_because`).
     pub fn no_svcomp_true(&self) -> Option<&'static str> {
         if self.verdict.as_deref() != Some("no-race") {
             return None;
         }
-        if self.bounds.as_ref().is_some_and(|b| b.vacuous) {
-            Some("vacuous")
-        } else if self
-            .bounds
-            .as_ref()
-            .is_some_and(|b| b.cuts.iter().any(|c| c == "threads"))
-        {
-            Some("the thread bound cut the program")
-        } else if self.deepening.as_ref().is_some_and(|d| d.probe) {
-            Some("the probe's, with loops of a constant bound cut")
-        } else {
-            None
-        }
+        let bounds = self.bounds.as_ref();
+        ladr_svcomp::no_true_because(ladr_svcomp::NoRaceBounds {
+            vacuous: bounds.is_some_and(|b| b.vacuous),
+            threads_cut: bounds.is_some_and(|b| b.cuts.iter().any(|c| c == "threads")),
+            probe: self.deepening.as_ref().is_some_and(|d| d.probe),
+        })
     }
 
     /// The task's measures: the document's `stats` with its bounds, unless the check ended

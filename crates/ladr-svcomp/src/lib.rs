@@ -101,6 +101,32 @@ pub fn result_line(verdict: &str) -> &'static str {
     }
 }
 
+/// What a bounded "no race" leaves out, for the rule of SV-COMP's `true`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoRaceBounds {
+    /// No execution within the bounds created a thread.
+    pub vacuous: bool,
+    /// The thread bound (`--max-threads`) left threads out.
+    pub threads_cut: bool,
+    /// The answer is the probe's, whose loops of a constant bound were cut.
+    pub probe: bool,
+}
+
+/// Why a bounded "no race" is no `true` in SV-COMP's terms, which claim every execution
+/// (SV-COMP mode answers `unknown` for it); `None`: it may be answered `true`. The one
+/// place of this rule: SV-COMP mode and `ladr eval` both ask it.
+pub fn no_true_because(b: NoRaceBounds) -> Option<&'static str> {
+    if b.vacuous {
+        Some("vacuous")
+    } else if b.threads_cut {
+        Some("the thread bound cut the program")
+    } else if b.probe {
+        Some("the probe's, with loops of a constant bound cut")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
