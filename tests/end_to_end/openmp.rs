@@ -508,3 +508,41 @@ fn deepening_grows_the_team() {
     assert_eq!(v["bounds"]["omp_threads"], 2, "{out}");
     assert!(v["bounds"].get("omp_threads_from").is_none(), "{out}");
 }
+
+/// A loop each thread of a team runs iteration after iteration, cut by the unwinding: its
+/// later iterations never met the other threads' (here the last one, `j = 7`, reads the
+/// row another thread writes), so a "no race" there is "unknown" naming the loop — also
+/// where the loop is in a function the region calls. Unwound whole (`--max-unwind`), the
+/// race is found, and its values are those of the variables the accesses name (the
+/// barrier model's parameter `b` is not the user's array `b`).
+#[test]
+fn inner_loop_cut_by_the_unwinding_is_unknown() {
+    for (file, line) in [("omp_inner_loop_racy.c", 6), ("omp_inner_call_racy.c", 4)] {
+        let path = format!("tests/e2e/{file}");
+        let (code, out, err) = ladr(&[&path, "--format", "json", "--max-unwind", "4"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+        assert_eq!(v["verdict"], "unknown", "{file}: {out}");
+        assert_eq!(code, 3, "{out}");
+        let reason = v["reason"].as_str().unwrap_or_default();
+        assert!(
+            reason.contains("iteration after iteration")
+                && reason.contains(&format!("{file}:{line}")),
+            "{file}: {reason}"
+        );
+        let (code, out, err) = ladr(&[&path, "--format", "json", "--max-unwind", "64"]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+        assert_eq!(v["verdict"], "race", "{file}: {out}");
+        assert_eq!(code, 1, "{out}");
+        for access in 0..2 {
+            let values = v["races"][0]["accesses"][access]["values"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let names: Vec<&str> = values.iter().filter_map(|x| x["name"].as_str()).collect();
+            assert!(
+                names.contains(&"i") && !names.contains(&"b"),
+                "{file}: {names:?} {out}"
+            );
+        }
+    }
+}

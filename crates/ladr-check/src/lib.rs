@@ -27,6 +27,7 @@
 
 mod answer;
 mod deepen;
+mod omp_cuts;
 mod parallel;
 mod proof;
 pub mod recorded;
@@ -188,99 +189,10 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     // A grown team is a program lowered again: its translations compute their own facts.
     request.bounds.proved = None;
     grow_omp_team(parsed, &request, progress, &mut answer)?;
-    omp_threads_cut(parsed, &request, &mut answer);
-    omp_inner_loop_cut(parsed, &mut answer);
+    omp_cuts::omp_threads_cut(parsed, &request, &mut answer);
+    omp_cuts::omp_inner_loop_cut(parsed, &mut answer);
     answer.proof = proof;
     Ok(answer)
-}
-
-/// An OpenMP program whose "no race" rests on a task tree cut by the bounds: no answer. A
-/// recursive task tree (DataRaceBench's `fib`) is cut where a task creates its own kind of
-/// task again beyond `--max-threads` (or deeper than `--unwind`): every execution in which
-/// a task's subtree completes is gone — also those in which a task races with its parent
-/// after its children ran (DRB106): the "no race" said nothing about them
-/// (docs/openmp.md, "Tasks beyond --max-threads").
-fn omp_threads_cut(parsed: &Parsed, request: &Request, answer: &mut Answer) {
-    let openmp = parsed.omp_threads.is_some() || !parsed.omp_constructs.is_empty();
-    let cut = answer
-        .bounds
-        .cuts
-        .iter()
-        .any(|c| c.as_str() == "thread-nesting");
-    if !openmp || !cut || answer.verdict != Verdict::NoRace {
-        return;
-    }
-    let max = request.bounds.max_threads.unwrap_or(0);
-    answer.verdict = Verdict::Unknown {
-        reason: format!(
-            "no race among the executions run, but the bounds (--max-threads {max}, \
-             --unwind) cut a recursive tree of OpenMP tasks: no execution in which a \
-             task's subtree completes was checked; may help: a larger --max-threads and \
-             --unwind"
-        ),
-    };
-}
-
-/// An OpenMP "no race" whose bounds cut a loop that a thread of a team runs one iteration
-/// after another (a loop inside a `parallel` region or inside the body of a worksharing
-/// loop, not a worksharing loop itself): no answer. The iterations of a worksharing loop
-/// are claimed in any order, so its cut still lets any two of them meet on two threads;
-/// an inner loop's later iterations are never run, and a race between them and another
-/// thread's (DataRaceBench's `b[i][j-1]` reaching the previous row's last element) was
-/// never looked for. Loops are matched by where they are written (a loop in a function
-/// the region calls is not caught).
-fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
-    if parsed.omp_constructs.is_empty() || answer.verdict != Verdict::NoRace {
-        return;
-    }
-    let at = |offset: usize| {
-        let l = parsed.map.lookup(offset);
-        (l.file, l.line, l.column)
-    };
-    let inner: Vec<String> = answer
-        .bounds
-        .cut_loops
-        .iter()
-        .filter(|p| {
-            let loop_at = (p.file.clone(), p.line, p.column);
-            let inside = parsed.omp_constructs.iter().any(|c| {
-                let (start, end) = (at(c.body.0), at(c.body.1));
-                start.0 == loop_at.0 && start <= loop_at && loop_at < end
-            });
-            // The lowered claim loop is where its directive is; the loop it shares out
-            // where its `for` is.
-            let same_line = |offset: usize| {
-                let a = at(offset);
-                a.0 == loop_at.0 && a.1 == loop_at.1
-            };
-            let worksharing = parsed
-                .omp_constructs
-                .iter()
-                .any(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)));
-            inside && !worksharing
-        })
-        .map(|p| format!("{}:{}", p.file, p.line))
-        .collect();
-    if inner.is_empty() {
-        return;
-    }
-    answer.verdict = Verdict::Unknown {
-        reason: format!(
-            "no race among the executions run, but the unwinding cut the loop{} at {} that a \
-             thread of an OpenMP team runs iteration after iteration: its later iterations \
-             were never checked against the other threads; may help: --max-unwind at least \
-             its iteration count",
-            if inner.len() == 1 { "" } else { "s" },
-            inner.join(", ")
-        ),
-    };
-}
-
-/// Is the OpenMP construct named `name` (`parallel for`, `taskloop simd`) a loop whose
-/// iterations are shared out?
-fn is_loop_construct(name: &str) -> bool {
-    name.split_whitespace()
-        .any(|w| matches!(w, "for" | "taskloop" | "simd" | "distribute" | "loop"))
 }
 
 /// The bounded check of `parsed` (the deepening schedule, more races).

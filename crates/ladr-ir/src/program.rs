@@ -233,6 +233,10 @@ pub struct Site {
     /// The access is of the hidden static state of an MT-Unsafe C library function, by a
     /// call of this one (`strtok`), at `span`, the call's ([`Program::libc_calls`]).
     pub libc_state: Option<String>,
+    /// The variables `expr` names, each as (the user's name, its name in the sequential
+    /// program): a counterexample's values are looked up by the latter, since two
+    /// variables (a user's `b` and a model function's parameter `b`) may share the first.
+    pub vars: Vec<(String, String)>,
 }
 
 #[derive(Clone, Debug)]

@@ -96,12 +96,11 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
-        omp_thread_num: last_assignment(
-            report,
-            k,
-            report.trace.len(),
-            names::original_name(names::OMP_THREAD_NUM),
-        )
+        // The team's thread number: a local of the lowered region, copied per inlining
+        // (`__ladr_28_omp_thread_num`), so matched by the name behind the copy.
+        omp_thread_num: last_assignment(report, k, report.trace.len(), |lhs| {
+            names::original_name(lhs) == names::original_name(names::OMP_THREAD_NUM)
+        })
         .and_then(|v| v.trim().parse().ok()),
         call_end: slot.created_at.and_then(|s| {
             let text = parsed.text.get(s.start..s.end)?;
@@ -209,15 +208,12 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
         return out;
     }
     // The accessed variable itself is not what the values explain (`i` in `a[i]` is).
-    for id in identifiers(&a.site.expr)
-        .into_iter()
-        .filter(|id| *id != a.site.expr)
-    {
-        let v = last_assignment(report, a.slot.index, end, id);
+    for (user, name) in a.site.vars.iter().filter(|(user, _)| *user != a.site.expr) {
+        let v = last_assignment(report, a.slot.index, end, |lhs| lhs == name);
         // Whole arrays and structs say nothing about which element raced.
         if let Some(value) = v.filter(|v| !v.starts_with('{') && v != "unknown") {
             out.push(Value {
-                name: id.to_string(),
+                name: user.clone(),
                 value: user_text(&value),
             });
         }
@@ -225,10 +221,15 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
     out
 }
 
-/// The value CBMC last assigned, before step `end`, to a variable whose original name is
-/// `name`, in a context of thread slot `slot` (each slot has its own copies of its locals
-/// and thread-locals, all with the user's name: another thread's `i` is not this one's).
-fn last_assignment(report: &Report, slot: usize, end: usize, name: &str) -> Option<String> {
+/// The value CBMC last assigned, before step `end`, to a variable whose name in the
+/// sequential program is one `is_it` accepts, in a context of thread slot `slot` (another
+/// slot may have a variable of that name: only this slot's contexts count).
+fn last_assignment(
+    report: &Report,
+    slot: usize,
+    end: usize,
+    is_it: impl Fn(&str) -> bool,
+) -> Option<String> {
     let ranges = context_ranges(&report.trace, report.program.slots.len());
     ranges
         .iter()
@@ -240,11 +241,9 @@ fn last_assignment(report: &Report, slot: usize, end: usize, name: &str) -> Opti
                 .rev()
                 .find_map(|s| {
                     let lhs = s.lhs.as_deref()?;
-                    (s.kind == "assignment"
-                        && names::original_name(lhs) == name
-                        && !s.is_internal())
-                    .then(|| s.value.clone())
-                    .flatten()
+                    (s.kind == "assignment" && is_it(lhs) && !s.is_internal())
+                        .then(|| s.value.clone())
+                        .flatten()
                 })
         })
 }
@@ -261,31 +260,6 @@ fn is_user_variable(lhs: &str) -> bool {
         && !names::is_temporary(base)
         && !lhs.contains('$')
         && !cbmc_names::is_own(base)
-}
-
-/// The identifiers of a C expression's text (not member names after `.`/`->`).
-fn identifiers(expr: &str) -> Vec<&str> {
-    let mut out: Vec<&str> = vec![];
-    let bytes = expr.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            let before = expr[..start].trim_end();
-            let member = before.ends_with('.') || before.ends_with("->");
-            let word = &expr[start..i];
-            if !member && !out.contains(&word) && word != "sizeof" {
-                out.push(word);
-            }
-        } else {
-            i += 1;
-        }
-    }
-    out
 }
 
 /// The contexts of the counterexample that ran at least one original statement.
@@ -438,7 +412,7 @@ fn is_number(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{identifiers, is_user_variable, user_text};
+    use super::{is_user_variable, user_text};
 
     #[test]
     fn elements_rewritten_after_a_symbolic_index() {
@@ -473,12 +447,5 @@ mod tests {
         assert!(!is_user_variable("tmp_if_expr$1"));
         assert!(!is_user_variable("__ladr_pc[1l]"));
         assert!(!is_user_variable("return_value___ladr_pthread_mutex_lock"));
-    }
-
-    #[test]
-    fn identifiers_skip_member_names() {
-        assert_eq!(identifiers("buf[i].len"), vec!["buf", "i"]);
-        assert_eq!(identifiers("p->next->v"), vec!["p"]);
-        assert_eq!(identifiers("*q"), vec!["q"]);
     }
 }

@@ -80,8 +80,8 @@ impl Instrumenter<'_> {
             }
             _ => None,
         };
-        let expr = match &libc_state {
-            Some(f) => format!("libc's state of `{f}`"),
+        let (expr, vars) = match &libc_state {
+            Some(f) => (format!("libc's state of `{f}`"), vec![]),
             None => user_text(e),
         };
         self.sites.push(Site {
@@ -93,6 +93,7 @@ impl Instrumenter<'_> {
             write,
             atomic,
             libc_state,
+            vars,
         });
         id
     }
@@ -352,26 +353,40 @@ impl Instrumenter<'_> {
 }
 
 /// The lvalue as the user wrote it: generated local names mapped back.
-fn user_text(e: &Node<Expression>) -> String {
-    struct OriginalNames;
+/// `e` as C text with the user's names, and the variables it names (user's name, name in
+/// the program).
+fn user_text(e: &Node<Expression>) -> (String, Vec<(String, String)>) {
+    #[derive(Default)]
+    struct OriginalNames(Vec<(String, String)>);
     impl VisitorMut for OriginalNames {
         type Error = std::convert::Infallible;
         fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Self::Error> {
             if let Some(v) = ladr_c::syntax::build::folded_var(&e.node) {
                 // A read `constprop` replaced by its constant: the variable read.
                 let name = ladr_c::syntax::names::original_name(v).to_string();
+                self.add(name.clone(), v.to_string());
                 e.node = Expression::Identifier(Box::new(Node::new(Identifier { name }, e.span)));
                 return Ok(Walk::Skip);
             }
             if let Expression::Identifier(i) = &mut e.node {
-                i.node.name = ladr_c::syntax::names::original_name(&i.node.name).to_string();
+                let user = ladr_c::syntax::names::original_name(&i.node.name).to_string();
+                let name = std::mem::replace(&mut i.node.name, user.clone());
+                self.add(user, name);
             }
             Ok(Walk::Descend)
         }
     }
+    impl OriginalNames {
+        fn add(&mut self, user: String, name: String) {
+            if !self.0.iter().any(|(_, n)| *n == name) {
+                self.0.push((user, name));
+            }
+        }
+    }
     let mut e = e.clone();
-    let Ok(()) = visit_mut::expr(&mut OriginalNames, &mut e);
-    expr_to_string(&e.node)
+    let mut names = OriginalNames::default();
+    let Ok(()) = visit_mut::expr(&mut names, &mut e);
+    (expr_to_string(&e.node), names.0)
 }
 
 fn walk_has_statement_expr(e: &Node<Expression>) -> bool {

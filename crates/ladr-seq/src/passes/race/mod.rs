@@ -141,6 +141,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         write: false,
         atomic: false,
         libc_state: None,
+        vars: vec![],
     }];
     let mut code = std::mem::take(&mut p.code);
     let frees = code.iter().any(|c| {

@@ -1,0 +1,154 @@
+//! OpenMP "no race" answers that the bounds make say nothing: a recursive task tree cut
+//! by the thread bound, a loop a team thread runs iteration after iteration cut by the
+//! unwinding (docs/openmp.md). Both turn the answer into "unknown".
+
+use crate::{Answer, Request, Verdict};
+use ladr_c::frontend::Parsed;
+use ladr_c::syntax::build::{callee_name, declarator_name};
+use ladr_c::syntax::query::{for_each_expr, Operands};
+use lang_c::ast::{Expression, ExternalDeclaration, FunctionDefinition};
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+
+/// An OpenMP program whose "no race" rests on a task tree cut by the bounds: no answer. A
+/// recursive task tree (DataRaceBench's `fib`) is cut where a task creates its own kind of
+/// task again beyond `--max-threads` (or deeper than `--unwind`): every execution in which
+/// a task's subtree completes is gone — also those in which a task races with its parent
+/// after its children ran (DRB106): the "no race" said nothing about them
+/// (docs/openmp.md, "Tasks beyond --max-threads").
+pub(crate) fn omp_threads_cut(parsed: &Parsed, request: &Request, answer: &mut Answer) {
+    let openmp = parsed.omp_threads.is_some() || !parsed.omp_constructs.is_empty();
+    let cut = answer
+        .bounds
+        .cuts
+        .iter()
+        .any(|c| c.as_str() == "thread-nesting");
+    if !openmp || !cut || answer.verdict != Verdict::NoRace {
+        return;
+    }
+    let max = request.bounds.max_threads.unwrap_or(0);
+    answer.verdict = Verdict::Unknown {
+        reason: format!(
+            "no race among the executions run, but the bounds (--max-threads {max}, \
+             --unwind) cut a recursive tree of OpenMP tasks: no execution in which a \
+             task's subtree completes was checked; may help: a larger --max-threads and \
+             --unwind"
+        ),
+    };
+}
+
+/// An OpenMP "no race" whose bounds cut a loop that a thread of a team runs one iteration
+/// after another (a loop inside a `parallel` region or inside the body of a worksharing
+/// loop, not a worksharing loop itself): no answer. The iterations of a worksharing loop
+/// are claimed in any order, so its cut still lets any two of them meet on two threads;
+/// an inner loop's later iterations are never run, and a race between them and another
+/// thread's (DataRaceBench's `b[i][j-1]` reaching the previous row's last element) was
+/// never looked for. Loops are matched by where they are written: inside a construct's
+/// statement, or in a function such a statement calls (directly or through other
+/// functions; calls through pointers are not followed).
+pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
+    if parsed.omp_constructs.is_empty() || answer.verdict != Verdict::NoRace {
+        return;
+    }
+    let at = |offset: usize| {
+        let l = parsed.map.lookup(offset);
+        (l.file, l.line, l.column)
+    };
+    let called = called_from_constructs(parsed);
+    let inner: Vec<String> = answer
+        .bounds
+        .cut_loops
+        .iter()
+        .filter(|p| {
+            let loop_at = (p.file.clone(), p.line, p.column);
+            let inside = parsed
+                .omp_constructs
+                .iter()
+                .map(|c| c.body)
+                .chain(called.iter().copied())
+                .any(|(from, to)| {
+                    let (start, end) = (at(from), at(to));
+                    start.0 == loop_at.0 && start <= loop_at && loop_at < end
+                });
+            // The lowered claim loop is where its directive is; the loop it shares out
+            // where its `for` is.
+            let same_line = |offset: usize| {
+                let a = at(offset);
+                a.0 == loop_at.0 && a.1 == loop_at.1
+            };
+            let worksharing = parsed
+                .omp_constructs
+                .iter()
+                .any(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)));
+            inside && !worksharing
+        })
+        .map(|p| format!("{}:{}", p.file, p.line))
+        .collect();
+    if inner.is_empty() {
+        return;
+    }
+    answer.verdict = Verdict::Unknown {
+        reason: format!(
+            "no race among the executions run, but the unwinding cut the loop{} at {} that a \
+             thread of an OpenMP team runs iteration after iteration: its later iterations \
+             were never checked against the other threads; may help: --max-unwind at least \
+             its iteration count",
+            if inner.len() == 1 { "" } else { "s" },
+            inner.join(", ")
+        ),
+    };
+}
+
+/// Is the OpenMP construct named `name` (`parallel for`, `taskloop simd`) a loop whose
+/// iterations are shared out?
+fn is_loop_construct(name: &str) -> bool {
+    name.split_whitespace()
+        .any(|w| matches!(w, "for" | "taskloop" | "simd" | "distribute" | "loop"))
+}
+
+/// The text spans of the functions that the statements of `parsed`'s OpenMP constructs
+/// call, directly or through other functions (calls through pointers not followed).
+fn called_from_constructs(parsed: &Parsed) -> Vec<(usize, usize)> {
+    let defs: HashMap<&str, &Node<FunctionDefinition>> = parsed
+        .unit
+        .0
+        .iter()
+        .filter_map(|ext| match &ext.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                Some((declarator_name(&f.node.declarator.node)?, f))
+            }
+            _ => None,
+        })
+        .collect();
+    let inside = |at: usize| {
+        parsed
+            .omp_constructs
+            .iter()
+            .any(|c| c.body.0 <= at && at < c.body.1)
+    };
+    let mut todo: Vec<String> = vec![];
+    for f in defs.values() {
+        for_each_expr(*f, Operands::All, |e| {
+            if let Expression::Call(c) = &e.node {
+                if let Some(n) = callee_name(&c.node).filter(|_| inside(e.span.start)) {
+                    todo.push(n.to_string());
+                }
+            }
+        });
+    }
+    let mut seen: HashSet<String> = HashSet::new();
+    while let Some(n) = todo.pop() {
+        let Some(f) = defs.get(n.as_str()).filter(|_| seen.insert(n.clone())) else {
+            continue;
+        };
+        for_each_expr(*f, Operands::All, |e| {
+            if let Expression::Call(c) = &e.node {
+                todo.extend(callee_name(&c.node).map(str::to_string));
+            }
+        });
+    }
+    seen.iter()
+        .filter_map(|n| defs.get(n.as_str()))
+        .map(|f| (f.span.start, f.span.end))
+        .collect()
+}
