@@ -617,7 +617,7 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
     answer.assumptions.splice(0..0, harness_assumptions);
     let mut outcome = report::outcome(&answer, &parsed.path, parse_time);
     outcome.time_limit_s = time_limit(cli).map(|t| t.as_secs_f64());
-    outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule));
+    outcome.deepening = Some(report::schedule::DeepeningDoc::of(&answer.schedule, t0));
     // SV-COMP answers for the program as it is: no suppression there.
     if !cli.svcomp {
         ladr_project::suppress::mark_in_source(&mut outcome.races, &own_dirs);

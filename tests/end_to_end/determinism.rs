@@ -30,6 +30,16 @@ fn answer(file: &str, jobs: &str) -> Value {
     for timed in ["stats", "tool", "time_limit_s"] {
         doc.remove(timed);
     }
+    // When each bound pair answered is a time, not part of the answer.
+    if let Some(pairs) = doc
+        .get_mut("deepening")
+        .and_then(|d| d.get_mut("schedule"))
+        .and_then(Value::as_array_mut)
+    {
+        for pair in pairs {
+            pair.as_object_mut().map(|p| p.remove("done_s"));
+        }
+    }
     v
 }
 

@@ -38,6 +38,17 @@ fn default_deepening_finds_a_race_that_needs_three_rounds() {
     assert_eq!(code, 1, "{v}");
     assert_eq!(v["bounds"]["rounds"], 3, "{v}");
     assert_eq!(lines(&v["races"][0]), [9, 17], "{v}");
+    // One job runs the pairs in order: each answered (`done_s`) no earlier than the one
+    // before it; the pairs after the race were not started and have no time.
+    let schedule = v["deepening"]["schedule"].as_array().unwrap();
+    let done: Vec<Option<f64>> = schedule.iter().map(|s| s["done_s"].as_f64()).collect();
+    let ran = schedule
+        .iter()
+        .take_while(|s| s["state"] != "not-started")
+        .count();
+    assert!(done[..ran].iter().all(Option::is_some), "{v}");
+    assert!(done[..ran].windows(2).all(|w| w[0] <= w[1]), "{v}");
+    assert!(done[ran..].iter().all(Option::is_none), "{v}");
     let (code, v) = json(&["tests/e2e/three_rounds_racy.c", "--no-deepen"]);
     assert_eq!(code, 0, "{v}");
     assert_eq!(v["bounds"]["rounds"], 2, "{v}");

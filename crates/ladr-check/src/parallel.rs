@@ -123,6 +123,9 @@ pub struct Deepening {
     /// or the "no race" given when the first pair gave no answer
     /// ([`probe_fallback`](crate::probe_fallback)).
     pub probe: bool,
+    /// Per bound pair (where known), when its last instance gave its answer: how long a
+    /// user waited for each bound's answer.
+    pub done_at: Vec<Option<Instant>>,
 }
 
 impl Deepening {
@@ -225,6 +228,8 @@ struct Board {
     race: Option<(usize, Done)>,
     /// The first translation error, per step.
     errors: Vec<Option<Error>>,
+    /// Per step: when an instance of it last answered.
+    done_at: Vec<Option<Instant>>,
     translate: Duration,
     cbmc: Duration,
 }
@@ -358,6 +363,7 @@ impl<'a> Executor<'a> {
                 no_race: (0..n_steps).map(|_| None).collect(),
                 unknown: (0..n_steps).map(|_| None).collect(),
                 errors: (0..n_steps).map(|_| None).collect(),
+                done_at: vec![None; n_steps],
                 translate: probed.0,
                 cbmc: probed.1,
                 ..Board::default()
@@ -458,8 +464,11 @@ fn check_past_vacuity(
     let zero = (Duration::ZERO, Duration::ZERO);
     let executor = Executor::new(parsed, request, progress, vec![bounds.clone()], zero, None);
     let (b, schedule, answered) = executor.finish(request.plan.jobs);
+    // Pairs before these without a time (the probe's schedule) keep the times aligned.
+    deepening.done_at.resize(deepening.steps.len(), None);
     deepening.steps.extend(schedule.steps);
     deepening.instances.extend(schedule.instances);
+    deepening.done_at.extend(schedule.done_at);
     deeper.spent.0 += b.translate;
     deeper.spent.1 += b.cbmc;
     crate::drop_in_background((b, executor.shared));
@@ -610,6 +619,7 @@ impl Executor<'_> {
     fn record(&self, s: usize, i: u32, done: Done, stopped: bool) {
         let u = self.unit(s, i);
         let mut b = self.lock();
+        b.done_at[s] = Some(Instant::now());
         b.translate += done.report.stats.translate;
         b.cbmc += done.report.stats.cbmc;
         let i = i as usize;
@@ -692,6 +702,7 @@ impl Executor<'_> {
                     .steps
                     .push(((b.rounds, b.unwind), StepState::NotStarted));
                 deepening.instances.push(1);
+                deepening.done_at.push(None);
                 continue;
             }
             let n = match self.shared[s].get() {
@@ -715,6 +726,7 @@ impl Executor<'_> {
             } else {
                 StepState::NotStarted
             };
+            deepening.done_at.push(b.done_at[s]);
             let b = &self.bounds[s];
             deepening.steps.push(((b.rounds, b.unwind), state));
             deepening.instances.push(n);
@@ -907,6 +919,7 @@ mod tests {
             ],
             instances: vec![1; 5],
             probe: false,
+            done_at: vec![],
         };
         // (3,3) finished, but (4,2) before it did not: the answer's bounds are (3,2).
         assert_eq!(d.prefix(), 2);

@@ -71,8 +71,8 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
 }
 
 /// The deepening schedule in JSON: `schedule` (each bound pair: `rounds`, `unwind`,
-/// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` — and
-/// `instances`), `finished` (the pairs that finished "no race"), `prefix` (how many leading
+/// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` —,
+/// `instances` and `done_s`, the seconds until its answer where known), `finished` (the pairs that finished "no race"), `prefix` (how many leading
 /// pairs of the schedule all finished "no race") and `probe` (the answer is the
 /// constant-loop probe's: a race, or the "no race" given when the first pair gave none).
 /// Fields in alphabetical order, as the document always printed them.
@@ -87,6 +87,9 @@ pub struct DeepeningDoc {
 /// One bound pair of [`DeepeningDoc::schedule`].
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BoundPairDoc {
+    /// Seconds from the start of the check (parsing included) until the pair's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub done_s: Option<f64>,
     pub instances: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -96,19 +99,26 @@ pub struct BoundPairDoc {
 }
 
 impl DeepeningDoc {
-    pub fn of(d: &Deepening) -> DeepeningDoc {
+    /// The document of `d`, its times counted from `started` (the check's start).
+    pub fn of(d: &Deepening, started: std::time::Instant) -> DeepeningDoc {
         let schedule = d
             .steps
             .iter()
             .zip(&d.instances)
-            .map(|(((rounds, unwind), state), &instances)| {
+            .enumerate()
+            .map(|(k, (((rounds, unwind), state), &instances))| {
                 let (state, reason) = match state {
                     StepState::NoRace => ("no-race", None),
                     StepState::Race => ("race", None),
                     StepState::Unfinished(why) => ("unfinished", Some(why.clone())),
                     StepState::NotStarted => ("not-started", None),
                 };
+                let done_s = d.done_at.get(k).copied().flatten().map(|t| {
+                    let s = t.saturating_duration_since(started).as_secs_f64();
+                    (s * 10.0).round() / 10.0
+                });
                 BoundPairDoc {
+                    done_s,
                     instances,
                     reason,
                     rounds: *rounds,
@@ -153,6 +163,7 @@ mod tests {
             ],
             instances: vec![1; 5],
             probe: false,
+            done_at: vec![],
         };
         assert_eq!(
             bounds_line(&d).unwrap(),
@@ -160,5 +171,29 @@ mod tests {
              message), 3/3 unfinished (the same), 3/4 unfinished (CBMC ran out of time); not \
              started: 4/2; every bound pair up to 2/2 finished"
         );
+    }
+
+    #[test]
+    fn each_pair_states_when_it_answered_where_known() {
+        let start = std::time::Instant::now();
+        let d = Deepening {
+            steps: vec![
+                ((2, 2), StepState::NoRace),
+                ((3, 2), StepState::Race),
+                ((3, 3), StepState::NotStarted),
+            ],
+            instances: vec![1; 3],
+            probe: false,
+            done_at: vec![Some(start + std::time::Duration::from_millis(1540)), None],
+        };
+        let doc = DeepeningDoc::of(&d, start);
+        let done: Vec<Option<f64>> = doc.schedule.iter().map(|p| p.done_s).collect();
+        assert_eq!(done, [Some(1.5), None, None]);
+        let json = serde_json::to_value(&doc.schedule[0]).unwrap();
+        assert_eq!(json["done_s"], 1.5);
+        assert!(serde_json::to_value(&doc.schedule[1])
+            .unwrap()
+            .get("done_s")
+            .is_none());
     }
 }
