@@ -514,7 +514,7 @@ fn deepening_grows_the_team() {
 /// row another thread writes), so a "no race" there is "unknown" naming the loop — also
 /// where the loop is in a function the region calls. Unwound whole (`--max-unwind`), the
 /// race is found, and its values are those of the variables the accesses name (the
-/// barrier model's parameter `b` is not the user's array `b`).
+/// barrier model's parameter `b` is not the user's array `b`), at the accesses.
 #[test]
 fn inner_loop_cut_by_the_unwinding_is_unknown() {
     for (file, line) in [("omp_inner_loop_racy.c", 6), ("omp_inner_call_racy.c", 4)] {

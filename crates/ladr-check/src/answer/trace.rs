@@ -168,9 +168,9 @@ fn enclosing_function(unit: &lang_c::ast::TranslationUnit, at: usize) -> Option<
     })
 }
 
-/// The last values CBMC assigned, up to the end of the access's context (C1 for the first
-/// access, C2 — the last context — for the second), to the variables named in the access's
-/// lvalue (`i` in `buf[i]`, `p` in `*p`).
+/// The last values CBMC assigned, up to the access (for the first, where the encoding
+/// recorded it; for the second, where the race flag was set), to the variables named in
+/// the access's lvalue (`i` in `buf[i]`, `p` in `*p`).
 fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec<Value> {
     let second = contexts.last();
     let ctx = if first {
@@ -189,7 +189,16 @@ fn values(a: &Access, report: &Report, contexts: &[Context], first: bool) -> Vec
     // access's values are those when the race flag is set, not after the thread's next
     // assignments (a worksharing loop's next claim).
     let mut end = ctx.end_step;
-    if !first {
+    // C1 runs on after its access too (`j++` of the loop around it): the first access's
+    // values are those when the encoding recorded it as C1's.
+    if first {
+        if let Some(at) = report.trace[..end]
+            .iter()
+            .rposition(|s| s.kind == "assignment" && s.lhs.as_deref() == Some(abi::C1_SITE))
+        {
+            end = at;
+        }
+    } else {
         let before = contexts
             .len()
             .checked_sub(2)
