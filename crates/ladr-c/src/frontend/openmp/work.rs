@@ -324,6 +324,11 @@ impl Lowering {
         let skip = (!monotonic(d))
             .then(|| skip(&l, &candidate, span))
             .flatten();
+        if skip.is_none() {
+            for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
+                c.claims_in_order = true;
+            }
+        }
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;

@@ -109,6 +109,9 @@ pub(super) struct Analysis {
     summary_objects: BTreeSet<Cell>,
     /// The set-up steps whose assumption the walk met (one not met: not exact).
     summaries_seen: HashSet<(usize, usize)>,
+    /// The allocation sites a function without a body may reach: it may keep their
+    /// address and hand it back from any later call.
+    escaped: Set,
 }
 
 impl Analysis {
@@ -132,6 +135,7 @@ impl Analysis {
             summaries: p.summaries.iter().map(|s| (s.start, s.end)).collect(),
             summary_objects: BTreeSet::new(),
             summaries_seen: HashSet::new(),
+            escaped: Set::new(),
         }
     }
 
@@ -568,9 +572,15 @@ impl Analysis {
                 Flow::default()
             }
             n if n.starts_with(abi::NONDET_PREFIX) => Flow::addrs(Set::from([self.cells.invalid])),
-            "__CPROVER_allocate" => {
+            // A block of its own per allocation site (the size decides the bounds).
+            n if n == "__CPROVER_allocate" || self.allocates(n) => {
                 args.iter().for_each(|f| self.sink(f));
-                Flow::addrs(Set::from([self.cells.heap]))
+                Flow::addrs(Set::from([self.cells.site(span)]))
+            }
+            // `free` reads the pointer, not the block.
+            "free" if !self.bodies.contains_key("free") => {
+                args.iter().for_each(|f| self.sink(f));
+                Flow::default()
             }
             n if PRINTS.contains(&n) && !used => Flow::default(),
             n if self.bodies.contains_key(n) => {
@@ -593,12 +603,28 @@ impl Analysis {
                 for f in &args {
                     self.library_argument(f, &args);
                 }
-                let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter().copied()).collect();
-                addrs.insert(self.cells.heap);
-                addrs.insert(self.cells.invalid);
-                Flow::addrs(addrs)
+                Flow::addrs(self.library_pointers(&args))
             }
         }
+    }
+
+    /// Is `name` C's `malloc` or `calloc` (not the program's own), or the model's for a
+    /// size that is no constant?
+    fn allocates(&self, name: &str) -> bool {
+        ["malloc", "calloc"]
+            .iter()
+            .any(|&a| (name == a && !self.bodies.contains_key(a)) || name == abi::model_function(a))
+    }
+
+    /// The pointers a function without a body may give back, through its result or stored
+    /// into memory it reaches: the arguments', a block of its own, memory the program
+    /// cannot name, and every allocation site that ever escaped to such a function.
+    fn library_pointers(&self, args: &[Flow]) -> Set {
+        let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter().copied()).collect();
+        addrs.insert(self.cells.heap);
+        addrs.insert(self.cells.invalid);
+        addrs.extend(self.escaped.iter().copied());
+        addrs
     }
 
     /// An argument of a function the analysis cannot see: relevant, with all it reaches,
@@ -607,9 +633,12 @@ impl Analysis {
         self.sink(f);
         let reach = self.reachable(&f.addrs);
         self.relevant(&reach);
-        let mut addrs: Set = all.iter().flat_map(|f| f.addrs.iter().copied()).collect();
-        addrs.insert(self.cells.heap);
-        addrs.insert(self.cells.invalid);
+        for &c in &reach {
+            if self.cells.is_site(c) && self.escaped.insert(c) {
+                self.changed = true;
+            }
+        }
+        let addrs = self.library_pointers(all);
         for c in reach {
             self.add_pts(c, &addrs);
         }
