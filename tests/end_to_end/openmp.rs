@@ -508,3 +508,26 @@ fn deepening_grows_the_team() {
     assert_eq!(v["bounds"]["omp_threads"], 2, "{out}");
     assert!(v["bounds"].get("omp_threads_from").is_none(), "{out}");
 }
+
+/// A race between iterations 40 and 41: where the claims may skip ahead (no `schedule`)
+/// two claims reach them; a `static` schedule's threads take their iterations in order, so
+/// a cut of that loop leaves them unchecked, and the bounded "no race" it gave (on a racy
+/// program) is an unknown naming the loop.
+#[test]
+fn a_cut_of_a_static_loop_is_no_answer() {
+    racy("omp_late_racy.c", (6, 6));
+    let (code, out, err) = crate::ladr(&[
+        "tests/e2e/omp_static_late_racy.c",
+        "--format",
+        "json",
+        "--no-deepen",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(v["verdict"], "unknown", "{out}");
+    assert_eq!(code, 3, "{out}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("cut the loop at tests/e2e/omp_static_late_racy.c:3"),
+        "{out}"
+    );
+}
