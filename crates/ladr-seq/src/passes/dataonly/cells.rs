@@ -1,6 +1,7 @@
 //! The cells of `dataonly`'s analysis: one per variable (a file-scope name, or a local of
-//! a function keyed by the function), one per function's result, and three for memory no
-//! variable names (the heap, memory the program cannot name, literals); what each
+//! a function keyed by the function), one per function's result, one per allocation site,
+//! and three for memory no variable names (a library's, memory the program cannot name,
+//! literals); what each
 //! variable's declared type says about arrays; the sets a value flows through.
 
 use super::Scope;
@@ -85,6 +86,7 @@ pub struct Cells {
     /// The allocation sites' cells: one heap block per `malloc`/`calloc` call (by its
     /// span; copies of one call share it).
     sites: HashSet<Cell>,
+    /// The memory functions without a body hand out.
     pub heap: Cell,
     pub invalid: Cell,
     pub literal: Cell,

@@ -9,8 +9,8 @@
 //! *data-only*: every execution's control flow, thread schedule and accessed addresses are
 //! the same whatever values they hold. Two uses:
 //!
-//! 1. The stores into data-only arrays are dropped: the instrumentation of the access stays and the stored value is still
-//!    evaluated (its own reads are checked), but CBMC keeps no array contents — a
+//! 1. The stores into data-only arrays and heap blocks are dropped: the instrumentation of
+//!    the access stays and the stored value is still evaluated (its own reads are checked), but CBMC keeps no array contents — a
 //!    1000-element array written at a symbolic index cost about a million clauses per
 //!    store. Reads of such an array see its initial contents, which are as good as any:
 //!    nothing depends on them.
@@ -24,9 +24,11 @@
 //! The analysis runs after `race`, on exactly the code CBMC gets before the scheduler: the
 //! slots' items (all variables file-scope and uniquely named since `threads`), the kept
 //! and model functions (their locals keyed by function). It is flow- and field-insensitive
-//! with points-to by inclusion: a cell per variable, one for the heap (every allocation),
-//! one for memory the program cannot name (`__CPROVER_havoc_object` of a pointer, nondet
-//! pointers, a library's own memory), one for literals. Both relevance and points-to grow
+//! with points-to by inclusion: a cell per variable, one per allocation site (a `malloc`,
+//! `calloc` or `__CPROVER_allocate` call: its blocks; `free` reads only the pointer), one
+//! for the memory functions without a body hand out (with every site that escaped to
+//! one), one for memory the program cannot name (`__CPROVER_havoc_object` of a pointer,
+//! nondet pointers), one for literals. Both relevance and points-to grow
 //! to a fixpoint over the whole program. Anything it does not understand (a call through a
 //! pointer, `asm`, a statement expression, a generic selection) gives up: nothing is
 //! data-only.
