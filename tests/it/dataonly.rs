@@ -293,3 +293,27 @@ fn heap_blocks_that_decide_keep_their_stores() {
         (0, 0, 0)
     );
 }
+
+/// A block reached through the normaliser's temporary of the call
+/// (`__typeof__(malloc(n)) t; t = malloc(n); m = (int *)t;`): a call's type is no array,
+/// so `m` points to the block, not to `t`, and the stores through it go.
+#[test]
+fn a_block_through_the_temporary_of_its_call() {
+    let src = r#"
+int *g;
+void *w(void *arg) { long k = (long)arg; g[k] = 2; return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  int *m = (int *)malloc(100 * sizeof(int));
+  g = m;
+  pthread_create(&t1, 0, w, (void *)1);
+  pthread_create(&t2, 0, w, (void *)2);
+  return 0;
+}
+"#;
+    let p = program(src);
+    let decls = ladr_c::print::print_unit(&p.unit).text;
+    assert!(decls.contains("__typeof__(malloc("), "{decls}");
+    let code = common::show_code(&p);
+    assert_eq!(stores(&code, "g"), 0, "{code}");
+}
