@@ -1,6 +1,8 @@
 //! `passes::dataonly` with CBMC: a race found with a set-up loop made one step is reported
 //! when the values the step gives decide nothing (the array is data-only), and the
-//! race-free twin stays "no race" with the stores of the data-only array dropped.
+//! race-free twin stays "no race" with the stores of the data-only array dropped; the same
+//! for a heap block (by allocation site), and a heap block whose contents decide a branch
+//! or an index keeps its stores.
 
 use crate::{free, racy};
 
@@ -11,4 +13,24 @@ use crate::{free, racy};
 fn setup_loop_race_is_reported_when_the_values_decide_nothing() {
     racy("dataonly_setup_racy.c", (5, 5));
     free("dataonly_setup_free.c");
+}
+
+/// DataRaceBench's indirect-access shape on the heap: a block of 2026 doubles filled by a
+/// set-up loop, `xa1[k] += …; xa2[k] += …` through two pointers 12 elements apart. The
+/// stores into the block (data-only) ran CBMC out of time at 2/2 before the heap was
+/// sliced; threads 12 and 0 meet at `base[12]`, threads 1 and 0 never meet.
+#[test]
+fn setup_loop_over_a_data_only_heap_block() {
+    racy("dataonly_heap_setup_racy.c", (8, 9));
+    free("dataonly_heap_setup_free.c");
+}
+
+/// Heap contents that decide a branch or an index keep their stores: dropped, the
+/// `calloc` block would read all zeros (the branch never taken: the race on `x` lost; both
+/// threads at `a[0]`: a race that is not there).
+#[test]
+fn heap_contents_that_decide_keep_their_stores() {
+    racy("dataonly_heap_decides_racy.c", (8, 8));
+    racy("dataonly_heap_index_racy.c", (7, 7));
+    free("dataonly_heap_index_free.c");
 }

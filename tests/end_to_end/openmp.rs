@@ -543,6 +543,37 @@ fn inner_loop_cut_by_the_unwinding_is_unknown() {
                 names.contains(&"i") && !names.contains(&"b"),
                 "{file}: {names:?} {out}"
             );
+            // Both accesses are of element 7 of a row: `j` as it was at the access, not
+            // after the loop's `j++` (the write was shown with `j = 8`).
+            let j = values.iter().find(|x| x["name"] == "j");
+            assert_eq!(
+                j.map(|x| x["value"].clone()),
+                Some("7".into()),
+                "{file}: {out}"
+            );
         }
     }
+}
+
+/// A race between iterations 40 and 41: where the claims may skip ahead (no `schedule`)
+/// two claims reach them; a `static` schedule's threads take their iterations in order, so
+/// a cut of that loop leaves them unchecked, and the bounded "no race" it gave (on a racy
+/// program) is an unknown naming the loop.
+#[test]
+fn a_cut_of_a_static_loop_is_no_answer() {
+    racy("omp_late_racy.c", (6, 6));
+    let (code, out, err) = crate::ladr(&[
+        "tests/e2e/omp_static_late_racy.c",
+        "--format",
+        "json",
+        "--no-deepen",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(v["verdict"], "unknown", "{out}");
+    assert_eq!(code, 3, "{out}");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("cut the loop at tests/e2e/omp_static_late_racy.c:3"),
+        "{out}"
+    );
 }

@@ -222,3 +222,98 @@ int main(void) {{
     let c = code("d = d * d + 1.0; if (d > 2.0) x = 1;");
     assert!(c.contains(" d = "), "{c}");
 }
+
+/// Two workers run `body` (with `long k = (long)arg;`) over `g` and `h`, two heap blocks
+/// `main` allocates (two allocation sites) before `main_tail`; `a` an int array, `n` an
+/// int, `p` a pointer.
+fn heap(body: &str, main_tail: &str) -> String {
+    format!(
+        r#"
+void *calloc(unsigned long k, unsigned long n); void free(void *q);
+int memcmp(const void *x, const void *y, unsigned long n);
+int *g; int *h; int a[100]; int n; int *p;
+void *w(void *arg) {{ long k = (long)arg; {body} return 0; }}
+int main(void) {{
+  pthread_t t1, t2;
+  g = malloc(100 * sizeof(int));
+  h = calloc(100, sizeof(int));
+  pthread_create(&t1, 0, w, (void *)1);
+  pthread_create(&t2, 0, w, (void *)2);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  {main_tail}
+  return 0;
+}}
+"#
+    )
+}
+
+/// The stores `(g, h, p)[…] = ` of `body` left in the sequential program (two per store
+/// written: one per thread slot).
+fn heap_stores(body: &str, main_tail: &str) -> (usize, usize, usize) {
+    let code = common::show_code(&program(&heap(body, main_tail)));
+    (
+        stores(&code, "g"),
+        stores(&code, "h"),
+        // `p[0]`, its read instrumented: `(…, p)[0] = `.
+        stores(&code, "p") + code.matches("p)[0] = ").count(),
+    )
+}
+
+/// A heap block is an object per allocation site: one whose contents decide nothing loses
+/// its stores (`free` reads the pointer, not the block), whatever the other block does.
+#[test]
+fn heap_blocks_that_decide_nothing_lose_their_stores() {
+    assert_eq!(heap_stores("g[k] = g[k + 1] + 1; h[k] = 2;", ""), (0, 0, 0));
+    assert_eq!(
+        heap_stores("g[k] = g[k + 1] + 1; h[k] = 2;", "free(g); free(h);"),
+        (0, 0, 0)
+    );
+    // `g` decides a branch, `h` nothing: only `h`'s stores go.
+    assert_eq!(
+        heap_stores("g[k] = 2; h[k] = 2; if (g[n]) n = 1;", ""),
+        (2, 0, 0)
+    );
+}
+
+/// A heap block whose contents reach a branch, an index or a function without a body
+/// keeps its stores; so does a store through a pointer that may point to such a block,
+/// even when it may also point to a data-only one.
+#[test]
+fn heap_blocks_that_decide_keep_their_stores() {
+    assert_eq!(heap_stores("h[k] = 2; if (h[n]) n = 1;", ""), (0, 2, 0));
+    assert_eq!(heap_stores("h[k] = 2; a[h[n]] = 1;", ""), (0, 2, 0));
+    assert_eq!(heap_stores("h[k] = 2; n = memcmp(h, a, 4);", ""), (0, 2, 0));
+    assert_eq!(
+        heap_stores("p = k ? g : h; p[0] = 1; if (h[0]) n = 1;", ""),
+        (0, 0, 2)
+    );
+    assert_eq!(
+        heap_stores("p = k ? g : h; p[0] = 1; if (a[0]) n = 1;", ""),
+        (0, 0, 0)
+    );
+}
+
+/// A block reached through the normaliser's temporary of the call
+/// (`__typeof__(malloc(n)) t; t = malloc(n); m = (int *)t;`): a call's type is no array,
+/// so `m` points to the block, not to `t`, and the stores through it go.
+#[test]
+fn a_block_through_the_temporary_of_its_call() {
+    let src = r#"
+int *g;
+void *w(void *arg) { long k = (long)arg; g[k] = 2; return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  int *m = (int *)malloc(100 * sizeof(int));
+  g = m;
+  pthread_create(&t1, 0, w, (void *)1);
+  pthread_create(&t2, 0, w, (void *)2);
+  return 0;
+}
+"#;
+    let p = program(src);
+    let decls = ladr_c::print::print_unit(&p.unit).text;
+    assert!(decls.contains("__typeof__(malloc("), "{decls}");
+    let code = common::show_code(&p);
+    assert_eq!(stores(&code, "g"), 0, "{code}");
+}

@@ -39,13 +39,14 @@ pub(crate) fn omp_threads_cut(parsed: &Parsed, request: &Request, answer: &mut A
 
 /// An OpenMP "no race" whose bounds cut a loop that a thread of a team runs one iteration
 /// after another (a loop inside a `parallel` region or inside the body of a worksharing
-/// loop, not a worksharing loop itself): no answer. The iterations of a worksharing loop
-/// are claimed in any order, so its cut still lets any two of them meet on two threads;
-/// an inner loop's later iterations are never run, and a race between them and another
-/// thread's (DataRaceBench's `b[i][j-1]` reaching the previous row's last element) was
-/// never looked for. Loops are matched by where they are written: inside a construct's
-/// statement, or in a function such a statement calls (directly or through other
-/// functions; calls through pointers are not followed).
+/// loop, or a worksharing loop whose claims do not skip ahead, `static` schedules): no
+/// answer. The iterations of a skipping worksharing loop are claimed in any order, so its
+/// cut still lets any two of them meet on two threads; an inner loop's later iterations
+/// are never run, and a race between them and another thread's (DataRaceBench's
+/// `b[i][j-1]` reaching the previous row's last element) was never looked for. Loops are
+/// matched by where they are written: inside a construct's statement, or in a function
+/// such a statement calls (directly or through other functions; calls through pointers
+/// are not followed).
 pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
     if parsed.omp_constructs.is_empty() || answer.verdict != Verdict::NoRace {
         return;
@@ -76,11 +77,16 @@ pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
                 let a = at(offset);
                 a.0 == loop_at.0 && a.1 == loop_at.1
             };
-            let worksharing = parsed
-                .omp_constructs
-                .iter()
-                .any(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)));
-            inside && !worksharing
+            let worksharing = |in_order: bool| {
+                parsed.omp_constructs.iter().any(|c| {
+                    is_loop_construct(&c.name)
+                        && c.claims_in_order == in_order
+                        && (same_line(c.at) || same_line(c.body.0))
+                })
+            };
+            // A loop whose claims take the iterations in order is like an inner loop: its
+            // threads never reach the iterations past the cut.
+            (inside && !worksharing(false)) || worksharing(true)
         })
         .map(|p| format!("{}:{}", p.file, p.line))
         .collect();

@@ -136,6 +136,7 @@ impl Lowering {
                 name: d.name(),
                 at: d.at,
                 body: (s.span.start, s.span.end),
+                claims_in_order: false,
             }));
         let parallels = governing
             .iter()

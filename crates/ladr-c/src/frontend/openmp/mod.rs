@@ -61,6 +61,11 @@ pub struct Construct {
     pub at: usize,
     /// The governed statement's start and end.
     pub body: (usize, usize),
+    /// A worksharing loop whose claims take the iteration numbers in order, without
+    /// skipping ahead (a monotonic `schedule`, a `!=` test): a thread reaches a later
+    /// iteration only after claiming every earlier one, so a cut of its claim loop leaves
+    /// later iterations unchecked.
+    pub claims_in_order: bool,
 }
 
 impl Construct {

@@ -208,6 +208,22 @@ fn monotonic(d: &Directive) -> bool {
 }
 
 impl Lowering {
+    /// The skip of the claims of loop `l` of directive `d` (none: a monotonic schedule or
+    /// a `!=` test), recorded in `d`'s construct (`Construct::claims_in_order`).
+    fn claim_skip(
+        &mut self,
+        d: &Directive,
+        l: &Canonical,
+        candidate: &str,
+        span: Span,
+    ) -> Option<Skip> {
+        let skip = (!monotonic(d)).then(|| skip(l, candidate, span)).flatten();
+        for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
+            c.claims_in_order = skip.is_none();
+        }
+        skip
+    }
+
     /// The claim loop's parts: `k = claims; claims = k + 1;` (with `skip`, `k` any later
     /// iteration number of which `skip` makes the iteration value `i == value(k)`, see the
     /// module header) and the failing claim's count.
@@ -321,9 +337,7 @@ impl Lowering {
             return fail(d, format!("the loop variable `{}` is not declared", l.var));
         };
         let candidate = names::omp("candidate", self.fresh());
-        let skip = (!monotonic(d))
-            .then(|| skip(&l, &candidate, span))
-            .flatten();
+        let skip = self.claim_skip(d, &l, &candidate, span);
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;

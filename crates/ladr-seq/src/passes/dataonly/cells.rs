@@ -1,6 +1,7 @@
 //! The cells of `dataonly`'s analysis: one per variable (a file-scope name, or a local of
-//! a function keyed by the function), one per function's result, and three for memory no
-//! variable names (the heap, memory the program cannot name, literals); what each
+//! a function keyed by the function), one per function's result, one per allocation site,
+//! and three for memory no variable names (a library's, memory the program cannot name,
+//! literals); what each
 //! variable's declared type says about arrays; the sets a value flows through.
 
 use super::Scope;
@@ -82,6 +83,10 @@ pub struct Cells {
     /// Each function's locals and parameters (not its `extern` declarations or
     /// prototypes, which name file-scope objects and functions).
     locals: HashMap<String, HashSet<String>>,
+    /// The allocation sites' cells: one heap block per `malloc`/`calloc` call (by its
+    /// span; copies of one call share it).
+    sites: HashSet<Cell>,
+    /// The memory functions without a body hand out.
     pub heap: Cell,
     pub invalid: Cell,
     pub literal: Cell,
@@ -97,6 +102,7 @@ impl Cells {
             shapes: HashMap::new(),
             functions: HashSet::new(),
             locals: HashMap::new(),
+            sites: HashSet::new(),
             heap: 0,
             invalid: 0,
             literal: 0,
@@ -146,6 +152,17 @@ impl Cells {
 
     pub fn local(&mut self, function: &str, name: &str) -> Cell {
         self.intern(format!("{function}{LOCAL}{name}"))
+    }
+
+    /// The cell of the blocks the allocation call at `span` returns.
+    pub fn site(&mut self, span: lang_c::span::Span) -> Cell {
+        let c = self.intern(format!("{LOCAL}site {} {}", span.start, span.end));
+        self.sites.insert(c);
+        c
+    }
+
+    pub fn is_site(&self, c: Cell) -> bool {
+        self.sites.contains(&c)
     }
 
     /// The cell of `function`'s result.
@@ -212,22 +229,24 @@ impl Cells {
         }
     }
 
-    /// The file-scope arrays and floating-point scalars no relevant value is read from:
-    /// their stores can go. (Not other scalars, cheap and shown in the report's steps;
-    /// not the heap: its blocks are small under the model's allocation bound. A
-    /// floating-point operation is thousands of clauses: DataRaceBench's `pi +=
-    /// 1.0 / (x*x + 1.0)` ran out of time at 2/2.)
+    /// The file-scope arrays, floating-point scalars and allocation sites no relevant
+    /// value is read from: their stores can go. (Not other scalars, cheap and shown in the
+    /// report's steps. A floating-point operation is thousands of clauses: DataRaceBench's
+    /// `pi += 1.0 / (x*x + 1.0)` ran out of time at 2/2; a store at a symbolic index into
+    /// a heap block of 2026 doubles ran CBMC out of memory at 2/2.)
     pub fn sliceable(&self, rel: &HashSet<Cell>) -> HashSet<Cell> {
         self.keys
             .iter()
             .enumerate()
             .filter(|(c, k)| {
-                !k.contains(LOCAL)
-                    && !rel.contains(&(*c as Cell))
-                    && self.shapes.get(*k).is_some_and(|s| {
-                        s.is_array(0) == Tri::Yes
-                            || (s.floating && s.base_known && s.levels.is_empty())
-                    })
+                let c = *c as Cell;
+                !rel.contains(&c)
+                    && (self.sites.contains(&c)
+                        || !k.contains(LOCAL)
+                            && self.shapes.get(*k).is_some_and(|s| {
+                                s.is_array(0) == Tri::Yes
+                                    || (s.floating && s.base_known && s.levels.is_empty())
+                            }))
             })
             .map(|(c, _)| c as Cell)
             .collect()
@@ -370,10 +389,15 @@ fn collect_declarations<'a>(s: &'a Node<Statement>, out: &mut Vec<&'a Declaratio
 /// The shape of the object declared by `d` with `specs`.
 fn shape(specs: &[Node<DeclarationSpecifier>], d: &Declarator) -> Shape {
     let base_known = specs.iter().all(|s| match &s.node {
-        DeclarationSpecifier::TypeSpecifier(t) => !matches!(
-            t.node,
-            TypeSpecifier::TypedefName(_) | TypeSpecifier::TypeOf(_)
-        ),
+        DeclarationSpecifier::TypeSpecifier(t) => match &t.node {
+            TypeSpecifier::TypedefName(_) => false,
+            // A call's type is no array (a function cannot return one): the normaliser's
+            // temporaries of calls (`__typeof__(malloc(n)) t; t = malloc(n);`).
+            TypeSpecifier::TypeOf(x) => {
+                matches!(&x.node, TypeOf::Expression(e) if matches!(e.node, Expression::Call(_)))
+            }
+            _ => true,
+        },
         _ => true,
     });
     let floating = specs.iter().any(|s| {

@@ -9,8 +9,8 @@
 //! *data-only*: every execution's control flow, thread schedule and accessed addresses are
 //! the same whatever values they hold. Two uses:
 //!
-//! 1. The stores into data-only arrays are dropped: the instrumentation of the access stays and the stored value is still
-//!    evaluated (its own reads are checked), but CBMC keeps no array contents — a
+//! 1. The stores into data-only arrays and heap blocks are dropped: the instrumentation of
+//!    the access stays and the stored value is still evaluated (its own reads are checked), but CBMC keeps no array contents — a
 //!    1000-element array written at a symbolic index cost about a million clauses per
 //!    store. Reads of such an array see its initial contents, which are as good as any:
 //!    nothing depends on them.
@@ -24,9 +24,11 @@
 //! The analysis runs after `race`, on exactly the code CBMC gets before the scheduler: the
 //! slots' items (all variables file-scope and uniquely named since `threads`), the kept
 //! and model functions (their locals keyed by function). It is flow- and field-insensitive
-//! with points-to by inclusion: a cell per variable, one for the heap (every allocation),
-//! one for memory the program cannot name (`__CPROVER_havoc_object` of a pointer, nondet
-//! pointers, a library's own memory), one for literals. Both relevance and points-to grow
+//! with points-to by inclusion: a cell per variable, one per allocation site (a `malloc`,
+//! `calloc` or `__CPROVER_allocate` call: its blocks; `free` reads only the pointer), one
+//! for the memory functions without a body hand out (with every site that escaped to
+//! one), one for memory the program cannot name (`__CPROVER_havoc_object` of a pointer,
+//! nondet pointers), one for literals. Both relevance and points-to grow
 //! to a fixpoint over the whole program. Anything it does not understand (a call through a
 //! pointer, `asm`, a statement expression, a generic selection) gives up: nothing is
 //! data-only.
@@ -110,6 +112,9 @@ pub(super) struct Analysis {
     summary_objects: BTreeSet<Cell>,
     /// The set-up steps whose assumption the walk met (one not met: not exact).
     summaries_seen: HashSet<(usize, usize)>,
+    /// The allocation sites a function without a body may reach: it may keep their
+    /// address and hand it back from any later call.
+    escaped: Set,
 }
 
 impl Analysis {
@@ -133,6 +138,7 @@ impl Analysis {
             summaries: p.summaries.iter().map(|s| (s.start, s.end)).collect(),
             summary_objects: BTreeSet::new(),
             summaries_seen: HashSet::new(),
+            escaped: Set::new(),
         }
     }
 
@@ -567,9 +573,15 @@ impl Analysis {
                 Flow::default()
             }
             n if n.starts_with(abi::NONDET_PREFIX) => Flow::addrs(Set::from([self.cells.invalid])),
-            "__CPROVER_allocate" => {
+            // A block of its own per allocation site (the size decides the bounds).
+            n if n == "__CPROVER_allocate" || self.allocates(n) => {
                 args.iter().for_each(|f| self.sink(f));
-                Flow::addrs(Set::from([self.cells.heap]))
+                Flow::addrs(Set::from([self.cells.site(span)]))
+            }
+            // `free` reads the pointer, not the block.
+            "free" if !self.bodies.contains_key("free") => {
+                args.iter().for_each(|f| self.sink(f));
+                Flow::default()
             }
             n if PRINTS.contains(&n) && !used => Flow::default(),
             n if self.bodies.contains_key(n) => {
@@ -592,12 +604,28 @@ impl Analysis {
                 for f in &args {
                     self.library_argument(f, &args);
                 }
-                let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter()).collect();
-                addrs.insert(self.cells.heap);
-                addrs.insert(self.cells.invalid);
-                Flow::addrs(addrs)
+                Flow::addrs(self.library_pointers(&args))
             }
         }
+    }
+
+    /// Is `name` C's `malloc` or `calloc` (not the program's own), or the model's for a
+    /// size that is no constant?
+    fn allocates(&self, name: &str) -> bool {
+        ["malloc", "calloc"]
+            .iter()
+            .any(|&a| (name == a && !self.bodies.contains_key(a)) || name == abi::model_function(a))
+    }
+
+    /// The pointers a function without a body may give back, through its result or stored
+    /// into memory it reaches: the arguments', a block of its own, memory the program
+    /// cannot name, and every allocation site that ever escaped to such a function.
+    fn library_pointers(&self, args: &[Flow]) -> Set {
+        let mut addrs: Set = args.iter().flat_map(|f| f.addrs.iter()).collect();
+        addrs.insert(self.cells.heap);
+        addrs.insert(self.cells.invalid);
+        addrs.union_with(&self.escaped);
+        addrs
     }
 
     /// An argument of a function the analysis cannot see: relevant, with all it reaches,
@@ -606,9 +634,12 @@ impl Analysis {
         self.sink(f);
         let reach = self.reachable(&f.addrs);
         self.relevant(&reach);
-        let mut addrs: Set = all.iter().flat_map(|f| f.addrs.iter()).collect();
-        addrs.insert(self.cells.heap);
-        addrs.insert(self.cells.invalid);
+        for c in reach.iter() {
+            if self.cells.is_site(c) && self.escaped.insert(c) {
+                self.changed = true;
+            }
+        }
+        let addrs = self.library_pointers(all);
         for c in reach.iter() {
             self.add_pts(c, &addrs);
         }
