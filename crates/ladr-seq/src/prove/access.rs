@@ -7,6 +7,7 @@
 
 use super::decls::Tri;
 use super::decls::VarId;
+use super::heap::NodeId;
 use super::scan::{CreateSite, Scan, Target};
 use super::userlock::Role;
 use super::{Lock, Path, Step};
@@ -98,6 +99,21 @@ const KEEPS_NO_POINTER: &[&str] = &[
     "sscanf",
     "__isoc99_sscanf",
 ];
+
+/// Does `name` take only synchronisation objects (and their attributes)?
+pub(super) fn sync_objects(name: &str) -> bool {
+    SYNC_OBJECTS.iter().any(|p| name.starts_with(p))
+}
+
+/// Does `name` keep no pointer it is given ([`KEEPS_NO_POINTER`])?
+pub(super) fn keeps_no_pointer(name: &str) -> bool {
+    KEEPS_NO_POINTER.contains(&name)
+}
+
+/// Does `name` only read through its pointer arguments ([`PRINTS`])?
+pub(super) fn prints(name: &str) -> bool {
+    PRINTS.contains(&name)
+}
 
 /// Non-local jumps: control flow the lockset cannot follow.
 const JUMPS: &[&str] = &[
@@ -191,10 +207,11 @@ impl<'d, 'a> Scan<'d, 'a> {
         self.read(e);
     }
 
-    fn deref(&mut self, mode: Mode, atomic: bool, offset: usize) {
+    /// An access through a pointer whose points-to node is `node`.
+    fn deref(&mut self, mode: Mode, atomic: bool, offset: usize, node: Option<NodeId>) {
         match mode {
-            Mode::Read => self.access(Target::Deref, false, atomic, offset),
-            Mode::Write | Mode::Both => self.access(Target::Deref, true, atomic, offset),
+            Mode::Read => self.access(Target::Deref(node), false, atomic, offset),
+            Mode::Write | Mode::Both => self.access(Target::Deref(node), true, atomic, offset),
             Mode::Address | Mode::Sync => {}
         }
     }
@@ -218,7 +235,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     }
 
     /// Is `e` an array object: surely, surely not, maybe.
-    fn array_kind(&self, e: &Node<Expression>) -> Tri {
+    pub(super) fn array_kind(&self, e: &Node<Expression>) -> Tri {
         match &e.node {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => self.decls.vars[v].array,
@@ -254,7 +271,8 @@ impl<'d, 'a> Scan<'d, 'a> {
                 } else {
                     let member = m.node.identifier.node.name.as_str();
                     if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
-                        self.deref(mode, false, at);
+                        let n = self.pointer_node(Some(&m.node.expression));
+                        self.deref(mode, false, at, n);
                     }
                 }
             }
@@ -275,7 +293,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             Expression::VaArg(v) => {
                 self.read(&v.node.va_list);
-                self.deref(Mode::Read, false, at);
+                let n = self.pointer_node(None);
+                self.deref(Mode::Read, false, at, n);
             }
             Expression::CompoundLiteral(_) => self.give_up("a compound literal", at),
             Expression::GenericSelection(_) => self.give_up("a generic selection", at),
@@ -325,7 +344,8 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if errno {
                     self.read(op);
                 } else if !self.through_pointer(op, None, mode, at) {
-                    self.deref(mode, false, at);
+                    let n = self.pointer_node(Some(op));
+                    self.deref(mode, false, at, n);
                 }
             }
             UnaryOperator::PostIncrement
@@ -347,9 +367,13 @@ impl<'d, 'a> Scan<'d, 'a> {
                     let index = self.index_step(&b.rhs);
                     return self.owned_element(v, index, mode, at, &b.lhs);
                 }
+                // `p[i]` of a pointer `p` decays to an address inside `*p`, not `p`'s.
                 let decays = mode == Mode::Read
                     && !matches!(&b.lhs.node, Expression::Identifier(i)
-                        if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].depth == Some(1)));
+                        if self.lookup(&i.node.name).is_some_and(|v| {
+                            let var = &self.decls.vars[v];
+                            var.depth == Some(1) || var.array == Tri::No
+                        }));
                 if decays {
                     // The element may be an array, decaying to an address inside the object.
                     self.array_object(&b.lhs, Mode::Address);
@@ -358,19 +382,22 @@ impl<'d, 'a> Scan<'d, 'a> {
                     Tri::Yes => self.array_object(&b.lhs, mode),
                     Tri::Maybe => {
                         self.array_object(&b.lhs, mode);
-                        self.deref(mode, false, at);
+                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                        self.deref(mode, false, at, n);
                         if mode == Mode::Address {
                             self.read(&b.lhs);
                         }
                     }
                     Tri::No => {
-                        self.deref(mode, false, at);
+                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                        self.deref(mode, false, at, n);
                         self.read(&b.lhs);
                     }
                 }
             }
             BinaryOperator::Assign => {
                 self.read(&b.rhs);
+                self.heap_assign(&b.lhs, &b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
                     self.assigned_index = self.argument_source(&b.rhs);
@@ -390,6 +417,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             | BinaryOperator::AssignBitwiseXor
             | BinaryOperator::AssignBitwiseOr => {
                 self.read(&b.rhs);
+                self.heap_assign(&b.lhs, &b.rhs);
                 self.expr(&b.lhs, Mode::Both);
             }
             _ => {
@@ -452,10 +480,12 @@ impl<'d, 'a> Scan<'d, 'a> {
                 Tri::Yes => self.array_object(a, mode),
                 Tri::Maybe => {
                     self.array_object(a, mode);
-                    self.deref(mode, atomic, a.span.start);
+                    let n = self.pointer_node(Some(a));
+                    self.deref(mode, atomic, a.span.start, n);
                 }
                 Tri::No => {
-                    self.deref(mode, atomic, a.span.start);
+                    let n = self.pointer_node(Some(a));
+                    self.deref(mode, atomic, a.span.start, n);
                     self.read(a);
                 }
             },
@@ -473,7 +503,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             // `&x.f`, `&a[i]`, `&*p` of an atomic builtin: atomic too, as a deref.
             if let Expression::UnaryOperator(u) = &lv.node {
                 if u.node.operator.node == UnaryOperator::Indirection {
-                    self.deref(mode, true, lv.span.start);
+                    let n = self.pointer_node(Some(&u.node.operand));
+                    self.deref(mode, true, lv.span.start, n);
                     return self.read(&u.node.operand);
                 }
             }
@@ -599,6 +630,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(a);
             }
             self.element_arguments(name, &c.arguments);
+            self.heap_call_defined(name, &c.arguments, at);
             self.call_defined(name);
             if let Some(role) = self.decls.user_locks.get(name).copied() {
                 self.user_lock(role, &c.arguments);
@@ -616,6 +648,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     }
 
     pub(super) fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
+        self.heap_library(name, args, at);
         let arg = |k: usize| args.get(k);
         if super::pure::value_only(name) {
             for a in args {
@@ -637,7 +670,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.sync_argument(a);
             }
             match arg(2).map(strip_casts) {
-                Some(r) => self.start_routine(r, at),
+                Some(r) => {
+                    if let Some(routine) = self.start_routine(r, at) {
+                        self.heap_create(&routine, arg(3));
+                    }
+                }
                 None => self.give_up("`pthread_create` without a start routine", at),
             }
             if let Some(a) = arg(3) {
@@ -691,7 +728,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         if name == abi::ATOMIC_END {
             return self.unlock(Some(Lock::Atomic));
         }
-        if SYNC_OBJECTS.iter().any(|p| name.starts_with(p)) {
+        if sync_objects(name) {
             for a in args {
                 self.sync_argument(a);
             }
@@ -760,7 +797,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         for a in args {
             self.read(a);
             if !(is_constant(a) || self.surely_arithmetic(a)) {
-                self.deref(Mode::Write, false, a.span.start);
+                let n = self.pointer_node(Some(a));
+                self.deref(Mode::Write, false, a.span.start, n);
             }
         }
     }
@@ -880,7 +918,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    fn start_routine(&mut self, r: &'a Node<Expression>, at: usize) {
+    /// The start routine `r` names (none: it gives up).
+    fn start_routine(&mut self, r: &'a Node<Expression>, at: usize) -> Option<String> {
         let r = match &r.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 strip_casts(&u.node.operand)
@@ -897,17 +936,19 @@ impl<'d, 'a> Scan<'d, 'a> {
                         routine: i.node.name.clone(),
                     });
                 }
+                Some(i.node.name.clone())
             }
             _ => {
                 self.read(r);
-                self.give_up("a start routine that is not a defined function's name", at)
+                self.give_up("a start routine that is not a defined function's name", at);
+                None
             }
         }
     }
 
     /// An expression whose value surely is no pointer: constants, arithmetic variables
     /// and arithmetic on them.
-    fn surely_arithmetic(&self, e: &Node<Expression>) -> bool {
+    pub(super) fn surely_arithmetic(&self, e: &Node<Expression>) -> bool {
         match &e.node {
             Expression::Constant(_) | Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => true,
             Expression::Identifier(i) => match self.lookup(&i.node.name) {

@@ -115,6 +115,8 @@ pub struct Decls<'a> {
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
     pub redefined_tags: HashSet<String>,
+    /// The points-to constraints the recording walks generate ([`super::heap`]).
+    pub heap: super::heap::Graph,
 }
 
 impl<'a> Decls<'a> {
@@ -142,6 +144,7 @@ impl<'a> Decls<'a> {
             fresh_sites: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
+            heap: Default::default(),
         };
         for ext in &unit.0 {
             match &ext.node {

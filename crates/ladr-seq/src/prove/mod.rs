@@ -32,6 +32,7 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod heap;
 mod once;
 mod owned;
 mod pure;
@@ -353,8 +354,17 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .cloned()
             .collect()
     };
-    let (objects, proved_objects) =
-        objects::judge(&decls, &accesses, &address_taken, &threads_of, &facts);
+    let mut graph = std::mem::take(&mut decls.heap);
+    let shared = |v: VarId| {
+        let var = &decls.vars[v];
+        address_taken.contains(&v) || !(var.automatic || var.thread_local)
+    };
+    let points_to = graph.solve(&address_taken, &shared);
+    let memory = objects::Memory {
+        address_taken: &address_taken,
+        points_to: &points_to,
+    };
+    let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,
@@ -596,6 +606,10 @@ impl<'a> Scan<'_, 'a> {
                 for init in &d.node.declarators {
                     if let Some(i) = &init.node.initializer {
                         self.initializer(&i.node);
+                        let name = ladr_c::syntax::build::declarator_name(&init.node.declarator.node);
+                        if let Some(&g) = name.and_then(|n| self.decls.globals.get(n)) {
+                            self.heap_init(g, &i.node);
+                        }
                     }
                 }
             }

@@ -16,8 +16,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub enum Target {
     /// A variable, by name.
     Var(VarId),
-    /// Whatever a pointer may point to.
-    Deref,
+    /// Whatever a pointer may point to: the pointer's node of the points-to
+    /// ([`super::heap`]; none: any object).
+    Deref(Option<super::heap::NodeId>),
     /// The blocks a global that owns them has pointed to (`P[i]`, `*P`).
     Owned(VarId),
     /// The hidden state of an MT-Unsafe C library function group.
@@ -233,6 +234,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
                             self.decls.vars[id].position = Some(k);
+                            self.heap_parameter(function, k, id);
                             self.locals.insert(key, id);
                             scope.insert(n.to_string(), id);
                         }
@@ -293,6 +295,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             Statement::Return(e) => {
                 if let Some(e) = e {
                     self.read(e);
+                    self.heap_return(e);
                 }
                 self.returns = meet(&self.returns, &self.state);
                 self.state = None;
@@ -371,6 +374,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             // A new object: no held element lock has it as key.
             self.forget_key(id);
             if let Some(i) = &init.node.initializer {
+                self.heap_init(id, &i.node);
                 // A static local's initialiser runs before `main`: only its addresses count.
                 self.initializer(&i.node);
                 if self.decls.vars[id].automatic {
@@ -527,6 +531,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 continue;
             }
             self.state = before.clone();
+            self.heap_call_defined(f, args, at);
             self.call_defined(f);
             after = meet(&after, &self.state);
         }
