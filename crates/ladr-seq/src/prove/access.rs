@@ -370,10 +370,10 @@ impl<'d, 'a> Scan<'d, 'a> {
                 // `p[i]` of a pointer `p` decays to an address inside `*p`, not `p`'s.
                 let decays = mode == Mode::Read
                     && !matches!(&b.lhs.node, Expression::Identifier(i)
-                        if self.lookup(&i.node.name).is_some_and(|v| {
-                            let var = &self.decls.vars[v];
-                            var.depth == Some(1) || var.array == Tri::No
-                        }));
+                    if self.lookup(&i.node.name).is_some_and(|v| {
+                        let var = &self.decls.vars[v];
+                        var.depth == Some(1) || var.array == Tri::No
+                    }));
                 if decays {
                     // The element may be an array, decaying to an address inside the object.
                     self.array_object(&b.lhs, Mode::Address);

@@ -51,6 +51,8 @@ pub struct Var {
     /// Its type is one array dimension or one pointer of a named base type
     /// ([`super::element::Shape`]).
     pub shape: Option<super::element::Shape>,
+    /// A pointer to an arithmetic keyword type (`int *p`): `*p`, `p[i]` are no arrays.
+    pub scalar_pointee: bool,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -289,6 +291,7 @@ impl<'a> Decls<'a> {
             parameter,
             position: None,
             shape: super::element::shape(specs, declarator),
+            scalar_pointee: scalar_pointee(specs, declarator),
         }
     }
 
@@ -468,4 +471,19 @@ fn arity(d: &Declarator) -> Option<(usize, bool)> {
         });
     let n = if void { 0 } else { f.parameters.len() };
     Some((n, f.ellipsis == Ellipsis::Some))
+}
+
+/// `T *p` with `T` arithmetic keywords only (`int`, `unsigned long`, `double`).
+fn scalar_pointee(specs: &[Node<DeclarationSpecifier>], d: &Declarator) -> bool {
+    let types: Vec<&TypeSpecifier> = specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect();
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(&d.derived[..], [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
+        && !types.is_empty()
+        && types.iter().all(|t| is_arithmetic_keyword(t))
 }

@@ -139,6 +139,18 @@ impl Graph {
             let n = self.id(Node::Site(s));
             self.add(Constraint::Copy(n, wild));
         }
+        // Every object has its contents node (a variable whose value no walk wrote).
+        let named: Vec<VarId> = self
+            .constraints
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::Addr(_, Obj::Var(v)) => Some(*v),
+                _ => None,
+            })
+            .collect();
+        for v in named {
+            self.id(Node::Var(v));
+        }
         let constraints: Vec<Constraint> = self.constraints.iter().cloned().collect();
         let mut pts: Vec<BTreeSet<Obj>> = vec![BTreeSet::new(); self.nodes.len()];
         let mut contents: HashMap<Obj, NodeId> = HashMap::new();
@@ -285,7 +297,9 @@ const RETURNS_FIRST: &[&str] = &[
 /// Library functions that store no pointer value where they write (bytes of a value:
 /// zeros), or copy the source's contents (`memcpy`).
 const STORES_NO_POINTER: &[&str] = &["memset", "bzero", "explicit_bzero"];
-const COPIES: &[&str] = &["memcpy", "memmove", "strcpy", "strncpy", "stpcpy", "strcat", "strncat"];
+const COPIES: &[&str] = &[
+    "memcpy", "memmove", "strcpy", "strncpy", "stpcpy", "strcat", "strncat",
+];
 
 /// Library functions that return no pointer and keep none of their arguments.
 fn returns_no_pointer(name: &str) -> bool {
@@ -356,7 +370,7 @@ impl<'a> Scan<'_, 'a> {
 
     fn index_value(&mut self, lhs: &'a Ast<Expression>, rhs: &'a Ast<Expression>) -> NodeId {
         let l = self.value(lhs);
-        if self.surely_arithmetic(rhs) {
+        if constant_value(rhs) {
             return l;
         }
         let r = self.value(rhs);
@@ -468,7 +482,9 @@ impl<'a> Scan<'_, 'a> {
         let res = self.hnode(Node::Temp(at, CALL));
         let arg = |k: usize| args.get(k);
         let sync = super::access::sync_objects(name);
-        if ALLOCATORS.contains(&name) || matches!(name, "realloc" | "reallocarray" | "posix_memalign") {
+        if ALLOCATORS.contains(&name)
+            || matches!(name, "realloc" | "reallocarray" | "posix_memalign")
+        {
             self.decls.heap.sites.insert(at, self.function.clone());
             let site = self.hnode(Node::Temp(at, CALL + 1));
             self.hadd(Constraint::Addr(site, Obj::Site(at)));
@@ -672,7 +688,10 @@ impl<'a> Scan<'_, 'a> {
             Expression::BinaryOperator(b) => self.binary_value(e, &b.node),
             Expression::UnaryOperator(u) => match u.node.operator.node {
                 UnaryOperator::Address => self.address(&u.node.operand),
-                UnaryOperator::Indirection => self.loaded(e, true),
+                UnaryOperator::Indirection => {
+                    let decays = !self.scalar_pointer(&u.node.operand);
+                    self.loaded(e, decays)
+                }
                 UnaryOperator::Negate => self.empty(),
                 _ => self.value(&u.node.operand),
             },
@@ -703,12 +722,19 @@ impl<'a> Scan<'_, 'a> {
         t
     }
 
+    /// Is `e` a variable declared as a pointer to an arithmetic type?
+    fn scalar_pointer(&self, e: &Ast<Expression>) -> bool {
+        matches!(&e.node, Expression::Identifier(i)
+            if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].scalar_pointee))
+    }
+
     fn binary_value(&mut self, e: &'a Ast<Expression>, b: &'a BinaryOperatorExpression) -> NodeId {
         use BinaryOperator as B;
         match b.operator.node {
             B::Index => {
-                let decays = !matches!(&b.lhs.node, Expression::Identifier(i)
+                let one_dimension = matches!(&b.lhs.node, Expression::Identifier(i)
                     if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].depth == Some(1)));
+                let decays = !one_dimension && !self.scalar_pointer(&b.lhs);
                 self.loaded(e, decays)
             }
             B::Less
@@ -723,12 +749,37 @@ impl<'a> Scan<'_, 'a> {
             _ => {
                 let mut parts = vec![];
                 for x in [&b.lhs, &b.rhs] {
-                    if !self.surely_arithmetic(x) {
+                    // An integer variable may hold a pointer cast to it: followed.
+                    if !constant_value(x) {
                         parts.push(self.value(x));
                     }
                 }
                 self.union(e, 7, &parts)
             }
         }
+    }
+}
+
+/// A value no pointer can hide in: constants and `sizeof`, and arithmetic on them.
+fn constant_value(e: &Ast<Expression>) -> bool {
+    match &e.node {
+        Expression::Constant(_)
+        | Expression::SizeOfTy(_)
+        | Expression::SizeOfVal(_)
+        | Expression::AlignOf(_)
+        | Expression::OffsetOf(_) => true,
+        Expression::Cast(c) => constant_value(&c.node.expression),
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::Minus | UnaryOperator::Plus | UnaryOperator::Complement
+            ) && constant_value(&u.node.operand)
+        }
+        Expression::BinaryOperator(b) => {
+            b.node.operator.node != BinaryOperator::Index
+                && constant_value(&b.node.lhs)
+                && constant_value(&b.node.rhs)
+        }
+        _ => false,
     }
 }

@@ -606,7 +606,8 @@ impl<'a> Scan<'_, 'a> {
                 for init in &d.node.declarators {
                     if let Some(i) = &init.node.initializer {
                         self.initializer(&i.node);
-                        let name = ladr_c::syntax::build::declarator_name(&init.node.declarator.node);
+                        let name =
+                            ladr_c::syntax::build::declarator_name(&init.node.declarator.node);
                         if let Some(&g) = name.and_then(|n| self.decls.globals.get(n)) {
                             self.heap_init(g, &i.node);
                         }

@@ -176,7 +176,7 @@ pub fn judge(
     let mut proved = Proved::default();
     let mut out: Vec<ObjectProof> = vec![];
     for (o, us) in uses {
-        let v = verdict(decls, &o, &us, facts);
+        let v = verdict(decls, &pt.sites, &o, &us, facts);
         if v.safe {
             note_proved(decls, &o, &us, &mut proved);
         }
@@ -212,7 +212,7 @@ fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Prove
     }
 }
 
-fn name_of(decls: &Decls, o: &Object) -> String {
+fn name_of(decls: &Decls, sites: &BTreeMap<usize, String>, o: &Object) -> String {
     match o {
         Object::Var(v) => {
             let var = &decls.vars[*v];
@@ -223,7 +223,10 @@ fn name_of(decls: &Decls, o: &Object) -> String {
             }
         }
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
-        Object::Site(at) => format!("the heap blocks allocated at byte {at}"),
+        Object::Site(at) => format!(
+            "heap blocks allocated in `{}` (the call at byte {at})",
+            sites.get(at).map_or("?", |f| f.as_str())
+        ),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
         Object::Slot(v) => format!(
             "{}[…] (the block this local of main holds, one element per thread)",
@@ -267,8 +270,14 @@ fn note(u: &Use) -> AccessNote {
     }
 }
 
-fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> ObjectProof {
-    let name = name_of(decls, o);
+fn verdict(
+    decls: &Decls,
+    sites: &BTreeMap<usize, String>,
+    o: &Object,
+    us: &BTreeSet<Use>,
+    facts: &MainFacts,
+) -> ObjectProof {
+    let name = name_of(decls, sites, o);
     let list: Vec<&Use> = us.iter().collect();
     let mut any_parallel = false;
     let mut any_disjoint = false;

@@ -449,6 +449,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         var.array = of.array;
         var.arithmetic = of.arithmetic;
         var.depth = of.depth;
+        var.scalar_pointee = of.scalar_pointee;
     }
 
     /// Resolves a name to the variable in scope.
