@@ -117,6 +117,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_disjoint_index_racy.c",
         (8, 8),
     ),
+    (
+        "one-thread",
+        "prove_heap_site_free.c",
+        "prove_heap_site_racy.c",
+        (10, 10),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {
