@@ -6,11 +6,10 @@
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 void *worker(void *arg) {
   int *total = arg;
-  int *scratch = malloc(2 * sizeof(int));
-  scratch[0] = 1;
-  scratch[1] = scratch[0] + 1;
+  int *scratch = malloc(sizeof(int));
+  *scratch = 1;
   pthread_mutex_lock(&m);
-  *total = *total + scratch[1];
+  *total = *total + 1;
   pthread_mutex_unlock(&m);
   return 0;
 }

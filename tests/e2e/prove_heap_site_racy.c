@@ -7,10 +7,9 @@ int *shared_scratch;
 void *worker(void *arg) {
   int *total = arg;
   int *scratch = shared_scratch;
-  scratch[0] = 1;
-  scratch[1] = scratch[0] + 1;
+  *scratch = 1;
   pthread_mutex_lock(&m);
-  *total = *total + scratch[1];
+  *total = *total + 1;
   pthread_mutex_unlock(&m);
   return 0;
 }
@@ -18,7 +17,7 @@ int main(void) {
   pthread_t a, b;
   int *total = malloc(sizeof(int));
   *total = 0;
-  shared_scratch = malloc(2 * sizeof(int));
+  shared_scratch = malloc(sizeof(int));
   pthread_create(&a, 0, worker, total);
   pthread_create(&b, 0, worker, total);
   pthread_join(a, 0);
