@@ -131,9 +131,135 @@ const RACY_HEAP: &[(&str, &str)] = &[
     ),
 ];
 
+/// Racy programs built to fool the rule of blocks not yet published (with [`PRELUDE`]):
+/// the block reaches the other thread before the access.
+/// Racy programs built to fool the rule of blocks not yet published (with [`PRELUDE`]):
+/// the block reaches the other thread (through `g` under the lock, so that the block is
+/// the only object that races) before the access.
+const RACY_FRESH: &[(&str, &str)] = &[
+    // published through a copy, written through the original
+    (
+        "f1",
+        "void *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = malloc(sizeof(int)); int *q = p; pthread_mutex_lock(&m); g = q; pthread_mutex_unlock(&m); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // published by a callee
+    (
+        "f2",
+        "void publish(int *x) { pthread_mutex_lock(&m); g = x; pthread_mutex_unlock(&m); }\nvoid *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = malloc(sizeof(int)); publish(p); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // published by a callee's callee
+    (
+        "f3",
+        "void publish(int *x) { pthread_mutex_lock(&m); g = x; pthread_mutex_unlock(&m); }\nvoid hand(int *x) { publish(x); }\nvoid *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = malloc(sizeof(int)); hand(p); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // an address inside the block published
+    (
+        "f4",
+        "void *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); struct node *n = malloc(sizeof(struct node)); int *d = &n->datum; pthread_mutex_lock(&m); g = d; pthread_mutex_unlock(&m); n->datum = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // published in a loop, written after it
+    (
+        "f5",
+        "void *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = 0; for (int i = 0; i < 2; i++) { p = malloc(sizeof(int)); pthread_mutex_lock(&m); g = p; pthread_mutex_unlock(&m); } *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // a goto back over the publication
+    (
+        "f6",
+        "void *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = malloc(sizeof(int)); int k = 0;\nagain: *p = 2; pthread_mutex_lock(&m); g = p; pthread_mutex_unlock(&m); if (k++ < 2) goto again; pthread_join(t, 0); return 0; }",
+    ),
+    // a helper made fresh by one call, given a published block by two threads
+    (
+        "f7",
+        "void init(int *x) { *x = 0; }\nvoid *v(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) init(q); return 0; }\nint main(void) { pthread_t t, u; g = malloc(sizeof(int)); int *p = malloc(sizeof(int)); init(p); pthread_create(&t, 0, v, 0); pthread_create(&u, 0, v, 0); pthread_join(t, 0); pthread_join(u, 0); return 0; }",
+    ),
+    // realloc may give back the published block
+    (
+        "f8",
+        "void *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; int *p = malloc(sizeof(int)); g = p; pthread_create(&t, 0, w, 0); int *r = realloc(p, sizeof(int)); if (r) *r = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // the local's address taken and handed over
+    (
+        "f9",
+        "int **gp;\nvoid *v(void *arg) { pthread_mutex_lock(&m); int **pp = gp; pthread_mutex_unlock(&m); if (pp && *pp) **pp = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, v, 0); int *p = malloc(sizeof(int)); pthread_mutex_lock(&m); gp = &p; pthread_mutex_unlock(&m); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // handed to the thread it creates
+    (
+        "f10",
+        "void *v(void *arg) { int *q = arg; *q = 1; return 0; }\nint main(void) { pthread_t t; int *p = malloc(sizeof(int)); pthread_create(&t, 0, v, p); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // stored through a callee's out-parameter
+    (
+        "f11",
+        "void put(int **out, int *x) { pthread_mutex_lock(&m); *out = x; pthread_mutex_unlock(&m); }\nvoid *w(void *arg) { pthread_mutex_lock(&m); int *q = g; pthread_mutex_unlock(&m); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); int *p = malloc(sizeof(int)); put(&g, p); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // a helper also called through a function pointer with a published block
+    (
+        "f12",
+        "void init(int *x) { *x = 0; }\nvoid (*fp)(int *) = init;\nvoid *v(void *arg) { fp(g); return 0; }\nint main(void) { pthread_t t; g = malloc(sizeof(int)); pthread_create(&t, 0, v, 0); int *p = malloc(sizeof(int)); init(p); init(g); pthread_join(t, 0); return 0; }",
+    ),
+    // linked into a published node
+    (
+        "f13",
+        "void *v(void *arg) { pthread_mutex_lock(&m); struct node *h = head; struct node *s = h ? h->next : 0; pthread_mutex_unlock(&m); if (s) s->datum = 1; return 0; }\nint main(void) { pthread_t t; head = malloc(sizeof(struct node)); head->next = 0; pthread_create(&t, 0, v, 0); struct node *n = malloc(sizeof(struct node)); pthread_mutex_lock(&m); head->next = n; pthread_mutex_unlock(&m); n->datum = 2; pthread_join(t, 0); return 0; }",
+    ),
+    // compared, then published by a library function that keeps it
+    (
+        "f14",
+        "extern void stash(int *p);\nextern int *fetch(void);\nvoid *v(void *arg) { int *q = fetch(); if (q) *q = 1; return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, v, 0); int *p = malloc(sizeof(int)); stash(p); *p = 2; pthread_join(t, 0); return 0; }",
+    ),
+];
+
 #[test]
 fn no_racy_heap_program_is_proved() {
     assert_none_proved_with_main(PRELUDE, MAIN, RACY_HEAP);
+}
+
+#[test]
+fn no_block_published_before_its_access_is_proved() {
+    assert_none_proved_with_main(PRELUDE, MAIN, RACY_FRESH);
+}
+
+#[test]
+fn fresh_blocks_prove_an_initialisation_before_publication() {
+    // goblint's 09-regions_02: a node initialised by a helper, then linked under the lock.
+    let body = r#"struct node { int datum; struct node *next; };
+struct node *list;
+void init(struct node *n, int v) { n->datum = v; n->next = 0; }
+void *w(void *arg) {
+  struct node *n = malloc(sizeof(struct node));
+  init(n, 7);
+  pthread_mutex_lock(&m);
+  n->next = list;
+  list = n;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t[2];
+  list = malloc(sizeof(struct node));
+  init(list, 0);
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, w, 0);
+  pthread_mutex_lock(&m);
+  int sum = 0;
+  for (struct node *p = list; p; p = p->next) sum += p->datum;
+  pthread_mutex_unlock(&m);
+  return sum;
+}"#;
+    let p = proof_of_source(body);
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    // The twins: initialised after it is linked; a helper that links it, then writes.
+    let late = body.replace(
+        "  init(n, 7);\n  pthread_mutex_lock(&m);\n  n->next = list;\n  list = n;\n  pthread_mutex_unlock(&m);",
+        "  pthread_mutex_lock(&m);\n  n->next = list;\n  list = n;\n  pthread_mutex_unlock(&m);\n  init(n, 7);",
+    );
+    assert_ne!(late, body);
+    assert!(!proof_of_source(&late).proved);
+    let keeps = body.replace(
+        "{ n->datum = v; n->next = 0; }",
+        "{ pthread_mutex_lock(&m); list = n; pthread_mutex_unlock(&m); n->datum = v; n->next = 0; }",
+    );
+    assert_ne!(keeps, body);
+    assert!(!proof_of_source(&keeps).proved);
 }
 
 #[test]
@@ -142,12 +268,14 @@ fn allocation_sites_prove_a_race_free_program() {
 struct node *list;
 void *w(void *arg) {
   int *scratch = malloc(4 * sizeof(int));
+  if (!scratch) return 0;
   for (int i = 0; i < 4; i++) scratch[i] = i;
   struct node *n = malloc(sizeof(struct node));
   pthread_mutex_lock(&m);
   n->datum = scratch[1];
   n->next = list;
   list = n;
+  n->datum++;
   pthread_mutex_unlock(&m);
   free(scratch);
   return 0;
@@ -157,7 +285,7 @@ int main(void) {
   int *stats = malloc(sizeof(int));
   *stats = 0;
   for (int i = 0; i < 4; i++) pthread_create(&t[i], 0, w, 0);
-  *stats = 1;
+  if (stats) *stats = 1;
   pthread_mutex_lock(&m);
   for (struct node *p = list; p; p = p->next) *stats += p->datum;
   pthread_mutex_unlock(&m);
@@ -190,6 +318,6 @@ int main(void) {
             "int main(void) {\n  g = malloc(4 * sizeof(int));",
         );
     assert!(!proof_of_source(&shared).proved);
-    let unlocked = body.replace("  free(scratch);", "  n->datum++;\n  free(scratch);");
+    let unlocked = body.replace("  free(scratch);", "  n->datum--;\n  free(scratch);");
     assert!(!proof_of_source(&unlocked).proved);
 }

@@ -207,13 +207,27 @@ impl<'d, 'a> Scan<'d, 'a> {
         self.read(e);
     }
 
-    /// An access through a pointer whose points-to node is `node`.
+    /// An access through a pointer whose points-to node is `node`; `fresh`: the pointer
+    /// is a local holding a block no other thread can reach yet.
     fn deref(&mut self, mode: Mode, atomic: bool, offset: usize, node: Option<NodeId>) {
+        self.deref_fresh(mode, atomic, offset, node, false)
+    }
+
+    fn deref_fresh(
+        &mut self,
+        mode: Mode,
+        atomic: bool,
+        offset: usize,
+        node: Option<NodeId>,
+        fresh: bool,
+    ) {
+        self.fresh_access = fresh;
         match mode {
             Mode::Read => self.access(Target::Deref(node), false, atomic, offset),
             Mode::Write | Mode::Both => self.access(Target::Deref(node), true, atomic, offset),
             Mode::Address | Mode::Sync => {}
         }
+        self.fresh_access = false;
     }
 
     fn named(&mut self, id: usize, mode: Mode, atomic: bool, offset: usize) {
@@ -222,10 +236,16 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if self.deref_base != Some(id) {
                     self.decls.bare_reads.insert(id);
                 }
+                self.fresh_read(id);
                 self.access(Target::Var(id), false, atomic, offset)
             }
-            Mode::Write | Mode::Both => self.access(Target::Var(id), true, atomic, offset),
+            Mode::Write | Mode::Both => {
+                self.access(Target::Var(id), true, atomic, offset);
+                self.fresh_written(id);
+            }
             Mode::Address => {
+                // Its address taken: never a fresh holder (`escaped`), and no longer now.
+                self.fresh_read(id);
                 if self.record {
                     self.run.address_taken.insert(id);
                 }
@@ -272,7 +292,8 @@ impl<'d, 'a> Scan<'d, 'a> {
                     let member = m.node.identifier.node.name.as_str();
                     if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
                         let n = self.pointer_node(Some(&m.node.expression));
-                        self.deref(mode, false, at, n);
+                        let fresh = self.is_fresh(&m.node.expression);
+                        self.deref_fresh(mode, false, at, n, fresh);
                     }
                 }
             }
@@ -345,7 +366,8 @@ impl<'d, 'a> Scan<'d, 'a> {
                     self.read(op);
                 } else if !self.through_pointer(op, None, mode, at) {
                     let n = self.pointer_node(Some(op));
-                    self.deref(mode, false, at, n);
+                    let fresh = self.is_fresh(op);
+                    self.deref_fresh(mode, false, at, n, fresh);
                 }
             }
             UnaryOperator::PostIncrement
@@ -390,13 +412,20 @@ impl<'d, 'a> Scan<'d, 'a> {
                     }
                     Tri::No => {
                         let n = self.index_pointer_node(&b.lhs, &b.rhs);
-                        self.deref(mode, false, at, n);
+                        let fresh = self.is_fresh(&b.lhs);
+                        self.deref_fresh(mode, false, at, n, fresh);
+                        let skip = self.fresh_index_base(&b.lhs, mode);
+                        let outer = std::mem::replace(&mut self.fresh_skip, skip);
                         self.read(&b.lhs);
+                        self.fresh_skip = outer;
                     }
                 }
             }
             BinaryOperator::Assign => {
+                let (copy, fresh) = self.fresh_assignment(&b.lhs, &b.rhs);
+                let outer = std::mem::replace(&mut self.fresh_copy, copy);
                 self.read(&b.rhs);
+                self.fresh_copy = outer;
                 self.heap_assign(&b.lhs, &b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
@@ -405,6 +434,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.expr(&b.lhs, Mode::Write);
                 self.assigned = None;
                 self.assigned_index = None;
+                if let Some(v) = fresh {
+                    self.lock(Lock::Fresh(v));
+                }
             }
             BinaryOperator::AssignMultiply
             | BinaryOperator::AssignDivide
@@ -626,11 +658,16 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
         };
         if self.decls.bodies.contains_key(name) {
-            for a in &c.arguments {
+            let fresh = self.fresh_arguments(name, &c.arguments);
+            for (k, a) in c.arguments.iter().enumerate() {
+                let kept = fresh.iter().find(|(j, _)| *j == k).map(|(_, v)| *v);
+                let outer = std::mem::replace(&mut self.fresh_copy, kept);
                 self.read(a);
+                self.fresh_copy = outer;
             }
             self.element_arguments(name, &c.arguments);
             self.heap_call_defined(name, &c.arguments, at);
+            self.fresh_params = fresh.iter().map(|(k, _)| *k).collect();
             self.call_defined(name);
             if let Some(role) = self.decls.user_locks.get(name).copied() {
                 self.user_lock(role, &c.arguments);

@@ -119,6 +119,11 @@ pub struct Decls<'a> {
     pub redefined_tags: HashSet<String>,
     /// The points-to constraints the recording walks generate ([`super::heap`]).
     pub heap: super::heap::Graph,
+    /// Variables read other than as the pointer of `*p`, `p->m`, `p[i]` (or whose
+    /// address is taken): a fresh block they hold may leave them ([`super::heap`]).
+    pub fresh_leaks: HashSet<VarId>,
+    /// Each function's parameters by position.
+    pub params: HashMap<(String, usize), VarId>,
 }
 
 impl<'a> Decls<'a> {
@@ -147,6 +152,8 @@ impl<'a> Decls<'a> {
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
             heap: Default::default(),
+            fresh_leaks: HashSet::new(),
+            params: HashMap::new(),
         };
         for ext in &unit.0 {
             match &ext.node {

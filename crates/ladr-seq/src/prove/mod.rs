@@ -91,6 +91,12 @@ pub enum Lock {
     /// Held after a `pthread_once(&o, .2)` returned: that routine, if it ran, finished.
     /// It excludes no other holder of itself, only [`Lock::OnceRunning`] of the same.
     OnceDone(VarId, Path, String),
+    /// Not a lock: the local `.0` holds a block no other thread can reach yet ([`heap`]).
+    /// Held in a walk's lockset only (a must-fact, met as locks are), never recorded.
+    Fresh(VarId),
+    /// Not a lock: at a call site, the argument at this position is a fresh block the
+    /// callee does not let go of; in a callee's entry, that parameter is fresh.
+    FreshParam(usize),
 }
 
 impl Lock {
@@ -114,7 +120,7 @@ impl Lock {
             | Lock::InElement(v, _)
             | Lock::OnceRunning(v, ..)
             | Lock::OnceDone(v, ..) => Some(*v),
-            Lock::Atomic => None,
+            Lock::Atomic | Lock::Fresh(_) | Lock::FreshParam(_) => None,
         }
     }
 }
@@ -134,6 +140,7 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
             b.contains(l) || b.contains(&Lock::OnceDone(*v, p.clone(), f.clone()))
         }
         Lock::OnceDone(v, p, f) => b.contains(&Lock::OnceRunning(*v, p.clone(), f.clone())),
+        Lock::Fresh(_) | Lock::FreshParam(_) => false,
     })
 }
 /// A must-lockset; none: unreachable.

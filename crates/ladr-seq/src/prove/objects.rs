@@ -108,6 +108,8 @@ pub fn judge(
                 u.own = private;
                 Object::Var(v)
             }
+            // A block no other thread can reach yet: no race.
+            Target::Deref(_) if a.fresh => continue,
             Target::Deref(node) => {
                 let Some(targets) = pt.targets(node) else {
                     solo_derefs |= a.solo;
@@ -361,6 +363,7 @@ fn verdict(
                     path_text(&path)
                 ),
             ),
+            Lock::Fresh(_) | Lock::FreshParam(_) => unreachable!("never recorded with an access"),
             Lock::OnceRunning(o, path, routine) | Lock::OnceDone(o, path, routine) => (
                 "once",
                 format!(
@@ -401,8 +404,13 @@ fn verdict(
 fn common_lock(list: &[&Use]) -> Option<Lock> {
     let mut common = list.first()?.locks.clone();
     for u in list {
-        common
-            .retain(|l| u.locks.contains(l) && !matches!(l, Lock::Shared(..) | Lock::OnceDone(..)));
+        common.retain(|l| {
+            u.locks.contains(l)
+                && !matches!(
+                    l,
+                    Lock::Shared(..) | Lock::OnceDone(..) | Lock::Fresh(_) | Lock::FreshParam(_)
+                )
+        });
     }
     common.into_iter().next()
 }
@@ -418,7 +426,9 @@ fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
                 | Lock::Element(..)
                 | Lock::InElement(..)
                 | Lock::OnceRunning(..)
-                | Lock::OnceDone(..) => None,
+                | Lock::OnceDone(..)
+                | Lock::Fresh(_)
+                | Lock::FreshParam(_) => None,
             })
             .collect()
     };

@@ -38,6 +38,8 @@ pub struct RawAccess {
     pub locks: Locks,
     /// Made while `main` runs alone.
     pub solo: bool,
+    /// Through a local that holds a block no other thread can reach yet ([`super::heap`]).
+    pub fresh: bool,
     pub offset: usize,
 }
 
@@ -114,6 +116,16 @@ pub struct Scan<'d, 'a> {
     pub deref_base: Option<VarId>,
     /// The element key of the named part accessed ([`super::element`]).
     pub key: Option<VarId>,
+    /// The variable read as the pointer of a `p[i]` (or `*p`, `p->m`): no leak of a
+    /// fresh block; the one read as a copy's source or a call's argument: no leak for
+    /// the walk (the copy is fresh too, the callee keeps it), a leak for a parameter
+    /// ([`super::heap`]).
+    pub fresh_skip: Option<VarId>,
+    pub fresh_copy: Option<VarId>,
+    /// The positions of the next call's fresh arguments.
+    pub fresh_params: Vec<usize>,
+    /// The access being recorded is through a fresh local.
+    pub fresh_access: bool,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -153,6 +165,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             assigned_index: None,
             deref_base: None,
             key: None,
+            fresh_skip: None,
+            fresh_copy: None,
+            fresh_params: vec![],
+            fresh_access: false,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -199,7 +215,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.gotos.clear();
             self.returns = None;
             self.scopes = vec![self.parameters(&name, f)];
-            self.state = Some(entry.clone());
+            self.state = Some(self.fresh_entry(&name, &entry));
             match (&f.statement.node, top_solo) {
                 (Statement::Compound(items), Some(flags)) => {
                     self.scopes.push(HashMap::new());
@@ -234,6 +250,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
                             self.decls.vars[id].position = Some(k);
+                            self.decls.params.insert((function.to_string(), k), id);
                             self.heap_parameter(function, k, id);
                             self.locals.insert(key, id);
                             scope.insert(n.to_string(), id);
@@ -492,6 +509,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 write,
                 atomic,
                 solo: self.solo,
+                fresh: self.fresh_access,
                 offset,
             });
         }
@@ -541,10 +559,13 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// A call of the defined function `callee`: its call site, then its summary.
     pub fn call_defined(&mut self, callee: &str) {
+        let fresh = std::mem::take(&mut self.fresh_params);
         if let (true, Some(locks)) = (self.record, &self.state) {
+            let mut locks = super::element::without_keyed(locks.clone());
+            locks.extend(fresh.into_iter().map(Lock::FreshParam));
             self.run.calls.push(CallSite {
                 callee: callee.to_string(),
-                locks: super::element::without_keyed(locks.clone()),
+                locks,
                 solo: self.solo,
             });
         }
