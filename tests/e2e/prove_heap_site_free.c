@@ -7,6 +7,8 @@ pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 void *worker(void *arg) {
   int *total = arg;
   int *scratch = malloc(sizeof(int));
+  if (!scratch)
+    return 0;
   *scratch = 1;
   pthread_mutex_lock(&m);
   *total = *total + 1;

@@ -7,6 +7,8 @@ int *shared_scratch;
 void *worker(void *arg) {
   int *total = arg;
   int *scratch = shared_scratch;
+  if (!scratch)
+    return 0;
   *scratch = 1;
   pthread_mutex_lock(&m);
   *total = *total + 1;

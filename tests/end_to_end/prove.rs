@@ -121,7 +121,7 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "one-thread",
         "prove_heap_site_free.c",
         "prove_heap_site_racy.c",
-        (10, 10),
+        (12, 12),
     ),
 ];
 

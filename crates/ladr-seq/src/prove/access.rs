@@ -8,6 +8,7 @@
 use super::decls::Tri;
 use super::decls::VarId;
 use super::heap::NodeId;
+use super::pure::{keeps_no_pointer, prints, sync_objects};
 use super::scan::{CreateSite, Scan, Target};
 use super::userlock::Role;
 use super::{Lock, Path, Step};
@@ -41,79 +42,6 @@ const NO_RETURN: &[&str] = &[
     "__VERIFIER_error",
     "reach_error",
 ];
-
-/// Functions that read through their pointer arguments and keep none of them.
-const PRINTS: &[&str] = &[
-    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror", "assert",
-];
-
-/// Functions whose pointer arguments are synchronisation objects (or their attributes)
-/// and nothing else: they touch no data of the program and keep no pointer to it.
-const SYNC_OBJECTS: &[&str] = &[
-    "pthread_mutex",
-    "pthread_cond",
-    "pthread_spin",
-    "pthread_rwlock",
-    "pthread_barrier",
-    "pthread_attr",
-    "sem_",
-];
-
-/// Library functions with known effects that neither return a pointer into an argument
-/// nor store one anywhere: the objects their pointer arguments point to do not escape.
-/// Any other (`memcpy` returns its destination, `strchr` a pointer into its argument,
-/// `strtol` stores one through its second) lets them escape.
-const KEEPS_NO_POINTER: &[&str] = &[
-    "strlen",
-    "strnlen",
-    "strcmp",
-    "strncmp",
-    "memcmp",
-    "strcoll",
-    "atoi",
-    "atol",
-    "atoll",
-    "puts",
-    "fputs",
-    "fwrite",
-    "write",
-    "send",
-    "pwrite",
-    "read",
-    "recv",
-    "pread",
-    "fread",
-    "pipe",
-    "socketpair",
-    "free",
-    "sprintf",
-    "snprintf",
-    "vsprintf",
-    "vsnprintf",
-    "bzero",
-    "explicit_bzero",
-    "scanf",
-    "__isoc99_scanf",
-    "fscanf",
-    "__isoc99_fscanf",
-    "sscanf",
-    "__isoc99_sscanf",
-];
-
-/// Does `name` take only synchronisation objects (and their attributes)?
-pub(super) fn sync_objects(name: &str) -> bool {
-    SYNC_OBJECTS.iter().any(|p| name.starts_with(p))
-}
-
-/// Does `name` keep no pointer it is given ([`KEEPS_NO_POINTER`])?
-pub(super) fn keeps_no_pointer(name: &str) -> bool {
-    KEEPS_NO_POINTER.contains(&name)
-}
-
-/// Does `name` only read through its pointer arguments ([`PRINTS`])?
-pub(super) fn prints(name: &str) -> bool {
-    PRINTS.contains(&name)
-}
 
 /// Non-local jumps: control flow the lockset cannot follow.
 const JUMPS: &[&str] = &[
@@ -675,6 +603,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         let outer = std::mem::replace(&mut self.library_arguments, true);
+        self.heap_library(name, &c.arguments, at);
         self.library_call(name, &c.arguments, at);
         self.library_arguments = outer;
         if NO_RETURN.contains(&name)
@@ -684,8 +613,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
+    /// A call of library function `name` (its points-to effects: [`Scan::heap_library`]).
     pub(super) fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
-        self.heap_library(name, args, at);
         let arg = |k: usize| args.get(k);
         if super::pure::value_only(name) {
             for a in args {
@@ -707,11 +636,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.sync_argument(a);
             }
             match arg(2).map(strip_casts) {
-                Some(r) => {
-                    if let Some(routine) = self.start_routine(r, at) {
-                        self.heap_create(&routine, arg(3));
-                    }
-                }
+                Some(r) => self.start_routine(r, at, arg(3)),
                 None => self.give_up("`pthread_create` without a start routine", at),
             }
             if let Some(a) = arg(3) {
@@ -817,7 +742,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
-        if PRINTS.contains(&name) {
+        if prints(name) {
             for a in args {
                 if self.surely_arithmetic(a) {
                     self.read(a);
@@ -934,7 +859,7 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// Argument `k` of library function `name` with known effects.
     fn effect_argument(&mut self, name: &str, k: usize, a: &'a Node<Expression>) {
-        if !KEEPS_NO_POINTER.contains(&name) {
+        if !keeps_no_pointer(name) {
             // The address may come back (the result) or be stored: it escapes.
             self.read(a);
         }
@@ -955,8 +880,13 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// The start routine `r` names (none: it gives up).
-    fn start_routine(&mut self, r: &'a Node<Expression>, at: usize) -> Option<String> {
+    /// The start routine `r` of a create given `argument`.
+    fn start_routine(
+        &mut self,
+        r: &'a Node<Expression>,
+        at: usize,
+        argument: Option<&'a Node<Expression>>,
+    ) {
         let r = match &r.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 strip_casts(&u.node.operand)
@@ -973,12 +903,11 @@ impl<'d, 'a> Scan<'d, 'a> {
                         routine: i.node.name.clone(),
                     });
                 }
-                Some(i.node.name.clone())
+                self.heap_create(&i.node.name, argument);
             }
             _ => {
                 self.read(r);
-                self.give_up("a start routine that is not a defined function's name", at);
-                None
+                self.give_up("a start routine that is not a defined function's name", at)
             }
         }
     }

@@ -258,6 +258,17 @@ impl Graph {
     }
 }
 
+/// Solves the constraints the walks generated: a shared variable is a global or static
+/// (not `__thread`) or one whose address is taken.
+pub fn points_to(decls: &mut super::decls::Decls, address_taken: &HashSet<VarId>) -> PointsTo {
+    let mut graph = std::mem::take(&mut decls.heap);
+    let shared = |v: VarId| {
+        let var = &decls.vars[v];
+        address_taken.contains(&v) || !(var.automatic || var.thread_local)
+    };
+    graph.solve(address_taken, &shared)
+}
+
 /// The tag of a call's result node (keyed by the call's offset).
 const CALL: u8 = 200;
 
@@ -304,8 +315,8 @@ const COPIES: &[&str] = &[
 
 /// Library functions that return no pointer and keep none of their arguments.
 fn returns_no_pointer(name: &str) -> bool {
-    super::access::keeps_no_pointer(name)
-        || super::access::prints(name)
+    super::pure::keeps_no_pointer(name)
+        || super::pure::prints(name)
         || matches!(
             name,
             "pthread_self" | "pthread_equal" | "__builtin_prefetch" | "free" | "rand" | "random"
@@ -482,7 +493,7 @@ impl<'a> Scan<'_, 'a> {
         }
         let res = self.hnode(Node::Temp(at, CALL));
         let arg = |k: usize| args.get(k);
-        let sync = super::access::sync_objects(name);
+        let sync = super::pure::sync_objects(name);
         if ALLOCATORS.contains(&name)
             || matches!(name, "realloc" | "reallocarray" | "posix_memalign")
         {
@@ -575,7 +586,7 @@ impl<'a> Scan<'_, 'a> {
                         }
                     }
                 }
-                if !super::access::keeps_no_pointer(name) && !RETURNS_FIRST.contains(&name) {
+                if !super::pure::keeps_no_pointer(name) && !RETURNS_FIRST.contains(&name) {
                     self.hadd(Constraint::Copy(wild, v));
                 }
             }

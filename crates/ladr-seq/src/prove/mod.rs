@@ -361,16 +361,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .cloned()
             .collect()
     };
-    let mut graph = std::mem::take(&mut decls.heap);
-    let shared = |v: VarId| {
-        let var = &decls.vars[v];
-        address_taken.contains(&v) || !(var.automatic || var.thread_local)
-    };
-    let points_to = graph.solve(&address_taken, &shared);
-    let memory = objects::Memory {
-        address_taken: &address_taken,
-        points_to: &points_to,
-    };
+    let memory = objects::Memory::of(&mut decls, &address_taken);
     let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),

@@ -29,7 +29,17 @@ enum Object {
 pub struct Memory<'m> {
     /// Every variable whose address is taken.
     pub address_taken: &'m HashSet<VarId>,
-    pub points_to: &'m PointsTo,
+    pub points_to: PointsTo,
+}
+
+impl<'m> Memory<'m> {
+    /// Solves the points-to the walks generated ([`super::heap::points_to`]).
+    pub fn of(decls: &mut Decls, address_taken: &'m HashSet<VarId>) -> Self {
+        Memory {
+            address_taken,
+            points_to: super::heap::points_to(decls, address_taken),
+        }
+    }
 }
 
 /// An access as the pairs see it.
@@ -81,7 +91,7 @@ pub fn judge(
     facts: &MainFacts,
 ) -> (Vec<ObjectProof>, Proved) {
     let address_taken = memory.address_taken;
-    let pt = memory.points_to;
+    let pt = &memory.points_to;
     let mut uses: BTreeMap<Object, BTreeSet<Use>> = BTreeMap::new();
     // Accesses through a pointer the points-to does not follow, through one it does.
     let mut derefs: BTreeSet<Use> = BTreeSet::new();

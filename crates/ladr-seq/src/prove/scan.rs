@@ -535,6 +535,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 // A library function with known effects: followed as a direct call.
                 self.state = before.clone();
                 let outer = std::mem::replace(&mut self.library_arguments, true);
+                self.heap_library(f, args, at);
                 self.library_call(f, args, at);
                 self.library_arguments = outer;
                 after = meet(&after, &self.state);
