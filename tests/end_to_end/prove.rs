@@ -123,6 +123,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_heap_site_racy.c",
         (12, 12),
     ),
+    (
+        "read-only",
+        "prove_fresh_block_free.c",
+        "prove_fresh_block_racy.c",
+        (12, 31),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {
