@@ -131,7 +131,6 @@ impl Graph {
         shared: &dyn Fn(VarId) -> bool,
     ) -> PointsTo {
         let wild = self.id(Node::Wild);
-        let escaped = self.id(Node::Escaped);
         for &v in address_taken {
             let n = self.id(Node::Var(v));
             self.add(Constraint::Copy(n, wild));
@@ -216,7 +215,6 @@ impl Graph {
                 }
             }
         }
-        let _ = escaped;
         let private = self.private_sites(&pts, shared);
         PointsTo {
             pts,
