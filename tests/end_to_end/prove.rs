@@ -117,6 +117,18 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_disjoint_index_racy.c",
         (8, 8),
     ),
+    (
+        "one-thread",
+        "prove_heap_site_free.c",
+        "prove_heap_site_racy.c",
+        (12, 12),
+    ),
+    (
+        "read-only",
+        "prove_fresh_block_free.c",
+        "prove_fresh_block_racy.c",
+        (12, 31),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

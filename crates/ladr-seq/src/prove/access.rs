@@ -7,6 +7,8 @@
 
 use super::decls::Tri;
 use super::decls::VarId;
+use super::heap::NodeId;
+use super::pure::{keeps_no_pointer, prints, sync_objects};
 use super::scan::{CreateSite, Scan, Target};
 use super::userlock::Role;
 use super::{Lock, Path, Step};
@@ -39,64 +41,6 @@ const NO_RETURN: &[&str] = &[
     "__assert_fail",
     "__VERIFIER_error",
     "reach_error",
-];
-
-/// Functions that read through their pointer arguments and keep none of them.
-const PRINTS: &[&str] = &[
-    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror", "assert",
-];
-
-/// Functions whose pointer arguments are synchronisation objects (or their attributes)
-/// and nothing else: they touch no data of the program and keep no pointer to it.
-const SYNC_OBJECTS: &[&str] = &[
-    "pthread_mutex",
-    "pthread_cond",
-    "pthread_spin",
-    "pthread_rwlock",
-    "pthread_barrier",
-    "pthread_attr",
-    "sem_",
-];
-
-/// Library functions with known effects that neither return a pointer into an argument
-/// nor store one anywhere: the objects their pointer arguments point to do not escape.
-/// Any other (`memcpy` returns its destination, `strchr` a pointer into its argument,
-/// `strtol` stores one through its second) lets them escape.
-const KEEPS_NO_POINTER: &[&str] = &[
-    "strlen",
-    "strnlen",
-    "strcmp",
-    "strncmp",
-    "memcmp",
-    "strcoll",
-    "atoi",
-    "atol",
-    "atoll",
-    "puts",
-    "fputs",
-    "fwrite",
-    "write",
-    "send",
-    "pwrite",
-    "read",
-    "recv",
-    "pread",
-    "fread",
-    "pipe",
-    "socketpair",
-    "free",
-    "sprintf",
-    "snprintf",
-    "vsprintf",
-    "vsnprintf",
-    "bzero",
-    "explicit_bzero",
-    "scanf",
-    "__isoc99_scanf",
-    "fscanf",
-    "__isoc99_fscanf",
-    "sscanf",
-    "__isoc99_sscanf",
 ];
 
 /// Non-local jumps: control flow the lockset cannot follow.
@@ -191,12 +135,27 @@ impl<'d, 'a> Scan<'d, 'a> {
         self.read(e);
     }
 
-    fn deref(&mut self, mode: Mode, atomic: bool, offset: usize) {
+    /// An access through a pointer whose points-to node is `node`; `fresh`: the pointer
+    /// is a local holding a block no other thread can reach yet.
+    fn deref(&mut self, mode: Mode, atomic: bool, offset: usize, node: Option<NodeId>) {
+        self.deref_fresh(mode, atomic, offset, node, false)
+    }
+
+    fn deref_fresh(
+        &mut self,
+        mode: Mode,
+        atomic: bool,
+        offset: usize,
+        node: Option<NodeId>,
+        fresh: bool,
+    ) {
+        self.fresh_access = fresh;
         match mode {
-            Mode::Read => self.access(Target::Deref, false, atomic, offset),
-            Mode::Write | Mode::Both => self.access(Target::Deref, true, atomic, offset),
+            Mode::Read => self.access(Target::Deref(node), false, atomic, offset),
+            Mode::Write | Mode::Both => self.access(Target::Deref(node), true, atomic, offset),
             Mode::Address | Mode::Sync => {}
         }
+        self.fresh_access = false;
     }
 
     fn named(&mut self, id: usize, mode: Mode, atomic: bool, offset: usize) {
@@ -205,10 +164,16 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if self.deref_base != Some(id) {
                     self.decls.bare_reads.insert(id);
                 }
+                self.fresh_read(id);
                 self.access(Target::Var(id), false, atomic, offset)
             }
-            Mode::Write | Mode::Both => self.access(Target::Var(id), true, atomic, offset),
+            Mode::Write | Mode::Both => {
+                self.access(Target::Var(id), true, atomic, offset);
+                self.fresh_written(id);
+            }
             Mode::Address => {
+                // Its address taken: never a fresh holder (`escaped`), and no longer now.
+                self.fresh_read(id);
                 if self.record {
                     self.run.address_taken.insert(id);
                 }
@@ -218,7 +183,7 @@ impl<'d, 'a> Scan<'d, 'a> {
     }
 
     /// Is `e` an array object: surely, surely not, maybe.
-    fn array_kind(&self, e: &Node<Expression>) -> Tri {
+    pub(super) fn array_kind(&self, e: &Node<Expression>) -> Tri {
         match &e.node {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => self.decls.vars[v].array,
@@ -254,7 +219,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                 } else {
                     let member = m.node.identifier.node.name.as_str();
                     if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
-                        self.deref(mode, false, at);
+                        let n = self.pointer_node(Some(&m.node.expression));
+                        let fresh = self.is_fresh(&m.node.expression);
+                        self.deref_fresh(mode, false, at, n, fresh);
                     }
                 }
             }
@@ -275,7 +242,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             Expression::VaArg(v) => {
                 self.read(&v.node.va_list);
-                self.deref(Mode::Read, false, at);
+                let n = self.pointer_node(None);
+                self.deref(Mode::Read, false, at, n);
             }
             Expression::CompoundLiteral(_) => self.give_up("a compound literal", at),
             Expression::GenericSelection(_) => self.give_up("a generic selection", at),
@@ -325,7 +293,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                 if errno {
                     self.read(op);
                 } else if !self.through_pointer(op, None, mode, at) {
-                    self.deref(mode, false, at);
+                    let n = self.pointer_node(Some(op));
+                    let fresh = self.is_fresh(op);
+                    self.deref_fresh(mode, false, at, n, fresh);
                 }
             }
             UnaryOperator::PostIncrement
@@ -347,9 +317,13 @@ impl<'d, 'a> Scan<'d, 'a> {
                     let index = self.index_step(&b.rhs);
                     return self.owned_element(v, index, mode, at, &b.lhs);
                 }
+                // `p[i]` of a pointer `p` decays to an address inside `*p`, not `p`'s.
                 let decays = mode == Mode::Read
                     && !matches!(&b.lhs.node, Expression::Identifier(i)
-                        if self.lookup(&i.node.name).is_some_and(|v| self.decls.vars[v].depth == Some(1)));
+                    if self.lookup(&i.node.name).is_some_and(|v| {
+                        let var = &self.decls.vars[v];
+                        var.depth == Some(1) || var.array == Tri::No
+                    }));
                 if decays {
                     // The element may be an array, decaying to an address inside the object.
                     self.array_object(&b.lhs, Mode::Address);
@@ -358,19 +332,29 @@ impl<'d, 'a> Scan<'d, 'a> {
                     Tri::Yes => self.array_object(&b.lhs, mode),
                     Tri::Maybe => {
                         self.array_object(&b.lhs, mode);
-                        self.deref(mode, false, at);
+                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                        self.deref(mode, false, at, n);
                         if mode == Mode::Address {
                             self.read(&b.lhs);
                         }
                     }
                     Tri::No => {
-                        self.deref(mode, false, at);
+                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                        let fresh = self.is_fresh(&b.lhs);
+                        self.deref_fresh(mode, false, at, n, fresh);
+                        let skip = self.fresh_index_base(&b.lhs, mode);
+                        let outer = std::mem::replace(&mut self.fresh_skip, skip);
                         self.read(&b.lhs);
+                        self.fresh_skip = outer;
                     }
                 }
             }
             BinaryOperator::Assign => {
+                let (copy, fresh) = self.fresh_assignment(&b.lhs, &b.rhs);
+                let outer = std::mem::replace(&mut self.fresh_copy, copy);
                 self.read(&b.rhs);
+                self.fresh_copy = outer;
+                self.heap_assign(&b.lhs, &b.rhs);
                 if let Expression::Identifier(_) = &b.lhs.node {
                     self.assigned = self.element_address(&b.rhs);
                     self.assigned_index = self.argument_source(&b.rhs);
@@ -378,6 +362,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.expr(&b.lhs, Mode::Write);
                 self.assigned = None;
                 self.assigned_index = None;
+                if let Some(v) = fresh {
+                    self.lock(Lock::Fresh(v));
+                }
             }
             BinaryOperator::AssignMultiply
             | BinaryOperator::AssignDivide
@@ -390,6 +377,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             | BinaryOperator::AssignBitwiseXor
             | BinaryOperator::AssignBitwiseOr => {
                 self.read(&b.rhs);
+                self.heap_assign(&b.lhs, &b.rhs);
                 self.expr(&b.lhs, Mode::Both);
             }
             _ => {
@@ -452,10 +440,12 @@ impl<'d, 'a> Scan<'d, 'a> {
                 Tri::Yes => self.array_object(a, mode),
                 Tri::Maybe => {
                     self.array_object(a, mode);
-                    self.deref(mode, atomic, a.span.start);
+                    let n = self.pointer_node(Some(a));
+                    self.deref(mode, atomic, a.span.start, n);
                 }
                 Tri::No => {
-                    self.deref(mode, atomic, a.span.start);
+                    let n = self.pointer_node(Some(a));
+                    self.deref(mode, atomic, a.span.start, n);
                     self.read(a);
                 }
             },
@@ -473,7 +463,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             // `&x.f`, `&a[i]`, `&*p` of an atomic builtin: atomic too, as a deref.
             if let Expression::UnaryOperator(u) = &lv.node {
                 if u.node.operator.node == UnaryOperator::Indirection {
-                    self.deref(mode, true, lv.span.start);
+                    let n = self.pointer_node(Some(&u.node.operand));
+                    self.deref(mode, true, lv.span.start, n);
                     return self.read(&u.node.operand);
                 }
             }
@@ -595,10 +586,16 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
         };
         if self.decls.bodies.contains_key(name) {
-            for a in &c.arguments {
+            let fresh = self.fresh_arguments(name, &c.arguments);
+            for (k, a) in c.arguments.iter().enumerate() {
+                let kept = fresh.iter().find(|(j, _)| *j == k).map(|(_, v)| *v);
+                let outer = std::mem::replace(&mut self.fresh_copy, kept);
                 self.read(a);
+                self.fresh_copy = outer;
             }
             self.element_arguments(name, &c.arguments);
+            self.heap_call_defined(name, &c.arguments, at);
+            self.fresh_params = fresh.iter().map(|(k, _)| *k).collect();
             self.call_defined(name);
             if let Some(role) = self.decls.user_locks.get(name).copied() {
                 self.user_lock(role, &c.arguments);
@@ -606,6 +603,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         let outer = std::mem::replace(&mut self.library_arguments, true);
+        self.heap_library(name, &c.arguments, at);
         self.library_call(name, &c.arguments, at);
         self.library_arguments = outer;
         if NO_RETURN.contains(&name)
@@ -615,6 +613,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
+    /// A call of library function `name` (its points-to effects: [`Scan::heap_library`]).
     pub(super) fn library_call(&mut self, name: &str, args: &'a [Node<Expression>], at: usize) {
         let arg = |k: usize| args.get(k);
         if super::pure::value_only(name) {
@@ -637,7 +636,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.sync_argument(a);
             }
             match arg(2).map(strip_casts) {
-                Some(r) => self.start_routine(r, at),
+                Some(r) => self.start_routine(r, at, arg(3)),
                 None => self.give_up("`pthread_create` without a start routine", at),
             }
             if let Some(a) = arg(3) {
@@ -691,7 +690,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         if name == abi::ATOMIC_END {
             return self.unlock(Some(Lock::Atomic));
         }
-        if SYNC_OBJECTS.iter().any(|p| name.starts_with(p)) {
+        if sync_objects(name) {
             for a in args {
                 self.sync_argument(a);
             }
@@ -743,7 +742,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
-        if PRINTS.contains(&name) {
+        if prints(name) {
             for a in args {
                 if self.surely_arithmetic(a) {
                     self.read(a);
@@ -760,7 +759,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         for a in args {
             self.read(a);
             if !(is_constant(a) || self.surely_arithmetic(a)) {
-                self.deref(Mode::Write, false, a.span.start);
+                let n = self.pointer_node(Some(a));
+                self.deref(Mode::Write, false, a.span.start, n);
             }
         }
     }
@@ -859,7 +859,7 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// Argument `k` of library function `name` with known effects.
     fn effect_argument(&mut self, name: &str, k: usize, a: &'a Node<Expression>) {
-        if !KEEPS_NO_POINTER.contains(&name) {
+        if !keeps_no_pointer(name) {
             // The address may come back (the result) or be stored: it escapes.
             self.read(a);
         }
@@ -880,7 +880,13 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    fn start_routine(&mut self, r: &'a Node<Expression>, at: usize) {
+    /// The start routine `r` of a create given `argument`.
+    fn start_routine(
+        &mut self,
+        r: &'a Node<Expression>,
+        at: usize,
+        argument: Option<&'a Node<Expression>>,
+    ) {
         let r = match &r.node {
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
                 strip_casts(&u.node.operand)
@@ -897,6 +903,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                         routine: i.node.name.clone(),
                     });
                 }
+                self.heap_create(&i.node.name, argument);
             }
             _ => {
                 self.read(r);
@@ -907,7 +914,7 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// An expression whose value surely is no pointer: constants, arithmetic variables
     /// and arithmetic on them.
-    fn surely_arithmetic(&self, e: &Node<Expression>) -> bool {
+    pub(super) fn surely_arithmetic(&self, e: &Node<Expression>) -> bool {
         match &e.node {
             Expression::Constant(_) | Expression::SizeOfTy(_) | Expression::SizeOfVal(_) => true,
             Expression::Identifier(i) => match self.lookup(&i.node.name) {

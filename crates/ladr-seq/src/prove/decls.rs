@@ -51,6 +51,8 @@ pub struct Var {
     /// Its type is one array dimension or one pointer of a named base type
     /// ([`super::element::Shape`]).
     pub shape: Option<super::element::Shape>,
+    /// A pointer to an arithmetic keyword type (`int *p`): `*p`, `p[i]` are no arrays.
+    pub scalar_pointee: bool,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -115,6 +117,13 @@ pub struct Decls<'a> {
     pub escaped: HashSet<VarId>,
     /// Struct and union tags the program defines more than once (in different scopes).
     pub redefined_tags: HashSet<String>,
+    /// The points-to constraints the recording walks generate ([`super::heap`]).
+    pub heap: super::heap::Graph,
+    /// Variables read other than as the pointer of `*p`, `p->m`, `p[i]` (or whose
+    /// address is taken): a fresh block they hold may leave them ([`super::heap`]).
+    pub fresh_leaks: HashSet<VarId>,
+    /// Each function's parameters by position.
+    pub params: HashMap<(String, usize), VarId>,
 }
 
 impl<'a> Decls<'a> {
@@ -142,6 +151,9 @@ impl<'a> Decls<'a> {
             fresh_sites: HashMap::new(),
             escaped: HashSet::new(),
             redefined_tags: super::element::redefined_tags(unit),
+            heap: Default::default(),
+            fresh_leaks: HashSet::new(),
+            params: HashMap::new(),
         };
         for ext in &unit.0 {
             match &ext.node {
@@ -286,6 +298,7 @@ impl<'a> Decls<'a> {
             parameter,
             position: None,
             shape: super::element::shape(specs, declarator),
+            scalar_pointee: scalar_pointee(specs, declarator),
         }
     }
 
@@ -465,4 +478,19 @@ fn arity(d: &Declarator) -> Option<(usize, bool)> {
         });
     let n = if void { 0 } else { f.parameters.len() };
     Some((n, f.ellipsis == Ellipsis::Some))
+}
+
+/// `T *p` with `T` arithmetic keywords only (`int`, `unsigned long`, `double`).
+fn scalar_pointee(specs: &[Node<DeclarationSpecifier>], d: &Declarator) -> bool {
+    let types: Vec<&TypeSpecifier> = specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect();
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(&d.derived[..], [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
+        && !types.is_empty()
+        && types.iter().all(|t| is_arithmetic_keyword(t))
 }

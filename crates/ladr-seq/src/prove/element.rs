@@ -116,7 +116,7 @@ pub fn redefined_tags(unit: &TranslationUnit) -> HashSet<String> {
 
 /// `locks` without the keyed element locks (the keys are one call's locals).
 pub fn without_keyed(mut locks: Locks) -> Locks {
-    locks.retain(|l| !matches!(l, Lock::Element(..)));
+    locks.retain(|l| !matches!(l, Lock::Element(..) | Lock::Fresh(_) | Lock::FreshParam(_)));
     locks
 }
 

@@ -32,6 +32,7 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod heap;
 mod once;
 mod owned;
 mod pure;
@@ -90,6 +91,12 @@ pub enum Lock {
     /// Held after a `pthread_once(&o, .2)` returned: that routine, if it ran, finished.
     /// It excludes no other holder of itself, only [`Lock::OnceRunning`] of the same.
     OnceDone(VarId, Path, String),
+    /// Not a lock: the local `.0` holds a block no other thread can reach yet ([`heap`]).
+    /// Held in a walk's lockset only (a must-fact, met as locks are), never recorded.
+    Fresh(VarId),
+    /// Not a lock: at a call site, the argument at this position is a fresh block the
+    /// callee does not let go of; in a callee's entry, that parameter is fresh.
+    FreshParam(usize),
 }
 
 impl Lock {
@@ -113,7 +120,7 @@ impl Lock {
             | Lock::InElement(v, _)
             | Lock::OnceRunning(v, ..)
             | Lock::OnceDone(v, ..) => Some(*v),
-            Lock::Atomic => None,
+            Lock::Atomic | Lock::Fresh(_) | Lock::FreshParam(_) => None,
         }
     }
 }
@@ -133,6 +140,7 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
             b.contains(l) || b.contains(&Lock::OnceDone(*v, p.clone(), f.clone()))
         }
         Lock::OnceDone(v, p, f) => b.contains(&Lock::OnceRunning(*v, p.clone(), f.clone())),
+        Lock::Fresh(_) | Lock::FreshParam(_) => false,
     })
 }
 /// A must-lockset; none: unreachable.
@@ -353,8 +361,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .cloned()
             .collect()
     };
-    let (objects, proved_objects) =
-        objects::judge(&decls, &accesses, &address_taken, &threads_of, &facts);
+    let memory = objects::Memory::of(&mut decls, &address_taken);
+    let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,
@@ -596,6 +604,11 @@ impl<'a> Scan<'_, 'a> {
                 for init in &d.node.declarators {
                     if let Some(i) = &init.node.initializer {
                         self.initializer(&i.node);
+                        let name =
+                            ladr_c::syntax::build::declarator_name(&init.node.declarator.node);
+                        if let Some(&g) = name.and_then(|n| self.decls.globals.get(n)) {
+                            self.heap_init(g, &i.node);
+                        }
                     }
                 }
             }

@@ -3,6 +3,7 @@
 //! and all memory no variable names), and whether any two of them may race.
 
 use super::decls::{Decls, VarId};
+use super::heap::{Obj, PointsTo};
 use super::scan::{RawAccess, Target};
 use super::threads::MainFacts;
 use super::{AccessNote, Lock, Locks, ObjectProof, Path, Step};
@@ -20,6 +21,25 @@ enum Object {
     Owned(VarId),
     /// The block a local of `main` holds, one element per thread ([`super::slot`]).
     Slot(VarId),
+    /// The blocks of one allocation site ([`super::heap`]).
+    Site(usize),
+}
+
+/// What accesses through pointers may touch.
+pub struct Memory<'m> {
+    /// Every variable whose address is taken.
+    pub address_taken: &'m HashSet<VarId>,
+    pub points_to: PointsTo,
+}
+
+impl<'m> Memory<'m> {
+    /// Solves the points-to the walks generated ([`super::heap::points_to`]).
+    pub fn of(decls: &mut Decls, address_taken: &'m HashSet<VarId>) -> Self {
+        Memory {
+            address_taken,
+            points_to: super::heap::points_to(decls, address_taken),
+        }
+    }
 }
 
 /// An access as the pairs see it.
@@ -66,12 +86,16 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
 pub fn judge(
     decls: &Decls,
     accesses: &[(RawAccess, String)],
-    address_taken: &HashSet<VarId>,
+    memory: &Memory,
     threads_of: &dyn Fn(&str) -> BTreeSet<String>,
     facts: &MainFacts,
 ) -> (Vec<ObjectProof>, Proved) {
+    let address_taken = memory.address_taken;
+    let pt = &memory.points_to;
     let mut uses: BTreeMap<Object, BTreeSet<Use>> = BTreeMap::new();
+    // Accesses through a pointer the points-to does not follow, through one it does.
     let mut derefs: BTreeSet<Use> = BTreeSet::new();
+    let mut known: BTreeSet<Use> = BTreeSet::new();
     let mut solo_derefs = false;
     for (a, function) in accesses {
         let mut u = Use {
@@ -94,10 +118,34 @@ pub fn judge(
                 u.own = private;
                 Object::Var(v)
             }
-            Target::Deref => {
-                solo_derefs |= a.solo;
+            // A block no other thread can reach yet: no race.
+            Target::Deref(_) if a.fresh => continue,
+            Target::Deref(node) => {
+                let Some(targets) = pt.targets(node) else {
+                    solo_derefs |= a.solo;
+                    if !a.solo {
+                        derefs.insert(u);
+                    }
+                    continue;
+                };
+                for o in targets {
+                    let mut u = u.clone();
+                    let object = match *o {
+                        Obj::Var(v) => Object::Var(v),
+                        Obj::Site(s) => {
+                            // Each block of a private site is its allocating thread's.
+                            u.own = pt.private.contains(&s);
+                            Object::Site(s)
+                        }
+                        Obj::Unnamed | Obj::Unknown => Object::Unnamed,
+                    };
+                    let entry = uses.entry(object).or_default();
+                    if !a.solo {
+                        entry.insert(u);
+                    }
+                }
                 if !a.solo {
-                    derefs.insert(u);
+                    known.insert(u);
                 }
                 continue;
             }
@@ -111,18 +159,36 @@ pub fn judge(
             entry.insert(u);
         }
     }
+    // A variable whose address the walks saw taken where the points-to did not: every
+    // access through a pointer may touch it.
+    for &v in address_taken {
+        if !pt.addressed.contains(&v) && !known.is_empty() {
+            uses.entry(Object::Var(v))
+                .or_default()
+                .extend(known.iter().cloned());
+        }
+    }
     if !derefs.is_empty() || solo_derefs {
         for &v in address_taken {
             uses.entry(Object::Var(v))
                 .or_default()
                 .extend(derefs.iter().cloned());
         }
-        uses.insert(Object::Unnamed, derefs);
+        // An unknown pointer reaches no private site: its blocks' addresses never left
+        // what the points-to follows.
+        for &s in pt.sites.keys() {
+            if !pt.private.contains(&s) {
+                uses.entry(Object::Site(s))
+                    .or_default()
+                    .extend(derefs.iter().cloned());
+            }
+        }
+        uses.entry(Object::Unnamed).or_default().extend(derefs);
     }
     let mut proved = Proved::default();
     let mut out: Vec<ObjectProof> = vec![];
     for (o, us) in uses {
-        let v = verdict(decls, &o, &us, facts);
+        let v = verdict(decls, &pt.sites, &o, &us, facts);
         if v.safe {
             note_proved(decls, &o, &us, &mut proved);
         }
@@ -154,11 +220,11 @@ fn note_proved(decls: &Decls, o: &Object, us: &BTreeSet<Use>, proved: &mut Prove
         Object::Libc(group) => {
             proved.visible.insert(ladr_ir::abi::libc_state(group));
         }
-        Object::Unnamed | Object::Owned(_) | Object::Slot(_) => {}
+        Object::Unnamed | Object::Owned(_) | Object::Slot(_) | Object::Site(_) => {}
     }
 }
 
-fn name_of(decls: &Decls, o: &Object) -> String {
+fn name_of(decls: &Decls, sites: &BTreeMap<usize, String>, o: &Object) -> String {
     match o {
         Object::Var(v) => {
             let var = &decls.vars[*v];
@@ -169,6 +235,10 @@ fn name_of(decls: &Decls, o: &Object) -> String {
             }
         }
         Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
+        Object::Site(at) => format!(
+            "heap blocks allocated in `{}` (the call at byte {at})",
+            sites.get(at).map_or("?", |f| f.as_str())
+        ),
         Object::Libc(g) => format!("the C library's state of `{g}`"),
         Object::Slot(v) => format!(
             "{}[…] (the block this local of main holds, one element per thread)",
@@ -212,8 +282,14 @@ fn note(u: &Use) -> AccessNote {
     }
 }
 
-fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> ObjectProof {
-    let name = name_of(decls, o);
+fn verdict(
+    decls: &Decls,
+    sites: &BTreeMap<usize, String>,
+    o: &Object,
+    us: &BTreeSet<Use>,
+    facts: &MainFacts,
+) -> ObjectProof {
+    let name = name_of(decls, sites, o);
     let list: Vec<&Use> = us.iter().collect();
     let mut any_parallel = false;
     let mut any_disjoint = false;
@@ -297,6 +373,7 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
                     path_text(&path)
                 ),
             ),
+            Lock::Fresh(_) | Lock::FreshParam(_) => unreachable!("never recorded with an access"),
             Lock::OnceRunning(o, path, routine) | Lock::OnceDone(o, path, routine) => (
                 "once",
                 format!(
@@ -337,8 +414,13 @@ fn verdict(decls: &Decls, o: &Object, us: &BTreeSet<Use>, facts: &MainFacts) -> 
 fn common_lock(list: &[&Use]) -> Option<Lock> {
     let mut common = list.first()?.locks.clone();
     for u in list {
-        common
-            .retain(|l| u.locks.contains(l) && !matches!(l, Lock::Shared(..) | Lock::OnceDone(..)));
+        common.retain(|l| {
+            u.locks.contains(l)
+                && !matches!(
+                    l,
+                    Lock::Shared(..) | Lock::OnceDone(..) | Lock::Fresh(_) | Lock::FreshParam(_)
+                )
+        });
     }
     common.into_iter().next()
 }
@@ -354,7 +436,9 @@ fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
                 | Lock::Element(..)
                 | Lock::InElement(..)
                 | Lock::OnceRunning(..)
-                | Lock::OnceDone(..) => None,
+                | Lock::OnceDone(..)
+                | Lock::Fresh(_)
+                | Lock::FreshParam(_) => None,
             })
             .collect()
     };

@@ -4,7 +4,8 @@
 //! with an argument that is not plainly arithmetic (`__builtin_expect(p->n == 0, 0)`,
 //! `malloc(sizeof *p * p->n)`) made the proof give up on the whole program, for it may
 //! have been handed a function pointer to call back. Inline assembly that is only a
-//! spin-wait hint is no access either.
+//! spin-wait hint is no access either. Also the lists of library functions whose pointer
+//! arguments are only read, only synchronisation objects, or never kept.
 
 use crate::model::library;
 use lang_c::ast::{AsmStatement, StringLiteral};
@@ -73,4 +74,77 @@ fn text_of(literal: &StringLiteral) -> Option<String> {
         text.push_str(piece.strip_prefix('"').and_then(|p| p.strip_suffix('"'))?);
     }
     Some(text)
+}
+
+/// Functions that read through their pointer arguments and keep none of them.
+const PRINTS: &[&str] = &[
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "fflush", "perror", "assert",
+];
+
+/// Functions whose pointer arguments are synchronisation objects (or their attributes)
+/// and nothing else: they touch no data of the program and keep no pointer to it.
+const SYNC_OBJECTS: &[&str] = &[
+    "pthread_mutex",
+    "pthread_cond",
+    "pthread_spin",
+    "pthread_rwlock",
+    "pthread_barrier",
+    "pthread_attr",
+    "sem_",
+];
+
+/// Library functions with known effects that neither return a pointer into an argument
+/// nor store one anywhere: the objects their pointer arguments point to do not escape.
+/// Any other (`memcpy` returns its destination, `strchr` a pointer into its argument,
+/// `strtol` stores one through its second) lets them escape.
+const KEEPS_NO_POINTER: &[&str] = &[
+    "strlen",
+    "strnlen",
+    "strcmp",
+    "strncmp",
+    "memcmp",
+    "strcoll",
+    "atoi",
+    "atol",
+    "atoll",
+    "puts",
+    "fputs",
+    "fwrite",
+    "write",
+    "send",
+    "pwrite",
+    "read",
+    "recv",
+    "pread",
+    "fread",
+    "pipe",
+    "socketpair",
+    "free",
+    "sprintf",
+    "snprintf",
+    "vsprintf",
+    "vsnprintf",
+    "bzero",
+    "explicit_bzero",
+    "scanf",
+    "__isoc99_scanf",
+    "fscanf",
+    "__isoc99_fscanf",
+    "sscanf",
+    "__isoc99_sscanf",
+];
+
+/// Does `name` take only synchronisation objects (and their attributes)?
+pub fn sync_objects(name: &str) -> bool {
+    SYNC_OBJECTS.iter().any(|p| name.starts_with(p))
+}
+
+/// Does `name` keep no pointer it is given ([`KEEPS_NO_POINTER`])?
+pub fn keeps_no_pointer(name: &str) -> bool {
+    KEEPS_NO_POINTER.contains(&name)
+}
+
+/// Does `name` only read through its pointer arguments ([`PRINTS`])?
+pub fn prints(name: &str) -> bool {
+    PRINTS.contains(&name)
 }

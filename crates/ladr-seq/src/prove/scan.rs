@@ -16,8 +16,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub enum Target {
     /// A variable, by name.
     Var(VarId),
-    /// Whatever a pointer may point to.
-    Deref,
+    /// Whatever a pointer may point to: the pointer's node of the points-to
+    /// ([`super::heap`]; none: any object).
+    Deref(Option<super::heap::NodeId>),
     /// The blocks a global that owns them has pointed to (`P[i]`, `*P`).
     Owned(VarId),
     /// The hidden state of an MT-Unsafe C library function group.
@@ -37,6 +38,8 @@ pub struct RawAccess {
     pub locks: Locks,
     /// Made while `main` runs alone.
     pub solo: bool,
+    /// Through a local that holds a block no other thread can reach yet ([`super::heap`]).
+    pub fresh: bool,
     pub offset: usize,
 }
 
@@ -113,6 +116,16 @@ pub struct Scan<'d, 'a> {
     pub deref_base: Option<VarId>,
     /// The element key of the named part accessed ([`super::element`]).
     pub key: Option<VarId>,
+    /// The variable read as the pointer of a `p[i]` (or `*p`, `p->m`): no leak of a
+    /// fresh block; the one read as a copy's source or a call's argument: no leak for
+    /// the walk (the copy is fresh too, the callee keeps it), a leak for a parameter
+    /// ([`super::heap`]).
+    pub fresh_skip: Option<VarId>,
+    pub fresh_copy: Option<VarId>,
+    /// The positions of the next call's fresh arguments.
+    pub fresh_params: Vec<usize>,
+    /// The access being recorded is through a fresh local.
+    pub fresh_access: bool,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -152,6 +165,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             assigned_index: None,
             deref_base: None,
             key: None,
+            fresh_skip: None,
+            fresh_copy: None,
+            fresh_params: vec![],
+            fresh_access: false,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -198,7 +215,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.gotos.clear();
             self.returns = None;
             self.scopes = vec![self.parameters(&name, f)];
-            self.state = Some(entry.clone());
+            self.state = Some(self.fresh_entry(&name, &entry));
             match (&f.statement.node, top_solo) {
                 (Statement::Compound(items), Some(flags)) => {
                     self.scopes.push(HashMap::new());
@@ -233,6 +250,8 @@ impl<'d, 'a> Scan<'d, 'a> {
                         };
                         if let (Some(id), Some(n)) = (id, declarator_name(&decl.node)) {
                             self.decls.vars[id].position = Some(k);
+                            self.decls.params.insert((function.to_string(), k), id);
+                            self.heap_parameter(function, k, id);
                             self.locals.insert(key, id);
                             scope.insert(n.to_string(), id);
                         }
@@ -293,6 +312,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             Statement::Return(e) => {
                 if let Some(e) = e {
                     self.read(e);
+                    self.heap_return(e);
                 }
                 self.returns = meet(&self.returns, &self.state);
                 self.state = None;
@@ -371,6 +391,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             // A new object: no held element lock has it as key.
             self.forget_key(id);
             if let Some(i) = &init.node.initializer {
+                self.heap_init(id, &i.node);
                 // A static local's initialiser runs before `main`: only its addresses count.
                 self.initializer(&i.node);
                 if self.decls.vars[id].automatic {
@@ -445,6 +466,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         var.array = of.array;
         var.arithmetic = of.arithmetic;
         var.depth = of.depth;
+        var.scalar_pointee = of.scalar_pointee;
     }
 
     /// Resolves a name to the variable in scope.
@@ -487,6 +509,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 write,
                 atomic,
                 solo: self.solo,
+                fresh: self.fresh_access,
                 offset,
             });
         }
@@ -512,6 +535,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 // A library function with known effects: followed as a direct call.
                 self.state = before.clone();
                 let outer = std::mem::replace(&mut self.library_arguments, true);
+                self.heap_library(f, args, at);
                 self.library_call(f, args, at);
                 self.library_arguments = outer;
                 after = meet(&after, &self.state);
@@ -527,6 +551,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 continue;
             }
             self.state = before.clone();
+            self.heap_call_defined(f, args, at);
             self.call_defined(f);
             after = meet(&after, &self.state);
         }
@@ -535,10 +560,13 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     /// A call of the defined function `callee`: its call site, then its summary.
     pub fn call_defined(&mut self, callee: &str) {
+        let fresh = std::mem::take(&mut self.fresh_params);
         if let (true, Some(locks)) = (self.record, &self.state) {
+            let mut locks = super::element::without_keyed(locks.clone());
+            locks.extend(fresh.into_iter().map(Lock::FreshParam));
             self.run.calls.push(CallSite {
                 callee: callee.to_string(),
-                locks: super::element::without_keyed(locks.clone()),
+                locks,
                 solo: self.solo,
             });
         }

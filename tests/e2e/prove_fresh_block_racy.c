@@ -1,0 +1,36 @@
+// The twin: the node is linked first and initialised after, outside the lock, while
+// `main` may read it.
+#include <pthread.h>
+#include <stdlib.h>
+struct node {
+  int datum;
+  struct node *next;
+};
+struct node *list;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void init(struct node *n, int v) {
+  n->datum = v;
+  n->next = 0;
+}
+void *worker(void *arg) {
+  struct node *n = malloc(sizeof(struct node));
+  pthread_mutex_lock(&m);
+  n->next = list;
+  list = n;
+  pthread_mutex_unlock(&m);
+  init(n, 7);
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  int sum = 0;
+  pthread_mutex_lock(&m);
+  if (list)
+    sum = list->datum;
+  pthread_mutex_unlock(&m);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return sum;
+}
