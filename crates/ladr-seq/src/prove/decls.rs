@@ -482,13 +482,7 @@ fn arity(d: &Declarator) -> Option<(usize, bool)> {
 
 /// `T *p` with `T` arithmetic keywords only (`int`, `unsigned long`, `double`).
 fn scalar_pointee(specs: &[Node<DeclarationSpecifier>], d: &Declarator) -> bool {
-    let types: Vec<&TypeSpecifier> = specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-            _ => None,
-        })
-        .collect();
+    let types = ladr_c::syntax::build::type_specifiers(specs);
     matches!(d.kind.node, DeclaratorKind::Identifier(_))
         && matches!(&d.derived[..], [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
         && !types.is_empty()

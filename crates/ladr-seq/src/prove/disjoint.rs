@@ -101,11 +101,8 @@ pub fn counter_width(body: &[Node<BlockItem>], s: &Node<Statement>, i: &str) -> 
                 ladr_c::syntax::build::declarator_name(&x.node.declarator.node) == Some(i)
             })?;
         let plain = x.node.declarator.node.derived.is_empty();
-        let types = d.node.specifiers.iter().filter_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-            _ => None,
-        });
-        keyword_width(types).filter(|_| plain)
+        let types = ladr_c::syntax::build::type_specifiers(&d.node.specifiers);
+        keyword_width(types.into_iter()).filter(|_| plain)
     })
 }
 

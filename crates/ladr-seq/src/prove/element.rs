@@ -41,13 +41,7 @@ pub struct Shape {
 
 /// The [`Shape`] of a declaration's type, if it has one.
 pub fn shape(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> Option<Shape> {
-    let types: Vec<&TypeSpecifier> = specs
-        .iter()
-        .filter_map(|s| match &s.node {
-            DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-            _ => None,
-        })
-        .collect();
+    let types = ladr_c::syntax::build::type_specifiers(specs);
     let base = match types[..] {
         [TypeSpecifier::Struct(st)] => {
             let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);

@@ -513,8 +513,14 @@ impl<'a> Scan<'_, 'a> {
             }
             return;
         }
-        if name == "pthread_join" {
-            if let Some(a) = arg(1) {
+        // What a joined thread returned, and what a havoc writes: any value.
+        let any_value_into = match name {
+            "pthread_join" => Some(1),
+            "__CPROVER_havoc_object" => Some(0),
+            _ => None,
+        };
+        if let Some(k) = any_value_into {
+            if let Some(a) = arg(k) {
                 let u = self.unknown();
                 self.store_through(a, u);
             }
@@ -543,13 +549,6 @@ impl<'a> Scan<'_, 'a> {
                 self.hadd(Constraint::Store(v, x));
             }
             self.hadd(Constraint::Copy(res, x));
-            return;
-        }
-        if name == "__CPROVER_havoc_object" {
-            if let Some(a) = arg(0) {
-                let u = self.unknown();
-                self.store_through(a, u);
-            }
             return;
         }
         if RETURNS_FIRST.contains(&name) {

@@ -29,9 +29,11 @@ impl Set {
 
     /// Adds every cell of `other`; whether any was new.
     pub fn union_with(&mut self, other: &Set) -> bool {
-        let before = self.0.len();
+        if other.0.is_subset(&self.0) {
+            return false;
+        }
         self.0.union_with(&other.0);
-        self.0.len() != before
+        true
     }
 }
 

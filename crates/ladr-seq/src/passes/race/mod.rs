@@ -241,24 +241,15 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .0
             .push(node(ExternalDeclaration::Declaration(d), span));
     }
-    // `void *__ladr_c1_addr, *__ladr_at;`
-    for name in [C1_ADDR, AT] {
+    // `void *__ladr_c1_addr, *__ladr_at;` and, with frees, `char *__ladr_c1_free;`
+    let free = frees.then_some((C1_FREE, TypeSpecifier::Char));
+    for (name, pointee) in [(C1_ADDR, TypeSpecifier::Void), (AT, TypeSpecifier::Void)]
+        .into_iter()
+        .chain(free)
+    {
         let d = declaration(
-            vec![spec(TypeSpecifier::Void, span)],
+            vec![spec(pointee, span)],
             name,
-            vec![node(DerivedDeclarator::Pointer(vec![]), span)],
-            None,
-            span,
-        );
-        p.unit
-            .0
-            .push(node(ExternalDeclaration::Declaration(d), span));
-    }
-    if frees {
-        // `char *__ladr_c1_free;`
-        let d = declaration(
-            vec![spec(TypeSpecifier::Char, span)],
-            C1_FREE,
             vec![node(DerivedDeclarator::Pointer(vec![]), span)],
             None,
             span,
