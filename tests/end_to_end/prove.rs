@@ -129,6 +129,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_fresh_block_racy.c",
         (12, 31),
     ),
+    (
+        "lock",
+        "prove_cond_lock_free.c",
+        "prove_cond_lock_racy.c",
+        (10, 22),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

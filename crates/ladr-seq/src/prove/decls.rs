@@ -53,6 +53,9 @@ pub struct Var {
     pub shape: Option<super::element::Shape>,
     /// A pointer to an arithmetic keyword type (`int *p`): `*p`, `p[i]` are no arrays.
     pub scalar_pointee: bool,
+    /// Of type `int`, `unsigned`, `long` or `long long` (signed or not, not `_Atomic`):
+    /// its arithmetic is modulo its width, with no promotion ([`super::guard`]).
+    pub wide_integer: bool,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -115,6 +118,8 @@ pub struct Decls<'a> {
     pub fresh_sites: HashMap<usize, VarId>,
     /// The variables whose address the program takes (known after the discovery).
     pub escaped: HashSet<VarId>,
+    /// The discovery is done: [`Decls::escaped`] holds every address taken.
+    pub addresses_known: bool,
     /// Struct and union tags the program defines more than once (in different scopes).
     pub redefined_tags: HashSet<String>,
     /// The points-to constraints the recording walks generate ([`super::heap`]).
@@ -150,6 +155,7 @@ impl<'a> Decls<'a> {
             slot_pointers: HashMap::new(),
             fresh_sites: HashMap::new(),
             escaped: HashSet::new(),
+            addresses_known: false,
             redefined_tags: super::element::redefined_tags(unit),
             heap: Default::default(),
             fresh_leaks: HashSet::new(),
@@ -299,6 +305,7 @@ impl<'a> Decls<'a> {
             position: None,
             shape: super::element::shape(specs, declarator),
             scalar_pointee: scalar_pointee(specs, declarator),
+            wide_integer: wide_integer(specs, declarator),
         }
     }
 
@@ -487,4 +494,21 @@ fn scalar_pointee(specs: &[Node<DeclarationSpecifier>], d: &Declarator) -> bool 
         && matches!(&d.derived[..], [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
         && !types.is_empty()
         && types.iter().all(|t| is_arithmetic_keyword(t))
+}
+
+/// `int`, `unsigned`, `long`, `long long` (with `signed`/`unsigned`), no pointer, array
+/// or function, not `_Atomic`: a type whose arithmetic no promotion widens.
+fn wide_integer(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> bool {
+    let types = ladr_c::syntax::build::type_specifiers(specs);
+    declarator.derived.is_empty()
+        && !types.is_empty()
+        && types.iter().all(|t| {
+            matches!(
+                t,
+                TypeSpecifier::Int | TypeSpecifier::Long | TypeSpecifier::Signed | TypeSpecifier::Unsigned
+            )
+        })
+        && !specs.iter().any(|s| {
+            matches!(&s.node, DeclarationSpecifier::TypeQualifier(q) if q.node == TypeQualifier::Atomic)
+        })
 }

@@ -108,9 +108,19 @@ pub fn redefined_tags(unit: &TranslationUnit) -> HashSet<String> {
     count.twice
 }
 
-/// `locks` without the keyed element locks (the keys are one call's locals).
+/// `locks` without the keyed element locks and the walk's facts about locals (the keys
+/// and the guard variables are one call's locals).
 pub fn without_keyed(mut locks: Locks) -> Locks {
-    locks.retain(|l| !matches!(l, Lock::Element(..) | Lock::Fresh(_) | Lock::FreshParam(_)));
+    locks.retain(|l| {
+        !matches!(
+            l,
+            Lock::Element(..)
+                | Lock::Fresh(_)
+                | Lock::FreshParam(_)
+                | Lock::Guarded(..)
+                | Lock::Compare(..)
+        )
+    });
     locks
 }
 

@@ -32,6 +32,7 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod guard;
 mod heap;
 mod once;
 mod owned;
@@ -97,6 +98,13 @@ pub enum Lock {
     /// Not a lock: at a call site, the argument at this position is a fresh block the
     /// callee does not let go of; in a callee's entry, that parameter is fresh.
     FreshParam(usize),
+    /// Not a lock: when the local `.0` equals `.1` (modulo its width; `.2`) or differs
+    /// from it (`!.2`), `.3` is held ([`guard`]). Held in a walk's lockset only, never
+    /// recorded.
+    Guarded(VarId, i64, bool, Box<Lock>),
+    /// Not a lock: the local `.0` equals `.1` (modulo its width; `.2`) or differs from it
+    /// (`!.2`; [`guard`]).
+    Compare(VarId, i64, bool),
 }
 
 impl Lock {
@@ -120,7 +128,8 @@ impl Lock {
             | Lock::InElement(v, _)
             | Lock::OnceRunning(v, ..)
             | Lock::OnceDone(v, ..) => Some(*v),
-            Lock::Atomic | Lock::Fresh(_) | Lock::FreshParam(_) => None,
+            Lock::Guarded(.., l) => l.variable(),
+            Lock::Atomic | Lock::Fresh(_) | Lock::FreshParam(_) | Lock::Compare(..) => None,
         }
     }
 }
@@ -140,7 +149,7 @@ pub fn exclusive(a: &Locks, b: &Locks) -> bool {
             b.contains(l) || b.contains(&Lock::OnceDone(*v, p.clone(), f.clone()))
         }
         Lock::OnceDone(v, p, f) => b.contains(&Lock::OnceRunning(*v, p.clone(), f.clone())),
-        Lock::Fresh(_) | Lock::FreshParam(_) => false,
+        Lock::Fresh(_) | Lock::FreshParam(_) | Lock::Guarded(..) | Lock::Compare(..) => false,
     })
 }
 /// A must-lockset; none: unreachable.
@@ -449,6 +458,7 @@ fn discover<'a>(
         .chain([&global_run])
         .flat_map(|r| r.address_taken.iter().copied())
         .collect();
+    decls.addresses_known = true;
     let routines: HashSet<&str> = runs
         .values()
         .flat_map(|r| r.creates.iter().map(|c| c.routine.as_str()))

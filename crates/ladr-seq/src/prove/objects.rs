@@ -373,7 +373,9 @@ fn verdict(
                     path_text(&path)
                 ),
             ),
-            Lock::Fresh(_) | Lock::FreshParam(_) => unreachable!("never recorded with an access"),
+            Lock::Fresh(_) | Lock::FreshParam(_) | Lock::Guarded(..) | Lock::Compare(..) => {
+                unreachable!("never recorded with an access")
+            }
             Lock::OnceRunning(o, path, routine) | Lock::OnceDone(o, path, routine) => (
                 "once",
                 format!(
@@ -418,7 +420,12 @@ fn common_lock(list: &[&Use]) -> Option<Lock> {
             u.locks.contains(l)
                 && !matches!(
                     l,
-                    Lock::Shared(..) | Lock::OnceDone(..) | Lock::Fresh(_) | Lock::FreshParam(_)
+                    Lock::Shared(..)
+                        | Lock::OnceDone(..)
+                        | Lock::Fresh(_)
+                        | Lock::FreshParam(_)
+                        | Lock::Guarded(..)
+                        | Lock::Compare(..)
                 )
         });
     }
@@ -438,7 +445,9 @@ fn common_rwlock(list: &[&Use]) -> Option<(super::decls::VarId, Path)> {
                 | Lock::OnceRunning(..)
                 | Lock::OnceDone(..)
                 | Lock::Fresh(_)
-                | Lock::FreshParam(_) => None,
+                | Lock::FreshParam(_)
+                | Lock::Guarded(..)
+                | Lock::Compare(..) => None,
             })
             .collect()
     };

@@ -135,7 +135,11 @@ pub struct Scan<'d, 'a> {
 pub fn meet(a: &State, b: &State) -> State {
     match (a, b) {
         (None, x) | (x, None) => x.clone(),
-        (Some(x), Some(y)) => Some(x.intersection(y).cloned().collect()),
+        (Some(x), Some(y)) => {
+            let mut both: Locks = x.intersection(y).cloned().collect();
+            super::guard::meet_guards(x, y, &mut both);
+            Some(both)
+        }
     }
 }
 
@@ -279,13 +283,16 @@ impl<'d, 'a> Scan<'d, 'a> {
                 }
                 self.scopes.pop();
             }
-            Statement::Expression(Some(e)) => self.expr_statement(e),
+            Statement::Expression(Some(e)) => self.guarded_expr_statement(e),
             Statement::Expression(None) => {}
             Statement::If(i) => {
                 self.read(&i.node.condition);
+                let test = self.guard_test(&i.node.condition);
                 let before = self.state.clone();
+                self.state = super::guard::enter(before.clone(), test, true);
                 self.statement(&i.node.then_statement);
-                let then = std::mem::replace(&mut self.state, before);
+                let then =
+                    std::mem::replace(&mut self.state, super::guard::enter(before, test, false));
                 if let Some(e) = &i.node.else_statement {
                     self.statement(e);
                 }
@@ -328,15 +335,23 @@ impl<'d, 'a> Scan<'d, 'a> {
         let entry = self.state.clone();
         let mut head = entry.clone();
         self.record = false;
+        let mut stable = false;
         for _ in 0..64 {
             self.state = head.clone();
             self.read(&w.expression);
             self.statement(&w.statement);
             let next = meet(&entry, &self.state);
             if next == head {
+                stable = true;
                 break;
             }
             head = next;
+        }
+        if !stable {
+            self.give_up(
+                "the locksets of a loop reach no fixpoint",
+                w.expression.span.start,
+            );
         }
         self.record = record;
         self.state = head.clone();
@@ -388,8 +403,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                     scope.insert(n.to_string(), id);
                 }
             }
-            // A new object: no held element lock has it as key.
+            // A new object: no held element lock has it as key, no fact is about it.
             self.forget_key(id);
+            super::guard::forget(&mut self.state, id);
             if let Some(i) = &init.node.initializer {
                 self.heap_init(id, &i.node);
                 // A static local's initialiser runs before `main`: only its addresses count.
@@ -493,6 +509,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         offset: usize,
     ) {
         if let (true, Target::Var(v)) = (write, target) {
+            super::guard::forget(&mut self.state, v);
             let given = self.assigned.take().filter(|_| path.is_empty());
             self.wrote(v, given);
             let index = self.assigned_index.take().filter(|_| path.is_empty());
