@@ -363,13 +363,16 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     }
     once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
-    let threads_of = |f: &str| -> BTreeSet<String> {
-        roots
-            .iter()
-            .filter(|r| r.as_str() == f || a.reach.get(r.as_str()).is_some_and(|s| s.contains(f)))
-            .cloned()
-            .collect()
-    };
+    // The roots each function runs in: inverted once (asking every root per access made
+    // the judging quadratic in the number of start routines).
+    let mut roots_of: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    for r in &roots {
+        let reached = a.reach.get(r.as_str()).into_iter().flatten();
+        for f in std::iter::once(r.as_str()).chain(reached.map(|f| f.as_str())) {
+            roots_of.entry(f).or_default().insert(r.clone());
+        }
+    }
+    let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
     let memory = objects::Memory::of(&mut decls, &address_taken);
     let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
