@@ -71,6 +71,32 @@ const RACY_GUARD: &[(&str, &str)] = &[
         "goto-back",
         "int i = nondet(); if (i) pthread_mutex_lock(&m); again: if (i) x++; i = nondet(); if (nondet()) goto again;",
     ),
+    // a trylock's failure taken for its success
+    (
+        "trylock-failed",
+        "int r = pthread_mutex_trylock(&m); if (r != 0) x++; if (r == 0) pthread_mutex_unlock(&m);",
+    ),
+    // a trylock of another mutex
+    (
+        "trylock-other",
+        "pthread_mutex_t m3; pthread_mutex_init(&m3, 0); int r = pthread_mutex_trylock(&m3); if (r == 0) { x++; pthread_mutex_unlock(&m3); }",
+    ),
+    // a trylock's result shifted, then tested at 0
+    (
+        "trylock-shifted",
+        "int r = pthread_mutex_trylock(&m); r++; if (r == 0) x++; if (r == 1) pthread_mutex_unlock(&m);",
+    ),
+    // a lock, not a trylock, whose result is tested: it may fail (EDEADLK, EINVAL) and
+    // it is no trylock
+    (
+        "unlock-result",
+        "pthread_mutex_lock(&m); int r = pthread_mutex_unlock(&m); if (r == 0) x++;",
+    ),
+    // a long copied into an int: 2^32 differs from 0, its copy does not
+    (
+        "copy-narrowed",
+        "long r = ((long)nondet() << 32) | (unsigned)nondet(); if (!r) pthread_mutex_lock(&m); int v = r; if (!v) x++;",
+    ),
     // re-declared in a loop: a new object each round
     (
         "redeclared",
@@ -154,6 +180,14 @@ fn conditional_locks_under_the_same_test_are_proved() {
         (
             "negated",
             "unsigned i = nondet(); if (!i) pthread_mutex_lock(&m); i += 7; if (i == 7) x++; if (i != 7) { } else pthread_mutex_unlock(&m);",
+        ),
+        (
+            "trylock",
+            "int r = pthread_mutex_trylock(&m); if (r != 16) { if (r != 0) __CPROVER_assume(0); x++; pthread_mutex_unlock(&m); }",
+        ),
+        (
+            "copied",
+            "int r = nondet(); if (r) pthread_mutex_lock(&m); long v; v = r; if (v != 0) x++; if (v) pthread_mutex_unlock(&m);",
         ),
         (
             "else-branch",

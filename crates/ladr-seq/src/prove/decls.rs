@@ -56,6 +56,9 @@ pub struct Var {
     /// Of type `int`, `unsigned`, `long` or `long long` (signed or not, not `_Atomic`):
     /// its arithmetic is modulo its width, with no promotion ([`super::guard`]).
     pub wide_integer: bool,
+    /// How many `long`s its type has (0: `int`): a conversion to a type of as many or
+    /// more never narrows.
+    pub longs: usize,
 }
 
 /// The type facts of one declaration's type: array, arithmetic, atomic.
@@ -306,6 +309,10 @@ impl<'a> Decls<'a> {
             shape: super::element::shape(specs, declarator),
             scalar_pointee: scalar_pointee(specs, declarator),
             wide_integer: wide_integer(specs, declarator),
+            longs: ladr_c::syntax::build::type_specifiers(specs)
+                .iter()
+                .filter(|t| matches!(t, TypeSpecifier::Long))
+                .count(),
         }
     }
 

@@ -24,6 +24,9 @@
 //!   holds) or has the opposite comparison (its premise is false); a lock one side holds
 //!   and the other not is guarded by the comparison the other side's opposite — so
 //!   `if (v) lock(&m);` ends with "`v` differs from 0: `m` is held".
+//! * `v = pthread_mutex_trylock(&m)` (`pthread_spin_trylock`, `pthread_rwlock_trywrlock`;
+//!   `pthread_rwlock_tryrdlock` holds it shared) adds "`v` equals 0: `m` is held" — POSIX
+//!   returns 0 exactly when the lock was taken.
 //! * `v++`, `v--`, `v += k`, `v -= k` (and `v = v ± k`) shift both facts by the same
 //!   amount; any other write of `v`, or its declaration, ends them; an unlock, an init or
 //!   a call that may release `L` ends `Guarded(…, L)` (`Lock::may_alias` looks at `L`).
@@ -130,13 +133,16 @@ impl<'d, 'a> Scan<'d, 'a> {
             return None;
         };
         let v = self.lookup(&i.node.name)?;
+        self.is_guard(v).then_some(v)
+    }
+
+    fn is_guard(&self, v: VarId) -> bool {
         let var = &self.decls.vars[v];
-        (self.decls.addresses_known
+        self.decls.addresses_known
             && var.automatic
             && !var.thread_local
             && var.wide_integer
-            && !self.decls.escaped.contains(&v))
-        .then_some(v)
+            && !self.decls.escaped.contains(&v)
     }
 
     /// The guard test `cond` is, if it is one.
@@ -210,9 +216,94 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
+    /// `v = pthread_mutex_trylock(&m)` of a guard variable `v`: `v` and the lock taken
+    /// when it returns 0.
+    fn guard_trylock(&self, e: &'a Node<Expression>) -> Option<(VarId, Lock)> {
+        let Expression::BinaryOperator(b) = &e.node else {
+            return None;
+        };
+        if b.node.operator.node != BinaryOperator::Assign {
+            return None;
+        }
+        let v = self.guard_var(&b.node.lhs)?;
+        Some((v, self.trylock_of(&b.node.rhs)?))
+    }
+
+    /// The lock a trylock call `e` takes when it returns 0.
+    fn trylock_of(&self, e: &'a Node<Expression>) -> Option<Lock> {
+        let Expression::Call(c) = &e.node else {
+            return None;
+        };
+        let Expression::Identifier(f) = &c.node.callee.node else {
+            return None;
+        };
+        let shared = match f.node.name.as_str() {
+            "pthread_mutex_trylock" | "pthread_spin_trylock" | "pthread_rwlock_trywrlock" => false,
+            "pthread_rwlock_tryrdlock" => true,
+            _ => return None,
+        };
+        if self.decls.bodies.contains_key(&f.node.name) || self.lookup(&f.node.name).is_some() {
+            return None; // the program's own function of that name
+        }
+        match self.lock_of(c.node.arguments.first()?)? {
+            Lock::Mutex(m, path) if shared => Some(Lock::Shared(m, path)),
+            l @ Lock::Mutex(..) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// After `T v = e;` (walked): a trylock's result guards its lock; a copy of a guard
+    /// variable takes its comparisons with 0.
+    pub fn guard_declared(&mut self, v: VarId, e: &'a Node<Expression>, copied: Vec<Lock>) {
+        if !self.is_guard(v) {
+            return;
+        }
+        let l = self.trylock_of(e);
+        let Some(locks) = &mut self.state else {
+            return;
+        };
+        if let Some(l) = l {
+            locks.insert(Lock::Guarded(v, 0, true, Box::new(l)));
+        }
+        locks.extend(copied.into_iter().filter_map(|l| renamed(l, v)));
+    }
+
+    /// The comparisons with 0 of the guard variable `e` copies into a guard variable
+    /// `to` of a type no narrower (0 stays 0, any other value stays another).
+    pub fn guard_copy(&self, to: VarId, e: &Node<Expression>) -> Vec<Lock> {
+        let (Some(from), Some(locks)) = (self.guard_var(e), &self.state) else {
+            return vec![];
+        };
+        if from == to
+            || !self.is_guard(to)
+            || self.decls.vars[to].longs < self.decls.vars[from].longs
+        {
+            return vec![];
+        }
+        locks
+            .iter()
+            .filter(|l| matches!(l, Lock::Guarded(w, 0, ..) | Lock::Compare(w, 0, _) if *w == from))
+            .cloned()
+            .collect()
+    }
+
     /// An expression statement: walked, then a shift of a guard variable moves its facts
-    /// (the walk's write ended them).
+    /// (the walk's write ended them), a trylock's result guards its lock.
     pub fn guarded_expr_statement(&mut self, e: &'a Node<Expression>) {
+        let trylock = self.guard_trylock(e);
+        let copied = match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                match self.guard_var(&b.node.lhs) {
+                    Some(to) => self
+                        .guard_copy(to, &b.node.rhs)
+                        .into_iter()
+                        .map(|l| (to, l))
+                        .collect(),
+                    None => vec![],
+                }
+            }
+            _ => vec![],
+        };
         let shift = self.guard_shift(e);
         let kept: Vec<Lock> = match (&shift, &self.state) {
             (Some((v, _)), Some(locks)) => locks
@@ -223,6 +314,12 @@ impl<'d, 'a> Scan<'d, 'a> {
             _ => vec![],
         };
         self.expr_statement(e);
+        if let (Some((v, l)), Some(locks)) = (trylock, &mut self.state) {
+            locks.insert(Lock::Guarded(v, 0, true, Box::new(l)));
+        }
+        if let Some(locks) = &mut self.state {
+            locks.extend(copied.into_iter().filter_map(|(to, l)| renamed(l, to)));
+        }
         let (Some((_, d)), Some(locks)) = (shift, &mut self.state) else {
             return;
         };
@@ -239,4 +336,29 @@ impl<'d, 'a> Scan<'d, 'a> {
             locks.extend(moved);
         }
     }
+}
+
+/// A comparison or guard of one variable, said of `to`.
+fn renamed(l: Lock, to: VarId) -> Option<Lock> {
+    match l {
+        Lock::Guarded(_, c, eq, g) => Some(Lock::Guarded(to, c, eq, g)),
+        Lock::Compare(_, c, eq) => Some(Lock::Compare(to, c, eq)),
+        _ => None,
+    }
+}
+
+/// `e` is a call of a pthread lock function (each returns `int`) that the program does
+/// not define itself.
+pub fn returns_int(s: &Scan, e: &Node<Expression>) -> bool {
+    let Expression::Call(c) = &e.node else {
+        return false;
+    };
+    let Expression::Identifier(f) = &c.node.callee.node else {
+        return false;
+    };
+    let name = f.node.name.as_str();
+    name.starts_with("pthread_")
+        && (name.contains("lock") || name.contains("unlock"))
+        && !s.decls.bodies.contains_key(name)
+        && s.lookup(name).is_none()
 }

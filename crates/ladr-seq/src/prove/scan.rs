@@ -407,6 +407,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.forget_key(id);
             super::guard::forget(&mut self.state, id);
             if let Some(i) = &init.node.initializer {
+                let copied = match &i.node {
+                    Initializer::Expression(e) => self.guard_copy(id, e),
+                    _ => vec![],
+                };
                 self.heap_init(id, &i.node);
                 // A static local's initialiser runs before `main`: only its addresses count.
                 self.initializer(&i.node);
@@ -418,6 +422,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                     self.access(Target::Var(id), true, false, init.span.start);
                     self.assigned = None;
                     self.assigned_index = None;
+                    if let Initializer::Expression(e) = &i.node {
+                        self.guard_declared(id, e, copied);
+                    }
                 }
             }
         }
@@ -471,6 +478,14 @@ impl<'d, 'a> Scan<'d, 'a> {
         let TypeOf::Expression(e) = &t.node else {
             return;
         };
+        if super::guard::returns_int(self, e) {
+            // `normalise`'s temporary of a call of a lock function: an `int`.
+            let var = &mut self.decls.vars[id];
+            var.arithmetic = true;
+            var.wide_integer = true;
+            var.longs = 0;
+            return;
+        }
         let Expression::Identifier(i) = &e.node else {
             return;
         };
@@ -483,6 +498,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         var.arithmetic = of.arithmetic;
         var.depth = of.depth;
         var.scalar_pointee = of.scalar_pointee;
+        var.wide_integer = of.wide_integer;
+        var.longs = of.longs;
     }
 
     /// Resolves a name to the variable in scope.
