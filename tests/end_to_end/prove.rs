@@ -129,6 +129,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_fresh_block_racy.c",
         (12, 31),
     ),
+    (
+        "lock",
+        "prove_lockptr_free.c",
+        "prove_lockptr_racy.c",
+        (12, 12),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -75,11 +75,15 @@ enum Constraint {
 }
 
 /// The constraints the walks generated.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Graph {
     ids: HashMap<Node, NodeId>,
     nodes: Vec<Node>,
     constraints: HashSet<Constraint>,
+    /// Values that may point inside an object, off its start (`&x.f`, `p + 1`, an array
+    /// decaying, `p++`): the objects they may point into are *shifted*
+    /// ([`PointsTo::exact`], [`super::lockptr`]).
+    inner: BTreeSet<NodeId>,
     /// The allocation sites: offset, function.
     pub sites: BTreeMap<usize, String>,
 }
@@ -93,6 +97,10 @@ pub struct PointsTo {
     /// Variables whose address the constraints saw taken.
     pub addressed: HashSet<VarId>,
     pub sites: BTreeMap<usize, String>,
+    /// Variables a pointer may point into off their start: an inner value may point into
+    /// them, or code the analysis does not see may reach them (from *Wild*, through
+    /// every object's contents).
+    pub shifted: HashSet<VarId>,
 }
 
 impl PointsTo {
@@ -100,6 +108,23 @@ impl PointsTo {
     pub fn targets(&self, n: Option<NodeId>) -> Option<&BTreeSet<Obj>> {
         let set = self.pts.get(n? as usize)?;
         (!set.is_empty() && !set.contains(&Obj::Unknown)).then_some(set)
+    }
+
+    /// The one variable every value of the pointer `n` points to the start of: `n` may
+    /// point to nothing else (no site, no unknown object), and no value anywhere points
+    /// inside that variable off its start.
+    pub fn exact(&self, n: NodeId) -> Option<VarId> {
+        let set = self.pts.get(n as usize)?;
+        match set.iter().collect::<Vec<_>>()[..] {
+            [Obj::Var(v)] if !self.shifted.contains(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// May the pointer `n` point to nothing but the start of `v`?
+    pub fn only(&self, n: NodeId, v: VarId) -> bool {
+        let set = self.pts.get(n as usize);
+        !self.shifted.contains(&v) && set.is_none_or(|s| s.iter().all(|o| *o == Obj::Var(v)))
     }
 }
 
@@ -216,12 +241,46 @@ impl Graph {
             }
         }
         let private = self.private_sites(&pts, shared);
+        let shifted = self.shifted(&pts, &contents, wild);
         PointsTo {
             pts,
             private,
             addressed,
             sites: self.sites.clone(),
+            shifted,
         }
+    }
+
+    /// The variables an inner value may point into, and those code the analysis does not
+    /// see may reach: what *Wild* points to and, transitively, what their contents do.
+    fn shifted(
+        &self,
+        pts: &[BTreeSet<Obj>],
+        contents: &HashMap<Obj, NodeId>,
+        wild: NodeId,
+    ) -> HashSet<VarId> {
+        let mut out = HashSet::new();
+        for &n in &self.inner {
+            for o in &pts[n as usize] {
+                if let Obj::Var(v) = o {
+                    out.insert(*v);
+                }
+            }
+        }
+        let mut seen: HashSet<Obj> = HashSet::new();
+        let mut todo: Vec<Obj> = pts[wild as usize].iter().copied().collect();
+        while let Some(o) = todo.pop() {
+            if !seen.insert(o) {
+                continue;
+            }
+            if let Obj::Var(v) = o {
+                out.insert(v);
+            }
+            if let Some(&c) = contents.get(&o) {
+                todo.extend(pts[c as usize].iter().copied());
+            }
+        }
+        out
     }
 
     /// The sites no shared node may point to (to a fixpoint: a block a shared block
@@ -259,7 +318,20 @@ impl Graph {
 /// Solves the constraints the walks generated: a shared variable is a global or static
 /// (not `__thread`) or one whose address is taken.
 pub fn points_to(decls: &mut super::decls::Decls, address_taken: &HashSet<VarId>) -> PointsTo {
-    let mut graph = std::mem::take(&mut decls.heap);
+    let graph = std::mem::take(&mut decls.heap);
+    solve_for(graph, decls, address_taken)
+}
+
+/// [`points_to`] of the constraints generated so far, which stay in `decls`.
+pub fn points_to_now(decls: &super::decls::Decls, address_taken: &HashSet<VarId>) -> PointsTo {
+    solve_for(decls.heap.clone(), decls, address_taken)
+}
+
+fn solve_for(
+    mut graph: Graph,
+    decls: &super::decls::Decls,
+    address_taken: &HashSet<VarId>,
+) -> PointsTo {
     let shared = |v: VarId| {
         let var = &decls.vars[v];
         address_taken.contains(&v) || !(var.automatic || var.thread_local)
@@ -304,9 +376,13 @@ const RETURNS_FIRST: &[&str] = &[
     "__builtin_assume_aligned",
 ];
 
+/// Of those, the ones whose result may point inside the argument, off its start.
+const RETURNS_INSIDE: &[&str] = &["stpcpy", "strchr", "strrchr", "strstr", "strpbrk", "memchr"];
+
 /// Library functions that store no pointer value where they write (bytes of a value:
-/// zeros), or copy the source's contents (`memcpy`).
-const STORES_NO_POINTER: &[&str] = &["memset", "bzero", "explicit_bzero"];
+/// zeros; `free` ends the block, whose contents no defined program reads again), or copy
+/// the source's contents (`memcpy`).
+const STORES_NO_POINTER: &[&str] = &["memset", "bzero", "explicit_bzero", "free"];
 const COPIES: &[&str] = &[
     "memcpy", "memmove", "strcpy", "strncpy", "stpcpy", "strcat", "strncat",
 ];
@@ -348,6 +424,21 @@ impl<'a> Scan<'_, 'a> {
 
     fn unknown(&mut self) -> NodeId {
         self.hnode(Node::Unknown)
+    }
+
+    /// The values of `n` may point inside an object, off its start.
+    fn inner(&mut self, n: NodeId) -> NodeId {
+        self.decls.heap.inner.insert(n);
+        n
+    }
+
+    /// `e++`, `e--`, `e += k`, `e -= k`, …: the value `e` holds moves.
+    pub fn heap_shift(&mut self, e: &'a Ast<Expression>) {
+        if !self.record {
+            return;
+        }
+        let v = self.value(e);
+        self.inner(v);
     }
 
     fn empty(&mut self) -> NodeId {
@@ -520,6 +611,14 @@ impl<'a> Scan<'_, 'a> {
             _ => None,
         };
         if let Some(k) = any_value_into {
+            if name == "__CPROVER_havoc_object"
+                && args.first().is_some_and(|a| self.local_address(a))
+            {
+                // N4's havoc of an uninitialised local: an indeterminate value, which no
+                // defined program uses as an address (C11 6.2.4p6, J.2); no pointer, as
+                // `__VERIFIER_nondet_int()` gives none.
+                return;
+            }
             if let Some(a) = arg(k) {
                 let u = self.unknown();
                 self.store_through(a, u);
@@ -548,6 +647,8 @@ impl<'a> Scan<'_, 'a> {
             for &v in &vals {
                 self.hadd(Constraint::Store(v, x));
             }
+            // `__atomic_fetch_add(&p, 8, …)` moves a pointer.
+            self.inner(x);
             self.hadd(Constraint::Copy(res, x));
             return;
         }
@@ -555,6 +656,9 @@ impl<'a> Scan<'_, 'a> {
             if let Some(a) = arg(0) {
                 let v = self.value(a);
                 self.hadd(Constraint::Copy(res, v));
+                if RETURNS_INSIDE.contains(&name) {
+                    self.inner(v);
+                }
             }
         }
         if let Some(effects) = library::effects(name) {
@@ -616,6 +720,20 @@ impl<'a> Scan<'_, 'a> {
         }
     }
 
+    /// Is `a` `&x` of an automatic local `x`?
+    fn local_address(&self, a: &Ast<Expression>) -> bool {
+        let Expression::UnaryOperator(u) = &super::access::strip_casts(a).node else {
+            return false;
+        };
+        let Expression::Identifier(i) = &u.node.operand.node else {
+            return false;
+        };
+        u.node.operator.node == UnaryOperator::Address
+            && self
+                .lookup(&i.node.name)
+                .is_some_and(|v| self.decls.vars[v].automatic)
+    }
+
     /// `*a = v` for the pointer value of `a`.
     fn store_through(&mut self, a: &'a Ast<Expression>, v: NodeId) {
         let p = self.value(a);
@@ -643,7 +761,17 @@ impl<'a> Scan<'_, 'a> {
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
-                match self.array_kind(lhs) {
+                // A member no struct declares as an array is a pointer: its elements
+                // lie outside the object that holds it.
+                let kind = match (&lhs.node, self.array_kind(lhs)) {
+                    (Expression::Member(m), super::decls::Tri::Maybe)
+                        if self.decls.ir.field_depth(&m.node.identifier.node.name) == Some(0) =>
+                    {
+                        super::decls::Tri::No
+                    }
+                    (_, k) => k,
+                };
+                match kind {
                     super::decls::Tri::Yes => self.address(lhs),
                     super::decls::Tri::Maybe => {
                         let a = self.address(lhs);
@@ -672,11 +800,16 @@ impl<'a> Scan<'_, 'a> {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => {
                     let var = self.hnode(Node::Var(v));
+                    // An array decays to its first element's address.
                     match self.decls.vars[v].array {
                         super::decls::Tri::No => var,
-                        super::decls::Tri::Yes => self.address(e),
+                        super::decls::Tri::Yes => {
+                            let a = self.address(e);
+                            self.inner(a)
+                        }
                         super::decls::Tri::Maybe => {
                             let a = self.address(e);
+                            self.inner(a);
                             self.union(e, 4, &[var, a])
                         }
                     }
@@ -696,13 +829,23 @@ impl<'a> Scan<'_, 'a> {
             }
             Expression::BinaryOperator(b) => self.binary_value(e, &b.node),
             Expression::UnaryOperator(u) => match u.node.operator.node {
-                UnaryOperator::Address => self.address(&u.node.operand),
+                UnaryOperator::Address => {
+                    let a = self.address(&u.node.operand);
+                    // `&x` is `x`'s start; `&x.f`, `&a[i]`, `&p->f`, `&*p` may not be.
+                    match &u.node.operand.node {
+                        Expression::Identifier(_) => a,
+                        _ => self.inner(a),
+                    }
+                }
                 UnaryOperator::Indirection => {
                     let decays = !self.scalar_pointer(&u.node.operand);
                     self.loaded(e, decays)
                 }
                 UnaryOperator::Negate => self.empty(),
-                _ => self.value(&u.node.operand),
+                _ => {
+                    let v = self.value(&u.node.operand);
+                    self.inner(v)
+                }
             },
             Expression::Cast(c) => self.value(&c.node.expression),
             Expression::Call(_) => self.hnode(Node::Temp(e.span.start, CALL)),
@@ -726,7 +869,11 @@ impl<'a> Scan<'_, 'a> {
         let t = self.temp(e, 6);
         self.hadd(Constraint::Load(t, a));
         if decays {
-            self.hadd(Constraint::Copy(t, a));
+            // An array member decays to an address inside the object.
+            let d = self.temp(e, 8);
+            self.hadd(Constraint::Copy(d, a));
+            self.inner(d);
+            self.hadd(Constraint::Copy(t, d));
         }
         t
     }
@@ -763,7 +910,8 @@ impl<'a> Scan<'_, 'a> {
                         parts.push(self.value(x));
                     }
                 }
-                self.union(e, 7, &parts)
+                let u = self.union(e, 7, &parts);
+                self.inner(u)
             }
         }
     }

@@ -33,6 +33,7 @@ mod decls;
 mod disjoint;
 mod element;
 mod heap;
+mod lockptr;
 mod once;
 mod owned;
 mod pure;
@@ -262,6 +263,17 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         reach,
         summaries: HashMap::new(),
     };
+    // Locks through pointers: named once, before any lockset is computed.
+    if !decls.lock_candidates.is_empty() {
+        let once = !a.reach.values().any(|r| r.contains("main"))
+            && !a
+                .runs
+                .values()
+                .any(|r| r.creates.iter().any(|c| c.routine == "main"));
+        let pt = heap::points_to_now(&decls, &decls.escaped);
+        let objects = lockptr::main_objects(main, &locals, once);
+        decls.pointer_locks = lockptr::resolve(&decls, &pt, &objects);
+    }
     a.summarise(&mut decls, &mut locals);
     // 2. Threads.
     let creators: HashSet<String> = a
@@ -362,6 +374,12 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .collect()
     };
     let memory = objects::Memory::of(&mut decls, &address_taken);
+    if !lockptr::check(&decls, &memory.points_to) {
+        return Proof::gave_up(
+            "a lock through a pointer names another object at the end",
+            0,
+        );
+    }
     let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
