@@ -108,22 +108,22 @@ const RACY_LOCKPTR: &[(&str, &str)] = &[
     // a mutex of a thread's own local: each thread its own
     (
         "k18",
-        "void *bad(void *arg) { pthread_mutex_t mine = PTHREAD_MUTEX_INITIALIZER; pthread_mutex_t *q = &mine; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nTWICE",
+        "void *bad(void *arg) { pthread_mutex_t mine; memset(&mine, 0, sizeof mine); pthread_mutex_t *q = &mine; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nTWICE",
     ),
     // `main` called again: its local is two mutexes
     (
         "k19",
-        "void *bad(void *arg) { pthread_mutex_t *q = arg; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nint main(int argc, char **argv) { pthread_mutex_t mine = PTHREAD_MUTEX_INITIALIZER; pthread_t t; pthread_create(&t, 0, bad, &mine); if (argc < 2) main(argc + 1, argv); pthread_join(t, 0); return 0; }",
+        "void *bad(void *arg) { pthread_mutex_t *q = arg; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nint main(int argc, char **argv) { pthread_mutex_t mine; memset(&mine, 0, sizeof mine); pthread_t t; pthread_create(&t, 0, bad, &mine); if (argc < 2) main(argc + 1, argv); pthread_join(t, 0); return 0; }",
     ),
     // `main` run as a thread too: its local is two mutexes
     (
         "k20",
-        "int started;\nvoid *bad(void *arg) { pthread_mutex_t *q = arg; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nint main(void) { pthread_mutex_t mine = PTHREAD_MUTEX_INITIALIZER; pthread_t t, u; pthread_create(&t, 0, bad, &mine); if (!started) { started = 1; pthread_create(&u, 0, (void *(*)(void *))main, 0); } return 0; }",
+        "int started;\nvoid *bad(void *arg) { pthread_mutex_t *q = arg; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }\nint main(void) { pthread_mutex_t mine; memset(&mine, 0, sizeof mine); pthread_t t, u; pthread_create(&t, 0, bad, &mine); if (!started) { started = 1; pthread_create(&u, 0, (void *(*)(void *))main, 0); } return 0; }",
     ),
-    // a mutex pointer moved off the box's start with `++`
+    // a character pointer moved into the box by a compound assignment
     (
         "k22",
-        "void *bad(void *arg) { pthread_mutex_t *q = (pthread_mutex_t *)&b1; q++; pthread_mutex_lock(q); b1.datum--; pthread_mutex_unlock(q); return 0; }",
+        "void *bad(void *arg) { char *c = (char *)&b1; c += __builtin_offsetof(struct box, other); struct box *q = (struct box *)c; pthread_mutex_lock(&q->lock); b1.datum--; pthread_mutex_unlock(&q->lock); return 0; }",
     ),
     // read-locked through the pointer by two threads
     (

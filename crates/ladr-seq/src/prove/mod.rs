@@ -288,6 +288,11 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             *sites.entry(c.routine.clone()).or_default() += 1;
         }
     }
+    // `main` started as a thread runs beside itself: the phases, the solo statements and
+    // the single instances of `main` and of what it creates no longer hold.
+    if sites.contains_key("main") {
+        return Proof::gave_up("`main` is started as a thread", 0);
+    }
     // `main` may run again, or a join may not wait (of a detached thread): no phases.
     let main_called =
         a.reach.values().any(|r| r.contains("main")) || a.runs.values().any(|r| r.detaches);
