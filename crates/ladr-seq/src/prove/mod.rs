@@ -24,7 +24,8 @@
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
 //!    solo, of two thread instances that may run together, must hold a common lock (an
-//!    array element's own mutex for accesses inside that element: [`element`]) or be
+//!    array element's own mutex for accesses inside that element: [`element`]; a mutex
+//!    reached through a pointer to one object, at its start: [`lockptr`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
