@@ -661,13 +661,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         if let Some(lock) = lock_effect(name) {
-            let l = match arg(0) {
-                Some(a) => self
-                    .lock_of(a)
-                    .or_else(|| self.element_lock_of(a))
-                    .or_else(|| self.pointer_lock_of(a)),
-                None => None,
-            };
+            let l = arg(0).and_then(|a| self.lock_named(a));
             for a in args {
                 self.sync_argument(a);
             }

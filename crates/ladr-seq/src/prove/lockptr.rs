@@ -51,6 +51,14 @@ fn key(arg: &Node<Expression>) -> usize {
 }
 
 impl<'a> Scan<'_, 'a> {
+    /// The lock a lock function's argument names, if the proof can name one: a global's
+    /// part, an element's, or through a pointer.
+    pub fn lock_named(&mut self, arg: &'a Node<Expression>) -> Option<Lock> {
+        self.lock_of(arg)
+            .or_else(|| self.element_lock_of(arg))
+            .or_else(|| self.pointer_lock_of(arg))
+    }
+
     /// The lock a lock function's argument names through a pointer, once resolved; a
     /// recording walk notes the candidate.
     pub fn pointer_lock_of(&mut self, arg: &'a Node<Expression>) -> Option<Lock> {
@@ -113,6 +121,29 @@ impl<'a> Scan<'_, 'a> {
     }
 }
 
+impl<'a> super::Analysis<'a> {
+    /// Names the locks through pointers the discovery saw, before any lockset is
+    /// computed ([`Decls::pointer_locks`]).
+    pub(super) fn name_pointer_locks(
+        &self,
+        decls: &mut Decls<'a>,
+        main: &FunctionDefinition,
+        locals: &HashMap<usize, VarId>,
+    ) {
+        if decls.lock_candidates.is_empty() {
+            return;
+        }
+        let once = !self.reach.values().any(|r| r.contains("main"))
+            && !self
+                .runs
+                .values()
+                .any(|r| r.creates.iter().any(|c| c.routine == "main"));
+        let pt = super::heap::points_to_now(decls, &decls.escaped);
+        let objects = main_objects(main, locals, once);
+        decls.pointer_locks = resolve(decls, &pt, &objects);
+    }
+}
+
 /// The locals of `main` that are one object: declared at top level of its body, when
 /// `main` runs once (`once`).
 pub fn main_objects(
@@ -170,13 +201,19 @@ fn lock_for(
     (one && typed).then(|| Lock::Mutex(v, c.path.clone()))
 }
 
-/// Does the final points-to `pt` give every resolved lock's pointer the same one
-/// variable? (It solves the same constraints: a difference is a bug, and gives up.)
-pub fn check(decls: &Decls, pt: &PointsTo) -> bool {
-    decls.pointer_locks.iter().all(|(k, l)| {
+/// A give-up unless the final points-to `pt` gives every resolved lock's pointer the
+/// same one variable (it solves the same constraints: a difference is a bug).
+pub fn check(decls: &Decls, pt: &PointsTo) -> Option<(String, usize)> {
+    let same = decls.pointer_locks.iter().all(|(k, l)| {
         let (Some(c), Lock::Mutex(v, _)) = (decls.lock_candidates.get(k), l) else {
             return false;
         };
         pt.only(c.node, *v)
+    });
+    (!same).then(|| {
+        (
+            "a lock through a pointer names another object".to_string(),
+            0,
+        )
     })
 }

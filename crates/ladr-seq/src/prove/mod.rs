@@ -33,6 +33,7 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod fresh;
 mod heap;
 mod lockptr;
 mod once;
@@ -264,17 +265,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         reach,
         summaries: HashMap::new(),
     };
-    // Locks through pointers: named once, before any lockset is computed.
-    if !decls.lock_candidates.is_empty() {
-        let once = !a.reach.values().any(|r| r.contains("main"))
-            && !a
-                .runs
-                .values()
-                .any(|r| r.creates.iter().any(|c| c.routine == "main"));
-        let pt = heap::points_to_now(&decls, &decls.escaped);
-        let objects = lockptr::main_objects(main, &locals, once);
-        decls.pointer_locks = lockptr::resolve(&decls, &pt, &objects);
-    }
+    a.name_pointer_locks(&mut decls, main, &locals);
     a.summarise(&mut decls, &mut locals);
     // 2. Threads.
     let creators: HashSet<String> = a
@@ -283,17 +274,9 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .filter(|(_, r)| !r.creates.is_empty())
         .map(|(f, _)| f.clone())
         .collect();
-    let mut sites: HashMap<String, usize> = HashMap::new();
-    for r in a.runs.values() {
-        for c in &r.creates {
-            *sites.entry(c.routine.clone()).or_default() += 1;
-        }
-    }
-    // `main` started as a thread runs beside itself: the phases, the solo statements and
-    // the single instances of `main` and of what it creates no longer hold.
-    if sites.contains_key("main") {
+    let Some(sites) = a.create_sites() else {
         return Proof::gave_up("`main` is started as a thread", 0);
-    }
+    };
     // `main` may run again, or a join may not wait (of a detached thread): no phases.
     let main_called =
         a.reach.values().any(|r| r.contains("main")) || a.runs.values().any(|r| r.detaches);
@@ -353,6 +336,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     if let Some(bad) = &mut reinitialised {
         bad.extend(user.loose());
     }
+    let memory = objects::Memory::of(&mut decls, &address_taken);
+    give_ups.extend(lockptr::check(&decls, &memory.points_to));
     if !give_ups.is_empty() {
         give_ups.sort_by_key(|g| g.1);
         give_ups.dedup();
@@ -379,13 +364,6 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             .cloned()
             .collect()
     };
-    let memory = objects::Memory::of(&mut decls, &address_taken);
-    if !lockptr::check(&decls, &memory.points_to) {
-        return Proof::gave_up(
-            "a lock through a pointer names another object at the end",
-            0,
-        );
-    }
     let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
@@ -484,6 +462,18 @@ fn discover<'a>(
 mod objects;
 
 impl<'a> Analysis<'a> {
+    /// How many creates name each start routine; none when one names `main`, which then
+    /// runs beside itself (no phases, no single instances).
+    fn create_sites(&self) -> Option<HashMap<String, usize>> {
+        let mut sites: HashMap<String, usize> = HashMap::new();
+        for r in self.runs.values() {
+            for c in &r.creates {
+                *sites.entry(c.routine.clone()).or_default() += 1;
+            }
+        }
+        (!sites.contains_key("main")).then_some(sites)
+    }
+
     /// Lock summaries, callees first; recursive functions pessimistic.
     fn summarise(&mut self, decls: &mut Decls<'a>, locals: &mut HashMap<usize, VarId>) {
         let mut done: HashSet<String> = HashSet::new();
