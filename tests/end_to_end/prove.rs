@@ -135,6 +135,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_cond_lock_racy.c",
         (10, 22),
     ),
+    (
+        "lock",
+        "prove_lockptr_free.c",
+        "prove_lockptr_racy.c",
+        (12, 12),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

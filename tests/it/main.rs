@@ -27,6 +27,7 @@ mod prove_element;
 mod prove_guard;
 mod prove_heap;
 mod prove_library;
+mod prove_lockptr;
 mod prove_once;
 mod prove_userlock;
 mod race;

@@ -301,7 +301,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             UnaryOperator::PostIncrement
             | UnaryOperator::PostDecrement
             | UnaryOperator::PreIncrement
-            | UnaryOperator::PreDecrement => self.expr(op, Mode::Both),
+            | UnaryOperator::PreDecrement => {
+                self.heap_shift(op);
+                self.expr(op, Mode::Both)
+            }
             _ => self.read(op),
         }
     }
@@ -378,6 +381,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             | BinaryOperator::AssignBitwiseOr => {
                 self.read(&b.rhs);
                 self.heap_assign(&b.lhs, &b.rhs);
+                self.heap_shift(&b.lhs);
                 self.expr(&b.lhs, Mode::Both);
             }
             _ => {
@@ -657,7 +661,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return;
         }
         if let Some(lock) = lock_effect(name) {
-            let l = arg(0).and_then(|a| self.lock_of(a).or_else(|| self.element_lock_of(a)));
+            let l = arg(0).and_then(|a| self.lock_named(a));
             for a in args {
                 self.sync_argument(a);
             }

@@ -51,6 +51,8 @@ pub struct Var {
     /// Its type is one array dimension or one pointer of a named base type
     /// ([`super::element::Shape`]).
     pub shape: Option<super::element::Shape>,
+    /// Its type is a named base type alone ([`super::element::plain`]).
+    pub plain: Option<String>,
     /// A pointer to an arithmetic keyword type (`int *p`): `*p`, `p[i]` are no arrays.
     pub scalar_pointee: bool,
     /// Of type `int`, `unsigned`, `long` or `long long` (signed or not, not `_Atomic`):
@@ -132,6 +134,10 @@ pub struct Decls<'a> {
     pub fresh_leaks: HashSet<VarId>,
     /// Each function's parameters by position.
     pub params: HashMap<(String, usize), VarId>,
+    /// Lock arguments through a pointer, by the argument's address in the syntax tree:
+    /// what the recording walks saw, and the lock each names ([`super::lockptr`]).
+    pub lock_candidates: HashMap<usize, super::lockptr::Candidate>,
+    pub pointer_locks: HashMap<usize, super::Lock>,
 }
 
 impl<'a> Decls<'a> {
@@ -163,6 +169,8 @@ impl<'a> Decls<'a> {
             heap: Default::default(),
             fresh_leaks: HashSet::new(),
             params: HashMap::new(),
+            lock_candidates: HashMap::new(),
+            pointer_locks: HashMap::new(),
         };
         for ext in &unit.0 {
             match &ext.node {
@@ -218,6 +226,9 @@ impl<'a> Decls<'a> {
                     o.thread_local |= var.thread_local;
                     if o.shape != var.shape {
                         o.shape = None;
+                    }
+                    if o.plain != var.plain {
+                        o.plain = None;
                     }
                 }
                 None => {
@@ -307,6 +318,7 @@ impl<'a> Decls<'a> {
             parameter,
             position: None,
             shape: super::element::shape(specs, declarator),
+            plain: super::element::plain(specs, declarator),
             scalar_pointee: scalar_pointee(specs, declarator),
             wide_integer: wide_integer(specs, declarator),
             longs: ladr_c::syntax::build::type_specifiers(specs)

@@ -41,15 +41,7 @@ pub struct Shape {
 
 /// The [`Shape`] of a declaration's type, if it has one.
 pub fn shape(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> Option<Shape> {
-    let types = ladr_c::syntax::build::type_specifiers(specs);
-    let base = match types[..] {
-        [TypeSpecifier::Struct(st)] => {
-            let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
-            format!("{kind} {}", st.node.identifier.as_ref()?.node.name)
-        }
-        [TypeSpecifier::TypedefName(n)] => n.node.name.clone(),
-        _ => return None,
-    };
+    let base = base_name(specs)?;
     if !matches!(declarator.kind.node, DeclaratorKind::Identifier(_)) {
         return None;
     }
@@ -62,6 +54,27 @@ pub fn shape(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> O
         _ => return None,
     };
     Some(Shape { base, array })
+}
+
+/// The base type of a declaration when it is one tag or typedef name (`struct s`, `T`).
+fn base_name(specs: &[Node<DeclarationSpecifier>]) -> Option<String> {
+    let types = ladr_c::syntax::build::type_specifiers(specs);
+    Some(match types[..] {
+        [TypeSpecifier::Struct(st)] => {
+            let kind = ladr_c::syntax::build::struct_keyword(&st.node.kind.node);
+            format!("{kind} {}", st.node.identifier.as_ref()?.node.name)
+        }
+        [TypeSpecifier::TypedefName(n)] => n.node.name.clone(),
+        _ => return None,
+    })
+}
+
+/// The type of a declaration that is its base type alone (`struct s x`, `T x`: no
+/// array, no pointer), spelled as [`Shape::base`].
+pub fn plain(specs: &[Node<DeclarationSpecifier>], declarator: &Declarator) -> Option<String> {
+    let alone = declarator.derived.is_empty()
+        && matches!(declarator.kind.node, DeclaratorKind::Identifier(_));
+    alone.then(|| base_name(specs)).flatten()
 }
 
 /// The struct and union tags with more than one definition, and the typedef names

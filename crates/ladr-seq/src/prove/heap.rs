@@ -22,7 +22,6 @@
 
 use super::decls::VarId;
 use super::scan::Scan;
-use super::{Lock, Locks};
 use crate::model::library::{self, Args, Effect};
 use lang_c::ast::*;
 use lang_c::span::Node as Ast;
@@ -75,11 +74,15 @@ enum Constraint {
 }
 
 /// The constraints the walks generated.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub struct Graph {
     ids: HashMap<Node, NodeId>,
     nodes: Vec<Node>,
     constraints: HashSet<Constraint>,
+    /// Values that may point inside an object, off its start (`&x.f`, `p + 1`, an array
+    /// decaying, `p++`): the objects they may point into are *shifted*
+    /// ([`PointsTo::exact`], [`super::lockptr`]).
+    inner: BTreeSet<NodeId>,
     /// The allocation sites: offset, function.
     pub sites: BTreeMap<usize, String>,
 }
@@ -93,6 +96,10 @@ pub struct PointsTo {
     /// Variables whose address the constraints saw taken.
     pub addressed: HashSet<VarId>,
     pub sites: BTreeMap<usize, String>,
+    /// Variables a pointer may point into off their start: an inner value may point into
+    /// them, or code the analysis does not see may reach them (from *Wild*, through
+    /// every object's contents).
+    pub shifted: HashSet<VarId>,
 }
 
 impl PointsTo {
@@ -100,6 +107,23 @@ impl PointsTo {
     pub fn targets(&self, n: Option<NodeId>) -> Option<&BTreeSet<Obj>> {
         let set = self.pts.get(n? as usize)?;
         (!set.is_empty() && !set.contains(&Obj::Unknown)).then_some(set)
+    }
+
+    /// The one variable every value of the pointer `n` points to the start of: `n` may
+    /// point to nothing else (no site, no unknown object), and no value anywhere points
+    /// inside that variable off its start.
+    pub fn exact(&self, n: NodeId) -> Option<VarId> {
+        let set = self.pts.get(n as usize)?;
+        match set.iter().collect::<Vec<_>>()[..] {
+            [Obj::Var(v)] if !self.shifted.contains(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// May the pointer `n` point to nothing but the start of `v`?
+    pub fn only(&self, n: NodeId, v: VarId) -> bool {
+        let set = self.pts.get(n as usize);
+        !self.shifted.contains(&v) && set.is_none_or(|s| s.iter().all(|o| *o == Obj::Var(v)))
     }
 }
 
@@ -216,12 +240,46 @@ impl Graph {
             }
         }
         let private = self.private_sites(&pts, shared);
+        let shifted = self.shifted(&pts, &contents, wild);
         PointsTo {
             pts,
             private,
             addressed,
             sites: self.sites.clone(),
+            shifted,
         }
+    }
+
+    /// The variables an inner value may point into, and those code the analysis does not
+    /// see may reach: what *Wild* points to and, transitively, what their contents do.
+    fn shifted(
+        &self,
+        pts: &[BTreeSet<Obj>],
+        contents: &HashMap<Obj, NodeId>,
+        wild: NodeId,
+    ) -> HashSet<VarId> {
+        let mut out = HashSet::new();
+        for &n in &self.inner {
+            for o in &pts[n as usize] {
+                if let Obj::Var(v) = o {
+                    out.insert(*v);
+                }
+            }
+        }
+        let mut seen: HashSet<Obj> = HashSet::new();
+        let mut todo: Vec<Obj> = pts[wild as usize].iter().copied().collect();
+        while let Some(o) = todo.pop() {
+            if !seen.insert(o) {
+                continue;
+            }
+            if let Obj::Var(v) = o {
+                out.insert(v);
+            }
+            if let Some(&c) = contents.get(&o) {
+                todo.extend(pts[c as usize].iter().copied());
+            }
+        }
+        out
     }
 
     /// The sites no shared node may point to (to a fixpoint: a block a shared block
@@ -259,7 +317,20 @@ impl Graph {
 /// Solves the constraints the walks generated: a shared variable is a global or static
 /// (not `__thread`) or one whose address is taken.
 pub fn points_to(decls: &mut super::decls::Decls, address_taken: &HashSet<VarId>) -> PointsTo {
-    let mut graph = std::mem::take(&mut decls.heap);
+    let graph = std::mem::take(&mut decls.heap);
+    solve_for(graph, decls, address_taken)
+}
+
+/// [`points_to`] of the constraints generated so far, which stay in `decls`.
+pub fn points_to_now(decls: &super::decls::Decls, address_taken: &HashSet<VarId>) -> PointsTo {
+    solve_for(decls.heap.clone(), decls, address_taken)
+}
+
+fn solve_for(
+    mut graph: Graph,
+    decls: &super::decls::Decls,
+    address_taken: &HashSet<VarId>,
+) -> PointsTo {
     let shared = |v: VarId| {
         let var = &decls.vars[v];
         address_taken.contains(&v) || !(var.automatic || var.thread_local)
@@ -271,7 +342,7 @@ pub fn points_to(decls: &mut super::decls::Decls, address_taken: &HashSet<VarId>
 const CALL: u8 = 200;
 
 /// Allocators: each call is a site.
-const ALLOCATORS: &[&str] = &[
+pub(super) const ALLOCATORS: &[&str] = &[
     "malloc",
     "calloc",
     "aligned_alloc",
@@ -304,9 +375,13 @@ const RETURNS_FIRST: &[&str] = &[
     "__builtin_assume_aligned",
 ];
 
+/// Of those, the ones whose result may point inside the argument, off its start.
+const RETURNS_INSIDE: &[&str] = &["stpcpy", "strchr", "strrchr", "strstr", "strpbrk", "memchr"];
+
 /// Library functions that store no pointer value where they write (bytes of a value:
-/// zeros), or copy the source's contents (`memcpy`).
-const STORES_NO_POINTER: &[&str] = &["memset", "bzero", "explicit_bzero"];
+/// zeros; `free` ends the block, whose contents no defined program reads again), or copy
+/// the source's contents (`memcpy`).
+const STORES_NO_POINTER: &[&str] = &["memset", "bzero", "explicit_bzero", "free"];
 const COPIES: &[&str] = &[
     "memcpy", "memmove", "strcpy", "strncpy", "stpcpy", "strcat", "strncat",
 ];
@@ -348,6 +423,21 @@ impl<'a> Scan<'_, 'a> {
 
     fn unknown(&mut self) -> NodeId {
         self.hnode(Node::Unknown)
+    }
+
+    /// The values of `n` may point inside an object, off its start.
+    fn inner(&mut self, n: NodeId) -> NodeId {
+        self.decls.heap.inner.insert(n);
+        n
+    }
+
+    /// `e++`, `e--`, `e += k`, `e -= k`, …: the value `e` holds moves.
+    pub fn heap_shift(&mut self, e: &'a Ast<Expression>) {
+        if !self.record {
+            return;
+        }
+        let v = self.value(e);
+        self.inner(v);
     }
 
     fn empty(&mut self) -> NodeId {
@@ -520,6 +610,14 @@ impl<'a> Scan<'_, 'a> {
             _ => None,
         };
         if let Some(k) = any_value_into {
+            if name == "__CPROVER_havoc_object"
+                && args.first().is_some_and(|a| self.local_address(a))
+            {
+                // N4's havoc of an uninitialised local: an indeterminate value, which no
+                // defined program uses as an address (C11 6.2.4p6, J.2); no pointer, as
+                // `__VERIFIER_nondet_int()` gives none.
+                return;
+            }
             if let Some(a) = arg(k) {
                 let u = self.unknown();
                 self.store_through(a, u);
@@ -548,6 +646,8 @@ impl<'a> Scan<'_, 'a> {
             for &v in &vals {
                 self.hadd(Constraint::Store(v, x));
             }
+            // `__atomic_fetch_add(&p, 8, …)` moves a pointer.
+            self.inner(x);
             self.hadd(Constraint::Copy(res, x));
             return;
         }
@@ -555,6 +655,9 @@ impl<'a> Scan<'_, 'a> {
             if let Some(a) = arg(0) {
                 let v = self.value(a);
                 self.hadd(Constraint::Copy(res, v));
+                if RETURNS_INSIDE.contains(&name) {
+                    self.inner(v);
+                }
             }
         }
         if let Some(effects) = library::effects(name) {
@@ -616,6 +719,20 @@ impl<'a> Scan<'_, 'a> {
         }
     }
 
+    /// Is `a` `&x` of an automatic local `x`?
+    fn local_address(&self, a: &Ast<Expression>) -> bool {
+        let Expression::UnaryOperator(u) = &super::access::strip_casts(a).node else {
+            return false;
+        };
+        let Expression::Identifier(i) = &u.node.operand.node else {
+            return false;
+        };
+        u.node.operator.node == UnaryOperator::Address
+            && self
+                .lookup(&i.node.name)
+                .is_some_and(|v| self.decls.vars[v].automatic)
+    }
+
     /// `*a = v` for the pointer value of `a`.
     fn store_through(&mut self, a: &'a Ast<Expression>, v: NodeId) {
         let p = self.value(a);
@@ -643,7 +760,17 @@ impl<'a> Scan<'_, 'a> {
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 let (lhs, rhs) = (&b.node.lhs, &b.node.rhs);
-                match self.array_kind(lhs) {
+                // A member no struct declares as an array is a pointer: its elements
+                // lie outside the object that holds it.
+                let kind = match (&lhs.node, self.array_kind(lhs)) {
+                    (Expression::Member(m), super::decls::Tri::Maybe)
+                        if self.decls.ir.field_depth(&m.node.identifier.node.name) == Some(0) =>
+                    {
+                        super::decls::Tri::No
+                    }
+                    (_, k) => k,
+                };
+                match kind {
                     super::decls::Tri::Yes => self.address(lhs),
                     super::decls::Tri::Maybe => {
                         let a = self.address(lhs);
@@ -672,11 +799,16 @@ impl<'a> Scan<'_, 'a> {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => {
                     let var = self.hnode(Node::Var(v));
+                    // An array decays to its first element's address.
                     match self.decls.vars[v].array {
                         super::decls::Tri::No => var,
-                        super::decls::Tri::Yes => self.address(e),
+                        super::decls::Tri::Yes => {
+                            let a = self.address(e);
+                            self.inner(a)
+                        }
                         super::decls::Tri::Maybe => {
                             let a = self.address(e);
+                            self.inner(a);
                             self.union(e, 4, &[var, a])
                         }
                     }
@@ -696,13 +828,23 @@ impl<'a> Scan<'_, 'a> {
             }
             Expression::BinaryOperator(b) => self.binary_value(e, &b.node),
             Expression::UnaryOperator(u) => match u.node.operator.node {
-                UnaryOperator::Address => self.address(&u.node.operand),
+                UnaryOperator::Address => {
+                    let a = self.address(&u.node.operand);
+                    // `&x` is `x`'s start; `&x.f`, `&a[i]`, `&p->f`, `&*p` may not be.
+                    match &u.node.operand.node {
+                        Expression::Identifier(_) => a,
+                        _ => self.inner(a),
+                    }
+                }
                 UnaryOperator::Indirection => {
                     let decays = !self.scalar_pointer(&u.node.operand);
                     self.loaded(e, decays)
                 }
                 UnaryOperator::Negate => self.empty(),
-                _ => self.value(&u.node.operand),
+                _ => {
+                    let v = self.value(&u.node.operand);
+                    self.inner(v)
+                }
             },
             Expression::Cast(c) => self.value(&c.node.expression),
             Expression::Call(_) => self.hnode(Node::Temp(e.span.start, CALL)),
@@ -726,7 +868,11 @@ impl<'a> Scan<'_, 'a> {
         let t = self.temp(e, 6);
         self.hadd(Constraint::Load(t, a));
         if decays {
-            self.hadd(Constraint::Copy(t, a));
+            // An array member decays to an address inside the object.
+            let d = self.temp(e, 8);
+            self.hadd(Constraint::Copy(d, a));
+            self.inner(d);
+            self.hadd(Constraint::Copy(t, d));
         }
         t
     }
@@ -763,7 +909,8 @@ impl<'a> Scan<'_, 'a> {
                         parts.push(self.value(x));
                     }
                 }
-                self.union(e, 7, &parts)
+                let u = self.union(e, 7, &parts);
+                self.inner(u)
             }
         }
     }
@@ -790,145 +937,5 @@ fn constant_value(e: &Ast<Expression>) -> bool {
                 && constant_value(&b.node.rhs)
         }
         _ => false,
-    }
-}
-
-/// Blocks not yet published (`docs/decisions/static.md`): a local `p` is *fresh* after
-/// `p = malloc(…)` (or `p = q` of a fresh `q`) until it is read other than as the pointer
-/// of `*p`, `p->m`, `p[i]` — stored, passed on, returned, compared, its address or a
-/// member's taken — when every fresh fact ends, or written. Every variable that holds a
-/// fresh block is fresh, so an access through one touches a block no other thread can
-/// reach: it races with nothing. A call passing fresh `p` to a parameter its function
-/// reads only as such a pointer keeps `p` fresh, and the parameter is fresh in the callee
-/// when every call made while threads may run passes it a fresh block (the entry meet).
-impl<'a> Scan<'_, 'a> {
-    /// Can `v` hold a fresh block: an automatic local whose address is never taken.
-    fn fresh_holder(&self, v: VarId) -> bool {
-        let var = &self.decls.vars[v];
-        var.automatic && !var.thread_local && !self.decls.escaped.contains(&v)
-    }
-
-    /// The fresh local `e` names, if it is one.
-    fn fresh_local(&self, e: &Ast<Expression>) -> Option<VarId> {
-        let Expression::Identifier(i) = &super::access::strip_casts(e).node else {
-            return None;
-        };
-        let v = self.lookup(&i.node.name)?;
-        self.state
-            .as_ref()
-            .is_some_and(|s| s.contains(&Lock::Fresh(v)))
-            .then_some(v)
-    }
-
-    pub fn is_fresh(&self, e: &Ast<Expression>) -> bool {
-        matches!(&e.node, Expression::Identifier(_)) && self.fresh_local(e).is_some()
-    }
-
-    /// `v` read: unless as a pointer followed or a kept copy, a fresh block it holds
-    /// may leave it (every fresh fact ends), and a parameter `v` lets its block go.
-    pub fn fresh_read(&mut self, v: VarId) {
-        if self.deref_base == Some(v) || self.fresh_skip == Some(v) {
-            return;
-        }
-        self.decls.fresh_leaks.insert(v);
-        if self.fresh_copy == Some(v) {
-            return;
-        }
-        if let Some(locks) = &mut self.state {
-            if locks.contains(&Lock::Fresh(v)) {
-                locks.retain(|l| !matches!(l, Lock::Fresh(_)));
-            }
-        }
-    }
-
-    /// `v` written: it holds another value.
-    pub fn fresh_written(&mut self, v: VarId) {
-        if let Some(locks) = &mut self.state {
-            locks.remove(&Lock::Fresh(v));
-        }
-    }
-
-    /// The base `p` of `p[i]` used as `mode`, read as a pointer followed (no leak) when
-    /// the element is no array that would decay to an address inside the block.
-    pub fn fresh_index_base(
-        &self,
-        base: &Ast<Expression>,
-        mode: super::access::Mode,
-    ) -> Option<VarId> {
-        use super::access::Mode;
-        let Expression::Identifier(i) = &base.node else {
-            return None;
-        };
-        let v = self.lookup(&i.node.name)?;
-        let keeps = match mode {
-            Mode::Write | Mode::Both => true,
-            Mode::Read => self.decls.vars[v].scalar_pointee,
-            Mode::Address | Mode::Sync => false,
-        };
-        keeps.then_some(v)
-    }
-
-    /// `lhs = rhs`: the copy's fresh source, and the local made fresh.
-    pub fn fresh_assignment(
-        &self,
-        lhs: &Ast<Expression>,
-        rhs: &Ast<Expression>,
-    ) -> (Option<VarId>, Option<VarId>) {
-        let Expression::Identifier(i) = &lhs.node else {
-            return (None, None);
-        };
-        let Some(v) = self.lookup(&i.node.name).filter(|&v| self.fresh_holder(v)) else {
-            return (None, None);
-        };
-        let r = super::access::strip_casts(rhs);
-        if let Expression::Call(c) = &r.node {
-            let allocator = matches!(&c.node.callee.node, Expression::Identifier(f)
-                if ALLOCATORS.contains(&f.node.name.as_str())
-                    && self.lookup(&f.node.name).is_none()
-                    && !self.decls.bodies.contains_key(&f.node.name));
-            return (None, allocator.then_some(v));
-        }
-        match self.fresh_local(r) {
-            Some(t) if matches!(r.node, Expression::Identifier(_)) => (Some(t), Some(v)),
-            _ => (None, None),
-        }
-    }
-
-    /// The arguments of a call of `function` that are fresh locals handed to a parameter
-    /// that only ever follows them: position, local.
-    pub fn fresh_arguments(&self, function: &str, args: &[Ast<Expression>]) -> Vec<(usize, VarId)> {
-        let mut out = vec![];
-        for (k, a) in args.iter().enumerate() {
-            let Some(v) = self.fresh_local(a) else {
-                continue;
-            };
-            let Some(&p) = self.decls.params.get(&(function.to_string(), k)) else {
-                continue;
-            };
-            if self.fresh_holder(p) && !self.decls.fresh_leaks.contains(&p) {
-                out.push((k, v));
-            }
-        }
-        out
-    }
-
-    /// A function's entry lockset: its fresh parameters as fresh locals.
-    pub fn fresh_entry(&self, function: &str, entry: &Locks) -> Locks {
-        let mut out = Locks::new();
-        for l in entry {
-            match l {
-                Lock::FreshParam(k) => {
-                    let p = self.decls.params.get(&(function.to_string(), *k)).copied();
-                    if let Some(p) = p.filter(|&p| self.fresh_holder(p)) {
-                        out.insert(Lock::Fresh(p));
-                    }
-                }
-                Lock::Fresh(_) => {}
-                _ => {
-                    out.insert(l.clone());
-                }
-            }
-        }
-        out
     }
 }

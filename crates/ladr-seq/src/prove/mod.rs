@@ -24,7 +24,8 @@
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
 //!    solo, of two thread instances that may run together, must hold a common lock (an
-//!    array element's own mutex for accesses inside that element: [`element`]) or be
+//!    array element's own mutex for accesses inside that element: [`element`]; a mutex
+//!    reached through a pointer to one object, at its start: [`lockptr`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
@@ -32,8 +33,10 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod fresh;
 mod guard;
 mod heap;
+mod lockptr;
 mod once;
 mod owned;
 mod pure;
@@ -271,6 +274,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         reach,
         summaries: HashMap::new(),
     };
+    a.name_pointer_locks(&mut decls, main, &locals);
     a.summarise(&mut decls, &mut locals);
     // 2. Threads.
     let creators: HashSet<String> = a
@@ -279,12 +283,9 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .filter(|(_, r)| !r.creates.is_empty())
         .map(|(f, _)| f.clone())
         .collect();
-    let mut sites: HashMap<String, usize> = HashMap::new();
-    for r in a.runs.values() {
-        for c in &r.creates {
-            *sites.entry(c.routine.clone()).or_default() += 1;
-        }
-    }
+    let Some(sites) = a.create_sites() else {
+        return Proof::gave_up("`main` is started as a thread", 0);
+    };
     // `main` may run again, or a join may not wait (of a detached thread): no phases.
     let main_called =
         a.reach.values().any(|r| r.contains("main")) || a.runs.values().any(|r| r.detaches);
@@ -344,6 +345,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     if let Some(bad) = &mut reinitialised {
         bad.extend(user.loose());
     }
+    let memory = objects::Memory::of(&mut decls, &address_taken);
+    give_ups.extend(lockptr::check(&decls, &memory.points_to));
     if !give_ups.is_empty() {
         give_ups.sort_by_key(|g| g.1);
         give_ups.dedup();
@@ -363,17 +366,8 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     }
     once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
-    // The roots each function runs in: inverted once (asking every root per access made
-    // the judging quadratic in the number of start routines).
-    let mut roots_of: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    for r in &roots {
-        let reached = a.reach.get(r.as_str()).into_iter().flatten();
-        for f in std::iter::once(r.as_str()).chain(reached.map(|f| f.as_str())) {
-            roots_of.entry(f).or_default().insert(r.clone());
-        }
-    }
+    let roots_of = roots_of(&roots, &a.reach);
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
-    let memory = objects::Memory::of(&mut decls, &address_taken);
     let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
     Proof {
         proved: objects.iter().all(|o| o.safe),
@@ -421,6 +415,22 @@ impl UserLockFacts {
         bad.extend(self.held_at_create.intersection(&self.acquired).cloned());
         bad
     }
+}
+
+/// The roots each function runs in, inverted once from what each root reaches (asking
+/// every root per access made the judging quadratic in the number of start routines).
+fn roots_of<'r>(
+    roots: &'r BTreeSet<String>,
+    reach: &'r HashMap<String, BTreeSet<String>>,
+) -> HashMap<&'r str, BTreeSet<String>> {
+    let mut out: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    for r in roots {
+        let reached = reach.get(r.as_str()).into_iter().flatten();
+        for f in std::iter::once(r.as_str()).chain(reached.map(|f| f.as_str())) {
+            out.entry(f).or_default().insert(r.clone());
+        }
+    }
+    out
 }
 
 /// Walks every function and the globals' initialisers, twice: the first walk finds the
@@ -473,6 +483,18 @@ fn discover<'a>(
 mod objects;
 
 impl<'a> Analysis<'a> {
+    /// How many creates name each start routine; none when one names `main`, which then
+    /// runs beside itself (no phases, no single instances).
+    fn create_sites(&self) -> Option<HashMap<String, usize>> {
+        let mut sites: HashMap<String, usize> = HashMap::new();
+        for r in self.runs.values() {
+            for c in &r.creates {
+                *sites.entry(c.routine.clone()).or_default() += 1;
+            }
+        }
+        (!sites.contains_key("main")).then_some(sites)
+    }
+
     /// Lock summaries, callees first; recursive functions pessimistic.
     fn summarise(&mut self, decls: &mut Decls<'a>, locals: &mut HashMap<usize, VarId>) {
         let mut done: HashSet<String> = HashSet::new();
