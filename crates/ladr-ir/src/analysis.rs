@@ -751,22 +751,28 @@ pub fn address_target(e: &Expression) -> Option<&Node<Expression>> {
     }
 }
 
-/// The largest constant element count of any array declared in `unit` (0 if none).
+/// The largest constant element count of any array declared in `unit` (0 if none): the
+/// product of a declarator's constant dimensions (`double b[1000][1000]`: 1,000,000; a
+/// dimension that is no literal counts 1).
 pub fn largest_array(unit: &TranslationUnit) -> u64 {
     struct LargestArray(u64);
     impl Visitor for LargestArray {
         type Error = Infallible;
         fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+            let mut elements: Option<u64> = None;
             for dd in &d.node.derived {
                 if let DerivedDeclarator::Array(a) = &dd.node {
-                    if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
-                        &a.node.size
-                    {
-                        if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
-                            self.0 = self.0.max(n);
+                    let n = match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            ladr_c::syntax::constant::int_literal(&e.node).unwrap_or(1)
                         }
-                    }
+                        _ => 1,
+                    };
+                    elements = Some(elements.unwrap_or(1).saturating_mul(n));
                 }
+            }
+            if let Some(n) = elements {
+                self.0 = self.0.max(n);
             }
             Ok(Walk::Descend)
         }
