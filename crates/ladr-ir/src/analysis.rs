@@ -751,11 +751,11 @@ pub fn address_target(e: &Expression) -> Option<&Node<Expression>> {
     }
 }
 
-/// The largest constant element count of any array declared in `unit` (0 if none): the
-/// product of a declarator's constant dimensions (`double b[1000][1000]`: 1,000,000; a
-/// dimension that is no literal counts 1).
-pub fn largest_array(unit: &TranslationUnit) -> u64 {
-    struct LargestArray(u64);
+/// The largest constant dimension of any array declared in `unit` (0 if none), and the
+/// largest element count of one declared array: the product of its constant dimensions
+/// (`double b[1000][1000]`: 1000 and 1,000,000; a dimension that is no literal counts 1).
+pub fn largest_array(unit: &TranslationUnit) -> (u64, u64) {
+    struct LargestArray(u64, u64);
     impl Visitor for LargestArray {
         type Error = Infallible;
         fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
@@ -764,20 +764,19 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
                 if let DerivedDeclarator::Array(a) = &dd.node {
                     let n = match &a.node.size {
                         ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
-                            ladr_c::syntax::constant::int_literal(&e.node).unwrap_or(1)
+                            ladr_c::syntax::constant::int_literal(&e.node)
                         }
-                        _ => 1,
+                        _ => None,
                     };
-                    elements = Some(elements.unwrap_or(1).saturating_mul(n));
+                    self.0 = self.0.max(n.unwrap_or(0));
+                    elements = Some(elements.unwrap_or(1).saturating_mul(n.unwrap_or(1)));
                 }
             }
-            if let Some(n) = elements {
-                self.0 = self.0.max(n);
-            }
+            self.1 = self.1.max(elements.unwrap_or(0));
             Ok(Walk::Descend)
         }
     }
-    let mut a = LargestArray(0);
+    let mut a = LargestArray(0, 0);
     for ext in &unit.0 {
         let Ok(()) = match &ext.node {
             ExternalDeclaration::Declaration(d) => visit::declaration(&mut a, d),
@@ -785,7 +784,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             ExternalDeclaration::FunctionDefinition(f) => function_with_specifiers(&mut a, f),
         };
     }
-    a.0
+    (a.0, a.1)
 }
 
 /// The variables written exactly once in `body`, by a plain `x = rhs`, with that `rhs`.
