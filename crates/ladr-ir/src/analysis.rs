@@ -848,6 +848,22 @@ mod tests {
         Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
     }
 
+    /// `largest_array`: the largest dimension and the largest element count of one array
+    /// (the product of its dimensions), which `ladr-check` compares with its limits for
+    /// `--arrays-uf-always`.
+    #[test]
+    fn largest_array_counts_dimensions_and_elements() {
+        let of = |src: &str| {
+            let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").expect("parses");
+            largest_array(&unit)
+        };
+        assert_eq!(of("double b[1000][1000]; int a[10];"), (1000, 1_000_000));
+        assert_eq!(of("int t[5000]; char c[2][3][4];"), (5000, 5000));
+        assert_eq!(of("void f(void) { char c[2][3][4]; }"), (4, 24));
+        assert_eq!(of("void f(int n) { double v[n][100]; }"), (100, 100));
+        assert_eq!(of("int x; int *p;"), (0, 0));
+    }
+
     #[test]
     fn a_havocked_local_stays_private_and_an_escaping_one_is_shared() {
         let v = vars(
