@@ -90,8 +90,8 @@ pub const LARGE_ARRAY: u64 = 4096;
 /// `--arrays-uf-always` too. Flattened, DataRaceBench's `double b[1000][1000]` cost CBMC
 /// 20 s printing its zero initialisation as one 148 MB counterexample step and ladr 10 s
 /// reading it (DRB037: unknown at 60 s; with uninterpreted functions the race in 15 s,
-/// DRB031 16 s instead of 55 s); arrays of 100×100 and 200×200 stay flattened (DRB057 and
-/// DRB063, right flattened at the last count, were unknown at 60 s with them).
+/// DRB031 16 s instead of 55 s). Only arrays this large change: arrays of 100×100 and
+/// 200×200 stay flattened (docs/openmp.md, "Arrays of a million elements").
 pub const LARGE_ARRAY_ELEMENTS: u64 = 1_000_000;
 
 /// Does CBMC check `program` with uninterpreted functions for arrays? When it has an array
