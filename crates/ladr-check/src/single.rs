@@ -86,11 +86,20 @@ pub use cbmc::SEQ_FILE;
 /// no task of the 44 answers worse.
 pub const LARGE_ARRAY: u64 = 4096;
 
+/// Arrays of several dimensions with at least this many elements together make CBMC use
+/// `--arrays-uf-always` too. Flattened, DataRaceBench's `double b[1000][1000]` cost CBMC
+/// 20 s printing its zero initialisation as one 148 MB counterexample step and ladr 10 s
+/// reading it (DRB037: unknown at 60 s; with uninterpreted functions the race in 15 s,
+/// DRB031 16 s instead of 55 s). Only arrays this large change: arrays of 100×100 and
+/// 200×200 stay flattened (docs/openmp.md, "Arrays of a million elements").
+pub const LARGE_ARRAY_ELEMENTS: u64 = 1_000_000;
+
 /// Does CBMC check `program` with uninterpreted functions for arrays? When it has an array
-/// of [`LARGE_ARRAY`] elements or more (`pthread_t ids[10000]`): they keep the formula
-/// small.
+/// with a dimension of [`LARGE_ARRAY`] elements or more (`pthread_t ids[10000]`), or one of
+/// [`LARGE_ARRAY_ELEMENTS`] elements or more: they keep the formula small.
 pub fn wants_arrays_uf(program: &Program) -> bool {
-    ladr_ir::analysis::largest_array(&program.unit) >= LARGE_ARRAY
+    let (dimension, elements) = ladr_ir::analysis::largest_array(&program.unit);
+    dimension >= LARGE_ARRAY || elements >= LARGE_ARRAY_ELEMENTS
 }
 
 /// The sequential program of a check, printed, with how long translation took.

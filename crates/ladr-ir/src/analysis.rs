@@ -751,27 +751,32 @@ pub fn address_target(e: &Expression) -> Option<&Node<Expression>> {
     }
 }
 
-/// The largest constant element count of any array declared in `unit` (0 if none).
-pub fn largest_array(unit: &TranslationUnit) -> u64 {
-    struct LargestArray(u64);
+/// The largest constant dimension of any array declared in `unit` (0 if none), and the
+/// largest element count of one declared array: the product of its constant dimensions
+/// (`double b[1000][1000]`: 1000 and 1,000,000; a dimension that is no literal counts 1).
+pub fn largest_array(unit: &TranslationUnit) -> (u64, u64) {
+    struct LargestArray(u64, u64);
     impl Visitor for LargestArray {
         type Error = Infallible;
         fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+            let mut elements: Option<u64> = None;
             for dd in &d.node.derived {
                 if let DerivedDeclarator::Array(a) = &dd.node {
-                    if let ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) =
-                        &a.node.size
-                    {
-                        if let Some(n) = ladr_c::syntax::constant::int_literal(&e.node) {
-                            self.0 = self.0.max(n);
+                    let n = match &a.node.size {
+                        ArraySize::VariableExpression(e) | ArraySize::StaticExpression(e) => {
+                            ladr_c::syntax::constant::int_literal(&e.node)
                         }
-                    }
+                        _ => None,
+                    };
+                    self.0 = self.0.max(n.unwrap_or(0));
+                    elements = Some(elements.unwrap_or(1).saturating_mul(n.unwrap_or(1)));
                 }
             }
+            self.1 = self.1.max(elements.unwrap_or(0));
             Ok(Walk::Descend)
         }
     }
-    let mut a = LargestArray(0);
+    let mut a = LargestArray(0, 0);
     for ext in &unit.0 {
         let Ok(()) = match &ext.node {
             ExternalDeclaration::Declaration(d) => visit::declaration(&mut a, d),
@@ -779,7 +784,7 @@ pub fn largest_array(unit: &TranslationUnit) -> u64 {
             ExternalDeclaration::FunctionDefinition(f) => function_with_specifiers(&mut a, f),
         };
     }
-    a.0
+    (a.0, a.1)
 }
 
 /// The variables written exactly once in `body`, by a plain `x = rhs`, with that `rhs`.
@@ -841,6 +846,22 @@ mod tests {
     fn vars(src: &str, locals: &[&str]) -> Vars {
         let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").expect("parses");
         Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// `largest_array`: the largest dimension and the largest element count of one array
+    /// (the product of its dimensions), which `ladr-check` compares with its limits for
+    /// `--arrays-uf-always`.
+    #[test]
+    fn largest_array_counts_dimensions_and_elements() {
+        let of = |src: &str| {
+            let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").expect("parses");
+            largest_array(&unit)
+        };
+        assert_eq!(of("double b[1000][1000]; int a[10];"), (1000, 1_000_000));
+        assert_eq!(of("int t[5000]; char c[2][3][4];"), (5000, 5000));
+        assert_eq!(of("void f(void) { char c[2][3][4]; }"), (4, 24));
+        assert_eq!(of("void f(int n) { double v[n][100]; }"), (100, 100));
+        assert_eq!(of("int x; int *p;"), (0, 0));
     }
 
     #[test]
