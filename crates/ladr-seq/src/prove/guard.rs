@@ -84,10 +84,18 @@ pub fn meet_guards(a: &Locks, b: &Locks, out: &mut Locks) {
     }
 }
 
+/// The guard variable a fact of this module is about.
+fn about(l: &Lock) -> Option<VarId> {
+    match l {
+        Lock::Guarded(v, ..) | Lock::Compare(v, ..) => Some(*v),
+        _ => None,
+    }
+}
+
 /// Ends every fact about `v` (it is written or declared again).
 pub fn forget(state: &mut State, v: VarId) {
     if let Some(locks) = state {
-        locks.retain(|l| !matches!(l, Lock::Guarded(w, ..) | Lock::Compare(w, ..) if *w == v));
+        locks.retain(|l| about(l) != Some(v));
     }
 }
 
@@ -216,109 +224,69 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// `v = pthread_mutex_trylock(&m)` of a guard variable `v`: `v` and the lock taken
-    /// when it returns 0.
-    fn guard_trylock(&self, e: &'a Node<Expression>) -> Option<(VarId, Lock)> {
-        let Expression::BinaryOperator(b) = &e.node else {
-            return None;
-        };
-        if b.node.operator.node != BinaryOperator::Assign {
-            return None;
-        }
-        let v = self.guard_var(&b.node.lhs)?;
-        Some((v, self.trylock_of(&b.node.rhs)?))
-    }
-
     /// The lock a trylock call `e` takes when it returns 0.
     fn trylock_of(&self, e: &'a Node<Expression>) -> Option<Lock> {
-        let Expression::Call(c) = &e.node else {
-            return None;
-        };
-        let Expression::Identifier(f) = &c.node.callee.node else {
-            return None;
-        };
-        let shared = match f.node.name.as_str() {
+        let (name, arguments) = library_call(self, e)?;
+        let shared = match name {
             "pthread_mutex_trylock" | "pthread_spin_trylock" | "pthread_rwlock_trywrlock" => false,
             "pthread_rwlock_tryrdlock" => true,
             _ => return None,
         };
-        if self.decls.bodies.contains_key(&f.node.name) || self.lookup(&f.node.name).is_some() {
-            return None; // the program's own function of that name
-        }
-        match self.lock_of(c.node.arguments.first()?)? {
+        match self.lock_of(arguments.first()?)? {
             Lock::Mutex(m, path) if shared => Some(Lock::Shared(m, path)),
             l @ Lock::Mutex(..) => Some(l),
             _ => None,
         }
     }
 
-    /// After `T v = e;` (walked): a trylock's result guards its lock; a copy of a guard
-    /// variable takes its comparisons with 0.
-    pub fn guard_declared(&mut self, v: VarId, e: &'a Node<Expression>, copied: Vec<Lock>) {
-        if !self.is_guard(v) {
+    /// After `v = e` or `T v = e;` (walked, which ended `v`'s facts): a trylock's result
+    /// guards its lock; a copy of a guard variable into a type no narrower (0 stays 0, any
+    /// other value stays another) takes its comparisons with 0.
+    pub fn guard_assigned(&mut self, to: VarId, e: &'a Node<Expression>) {
+        if !self.is_guard(to) {
             return;
         }
-        let l = self.trylock_of(e);
+        let trylock = self.trylock_of(e);
+        let from = self
+            .guard_var(e)
+            .filter(|&from| from != to && self.decls.vars[to].longs >= self.decls.vars[from].longs);
         let Some(locks) = &mut self.state else {
             return;
         };
-        if let Some(l) = l {
-            locks.insert(Lock::Guarded(v, 0, true, Box::new(l)));
+        if let Some(l) = trylock {
+            locks.insert(Lock::Guarded(to, 0, true, Box::new(l)));
         }
-        locks.extend(copied.into_iter().filter_map(|l| renamed(l, v)));
-    }
-
-    /// The comparisons with 0 of the guard variable `e` copies into a guard variable
-    /// `to` of a type no narrower (0 stays 0, any other value stays another).
-    pub fn guard_copy(&self, to: VarId, e: &Node<Expression>) -> Vec<Lock> {
-        let (Some(from), Some(locks)) = (self.guard_var(e), &self.state) else {
-            return vec![];
-        };
-        if from == to
-            || !self.is_guard(to)
-            || self.decls.vars[to].longs < self.decls.vars[from].longs
-        {
-            return vec![];
-        }
-        locks
+        let copied: Vec<Lock> = locks
             .iter()
-            .filter(|l| matches!(l, Lock::Guarded(w, 0, ..) | Lock::Compare(w, 0, _) if *w == from))
-            .cloned()
-            .collect()
+            .filter(|l| from.is_some() && about(l) == from)
+            .filter_map(|l| match l {
+                Lock::Guarded(_, 0, eq, g) => Some(Lock::Guarded(to, 0, *eq, g.clone())),
+                Lock::Compare(_, 0, eq) => Some(Lock::Compare(to, 0, *eq)),
+                _ => None,
+            })
+            .collect();
+        locks.extend(copied);
     }
 
     /// An expression statement: walked, then a shift of a guard variable moves its facts
-    /// (the walk's write ended them), a trylock's result guards its lock.
+    /// (the walk's write ended them); an assignment gives its variable new ones.
     pub fn guarded_expr_statement(&mut self, e: &'a Node<Expression>) {
-        let trylock = self.guard_trylock(e);
-        let copied = match &e.node {
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
-                match self.guard_var(&b.node.lhs) {
-                    Some(to) => self
-                        .guard_copy(to, &b.node.rhs)
-                        .into_iter()
-                        .map(|l| (to, l))
-                        .collect(),
-                    None => vec![],
-                }
-            }
-            _ => vec![],
-        };
         let shift = self.guard_shift(e);
         let kept: Vec<Lock> = match (&shift, &self.state) {
             (Some((v, _)), Some(locks)) => locks
                 .iter()
-                .filter(|l| matches!(l, Lock::Guarded(w, ..) | Lock::Compare(w, ..) if w == v))
+                .filter(|l| about(l) == Some(*v))
                 .cloned()
                 .collect(),
             _ => vec![],
         };
         self.expr_statement(e);
-        if let (Some((v, l)), Some(locks)) = (trylock, &mut self.state) {
-            locks.insert(Lock::Guarded(v, 0, true, Box::new(l)));
-        }
-        if let Some(locks) = &mut self.state {
-            locks.extend(copied.into_iter().filter_map(|(to, l)| renamed(l, to)));
+        if let Expression::BinaryOperator(b) = &e.node {
+            if b.node.operator.node == BinaryOperator::Assign {
+                if let Some(to) = self.guard_var(&b.node.lhs) {
+                    self.guard_assigned(to, &b.node.rhs);
+                }
+            }
         }
         let (Some((_, d)), Some(locks)) = (shift, &mut self.state) else {
             return;
@@ -338,27 +306,25 @@ impl<'d, 'a> Scan<'d, 'a> {
     }
 }
 
-/// A comparison or guard of one variable, said of `to`.
-fn renamed(l: Lock, to: VarId) -> Option<Lock> {
-    match l {
-        Lock::Guarded(_, c, eq, g) => Some(Lock::Guarded(to, c, eq, g)),
-        Lock::Compare(_, c, eq) => Some(Lock::Compare(to, c, eq)),
-        _ => None,
-    }
-}
-
-/// `e` is a call of a pthread lock function (each returns `int`) that the program does
-/// not define itself.
-pub fn returns_int(s: &Scan, e: &Node<Expression>) -> bool {
+/// The library function `e` calls by name (not the program's own function of that name,
+/// nor a variable) and its arguments.
+fn library_call<'e>(
+    s: &Scan,
+    e: &'e Node<Expression>,
+) -> Option<(&'e str, &'e [Node<Expression>])> {
     let Expression::Call(c) = &e.node else {
-        return false;
+        return None;
     };
     let Expression::Identifier(f) = &c.node.callee.node else {
-        return false;
+        return None;
     };
     let name = f.node.name.as_str();
-    name.starts_with("pthread_")
-        && (name.contains("lock") || name.contains("unlock"))
-        && !s.decls.bodies.contains_key(name)
-        && s.lookup(name).is_none()
+    (!s.decls.bodies.contains_key(name) && s.lookup(name).is_none())
+        .then_some((name, c.node.arguments.as_slice()))
+}
+
+/// `e` is a call of a pthread lock function of the library (each returns `int`).
+pub fn returns_int(s: &Scan, e: &Node<Expression>) -> bool {
+    library_call(s, e)
+        .is_some_and(|(name, _)| name.starts_with("pthread_") && name.contains("lock"))
 }

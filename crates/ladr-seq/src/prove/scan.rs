@@ -407,10 +407,6 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.forget_key(id);
             super::guard::forget(&mut self.state, id);
             if let Some(i) = &init.node.initializer {
-                let copied = match &i.node {
-                    Initializer::Expression(e) => self.guard_copy(id, e),
-                    _ => vec![],
-                };
                 self.heap_init(id, &i.node);
                 // A static local's initialiser runs before `main`: only its addresses count.
                 self.initializer(&i.node);
@@ -423,7 +419,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                     self.assigned = None;
                     self.assigned_index = None;
                     if let Initializer::Expression(e) = &i.node {
-                        self.guard_declared(id, e, copied);
+                        self.guard_assigned(id, e);
                     }
                 }
             }
