@@ -209,10 +209,12 @@ struct Cli {
     /// default: they always succeed).
     #[arg(long, help_heading = "Input")]
     malloc_may_fail: bool,
-    /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model).
+    /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model). Without
+    /// --32 or --64 the program's own `size_t` decides (a file preprocessed for a 32-bit
+    /// target declares it `unsigned int`), else SV-COMP's task file, else LP64.
     #[arg(long = "32", conflicts_with = "lp64", help_heading = "Input")]
     ilp32: bool,
-    /// Check with 64-bit long and pointers (LP64, the default).
+    /// Check with 64-bit long and pointers (LP64, the default; see --32).
     #[arg(long = "64", help_heading = "Input")]
     lp64: bool,
     /// Preprocessor include directory (for `.c` input).
@@ -572,6 +574,11 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
         Err(e) => return fail(cli, &file, err_out, &e, Some(&parsed)),
     };
     let parse_time = t0.elapsed().as_secs_f64();
+    // Without --32/--64 a preprocessed program's own `size_t` tells its data model.
+    let ilp32 = match (cli.ilp32 || cli.lp64, parsed.size_t_is_32_bit()) {
+        (false, Some(bits32)) => bits32,
+        _ => ilp32,
+    };
     let own_dirs = own_dirs(cli, &file);
     let own_files = parsed.map.files().iter().map(String::as_str);
     let own_files = own_files.filter(|f| ladr_project::suppress::under(f, &own_dirs));

@@ -712,3 +712,52 @@ fn pasted_compiler_flags_are_accepted_and_std_reaches_the_preprocessor() {
         assert!(!r.stderr.contains("unexpected argument"), "{}", r.stderr);
     }
 }
+
+/// A preprocessed file keeps the data model it was preprocessed for: without --32/--64 its
+/// own `size_t` decides (`unsigned int`: ILP32, SV-COMP's tasks; `unsigned long`: LP64).
+/// Checked as LP64, an ILP32 file's `malloc` clashed with CBMC's library (goblint's
+/// 09-regions_10-arraylist_rc: "conflicting function declarations", then no answer in 150 s).
+#[test]
+fn a_preprocessed_file_keeps_its_data_model() {
+    let dir = tempfile::tempdir().unwrap();
+    for (size_t, model) in [("unsigned int", "ILP32"), ("unsigned long", "LP64")] {
+        let file = dir.path().join(format!("{model}.i"));
+        std::fs::write(
+            &file,
+            format!(
+                "typedef {size_t} size_t;\n\
+                 extern void *malloc(size_t size);\n\
+                 typedef unsigned long pthread_t;\n\
+                 typedef union {{ char s[36]; long a; }} pthread_attr_t;\n\
+                 extern int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *), void *arg);\n\
+                 extern int pthread_join(pthread_t t, void **r);\n\
+                 int *cell;\n\
+                 void *worker(void *arg) {{ *cell = *cell + 1; return 0; }}\n\
+                 int main(void) {{\n\
+                 \x20 pthread_t a, b;\n\
+                 \x20 cell = malloc(sizeof(int));\n\
+                 \x20 *cell = 0;\n\
+                 \x20 pthread_create(&a, 0, worker, 0);\n\
+                 \x20 pthread_create(&b, 0, worker, 0);\n\
+                 \x20 pthread_join(a, 0);\n\
+                 \x20 pthread_join(b, 0);\n\
+                 \x20 return 0;\n\
+                 }}\n"
+            ),
+        )
+        .unwrap();
+        let w = dir.path().join(format!("{model}.yml"));
+        let (code, out, err) = crate::ladr(&[
+            file.to_str().unwrap(),
+            "--no-deepen",
+            "--witness",
+            w.to_str().unwrap(),
+            "--witness-format",
+            "yaml",
+        ]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("line 8"), "{model}: {out}");
+        let text = std::fs::read_to_string(&w).unwrap();
+        assert!(text.contains(&format!("data_model: \"{model}\"")), "{text}");
+    }
+}

@@ -20,8 +20,12 @@ pub mod openmp;
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::{shift_spans, BUILTIN_BASE};
 use crate::source_map::{Edit, SourceMap};
-use lang_c::ast::{ExternalDeclaration, TranslationUnit};
+use lang_c::ast::{
+    DeclarationSpecifier, ExternalDeclaration, StorageClassSpecifier, TranslationUnit,
+    TypeSpecifier,
+};
 use lang_c::driver::{parse_preprocessed, Config};
+use lang_c::span::Node;
 use lang_c::span::Span;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,6 +62,48 @@ pub struct Parsed {
 }
 
 impl Parsed {
+    /// Whether the program was preprocessed for a 32-bit target: its file-scope
+    /// `typedef unsigned int size_t;` (as glibc's headers give under `-m32`; a 64-bit
+    /// target's is `unsigned long`). `None` where it defines no `size_t`. A `.i` file
+    /// checked with the other data model has a `malloc` that CBMC's library rejects.
+    pub fn size_t_is_32_bit(&self) -> Option<bool> {
+        self.unit.0.iter().find_map(|ext| {
+            let ExternalDeclaration::Declaration(d) = &ext.node else {
+                return None;
+            };
+            let specs = &d.node.specifiers;
+            let typedef = specs.iter().any(|s| {
+                matches!(
+                    s.node,
+                    DeclarationSpecifier::StorageClass(Node {
+                        node: StorageClassSpecifier::Typedef,
+                        ..
+                    })
+                )
+            });
+            let named = d.node.declarators.iter().any(|i| {
+                crate::syntax::build::declarator_name(&i.node.declarator.node) == Some("size_t")
+            });
+            if !typedef || !named {
+                return None;
+            }
+            let types: Vec<&TypeSpecifier> = specs
+                .iter()
+                .filter_map(|s| match &s.node {
+                    DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
+                    _ => None,
+                })
+                .collect();
+            match types.as_slice() {
+                [TypeSpecifier::Unsigned] | [TypeSpecifier::Unsigned, TypeSpecifier::Int] => {
+                    Some(true)
+                }
+                t if t.contains(&&TypeSpecifier::Long) => Some(false),
+                _ => None,
+            }
+        })
+    }
+
     /// The program with `team` threads in the OpenMP teams it does not size: its unit
     /// before the lowering lowered again (the deepening's team dimension). `None` where
     /// the program has no such team or was linked from several files.
@@ -442,6 +488,34 @@ pub fn function_count(unit: &TranslationUnit) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_t_tells_the_data_model() {
+        let model = |text: &str| {
+            let (_, unit, map) = parse_text(text, "t.i").unwrap();
+            let parsed = Parsed {
+                path: PathBuf::from("t.i"),
+                text: text.to_string(),
+                unit,
+                map,
+                omp_threads: None,
+                omp_constructs: vec![],
+                omp_unlowered: None,
+            };
+            parsed.size_t_is_32_bit()
+        };
+        assert_eq!(model("typedef unsigned int size_t;\n"), Some(true));
+        assert_eq!(model("typedef unsigned size_t;\n"), Some(true));
+        assert_eq!(model("typedef unsigned long size_t;\n"), Some(false));
+        assert_eq!(model("typedef long unsigned int size_t;\n"), Some(false));
+        // Spelled through another name, or not a typedef: no evidence.
+        assert_eq!(
+            model("typedef unsigned long __sz;\ntypedef __sz size_t;\n"),
+            None
+        );
+        assert_eq!(model("unsigned int size_t;\n"), None);
+        assert_eq!(model("int x;\n"), None);
+    }
 
     #[test]
     fn parses_with_comments_and_dollars() {
