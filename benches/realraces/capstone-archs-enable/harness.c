@@ -1,3 +1,5 @@
+/* Harness of ours for a race that capstone-engine/capstone fixed in 131dd643ef (see ./source);
+   it calls the library only through its own functions, as a unit test would. */
 /* Two threads each open and close their own disassembler handle, the first handles in the
    process (capstone's handles are per-thread; opening one initialises the library). */
 #include <pthread.h>

@@ -1,3 +1,5 @@
+/* Harness of ours for a race that amazon-ion/ion-c fixed in 4a184d2b74 (see ./source);
+   it calls the library only through its own functions, as a unit test would. */
 /* Two threads escape a control character at once, as two text writers do when they write
    strings holding one (ion_writer_text.c calls this helper for every such character). */
 #include <pthread.h>
@@ -11,6 +13,7 @@ static void *escape_worker(void *arg) {
   int id = *(int *)arg;
   /* 0x01 and 0x1f have no short escape: both get the \xHH form. */
   char *image = _ion_writer_get_control_escape_string(id == 0 ? 0x01 : 0x1f);
+  /* The caller copies the image out, as the text writer does before the next character. */
   strncpy(escaped[id], image, sizeof escaped[id] - 1);
   return NULL;
 }

@@ -1,3 +1,5 @@
+/* Harness of ours for a race that fukuchi/libqrencode fixed in 1ef7a8d04e (see ./source);
+   it calls the library only through its own functions, as a unit test would. */
 /* Two threads compute Reed-Solomon error-correction codewords at once, as two threads
    encoding QR symbols do (libqrencode's tests/test_rs.c calls RSECC_encode directly). */
 #include <pthread.h>
