@@ -212,7 +212,7 @@ impl Runner {
         };
         result.stats = doc.as_ref().and_then(|d| d.task_stats());
         // Judged as SV-COMP mode answers: a "no race" that claims no execution is unknown.
-        let not_true = doc.as_ref().and_then(|d| d.no_svcomp_true());
+        let not_true = doc.as_ref().and_then(|d| d.no_svcomp_true(self.deepen));
         if let (Answer::True, Some(why)) = (result.answer, not_true) {
             result.answer = Answer::Unknown;
             result.status = Status::of(task.spec.expected, result.answer);
@@ -407,6 +407,20 @@ mod tests {
         let plain =
             r#"{"verdict":"no-race","bounds":{"vacuous":false},"deepening":{"probe":false}}"#;
         assert_eq!(run(plain).answer, Answer::True);
+        // A deepening run is judged as SV-COMP mode: some finished pair reaches 3/4.
+        let deepened = |finished: &str| {
+            let doc = format!(
+                r#"{{"verdict":"no-race","bounds":{{"vacuous":false}},"deepening":{{"finished":{finished}}}}}"#
+            );
+            let body = format!("echo '{doc}'; exit 0\n");
+            let (mut runner, task) = fake(dir.path(), &body, false);
+            runner.deepen = true;
+            runner.run(&task).answer
+        };
+        assert_eq!(deepened("[[2,2],[3,2],[3,3]]"), Answer::Unknown);
+        assert_eq!(deepened("[[4,2]]"), Answer::Unknown);
+        assert_eq!(deepened("[[2,2],[3,2],[3,3],[3,4]]"), Answer::True);
+        assert_eq!(deepened("[[5,4]]"), Answer::True);
     }
 
     #[test]

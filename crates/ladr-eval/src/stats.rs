@@ -56,6 +56,8 @@ pub struct Document {
 pub struct DocDeepening {
     /// The answer is the constant-loop probe's.
     pub probe: bool,
+    /// The bound pairs the "no race" holds for.
+    pub finished: Vec<[u32; 2]>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -99,8 +101,10 @@ impl Document {
     }
 
     /// Why a "no race" of this document is no `true` in SV-COMP's terms
-    /// (`ladr_svcomp::no_true_because`).
-    pub fn no_svcomp_true(&self) -> Option<&'static str> {
+    /// (`ladr_svcomp::no_true_because`). `deepened`: the run grew its bounds as SV-COMP mode
+    /// does, so SV-COMP's least bounds apply; a run at fixed bounds (`--no-deepen`) is
+    /// judged at the bounds it was asked for.
+    pub fn no_svcomp_true(&self, deepened: bool) -> Option<&'static str> {
         if self.verdict.as_deref() != Some("no-race") {
             return None;
         }
@@ -109,6 +113,11 @@ impl Document {
             vacuous: bounds.is_some_and(|b| b.vacuous),
             threads_cut: bounds.is_some_and(|b| b.cuts.iter().any(|c| c == "threads")),
             probe: self.deepening.as_ref().is_some_and(|d| d.probe),
+            least_bounds: !deepened
+                || self.proved
+                || ladr_svcomp::reaches_least_bounds(
+                    (self.deepening.iter()).flat_map(|d| d.finished.iter().map(|&[r, u]| (r, u))),
+                ),
         })
     }
 
@@ -468,11 +477,19 @@ mod tests {
             .unwrap()
         };
         assert_eq!(
-            doc(r#""loop","threads""#, false).no_svcomp_true(),
+            doc(r#""loop","threads""#, false).no_svcomp_true(false),
             Some("the thread bound cut the program")
         );
-        assert_eq!(doc(r#""loop""#, false).no_svcomp_true(), None);
-        assert_eq!(doc(r#""loop""#, true).no_svcomp_true(), Some("vacuous"));
+        assert_eq!(doc(r#""loop""#, false).no_svcomp_true(false), None);
+        assert_eq!(
+            doc(r#""loop""#, true).no_svcomp_true(false),
+            Some("vacuous")
+        );
+        // Deepened as SV-COMP mode does: no finished pair reaches SV-COMP's least bounds.
+        assert_eq!(
+            doc(r#""loop""#, false).no_svcomp_true(true),
+            Some("its bounds are below 3 rounds and 4 unwindings")
+        );
     }
 
     #[test]
