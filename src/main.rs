@@ -116,7 +116,8 @@ const USAGE: &str = "ladr [OPTIONS] <FILE>...        check a program (one file d
 ///
 /// Exit status: 0 no race found within the bounds, 1 race found, 2 usage error or input
 /// ladr cannot handle (the message names the construct and its location), 3 no verdict
-/// (time limit, CBMC failure, internal error), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
+/// (time limit, CBMC failure, internal error, a vacuous check: no execution within the
+/// bounds creates a thread), 130/143/129 interrupted (SIGINT/SIGTERM/SIGHUP).
 ///
 /// `ladr eval DIR` runs ladr over the SV-COMP data-race tasks under DIR (see `ladr eval --help`).
 #[derive(Parser, Debug, Clone)]
@@ -168,7 +169,7 @@ struct Cli {
     /// found, or "no race" for the deepest bounds of the schedule up to which every bound
     /// pair finished. A vacuous "no race" (no execution within the bounds creates a thread)
     /// does not stop it: the bounds grow on past --deepen-steps (up to 100 pairs) while
-    /// time is left. SV-COMP mode answers a vacuous "no race" with `unknown`. It starts
+    /// time is left; if it stays vacuous the answer is `unknown` (exit 3). It starts
     /// with a probe of the first bound pair with loops of a constant bound cut after
     /// --unwind iterations (where that at least halves the program; at most a quarter of
     /// the time left): only a race found there is an answer.
@@ -209,6 +210,13 @@ struct Cli {
     /// default: they always succeed).
     #[arg(long, help_heading = "Input")]
     malloc_may_fail: bool,
+    /// The bytes of a heap block whose size is computed at run time (`malloc(n)`,
+    /// `calloc`, `realloc`, `valloc`, `posix_memalign`): an execution that allocates more
+    /// stops at that allocation, unexplored (the answer's `heap-size` cut). Larger blocks
+    /// make CBMC's formula larger (1–65536).
+    #[arg(long, default_value_t = ladr_ir::program::DEFAULT_HEAP_BLOCK, value_name = "BYTES",
+          help_heading = "Bounds", value_parser = clap::value_parser!(u32).range(1..=65536))]
+    heap_block: u32,
     /// Check with 32-bit int, long and pointers (ILP32; SV-COMP's data model). Without
     /// --32 or --64 the program's own `size_t` decides (a file preprocessed for a 32-bit
     /// target declares it `unsigned int`), else SV-COMP's task file, else LP64.
@@ -913,6 +921,7 @@ fn options(cli: &Cli) -> Options {
         check_ir: cli.check_ir,
         exclude: vec![],
         malloc_may_fail: cli.malloc_may_fail,
+        heap_block: cli.heap_block,
         vacuity_query: false,
         racefree: !cli.no_racefree,
         proof_facts: !cli.no_prove,

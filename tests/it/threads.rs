@@ -355,10 +355,10 @@ int main(int argc, char **argv) {
     for want in [
         "posix_memalign(&p, 64, (__typeof__(__ladr_3_size))(sizeof(struct big)))",
         "q = malloc((__typeof__(__ladr_3_size))(sizeof(struct big)))",
-        "__ladr_posix_memalign(&p, 64, __ladr_4_n)",
-        "q = __ladr_malloc(__ladr_4_n)",
+        "__ladr_posix_memalign(&p, 64, __ladr_4_n, 128)",
+        "q = __ladr_malloc(__ladr_4_n, 128)",
         "q = realloc(q, (__typeof__(__ladr_3_size))(sizeof(struct big)))",
-        "q = __ladr_realloc(q, __ladr_4_n)",
+        "q = __ladr_realloc(q, __ladr_4_n, 128)",
         "HeapSize@",
     ] {
         assert!(out.contains(want), "{want}:\n{out}");

@@ -191,8 +191,39 @@ pub fn check(parsed: &Parsed, request: &Request, progress: &dyn Progress) -> Res
     grow_omp_team(parsed, &request, progress, &mut answer)?;
     omp_cuts::omp_threads_cut(parsed, &request, &mut answer);
     omp_cuts::omp_inner_loop_cut(parsed, &mut answer);
+    vacuous_is_unknown(&mut answer);
     answer.proof = proof;
     Ok(answer)
+}
+
+/// A vacuous "no race" (the program creates threads, but no execution within the bounds
+/// creates one) checked no access of a thread: no answer, never "no race" (exit 3, the
+/// gate's unknown, SV-COMP's `unknown`). `bounds.vacuous` still says why. A racy program
+/// whose set-up loop the bounds cut (`init(512)` filling a table before the threads start:
+/// issue 33's cmap harnesses) passed a race gate with it.
+fn vacuous_is_unknown(answer: &mut Answer) {
+    if answer.verdict != Verdict::NoRace || !answer.bounds.vacuous {
+        return;
+    }
+    let b = &answer.bounds;
+    let loops = match b.cut_loops.as_slice() {
+        [] => String::new(),
+        ls => format!(
+            " (loops cut: {})",
+            ls.iter()
+                .map(|l| format!("{}:{}", l.file, l.line))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    answer.verdict = Verdict::Unknown {
+        reason: format!(
+            "vacuous: no execution within {} rounds and {} unwindings creates a thread, so \
+             no access of a thread was checked{loops}; may help: a larger --unwind, or \
+             --max-unwind N to unwind a loop of a constant bound up to N completely",
+            b.rounds, b.unwind
+        ),
+    };
 }
 
 /// The bounded check of `parsed` (the deepening schedule, more races).

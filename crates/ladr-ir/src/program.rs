@@ -48,6 +48,10 @@ pub struct Options {
     /// `library::allocation_failure`: `malloc`, `calloc`, `realloc`, `strdup`, … return a
     /// null pointer, `posix_memalign` ENOMEM): otherwise they always succeed.
     pub malloc_may_fail: bool,
+    /// The bytes of a heap block whose size is computed at run time (`--heap-block`):
+    /// an execution that allocates more is not explored (a `heap-size` cut; CBMC 6.6
+    /// crashes on blocks of a symbolic size, see `__ladr_malloc` in the model).
+    pub heap_block: u32,
     /// Translate the vacuity query instead of the race check: no race instrumentation
     /// (`pipeline` skips `race`), one context of `main`, and one assertion that fails
     /// when `main` creates a thread (`lazy`). CBMC's "verified" then means that no
@@ -70,6 +74,9 @@ pub struct Options {
     /// are not explored). `None`: only the model's limit ([`CutKind::ThreadCount`]).
     pub max_threads: Option<u32>,
 }
+
+/// The default of `Options::heap_block` (`--heap-block`).
+pub const DEFAULT_HEAP_BLOCK: u32 = 128;
 
 /// The command line's `--max-threads` when none is given (not in SV-COMP mode): two
 /// threads race, and a third and fourth that set up or hand over state cover the real
@@ -102,6 +109,7 @@ impl Default for Options {
             max_unwind: 100,
             check_ir: false,
             malloc_may_fail: false,
+            heap_block: DEFAULT_HEAP_BLOCK,
             vacuity_query: false,
             racefree: true,
             proof_facts: false,

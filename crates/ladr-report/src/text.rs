@@ -287,8 +287,26 @@ pub fn summary(o: &Outcome) -> String {
                         .join(", ")
                 ),
             };
+            let heap = match (o.bounds.heap_block, o.bounds.cut_allocations.as_slice()) {
+                (Some(bytes), places) => format!(
+                    "\nheap blocks whose size is computed at run time are {bytes} bytes{}: an \
+                     execution that allocates more stops there, unexplored; a larger \
+                     --heap-block BYTES explores it",
+                    match places {
+                        [] => String::new(),
+                        ps => format!(
+                            " ({})",
+                            ps.iter()
+                                .map(|l| format!("{}:{}", l.file, l.line))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    }
+                ),
+                (None, _) => String::new(),
+            };
             format!(
-                "no race found within {}{cut}{vacuous}{loops}",
+                "no race found within {}{cut}{vacuous}{loops}{heap}",
                 bounds_text(o)
             )
         }

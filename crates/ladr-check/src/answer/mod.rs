@@ -187,6 +187,12 @@ pub struct Bounds {
     /// `omp_threads`; absent when it did not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omp_threads_from: Option<usize>,
+    /// With a `heap-size` cut: the bytes of a heap block whose size is computed at run
+    /// time (`--heap-block`), and the user's allocations that have such blocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heap_block: Option<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_allocations: Vec<Position>,
 }
 
 impl Bounds {
@@ -201,6 +207,8 @@ impl Bounds {
             cut_loops: vec![],
             omp_threads: None,
             omp_threads_from: None,
+            heap_block: None,
+            cut_allocations: vec![],
         }
     }
 }
@@ -450,9 +458,11 @@ fn build(
             cut: !cuts.is_empty(),
             cuts: cuts.into_iter().map(Word::from).collect(),
             vacuous: report.vacuous && no_race,
-            cut_loops: trace::cut_loops(report, parsed),
+            cut_loops: trace::cut_places(report, parsed, CutKind::Loop),
             omp_threads: parsed.omp_threads,
             omp_threads_from: None,
+            heap_block: (report.cuts.contains(&CutKind::HeapSize)).then_some(opts.heap_block),
+            cut_allocations: trace::cut_places(report, parsed, CutKind::HeapSize),
         },
         verdict,
         races,

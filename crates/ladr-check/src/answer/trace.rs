@@ -65,13 +65,14 @@ pub(super) fn race(report: &Report, parsed: &Parsed) -> Option<Race> {
     })
 }
 
-/// The user's loops that the unwinding of `report`'s program cut, each once, in order.
-pub(super) fn cut_loops(report: &Report, parsed: &Parsed) -> Vec<Position> {
+/// The places in the user's code of `report`'s program's cuts of `kind` (the loops the
+/// unwinding cut, the allocations of a `heap-size` cut), each once, in order.
+pub(super) fn cut_places(report: &Report, parsed: &Parsed, kind: CutKind) -> Vec<Position> {
     let mut starts: Vec<usize> = report
         .program
         .cuts
         .iter()
-        .filter(|c| c.kind == CutKind::Loop && c.span.start < ladr_c::origin::BUILTIN_BASE)
+        .filter(|c| c.kind == kind && c.span.start < ladr_c::origin::BUILTIN_BASE)
         .map(|c| c.span.start)
         .collect();
     starts.sort_unstable();

@@ -161,19 +161,19 @@ void *__ladr_fresh_object(unsigned long n)
 }
 
 /* The siblings of `__ladr_malloc` (`model/pthread.c`) for `valloc`, `realloc` and
-   `posix_memalign` of a size that is not a constant: 128 bytes, a "heap-size" cut. Here,
-   so that only programs that call one have them. */
-void *__ladr_valloc(unsigned long n)
+   `posix_memalign` of a size that is not a constant: `block` bytes (--heap-block), a
+   "heap-size" cut. Here, so that only programs that call one have them. */
+void *__ladr_valloc(unsigned long n, unsigned long block)
 {
-  __CPROVER_assume(n <= 128);
-  return __CPROVER_allocate(128, 0);
+  __CPROVER_assume(n <= block);
+  return __CPROVER_allocate(block, 0);
 }
 
 /* The old block's bytes, as far as both objects have them, then the old block freed. */
-void *__ladr_realloc(void *p, unsigned long n)
+void *__ladr_realloc(void *p, unsigned long n, unsigned long block)
 {
-  __CPROVER_assume(n <= 128);
-  void *q = __CPROVER_allocate(128, 0);
+  __CPROVER_assume(n <= block);
+  void *q = __CPROVER_allocate(block, 0);
   if (p) {
     __CPROVER_array_replace((char *)q, (char *)p);
     free(p);
@@ -181,10 +181,10 @@ void *__ladr_realloc(void *p, unsigned long n)
   return q;
 }
 
-int __ladr_posix_memalign(void **p, unsigned long a, unsigned long n)
+int __ladr_posix_memalign(void **p, unsigned long a, unsigned long n, unsigned long block)
 {
-  __CPROVER_assume(n <= 128);
-  *p = __CPROVER_allocate(128, 0);
+  __CPROVER_assume(n <= block);
+  *p = __CPROVER_allocate(block, 0);
   return 0;
 }
 

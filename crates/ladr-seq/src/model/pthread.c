@@ -303,17 +303,18 @@ int __ladr_pthread_key_delete(unsigned int key)
 /* Heap objects whose size is not a constant. CBMC 6.6 crashes (invariant in value_sett /
    shadow memory) on a dynamic object of symbolic size allocated in a function that runs
    more than once, which every slot function does (once per round). Such an object gets
-   128 bytes instead; executions that ask for more are not explored (a "heap-size" cut). */
-void *__ladr_malloc(unsigned long n)
+   `block` bytes instead (--heap-block, 128 by default: the call passes the constant);
+   executions that ask for more are not explored (a "heap-size" cut). */
+void *__ladr_malloc(unsigned long n, unsigned long block)
 {
-  __CPROVER_assume(n <= 128);
-  return __CPROVER_allocate(128, 0);
+  __CPROVER_assume(n <= block);
+  return __CPROVER_allocate(block, 0);
 }
 
-void *__ladr_calloc(unsigned long k, unsigned long s)
+void *__ladr_calloc(unsigned long k, unsigned long s, unsigned long block)
 {
-  __CPROVER_assume(k <= 128 && s <= 128 && k * s <= 128);
-  return __CPROVER_allocate(128, 1);
+  __CPROVER_assume(k <= block && s <= block && k * s <= block);
+  return __CPROVER_allocate(block, 1);
 }
 
 /* main's arguments: argc is 1 to 4, argv[0..argc-1] are strings of at most 15 arbitrary

@@ -165,6 +165,10 @@ impl SlotRewriter<'_> {
             let model = abi::model_function(n);
             let span = c.node.callee.span;
             *c.node.callee = ident(&model, span);
+            // The block's bytes, a constant CBMC allocates (`mmap`'s are a page).
+            if !matches!(n, "mmap" | "mmap64") {
+                (c.node.arguments).push(int(u64::from(self.heap_block), span));
+            }
             // `__ladr_malloc` and `__ladr_calloc` are the pthread model's; the others
             // `model/libc.c`'s.
             self.libc_used |= !matches!(n, "malloc" | "calloc");

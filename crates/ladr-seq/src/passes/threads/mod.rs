@@ -363,6 +363,7 @@ fn rewrite_slots(
             dtor_pointers_known: facts.dtor_pointers_known,
             dtor_values: function_values(&once, &facts.pointer_globals, &facts.declared, defs),
             malloc_may_fail: opts.malloc_may_fail,
+            heap_block: opts.heap_block,
             constants: once_constants(&once, &facts.enumerators),
             routines: once
                 .iter()

@@ -35,6 +35,8 @@ pub(super) struct SlotRewriter<'a> {
     pub(super) dtor_pointers_known: bool,
     /// `Options::malloc_may_fail`.
     pub(super) malloc_may_fail: bool,
+    /// `Options::heap_block`: passed to the model's allocation functions.
+    pub(super) heap_block: u32,
     /// The body's locals assigned once, by a constant expression (a size that an
     /// inlined `external_alloc(sizeof(struct s))` passes to `malloc`), also one made of
     /// other such locals, with it ([`super::constants::once_constants`]); "constant" as
