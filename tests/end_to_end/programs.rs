@@ -406,3 +406,16 @@ fn a_heap_size_cut_names_the_allocation_and_heap_block_lifts_it() {
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("data race on `shared[0]`"), "{out}");
 }
+
+/// Issue 33 (sysprog21's cmap: `cmap_init` fills a table of 512 entries before the threads
+/// start): an allocation whose size is made of a local assigned a constant and `sizeof`
+/// (`n * sizeof *a` of an inlined `init(512)`) is of that constant size. It was a block of
+/// `--heap-block` bytes whose 2048 asked for stopped every execution before the threads: a
+/// vacuous "no race" on the racy program.
+#[test]
+fn allocation_size_from_a_constant_local() {
+    racy("alloc_size_local_racy.c", (12, 12));
+    free("alloc_size_local_free.c");
+    let c = checked("alloc_size_local_free.c");
+    assert_eq!(c.json_value["bounds"]["vacuous"], false, "{}", c.json);
+}

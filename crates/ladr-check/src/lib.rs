@@ -216,11 +216,19 @@ fn vacuous_is_unknown(answer: &mut Answer) {
                 .join(", ")
         ),
     };
+    let heap = match (b.heap_block, b.cut_allocations.first()) {
+        (Some(bytes), Some(at)) => format!(
+            ", or a larger --heap-block (an allocation of more than {bytes} bytes stops an \
+             execution: {}:{})",
+            at.file, at.line
+        ),
+        _ => String::new(),
+    };
     answer.verdict = Verdict::Unknown {
         reason: format!(
             "vacuous: no execution within {} rounds and {} unwindings creates a thread, so \
              no access of a thread was checked{loops}; may help: a larger --unwind, or \
-             --max-unwind N to unwind a loop of a constant bound up to N completely",
+             --max-unwind N to unwind a loop of a constant bound up to N completely{heap}",
             b.rounds, b.unwind
         ),
     };

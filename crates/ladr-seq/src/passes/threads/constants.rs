@@ -30,17 +30,6 @@ pub(super) fn once_constants(
     once: &HashMap<String, Node<Expression>>,
     enumerators: &HashSet<String>,
 ) -> HashMap<String, Node<Expression>> {
-    struct ConstantSubstituter<'a>(&'a HashMap<String, Node<Expression>>);
-    impl VisitorMut for ConstantSubstituter<'_> {
-        type Error = Infallible;
-        fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
-            if let Some(v) = constant_read(e, self.0) {
-                *e = v;
-                return Ok(Walk::Skip);
-            }
-            Ok(Walk::Descend)
-        }
-    }
     let mut names: Vec<&String> = once
         .keys()
         .filter(|n| n.starts_with(ladr_c::syntax::names::PREFIX))
@@ -53,8 +42,7 @@ pub(super) fn once_constants(
             if known.contains_key(*n) {
                 continue;
             }
-            let mut v = once[*n].clone();
-            let Ok(()) = visit_mut::expr(&mut ConstantSubstituter(&known), &mut v);
+            let v = with_constants(&once[*n], &known);
             if is_constant(&v.node, enumerators) {
                 known.insert((*n).clone(), v);
                 grew = true;
@@ -64,6 +52,28 @@ pub(super) fn once_constants(
             return known;
         }
     }
+}
+
+/// `e` with the reads of `constants`' variables replaced by their values ([`constant_read`]):
+/// `n * sizeof(*a)` after `n = 512;` is `(__typeof__(n))(512) * sizeof(*a)`.
+pub(super) fn with_constants(
+    e: &Node<Expression>,
+    constants: &HashMap<String, Node<Expression>>,
+) -> Node<Expression> {
+    struct ConstantSubstituter<'a>(&'a HashMap<String, Node<Expression>>);
+    impl VisitorMut for ConstantSubstituter<'_> {
+        type Error = Infallible;
+        fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+            if let Some(v) = constant_read(e, self.0) {
+                *e = v;
+                return Ok(Walk::Skip);
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = e.clone();
+    let Ok(()) = visit_mut::expr(&mut ConstantSubstituter(constants), &mut v);
+    v
 }
 
 /// An integer constant expression ([`ladr_c::syntax::constant`]) whose names are

@@ -5,7 +5,7 @@
 //! `model/string.c`'s functions, allocation functions and their sizes, and the results
 //! invented for functions without a body.
 
-use super::constants::{constant_read, is_constant};
+use super::constants::{is_constant, with_constants};
 use super::rewriter::{top_call, SlotRewriter};
 use crate::model::library;
 use ladr_c::diag::{Error, Result};
@@ -144,13 +144,15 @@ impl SlotRewriter<'_> {
         Some(cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span))
     }
 
-    /// Heap objects of a non-constant size: see `__ladr_malloc` in the model. A size in a
-    /// local assigned a constant once is that constant.
+    /// Heap objects of a non-constant size: see `__ladr_malloc` in the model. A size made
+    /// of locals assigned a constant once is that constant (`n * sizeof(*a)` of an inlined
+    /// `init(512)`: was 128 bytes, which stopped every execution before its threads).
     fn heap_size(&mut self, c: &mut Node<CallExpression>, n: &str) {
         let sizes = size_arguments(n);
         for (i, a) in c.node.arguments.iter_mut().enumerate() {
             if sizes.contains(&i) {
-                if let Some(v) = constant_read(a, &self.constants) {
+                let v = with_constants(a, &self.constants);
+                if is_constant(&v.node, &HashSet::new()) {
                     *a = v;
                 }
             }
