@@ -100,6 +100,9 @@ pub struct PointsTo {
     /// them, or code the analysis does not see may reach them (from *Wild*, through
     /// every object's contents).
     pub shifted: HashSet<VarId>,
+    /// The sites whose blocks a pointer may point into off their start, as
+    /// [`PointsTo::shifted`] for variables.
+    pub shifted_sites: HashSet<usize>,
 }
 
 impl PointsTo {
@@ -240,30 +243,40 @@ impl Graph {
             }
         }
         let private = self.private_sites(&pts, shared);
-        let shifted = self.shifted(&pts, &contents, wild);
+        let (shifted, shifted_sites) = self.shifted(&pts, &contents, wild);
         PointsTo {
             pts,
             private,
             addressed,
             sites: self.sites.clone(),
             shifted,
+            shifted_sites,
         }
     }
 
-    /// The variables an inner value may point into, and those code the analysis does not
-    /// see may reach: what *Wild* points to and, transitively, what their contents do.
+    /// The variables (and sites) an inner value may point into, and those code the
+    /// analysis does not see may reach: what *Wild* points to and, transitively, what
+    /// their contents do.
     fn shifted(
         &self,
         pts: &[BTreeSet<Obj>],
         contents: &HashMap<Obj, NodeId>,
         wild: NodeId,
-    ) -> HashSet<VarId> {
+    ) -> (HashSet<VarId>, HashSet<usize>) {
         let mut out = HashSet::new();
+        let mut sites = HashSet::new();
+        let mut add = |o: &Obj| match o {
+            Obj::Var(v) => {
+                out.insert(*v);
+            }
+            Obj::Site(s) => {
+                sites.insert(*s);
+            }
+            Obj::Unnamed | Obj::Unknown => {}
+        };
         for &n in &self.inner {
             for o in &pts[n as usize] {
-                if let Obj::Var(v) = o {
-                    out.insert(*v);
-                }
+                add(o);
             }
         }
         let mut seen: HashSet<Obj> = HashSet::new();
@@ -272,14 +285,12 @@ impl Graph {
             if !seen.insert(o) {
                 continue;
             }
-            if let Obj::Var(v) = o {
-                out.insert(v);
-            }
+            add(&o);
             if let Some(&c) = contents.get(&o) {
                 todo.extend(pts[c as usize].iter().copied());
             }
         }
-        out
+        (out, sites)
     }
 
     /// The sites no shared node may point to (to a fixpoint: a block a shared block
@@ -435,6 +446,17 @@ impl<'a> Scan<'_, 'a> {
     pub fn heap_shift(&mut self, e: &'a Ast<Expression>) {
         if !self.record {
             return;
+        }
+        if let Expression::Member(m) = &e.node {
+            // A member narrower than a pointer, in no union and no bit-field, holds no
+            // pointer (LP64: a pointer converted to `int` loses its upper half, and
+            // reading another object's bytes through such a member breaks C11 6.5p7):
+            // moving it moves none. The points-to's contents are one node for all
+            // members, whose pointers the move would otherwise shift.
+            let f = &m.node.identifier.node.name;
+            if self.decls.narrow_fields.contains(f) && !self.decls.overlapping_fields.contains(f) {
+                return;
+            }
         }
         let v = self.value(e);
         self.inner(v);
