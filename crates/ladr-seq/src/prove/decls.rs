@@ -88,9 +88,10 @@ pub struct Decls<'a> {
     /// union (or of a struct inside one) and bit-fields (one memory location).
     pub overlapping_fields: HashSet<String>,
     /// Members every struct or union that declares one of that name declares as a
-    /// plain arithmetic keyword type narrower than a pointer (`int`, `char`, `short`,
-    /// `_Bool`, `float`, `double`; no `long`): no pointer value survives in one.
-    pub narrow_fields: HashSet<String>,
+    /// plain arithmetic keyword type (`int`, `unsigned long`, `double`: no pointer, no
+    /// array, no typedef name): a pointer value gets into one only by a cast (or its
+    /// bytes copied), never by assignment (C11 6.5.16.1p1).
+    pub arithmetic_fields: HashSet<String>,
     /// The functions a call through a pointer may call: every function whose address the
     /// program takes (none: not known yet, during the discovery's first walk).
     pub function_targets: Option<std::collections::BTreeSet<String>>,
@@ -154,7 +155,7 @@ impl<'a> Decls<'a> {
             ir: ladr_ir::analysis::Vars::new(unit, &HashSet::new()),
             typedefs: HashMap::new(),
             overlapping_fields: overlapping_fields(unit),
-            narrow_fields: narrow_fields(unit),
+            arithmetic_fields: arithmetic_fields(unit),
             function_targets: None,
             arity: HashMap::new(),
             owned: HashSet::new(),
@@ -485,8 +486,8 @@ fn overlapping_fields(unit: &TranslationUnit) -> HashSet<String> {
     v.found
 }
 
-/// [`Decls::narrow_fields`].
-fn narrow_fields(unit: &TranslationUnit) -> HashSet<String> {
+/// [`Decls::arithmetic_fields`].
+fn arithmetic_fields(unit: &TranslationUnit) -> HashSet<String> {
     #[derive(Default)]
     struct Fields {
         narrow: HashSet<String>,

@@ -85,6 +85,9 @@ pub struct Graph {
     inner: BTreeSet<NodeId>,
     /// The allocation sites: offset, function.
     pub sites: BTreeMap<usize, String>,
+    /// Arithmetic members moved (`p->f++`, `v.f += k`) of objects of a known type: the
+    /// node of the objects, the value moved, the type ([`PointsTo::member_shifts`]).
+    member_shifts: BTreeSet<(NodeId, NodeId, String)>,
 }
 
 /// The solution.
@@ -100,9 +103,17 @@ pub struct PointsTo {
     /// them, or code the analysis does not see may reach them (from *Wild*, through
     /// every object's contents).
     pub shifted: HashSet<VarId>,
-    /// The sites whose blocks a pointer may point into off their start, as
-    /// [`PointsTo::shifted`] for variables.
-    pub shifted_sites: HashSet<usize>,
+    /// The variables and sites inner values other than [`PointsTo::member_shifts`]' may
+    /// point into, or code the analysis does not see may reach.
+    pub inner_objects: HashSet<Obj>,
+    /// Each arithmetic member moved of an object of a known type `T`: the objects it
+    /// may lie in, the objects the value moved may point to, `T`. Such a member holds a
+    /// pointer only by a cast to an integer or its bytes copied, both of which make the
+    /// objects the pointer may point to shifted: the move shifts nothing in the objects
+    /// that surely are of type `T` (two members apart), and every object the value may
+    /// point to when one of them may not be ([`super::objects`]). `shifted` counts them
+    /// all.
+    pub member_shifts: Vec<(Vec<Obj>, Vec<Obj>, String)>,
 }
 
 impl PointsTo {
@@ -243,14 +254,36 @@ impl Graph {
             }
         }
         let private = self.private_sites(&pts, shared);
-        let (shifted, shifted_sites) = self.shifted(&pts, &contents, wild);
+        let (mut shifted, shifted_sites) = self.shifted(&pts, &contents, wild);
+        let inner_objects: HashSet<Obj> = shifted
+            .iter()
+            .map(|v| Obj::Var(*v))
+            .chain(shifted_sites.iter().map(|s| Obj::Site(*s)))
+            .collect();
+        let member_shifts: Vec<(Vec<Obj>, Vec<Obj>, String)> = self
+            .member_shifts
+            .iter()
+            .map(|(base, moved, t)| {
+                let objects = pts[*base as usize].iter().copied().collect();
+                let values: Vec<Obj> = pts[*moved as usize].iter().copied().collect();
+                (objects, values, t.clone())
+            })
+            .collect();
+        for (_, values, _) in &member_shifts {
+            for o in values {
+                if let Obj::Var(v) = o {
+                    shifted.insert(*v);
+                }
+            }
+        }
         PointsTo {
             pts,
             private,
             addressed,
             sites: self.sites.clone(),
             shifted,
-            shifted_sites,
+            inner_objects,
+            member_shifts,
         }
     }
 
@@ -447,16 +480,12 @@ impl<'a> Scan<'_, 'a> {
         if !self.record {
             return;
         }
-        if let Expression::Member(m) = &e.node {
-            // A member narrower than a pointer, in no union and no bit-field, holds no
-            // pointer (LP64: a pointer converted to `int` loses its upper half, and
-            // reading another object's bytes through such a member breaks C11 6.5p7):
-            // moving it moves none. The points-to's contents are one node for all
-            // members, whose pointers the move would otherwise shift.
-            let f = &m.node.identifier.node.name;
-            if self.decls.narrow_fields.contains(f) && !self.decls.overlapping_fields.contains(f) {
-                return;
-            }
+        if let Some((base, t)) = self.typed_member(e) {
+            // Moving an arithmetic member of an object of a known type: deferred
+            // ([`PointsTo::member_shifts`]).
+            let loaded = self.value(e);
+            self.decls.heap.member_shifts.insert((base, loaded, t));
+            return;
         }
         let v = self.value(e);
         self.inner(v);
@@ -464,6 +493,33 @@ impl<'a> Scan<'_, 'a> {
 
     fn empty(&mut self) -> NodeId {
         self.hnode(Node::Empty)
+    }
+
+    /// `p->f` (`p` declared as a pointer to one tag or typedef name `T` the program
+    /// defines once) or `v.f` (`v` declared `T`), `f` an arithmetic member of no union
+    /// and no bit-field: the node of the objects it lies in, and `T`.
+    fn typed_member(&mut self, e: &'a Ast<Expression>) -> Option<(NodeId, String)> {
+        let Expression::Member(m) = &e.node else {
+            return None;
+        };
+        let f = &m.node.identifier.node.name;
+        if !self.decls.arithmetic_fields.contains(f) || self.decls.overlapping_fields.contains(f) {
+            return None;
+        }
+        let Expression::Identifier(i) = &m.node.expression.node else {
+            return None;
+        };
+        let var = &self.decls.vars[self.lookup(&i.node.name)?];
+        let t = if m.node.operator.node == MemberOperator::Indirect {
+            let shape = var.shape.as_ref().filter(|s| !s.array)?;
+            shape.base.clone()
+        } else {
+            var.plain.clone()?
+        };
+        if self.decls.redefined_tags.contains(&t) {
+            return None;
+        }
+        Some((self.address(e), t))
     }
 
     /// The pointer an access through `base` follows (none: not recording; an unknown
@@ -698,6 +754,9 @@ impl<'a> Scan<'_, 'a> {
                             if let Some(src) = arg(1) {
                                 let s = self.value(src);
                                 let t = self.hnode(Node::Temp(at, CALL + 3));
+                                // Bytes copied: a pointer's may land in an integer,
+                                // whose moves are not followed (`member_shifts`).
+                                self.inner(t);
                                 self.hadd(Constraint::Load(t, s));
                                 self.hadd(Constraint::Store(v, t));
                             }
@@ -868,7 +927,26 @@ impl<'a> Scan<'_, 'a> {
                     self.inner(v)
                 }
             },
-            Expression::Cast(c) => self.value(&c.node.expression),
+            Expression::Cast(c) => {
+                let v = self.value(&c.node.expression);
+                let t = &c.node.type_name.node;
+                let pointer = t.declarator.as_ref().is_some_and(|d| {
+                    d.node
+                        .derived
+                        .iter()
+                        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
+                });
+                let void = t.specifiers.iter().any(|s| {
+                    matches!(&s.node, SpecifierQualifier::TypeSpecifier(x) if x.node == TypeSpecifier::Void)
+                });
+                if pointer || void {
+                    v
+                } else {
+                    // A pointer converted to an integer (or to a typedef name): its
+                    // moves as a number are not followed (`member_shifts`).
+                    self.inner(v)
+                }
+            }
             Expression::Call(_) => self.hnode(Node::Temp(e.span.start, CALL)),
             Expression::Conditional(c) => {
                 let t = self.value(&c.node.then_expression);

@@ -98,17 +98,10 @@ pub fn judge(
     let mut known: BTreeSet<Use> = BTreeSet::new();
     let mut solo_derefs = false;
     let site_types = site_types(accesses, pt);
+    let shifted = shifted(decls, pt, &site_types);
     // Is `o` surely of type `t` at its start whenever a pointer declared `t *` reaches
-    // it: a variable declared as `t` alone, or a site all of whose accesses through
-    // members name `t`; and no pointer may point into it off its start?
-    let typed = |o: &Obj, t: &str| match o {
-        Obj::Var(v) => decls.vars[*v].plain.as_deref() == Some(t) && !pt.shifted.contains(v),
-        Obj::Site(s) => {
-            site_types.get(s).is_some_and(|x| x.as_deref() == Some(t))
-                && !pt.shifted_sites.contains(s)
-        }
-        Obj::Unnamed | Obj::Unknown => false,
-    };
+    // it, and no pointer may point into it off its start?
+    let typed = |o: &Obj, t: &str| of_type(decls, &site_types, o, t) && !shifted.contains(o);
     for (a, function) in accesses {
         let mut u = Use {
             write: a.write,
@@ -215,6 +208,41 @@ pub fn judge(
     }
     out.sort_by(|a, b| (a.safe, &a.name).cmp(&(b.safe, &b.name)));
     (out, proved)
+}
+
+/// Is `o` of type `t` (at its start): a variable declared as `t` alone, or a site all of
+/// whose accesses through members name `t`?
+fn of_type(decls: &Decls, site_types: &BTreeMap<usize, Option<String>>, o: &Obj, t: &str) -> bool {
+    match o {
+        Obj::Var(v) => decls.vars[*v].plain.as_deref() == Some(t),
+        Obj::Site(s) => site_types.get(s).is_some_and(|x| x.as_deref() == Some(t)),
+        Obj::Unnamed | Obj::Unknown => false,
+    }
+}
+
+/// The objects a pointer may point into off their start: those of inner values, and
+/// those an arithmetic member moved may point to when the member may lie in an object
+/// not surely of its type or shifted itself ([`PointsTo::member_shifts`]): to a fixpoint.
+fn shifted(
+    decls: &Decls,
+    pt: &PointsTo,
+    site_types: &BTreeMap<usize, Option<String>>,
+) -> HashSet<Obj> {
+    let mut out = pt.inner_objects.clone();
+    loop {
+        let before = out.len();
+        for (objects, values, t) in &pt.member_shifts {
+            let sure = objects
+                .iter()
+                .all(|o| of_type(decls, site_types, o, t) && !out.contains(o));
+            if !sure {
+                out.extend(values.iter().copied());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
 }
 
 /// The type each site is accessed at through members (none: two types), by every access
