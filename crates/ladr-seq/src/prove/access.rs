@@ -345,15 +345,20 @@ impl<'d, 'a> Scan<'d, 'a> {
                 match self.array_kind(&b.lhs) {
                     Tri::Yes => self.array_object(&b.lhs, mode),
                     Tri::Maybe => {
-                        if self.array_member(&b.lhs) {
+                        let depth = self.array_member(&b.lhs);
+                        if depth == Some(1) {
                             // An element of a member every struct declares as an array
                             // of one dimension: that element of the member.
                             let index = Step::Index(constant_index(&b.rhs));
                             self.outer = prepend(index, outer);
                         }
                         self.array_object(&b.lhs, mode);
-                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
-                        self.deref(mode, false, at, n);
+                        // An element of an array member lies in the member accessed
+                        // above: no pointer is followed (nor any address made).
+                        if depth.is_none() || mode == Mode::Address {
+                            let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                            self.deref(mode, false, at, n);
+                        }
                         if mode == Mode::Address {
                             self.read(&b.lhs);
                         }
@@ -408,11 +413,14 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// Is `e` a member (`x.f`, `p->f`) that every struct naming a member `f` declares as
-    /// an array of one dimension?
-    fn array_member(&self, e: &Node<Expression>) -> bool {
-        matches!(&e.node, Expression::Member(m)
-            if self.decls.ir.field_depth(&m.node.identifier.node.name) == Some(1))
+    /// The dimensions of `e` when it is a member (`x.f`, `p->f`) that every struct
+    /// naming a member `f` declares as an array.
+    fn array_member(&self, e: &Node<Expression>) -> Option<usize> {
+        let Expression::Member(m) = &e.node else {
+            return None;
+        };
+        let depth = self.decls.ir.field_depth(&m.node.identifier.node.name)?;
+        (depth > 0).then_some(depth)
     }
 
     /// The part `path` of `*base` with the pointee type it is read at, when `base` is a

@@ -496,8 +496,9 @@ impl<'a> Scan<'_, 'a> {
     }
 
     /// `p->f` (`p` declared as a pointer to one tag or typedef name `T` the program
-    /// defines once) or `v.f` (`v` declared `T`), `f` an arithmetic member of no union
-    /// and no bit-field: the node of the objects it lies in, and `T`.
+    /// defines once) or `v.f` (`v` declared `T`), also `p->g.f`, `v.g.f`, `f` an
+    /// arithmetic member of no union and no bit-field: the node of the objects it lies
+    /// in, and `T`.
     fn typed_member(&mut self, e: &'a Ast<Expression>) -> Option<(NodeId, String)> {
         let Expression::Member(m) = &e.node else {
             return None;
@@ -505,6 +506,14 @@ impl<'a> Scan<'_, 'a> {
         let f = &m.node.identifier.node.name;
         if !self.decls.arithmetic_fields.contains(f) || self.decls.overlapping_fields.contains(f) {
             return None;
+        }
+        // Down through members (`p->in.f`): one member of the outermost object.
+        let mut m = m;
+        while m.node.operator.node == MemberOperator::Direct {
+            match &m.node.expression.node {
+                Expression::Member(outer) => m = outer,
+                _ => break,
+            }
         }
         let Expression::Identifier(i) = &m.node.expression.node else {
             return None;
@@ -848,6 +857,17 @@ impl<'a> Scan<'_, 'a> {
                         if self.decls.ir.field_depth(&m.node.identifier.node.name) == Some(0) =>
                     {
                         super::decls::Tri::No
+                    }
+                    // A member every struct declares as an array: its element lies in the
+                    // object that holds it, and no address inside that object is made.
+                    (Expression::Member(m), super::decls::Tri::Maybe)
+                        if self
+                            .decls
+                            .ir
+                            .field_depth(&m.node.identifier.node.name)
+                            .is_some_and(|d| d > 0) =>
+                    {
+                        super::decls::Tri::Yes
                     }
                     (_, k) => k,
                 };
