@@ -7,6 +7,7 @@
 
 use super::decls::Tri;
 use super::decls::VarId;
+use super::fields::prepend;
 use super::heap::NodeId;
 use super::pure::{keeps_no_pointer, prints, sync_objects};
 use super::scan::{CreateSite, Scan, Target};
@@ -411,29 +412,6 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
             }
         }
-    }
-
-    /// The dimensions of `e` when it is a member (`x.f`, `p->f`) that every struct
-    /// naming a member `f` declares as an array.
-    fn array_member(&self, e: &Node<Expression>) -> Option<usize> {
-        let Expression::Member(m) = &e.node else {
-            return None;
-        };
-        let depth = self.decls.ir.field_depth(&m.node.identifier.node.name)?;
-        (depth > 0).then_some(depth)
-    }
-
-    /// The part `path` of `*base` with the pointee type it is read at, when `base` is a
-    /// variable declared as a pointer to one tag or typedef name the program defines
-    /// once (`struct s *q`): [`super::objects`] keeps the part for the objects surely of
-    /// that type at their start. None: the access is of the whole object.
-    fn typed_part(&self, base: &Node<Expression>, path: Path) -> Option<(Path, String)> {
-        let Expression::Identifier(i) = &base.node else {
-            return None;
-        };
-        let shape = self.decls.vars[self.lookup(&i.node.name)?].shape.as_ref()?;
-        let typed = !shape.array && !self.decls.redefined_tags.contains(&shape.base);
-        (typed && !path.is_empty()).then(|| (path, shape.base.clone()))
     }
 
     /// The global `e` names, when it owns its blocks ([`super::owned`]).
@@ -987,14 +965,6 @@ impl<'d, 'a> Scan<'d, 'a> {
             _ => false,
         }
     }
-}
-
-/// `step` followed by `rest`.
-fn prepend(step: Step, rest: Path) -> Path {
-    let mut p = Vec::with_capacity(rest.len() + 1);
-    p.push(step);
-    p.extend(rest);
-    p
 }
 
 fn mode_of(e: Effect) -> Mode {

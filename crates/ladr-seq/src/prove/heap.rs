@@ -87,7 +87,7 @@ pub struct Graph {
     pub sites: BTreeMap<usize, String>,
     /// Arithmetic members moved (`p->f++`, `v.f += k`) of objects of a known type: the
     /// node of the objects, the value moved, the type ([`PointsTo::member_shifts`]).
-    member_shifts: BTreeSet<(NodeId, NodeId, String)>,
+    pub(super) member_shifts: BTreeSet<(NodeId, NodeId, String)>,
 }
 
 /// The solution.
@@ -107,12 +107,8 @@ pub struct PointsTo {
     /// point into, or code the analysis does not see may reach.
     pub inner_objects: HashSet<Obj>,
     /// Each arithmetic member moved of an object of a known type `T`: the objects it
-    /// may lie in, the objects the value moved may point to, `T`. Such a member holds a
-    /// pointer only by a cast to an integer or its bytes copied, both of which make the
-    /// objects the pointer may point to shifted: the move shifts nothing in the objects
-    /// that surely are of type `T` (two members apart), and every object the value may
-    /// point to when one of them may not be ([`super::objects`]). `shifted` counts them
-    /// all.
+    /// may lie in, those its value may point to, `T` ([`super::fields`]; `shifted`
+    /// counts them all, [`super::objects`] only where an object may not be a `T`).
     pub member_shifts: Vec<(Vec<Obj>, Vec<Obj>, String)>,
 }
 
@@ -260,22 +256,7 @@ impl Graph {
             .map(|v| Obj::Var(*v))
             .chain(shifted_sites.iter().map(|s| Obj::Site(*s)))
             .collect();
-        let member_shifts: Vec<(Vec<Obj>, Vec<Obj>, String)> = self
-            .member_shifts
-            .iter()
-            .map(|(base, moved, t)| {
-                let objects = pts[*base as usize].iter().copied().collect();
-                let values: Vec<Obj> = pts[*moved as usize].iter().copied().collect();
-                (objects, values, t.clone())
-            })
-            .collect();
-        for (_, values, _) in &member_shifts {
-            for o in values {
-                if let Obj::Var(v) = o {
-                    shifted.insert(*v);
-                }
-            }
-        }
+        let member_shifts = super::fields::member_shifts(&self.member_shifts, &pts, &mut shifted);
         PointsTo {
             pts,
             private,
@@ -493,42 +474,6 @@ impl<'a> Scan<'_, 'a> {
 
     fn empty(&mut self) -> NodeId {
         self.hnode(Node::Empty)
-    }
-
-    /// `p->f` (`p` declared as a pointer to one tag or typedef name `T` the program
-    /// defines once) or `v.f` (`v` declared `T`), also `p->g.f`, `v.g.f`, `f` an
-    /// arithmetic member of no union and no bit-field: the node of the objects it lies
-    /// in, and `T`.
-    fn typed_member(&mut self, e: &'a Ast<Expression>) -> Option<(NodeId, String)> {
-        let Expression::Member(m) = &e.node else {
-            return None;
-        };
-        let f = &m.node.identifier.node.name;
-        if !self.decls.arithmetic_fields.contains(f) || self.decls.overlapping_fields.contains(f) {
-            return None;
-        }
-        // Down through members (`p->in.f`): one member of the outermost object.
-        let mut m = m;
-        while m.node.operator.node == MemberOperator::Direct {
-            match &m.node.expression.node {
-                Expression::Member(outer) => m = outer,
-                _ => break,
-            }
-        }
-        let Expression::Identifier(i) = &m.node.expression.node else {
-            return None;
-        };
-        let var = &self.decls.vars[self.lookup(&i.node.name)?];
-        let t = if m.node.operator.node == MemberOperator::Indirect {
-            let shape = var.shape.as_ref().filter(|s| !s.array)?;
-            shape.base.clone()
-        } else {
-            var.plain.clone()?
-        };
-        if self.decls.redefined_tags.contains(&t) {
-            return None;
-        }
-        Some((self.address(e), t))
     }
 
     /// The pointer an access through `base` follows (none: not recording; an unknown
@@ -830,7 +775,7 @@ impl<'a> Scan<'_, 'a> {
     }
 
     /// The objects the lvalue `e` lies in (what `&e` points to).
-    fn address(&mut self, e: &'a Ast<Expression>) -> NodeId {
+    pub(super) fn address(&mut self, e: &'a Ast<Expression>) -> NodeId {
         match &e.node {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => {
@@ -949,17 +894,7 @@ impl<'a> Scan<'_, 'a> {
             },
             Expression::Cast(c) => {
                 let v = self.value(&c.node.expression);
-                let t = &c.node.type_name.node;
-                let pointer = t.declarator.as_ref().is_some_and(|d| {
-                    d.node
-                        .derived
-                        .iter()
-                        .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))
-                });
-                let void = t.specifiers.iter().any(|s| {
-                    matches!(&s.node, SpecifierQualifier::TypeSpecifier(x) if x.node == TypeSpecifier::Void)
-                });
-                if pointer || void {
+                if !super::fields::integer_cast(&c.node.type_name.node) {
                     v
                 } else {
                     // A pointer converted to an integer (or to a typedef name): its
