@@ -141,6 +141,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_lockptr_racy.c",
         (12, 12),
     ),
+    (
+        "per-pair",
+        "prove_fields_free.c",
+        "prove_fields_racy.c",
+        (15, 23),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

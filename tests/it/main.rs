@@ -24,6 +24,7 @@ mod proof_shrink;
 mod prove;
 mod prove_disjoint;
 mod prove_element;
+mod prove_fields;
 mod prove_guard;
 mod prove_heap;
 mod prove_library;

@@ -7,6 +7,7 @@
 
 use super::decls::Tri;
 use super::decls::VarId;
+use super::fields::prepend;
 use super::heap::NodeId;
 use super::pure::{keeps_no_pointer, prints, sync_objects};
 use super::scan::{CreateSite, Scan, Target};
@@ -199,6 +200,9 @@ impl<'d, 'a> Scan<'d, 'a> {
 
     pub fn expr(&mut self, e: &'a Node<Expression>, mode: Mode) {
         let at = e.span.start;
+        // The steps an enclosing member or index applies: only the chain down to the
+        // pointer passes them on.
+        let outer = std::mem::take(&mut self.outer);
         match &e.node {
             Expression::Identifier(i) => self.identifier(&i.node.name, mode, at),
             Expression::Constant(_)
@@ -215,20 +219,24 @@ impl<'d, 'a> Scan<'d, 'a> {
                         // An array member decays to an address inside the object.
                         self.expr(&m.node.expression, Mode::Address);
                     }
+                    self.outer = prepend(Step::Field(field.clone()), outer);
                     self.expr(&m.node.expression, mode);
                 } else {
                     let member = m.node.identifier.node.name.as_str();
                     if !self.through_pointer(&m.node.expression, Some(member), mode, at) {
                         let n = self.pointer_node(Some(&m.node.expression));
                         let fresh = self.is_fresh(&m.node.expression);
+                        let path = prepend(Step::Field(member.to_string()), outer);
+                        self.deref_part = self.typed_part(&m.node.expression, path);
                         self.deref_fresh(mode, false, at, n, fresh);
+                        self.deref_part = None;
                     }
                 }
             }
             Expression::Call(c) => self.call(&c.node, at),
-            Expression::UnaryOperator(u) => self.unary(&u.node, mode, at),
+            Expression::UnaryOperator(u) => self.unary(&u.node, mode, at, outer),
             Expression::Cast(c) => self.expr(&c.node.expression, mode),
-            Expression::BinaryOperator(b) => self.binary(&b.node, mode, at),
+            Expression::BinaryOperator(b) => self.binary(&b.node, mode, at, outer),
             Expression::Conditional(c) => {
                 self.read(&c.node.condition);
                 self.expr(&c.node.then_expression, mode);
@@ -280,7 +288,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    fn unary(&mut self, u: &'a UnaryOperatorExpression, mode: Mode, at: usize) {
+    /// `outer`: the steps an enclosing member or index applies to `*p`.
+    fn unary(&mut self, u: &'a UnaryOperatorExpression, mode: Mode, at: usize, outer: Path) {
         let op = &u.operand;
         match u.operator.node {
             UnaryOperator::Address => self.expr(op, Mode::Address),
@@ -295,7 +304,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                 } else if !self.through_pointer(op, None, mode, at) {
                     let n = self.pointer_node(Some(op));
                     let fresh = self.is_fresh(op);
+                    self.deref_part = self.typed_part(op, outer);
                     self.deref_fresh(mode, false, at, n, fresh);
+                    self.deref_part = None;
                 }
             }
             UnaryOperator::PostIncrement
@@ -309,7 +320,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    fn binary(&mut self, b: &'a BinaryOperatorExpression, mode: Mode, at: usize) {
+    /// `outer`: the steps an enclosing member or index applies to `b` (an element).
+    fn binary(&mut self, b: &'a BinaryOperatorExpression, mode: Mode, at: usize, outer: Path) {
         match b.operator.node {
             BinaryOperator::Index => {
                 self.read(&b.rhs);
@@ -334,9 +346,20 @@ impl<'d, 'a> Scan<'d, 'a> {
                 match self.array_kind(&b.lhs) {
                     Tri::Yes => self.array_object(&b.lhs, mode),
                     Tri::Maybe => {
+                        let depth = self.array_member(&b.lhs);
+                        if depth == Some(1) {
+                            // An element of a member every struct declares as an array
+                            // of one dimension: that element of the member.
+                            let index = Step::Index(constant_index(&b.rhs));
+                            self.outer = prepend(index, outer);
+                        }
                         self.array_object(&b.lhs, mode);
-                        let n = self.index_pointer_node(&b.lhs, &b.rhs);
-                        self.deref(mode, false, at, n);
+                        // An element of an array member lies in the member accessed
+                        // above: no pointer is followed (nor any address made).
+                        if depth.is_none() || mode == Mode::Address {
+                            let n = self.index_pointer_node(&b.lhs, &b.rhs);
+                            self.deref(mode, false, at, n);
+                        }
                         if mode == Mode::Address {
                             self.read(&b.lhs);
                         }

@@ -87,6 +87,11 @@ pub struct Decls<'a> {
     /// Members that may share memory with another member of their type: members of a
     /// union (or of a struct inside one) and bit-fields (one memory location).
     pub overlapping_fields: HashSet<String>,
+    /// Members every struct or union that declares one of that name declares as a
+    /// plain arithmetic keyword type (`int`, `unsigned long`, `double`: no pointer, no
+    /// array, no typedef name): a pointer value gets into one only by a cast (or its
+    /// bytes copied), never by assignment (C11 6.5.16.1p1).
+    pub arithmetic_fields: HashSet<String>,
     /// The functions a call through a pointer may call: every function whose address the
     /// program takes (none: not known yet, during the discovery's first walk).
     pub function_targets: Option<std::collections::BTreeSet<String>>,
@@ -150,6 +155,7 @@ impl<'a> Decls<'a> {
             ir: ladr_ir::analysis::Vars::new(unit, &HashSet::new()),
             typedefs: HashMap::new(),
             overlapping_fields: overlapping_fields(unit),
+            arithmetic_fields: arithmetic_fields(unit),
             function_targets: None,
             arity: HashMap::new(),
             owned: HashSet::new(),
@@ -478,6 +484,60 @@ fn overlapping_fields(unit: &TranslationUnit) -> HashSet<String> {
     };
     let Ok(()) = visit::unit(&mut v, unit);
     v.found
+}
+
+/// [`Decls::arithmetic_fields`].
+fn arithmetic_fields(unit: &TranslationUnit) -> HashSet<String> {
+    #[derive(Default)]
+    struct Fields {
+        narrow: HashSet<String>,
+        wide: HashSet<String>,
+    }
+    impl Visitor for Fields {
+        type Error = Infallible;
+        fn type_specifier(&mut self, t: &Node<TypeSpecifier>) -> Result<Walk, Infallible> {
+            let TypeSpecifier::Struct(st) = &t.node else {
+                return Ok(Walk::Descend);
+            };
+            for f in st.node.declarations.iter().flatten() {
+                let StructDeclaration::Field(f) = &f.node else {
+                    continue;
+                };
+                let types: Vec<&TypeSpecifier> = f
+                    .node
+                    .specifiers
+                    .iter()
+                    .filter_map(|s| match &s.node {
+                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+                        _ => None,
+                    })
+                    .collect();
+                let narrow_type = !types.is_empty()
+                    && types
+                        .iter()
+                        .all(|t| is_arithmetic_keyword(t) && !matches!(t, TypeSpecifier::Long));
+                for d in &f.node.declarators {
+                    let Some(decl) = &d.node.declarator else {
+                        continue;
+                    };
+                    let Some(name) = declarator_name(&decl.node) else {
+                        continue;
+                    };
+                    let plain = decl.node.derived.is_empty()
+                        && matches!(decl.node.kind.node, DeclaratorKind::Identifier(_));
+                    if narrow_type && plain {
+                        self.narrow.insert(name.to_string());
+                    } else {
+                        self.wide.insert(name.to_string());
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut v = Fields::default();
+    let Ok(()) = visit::unit(&mut v, unit);
+    v.narrow.difference(&v.wide).cloned().collect()
 }
 
 /// The parameters of a function declarator with a prototype: how many (`(void)`: none),

@@ -85,6 +85,9 @@ pub struct Graph {
     inner: BTreeSet<NodeId>,
     /// The allocation sites: offset, function.
     pub sites: BTreeMap<usize, String>,
+    /// Arithmetic members moved (`p->f++`, `v.f += k`) of objects of a known type: the
+    /// node of the objects, the value moved, the type ([`PointsTo::member_shifts`]).
+    pub(super) member_shifts: BTreeSet<(NodeId, NodeId, String)>,
 }
 
 /// The solution.
@@ -100,6 +103,13 @@ pub struct PointsTo {
     /// them, or code the analysis does not see may reach them (from *Wild*, through
     /// every object's contents).
     pub shifted: HashSet<VarId>,
+    /// The variables and sites inner values other than [`PointsTo::member_shifts`]' may
+    /// point into, or code the analysis does not see may reach.
+    pub inner_objects: HashSet<Obj>,
+    /// Each arithmetic member moved of an object of a known type `T`: the objects it
+    /// may lie in, those its value may point to, `T` ([`super::fields`]; `shifted`
+    /// counts them all, [`super::objects`] only where an object may not be a `T`).
+    pub member_shifts: Vec<(Vec<Obj>, Vec<Obj>, String)>,
 }
 
 impl PointsTo {
@@ -240,30 +250,47 @@ impl Graph {
             }
         }
         let private = self.private_sites(&pts, shared);
-        let shifted = self.shifted(&pts, &contents, wild);
+        let (mut shifted, shifted_sites) = self.shifted(&pts, &contents, wild);
+        let inner_objects: HashSet<Obj> = shifted
+            .iter()
+            .map(|v| Obj::Var(*v))
+            .chain(shifted_sites.iter().map(|s| Obj::Site(*s)))
+            .collect();
+        let member_shifts = super::fields::member_shifts(&self.member_shifts, &pts, &mut shifted);
         PointsTo {
             pts,
             private,
             addressed,
             sites: self.sites.clone(),
             shifted,
+            inner_objects,
+            member_shifts,
         }
     }
 
-    /// The variables an inner value may point into, and those code the analysis does not
-    /// see may reach: what *Wild* points to and, transitively, what their contents do.
+    /// The variables (and sites) an inner value may point into, and those code the
+    /// analysis does not see may reach: what *Wild* points to and, transitively, what
+    /// their contents do.
     fn shifted(
         &self,
         pts: &[BTreeSet<Obj>],
         contents: &HashMap<Obj, NodeId>,
         wild: NodeId,
-    ) -> HashSet<VarId> {
+    ) -> (HashSet<VarId>, HashSet<usize>) {
         let mut out = HashSet::new();
+        let mut sites = HashSet::new();
+        let mut add = |o: &Obj| match o {
+            Obj::Var(v) => {
+                out.insert(*v);
+            }
+            Obj::Site(s) => {
+                sites.insert(*s);
+            }
+            Obj::Unnamed | Obj::Unknown => {}
+        };
         for &n in &self.inner {
             for o in &pts[n as usize] {
-                if let Obj::Var(v) = o {
-                    out.insert(*v);
-                }
+                add(o);
             }
         }
         let mut seen: HashSet<Obj> = HashSet::new();
@@ -272,14 +299,12 @@ impl Graph {
             if !seen.insert(o) {
                 continue;
             }
-            if let Obj::Var(v) = o {
-                out.insert(v);
-            }
+            add(&o);
             if let Some(&c) = contents.get(&o) {
                 todo.extend(pts[c as usize].iter().copied());
             }
         }
-        out
+        (out, sites)
     }
 
     /// The sites no shared node may point to (to a fixpoint: a block a shared block
@@ -434,6 +459,13 @@ impl<'a> Scan<'_, 'a> {
     /// `e++`, `e--`, `e += k`, `e -= k`, …: the value `e` holds moves.
     pub fn heap_shift(&mut self, e: &'a Ast<Expression>) {
         if !self.record {
+            return;
+        }
+        if let Some((base, t)) = self.typed_member(e) {
+            // Moving an arithmetic member of an object of a known type: deferred
+            // ([`PointsTo::member_shifts`]).
+            let loaded = self.value(e);
+            self.decls.heap.member_shifts.insert((base, loaded, t));
             return;
         }
         let v = self.value(e);
@@ -676,6 +708,9 @@ impl<'a> Scan<'_, 'a> {
                             if let Some(src) = arg(1) {
                                 let s = self.value(src);
                                 let t = self.hnode(Node::Temp(at, CALL + 3));
+                                // Bytes copied: a pointer's may land in an integer,
+                                // whose moves are not followed (`member_shifts`).
+                                self.inner(t);
                                 self.hadd(Constraint::Load(t, s));
                                 self.hadd(Constraint::Store(v, t));
                             }
@@ -740,7 +775,7 @@ impl<'a> Scan<'_, 'a> {
     }
 
     /// The objects the lvalue `e` lies in (what `&e` points to).
-    fn address(&mut self, e: &'a Ast<Expression>) -> NodeId {
+    pub(super) fn address(&mut self, e: &'a Ast<Expression>) -> NodeId {
         match &e.node {
             Expression::Identifier(i) => match self.lookup(&i.node.name) {
                 Some(v) => {
@@ -767,6 +802,17 @@ impl<'a> Scan<'_, 'a> {
                         if self.decls.ir.field_depth(&m.node.identifier.node.name) == Some(0) =>
                     {
                         super::decls::Tri::No
+                    }
+                    // A member every struct declares as an array: its element lies in the
+                    // object that holds it, and no address inside that object is made.
+                    (Expression::Member(m), super::decls::Tri::Maybe)
+                        if self
+                            .decls
+                            .ir
+                            .field_depth(&m.node.identifier.node.name)
+                            .is_some_and(|d| d > 0) =>
+                    {
+                        super::decls::Tri::Yes
                     }
                     (_, k) => k,
                 };
@@ -846,7 +892,16 @@ impl<'a> Scan<'_, 'a> {
                     self.inner(v)
                 }
             },
-            Expression::Cast(c) => self.value(&c.node.expression),
+            Expression::Cast(c) => {
+                let v = self.value(&c.node.expression);
+                if !super::fields::integer_cast(&c.node.type_name.node) {
+                    v
+                } else {
+                    // A pointer converted to an integer (or to a typedef name): its
+                    // moves as a number are not followed (`member_shifts`).
+                    self.inner(v)
+                }
+            }
             Expression::Call(_) => self.hnode(Node::Temp(e.span.start, CALL)),
             Expression::Conditional(c) => {
                 let t = self.value(&c.node.then_expression);

@@ -33,6 +33,7 @@ mod access;
 mod decls;
 mod disjoint;
 mod element;
+mod fields;
 mod fresh;
 mod guard;
 mod heap;

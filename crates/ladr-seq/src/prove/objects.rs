@@ -97,6 +97,11 @@ pub fn judge(
     let mut derefs: BTreeSet<Use> = BTreeSet::new();
     let mut known: BTreeSet<Use> = BTreeSet::new();
     let mut solo_derefs = false;
+    let site_types = site_types(accesses, pt);
+    let shifted = shifted(decls, pt, &site_types);
+    // Is `o` surely of type `t` at its start whenever a pointer declared `t *` reaches
+    // it, and no pointer may point into it off its start?
+    let typed = |o: &Obj, t: &str| of_type(decls, &site_types, o, t) && !shifted.contains(o);
     for (a, function) in accesses {
         let mut u = Use {
             write: a.write,
@@ -121,6 +126,8 @@ pub fn judge(
             // A block no other thread can reach yet: no race.
             Target::Deref(_) if a.fresh => continue,
             Target::Deref(node) => {
+                // The whole object, unless the target is surely of the pointee's type.
+                u.path = Path::new();
                 let Some(targets) = pt.targets(node) else {
                     solo_derefs |= a.solo;
                     if !a.solo {
@@ -130,6 +137,11 @@ pub fn judge(
                 };
                 for o in targets {
                     let mut u = u.clone();
+                    if let Some(t) = &a.pointee {
+                        if typed(o, t) {
+                            u.path = a.path.clone();
+                        }
+                    }
                     let object = match *o {
                         Obj::Var(v) => Object::Var(v),
                         Obj::Site(s) => {
@@ -196,6 +208,62 @@ pub fn judge(
     }
     out.sort_by(|a, b| (a.safe, &a.name).cmp(&(b.safe, &b.name)));
     (out, proved)
+}
+
+/// Is `o` of type `t` (at its start): a variable declared as `t` alone, or a site all of
+/// whose accesses through members name `t`?
+fn of_type(decls: &Decls, site_types: &BTreeMap<usize, Option<String>>, o: &Obj, t: &str) -> bool {
+    match o {
+        Obj::Var(v) => decls.vars[*v].plain.as_deref() == Some(t),
+        Obj::Site(s) => site_types.get(s).is_some_and(|x| x.as_deref() == Some(t)),
+        Obj::Unnamed | Obj::Unknown => false,
+    }
+}
+
+/// The objects a pointer may point into off their start: those of inner values, and
+/// those an arithmetic member moved may point to when the member may lie in an object
+/// not surely of its type or shifted itself ([`PointsTo::member_shifts`]): to a fixpoint.
+fn shifted(
+    decls: &Decls,
+    pt: &PointsTo,
+    site_types: &BTreeMap<usize, Option<String>>,
+) -> HashSet<Obj> {
+    let mut out = pt.inner_objects.clone();
+    loop {
+        let before = out.len();
+        for (objects, values, t) in &pt.member_shifts {
+            let sure = objects
+                .iter()
+                .all(|o| of_type(decls, site_types, o, t) && !out.contains(o));
+            if !sure {
+                out.extend(values.iter().copied());
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// The type each site is accessed at through members (none: two types), by every access
+/// through a pointer declared as a pointer to one tag or typedef name with a part
+/// ([`RawAccess::pointee`]), solo and fresh ones too.
+fn site_types(accesses: &[(RawAccess, String)], pt: &PointsTo) -> BTreeMap<usize, Option<String>> {
+    let mut out: BTreeMap<usize, Option<String>> = BTreeMap::new();
+    for (a, _) in accesses {
+        let (Target::Deref(node), Some(t)) = (a.target, &a.pointee) else {
+            continue;
+        };
+        for o in pt.targets(node).into_iter().flatten() {
+            if let Obj::Site(s) = o {
+                let entry = out.entry(*s).or_insert_with(|| Some(t.clone()));
+                if entry.as_ref() != Some(t) {
+                    *entry = None;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Records safe object `o` (with its uses `us`) for the bounded check, when the bounded

@@ -40,6 +40,10 @@ pub struct RawAccess {
     pub solo: bool,
     /// Through a local that holds a block no other thread can reach yet ([`super::heap`]).
     pub fresh: bool,
+    /// Through a variable declared as a pointer to this one tag or typedef name: `path`
+    /// is the part of the object pointed to that is accessed (`q->f.g`: `.f.g`), for
+    /// the objects that are surely of that type at their start ([`super::objects`]).
+    pub pointee: Option<String>,
     pub offset: usize,
 }
 
@@ -126,6 +130,13 @@ pub struct Scan<'d, 'a> {
     pub fresh_params: Vec<usize>,
     /// The access being recorded is through a fresh local.
     pub fresh_access: bool,
+    /// The member and index steps an enclosing expression applies to the object the
+    /// expression walked now names (`q->f.g`: `.g` while `q->f` is walked); taken by
+    /// every [`Scan::expr`] (a step left out only widens the part).
+    pub outer: Path,
+    /// The part of the object pointed to, and the pointer's declared pointee, of the
+    /// access through a pointer being recorded.
+    pub deref_part: Option<(Path, String)>,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -173,6 +184,8 @@ impl<'d, 'a> Scan<'d, 'a> {
             fresh_copy: None,
             fresh_params: vec![],
             fresh_access: false,
+            outer: Path::new(),
+            deref_part: None,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -528,6 +541,10 @@ impl<'d, 'a> Scan<'d, 'a> {
             let index = self.assigned_index.take().filter(|_| path.is_empty());
             self.wrote_index(v, index);
         }
+        let (path, pointee) = match (target, self.deref_part.take()) {
+            (Target::Deref(_), Some((part, pointee))) if path.is_empty() => (part, Some(pointee)),
+            _ => (path, None),
+        };
         if !self.record {
             return;
         }
@@ -536,6 +553,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 locks: self.recorded_locks(target, &path, self.key, locks),
                 target,
                 path,
+                pointee,
                 write,
                 atomic,
                 solo: self.solo,
