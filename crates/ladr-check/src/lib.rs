@@ -208,13 +208,7 @@ fn vacuous_is_unknown(answer: &mut Answer) {
     let b = &answer.bounds;
     let loops = match b.cut_loops.as_slice() {
         [] => String::new(),
-        ls => format!(
-            " (loops cut: {})",
-            ls.iter()
-                .map(|l| format!("{}:{}", l.file, l.line))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        ls => format!(" (loops cut: {})", answer::Position::places(ls)),
     };
     let heap = match (b.heap_block, b.cut_allocations.first()) {
         (Some(bytes), Some(at)) => format!(

@@ -4,7 +4,7 @@
 //! several), then a line on how the search for more races ended when it looked for more
 //! than one; or one line for "no race" / "unknown".
 
-use super::{AccessInfo, Outcome, Race, Thread};
+use super::{AccessInfo, Outcome, Position, Race, Thread};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::termcolor::{NoColor, WriteColor};
 use ladr_c::diag::SourceFiles;
@@ -281,10 +281,7 @@ pub fn summary(o: &Outcome) -> String {
                     if ls.len() == 1 { "" } else { "s" },
                     o.bounds.unwind,
                     if o.bounds.unwind == 1 { "" } else { "s" },
-                    ls.iter()
-                        .map(|l| format!("{}:{}", l.file, l.line))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    Position::places(ls)
                 ),
             };
             let heap = match (o.bounds.heap_block, o.bounds.cut_allocations.as_slice()) {
@@ -294,13 +291,7 @@ pub fn summary(o: &Outcome) -> String {
                      --heap-block BYTES explores it",
                     match places {
                         [] => String::new(),
-                        ps => format!(
-                            " ({})",
-                            ps.iter()
-                                .map(|l| format!("{}:{}", l.file, l.line))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        ps => format!(" ({})", Position::places(ps)),
                     }
                 ),
                 (None, _) => String::new(),

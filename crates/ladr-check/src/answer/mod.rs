@@ -344,6 +344,16 @@ pub struct Position {
     pub column: u32,
 }
 
+impl Position {
+    /// `file:line, file:line, …`: places named in a sentence (cut loops, allocations).
+    pub fn places(ps: &[Position]) -> String {
+        (ps.iter())
+            .map(|p| format!("{}:{}", p.file, p.line))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Context {
     /// 1-based position in the interleaving.
