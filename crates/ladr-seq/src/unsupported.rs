@@ -26,7 +26,7 @@
 //! functions are allowed (C89's implicit declaration, which CBMC accepts).
 
 use ladr_c::diag::{Error, ErrorKind, Result};
-use ladr_c::syntax::build::{callee_name, declarator_name};
+use ladr_c::syntax::build::{callee_name, declarator_name, field_type_specifiers, type_specifiers};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -160,10 +160,7 @@ fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
     impl Visitor for Types {
         type Error = std::convert::Infallible;
         fn declaration(&mut self, d: &Node<Declaration>) -> std::result::Result<Walk, Self::Error> {
-            let ty = lock_type(d.node.specifiers.iter().filter_map(|s| match &s.node {
-                DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                _ => None,
-            }));
+            let ty = lock_type(type_specifiers(&d.node.specifiers).into_iter());
             for id in &d.node.declarators {
                 if let Some(n) = declarator_name(&id.node.declarator.node) {
                     let p = plain(&id.node.declarator.node);
@@ -179,11 +176,7 @@ fn lock_kinds(unit: &TranslationUnit) -> Result<()> {
             if let TypeSpecifier::Struct(s) = &t.node {
                 for f in s.node.declarations.iter().flatten() {
                     if let StructDeclaration::Field(f) = &f.node {
-                        let ty =
-                            lock_type(f.node.specifiers.iter().filter_map(|s| match &s.node {
-                                SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                                _ => None,
-                            }));
+                        let ty = lock_type(field_type_specifiers(&f.node.specifiers).into_iter());
                         for d in &f.node.declarators {
                             if let Some(d) = &d.node.declarator {
                                 if let Some(n) = declarator_name(&d.node) {

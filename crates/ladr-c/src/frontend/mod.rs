@@ -20,12 +20,8 @@ pub mod openmp;
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::{shift_spans, BUILTIN_BASE};
 use crate::source_map::{Edit, SourceMap};
-use lang_c::ast::{
-    DeclarationSpecifier, ExternalDeclaration, StorageClassSpecifier, TranslationUnit,
-    TypeSpecifier,
-};
+use lang_c::ast::{ExternalDeclaration, TranslationUnit, TypeSpecifier};
 use lang_c::driver::{parse_preprocessed, Config};
-use lang_c::span::Node;
 use lang_c::span::Span;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -67,34 +63,17 @@ impl Parsed {
     /// target's is `unsigned long`). `None` where it defines no `size_t`. A `.i` file
     /// checked with the other data model has a `malloc` that CBMC's library rejects.
     pub fn size_t_is_32_bit(&self) -> Option<bool> {
+        use crate::syntax::build::{declarator_name, is_typedef, type_specifiers};
         self.unit.0.iter().find_map(|ext| {
             let ExternalDeclaration::Declaration(d) = &ext.node else {
                 return None;
             };
-            let specs = &d.node.specifiers;
-            let typedef = specs.iter().any(|s| {
-                matches!(
-                    s.node,
-                    DeclarationSpecifier::StorageClass(Node {
-                        node: StorageClassSpecifier::Typedef,
-                        ..
-                    })
-                )
-            });
-            let named = d.node.declarators.iter().any(|i| {
-                crate::syntax::build::declarator_name(&i.node.declarator.node) == Some("size_t")
-            });
-            if !typedef || !named {
+            let named = (d.node.declarators.iter())
+                .any(|i| declarator_name(&i.node.declarator.node) == Some("size_t"));
+            if !is_typedef(&d.node) || !named {
                 return None;
             }
-            let types: Vec<&TypeSpecifier> = specs
-                .iter()
-                .filter_map(|s| match &s.node {
-                    DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                    _ => None,
-                })
-                .collect();
-            match types.as_slice() {
+            match type_specifiers(&d.node.specifiers).as_slice() {
                 [TypeSpecifier::Unsigned] | [TypeSpecifier::Unsigned, TypeSpecifier::Int] => {
                     Some(true)
                 }

@@ -702,6 +702,17 @@ pub fn is_pointer_declarator(d: &Declarator) -> bool {
     }
 }
 
+/// The type specifiers among a member's or type name's specifiers and qualifiers.
+pub fn field_type_specifiers(specs: &[Node<SpecifierQualifier>]) -> Vec<&TypeSpecifier> {
+    specs
+        .iter()
+        .filter_map(|s| match &s.node {
+            SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The type specifiers among declaration specifiers.
 pub fn type_specifiers(specs: &[Node<DeclarationSpecifier>]) -> Vec<&TypeSpecifier> {
     specs

@@ -6,7 +6,7 @@
 //! an array", "not arithmetic", "not atomic".
 
 use ladr_c::syntax::build::{
-    array_dims, declarator_name, is_arithmetic_keyword, is_array_declarator,
+    array_dims, declarator_name, field_type_specifiers, is_arithmetic_keyword, is_array_declarator,
     is_function_declarator, is_pointer_declarator, is_typedef, struct_members,
 };
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -88,9 +88,9 @@ pub struct Decls<'a> {
     /// union (or of a struct inside one) and bit-fields (one memory location).
     pub overlapping_fields: HashSet<String>,
     /// Members every struct or union that declares one of that name declares as a
-    /// plain arithmetic keyword type (`int`, `unsigned long`, `double`: no pointer, no
-    /// array, no typedef name): a pointer value gets into one only by a cast (or its
-    /// bytes copied), never by assignment (C11 6.5.16.1p1).
+    /// plain arithmetic keyword type without `long` (`int`, `char`, `double`: no `long`,
+    /// no pointer, no array, no typedef name): a pointer value gets into one only by a
+    /// cast (or its bytes copied), never by assignment (C11 6.5.16.1p1).
     pub arithmetic_fields: HashSet<String>,
     /// The functions a call through a pointer may call: every function whose address the
     /// program takes (none: not known yet, during the discovery's first walk).
@@ -503,15 +503,7 @@ fn arithmetic_fields(unit: &TranslationUnit) -> HashSet<String> {
                 let StructDeclaration::Field(f) = &f.node else {
                     continue;
                 };
-                let types: Vec<&TypeSpecifier> = f
-                    .node
-                    .specifiers
-                    .iter()
-                    .filter_map(|s| match &s.node {
-                        SpecifierQualifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    })
-                    .collect();
+                let types = field_type_specifiers(&f.node.specifiers);
                 let narrow_type = !types.is_empty()
                     && types
                         .iter()
