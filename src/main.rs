@@ -652,12 +652,9 @@ fn run(cli: &Cli, file: &std::path::Path, budget: Budget, err_out: &mut Standard
                     vacuous: answer.bounds.vacuous,
                     threads_cut: answer.bounds.cuts.iter().any(|c| c.as_str() == "threads"),
                     probe: answer.fallback.is_some(),
-                    // A proof holds for every execution, with no bounds.
-                    least_bounds: outcome.proved
-                        || svcomp::reaches_least_bounds(
-                            (outcome.deepening.iter())
-                                .flat_map(|d| d.finished.iter().map(|&[r, u]| (r, u))),
-                        ),
+                    least_bounds: (outcome.deepening.as_ref())
+                        .is_some_and(|d| svcomp::reaches_least_bounds(&d.finished)),
+                    proved: outcome.proved,
                 })
                 .is_some() =>
         {

@@ -114,10 +114,9 @@ impl Document {
             threads_cut: bounds.is_some_and(|b| b.cuts.iter().any(|c| c == "threads")),
             probe: self.deepening.as_ref().is_some_and(|d| d.probe),
             least_bounds: !deepened
-                || self.proved
-                || ladr_svcomp::reaches_least_bounds(
-                    (self.deepening.iter()).flat_map(|d| d.finished.iter().map(|&[r, u]| (r, u))),
-                ),
+                || (self.deepening.as_ref())
+                    .is_some_and(|d| ladr_svcomp::reaches_least_bounds(&d.finished)),
+            proved: self.proved,
         })
     }
 

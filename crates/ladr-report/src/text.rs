@@ -266,12 +266,6 @@ pub fn summary(o: &Outcome) -> String {
             } else {
                 " (no loop, recursion or thread creation was cut)".to_string()
             };
-            let vacuous = if o.bounds.vacuous {
-                "; vacuous: no execution within these bounds creates a thread, so no access \
-                 of a thread was checked"
-            } else {
-                ""
-            };
             let loops = match o.bounds.cut_loops.as_slice() {
                 [] => String::new(),
                 ls => format!(
@@ -296,10 +290,7 @@ pub fn summary(o: &Outcome) -> String {
                 ),
                 (None, _) => String::new(),
             };
-            format!(
-                "no race found within {}{cut}{vacuous}{loops}{heap}",
-                bounds_text(o)
-            )
+            format!("no race found within {}{cut}{loops}{heap}", bounds_text(o))
         }
         (None, _) => {
             let limit = match o.time_limit_s {

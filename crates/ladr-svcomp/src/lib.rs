@@ -112,6 +112,8 @@ pub struct NoRaceBounds {
     pub probe: bool,
     /// The answer holds for SV-COMP's least bounds ([`reaches_least_bounds`]).
     pub least_bounds: bool,
+    /// The static proof answered: every execution, no bounds.
+    pub proved: bool,
 }
 
 /// The least bounds a "no race" must hold for to be SV-COMP's `true`: 3 rounds and 4
@@ -125,18 +127,20 @@ pub const TRUE_LEAST_BOUNDS: (u32, u32) = (3, 4);
 
 /// Whether one of the bound pairs a "no race" holds for (the deepening's finished pairs)
 /// has at least [`TRUE_LEAST_BOUNDS`]' rounds and unwindings.
-pub fn reaches_least_bounds(finished: impl IntoIterator<Item = (u32, u32)>) -> bool {
+pub fn reaches_least_bounds(finished: &[[u32; 2]]) -> bool {
     let (r, u) = TRUE_LEAST_BOUNDS;
     finished
-        .into_iter()
-        .any(|(rounds, unwind)| rounds >= r && unwind >= u)
+        .iter()
+        .any(|&[rounds, unwind]| rounds >= r && unwind >= u)
 }
 
 /// Why a bounded "no race" is no `true` in SV-COMP's terms, which claim every execution
 /// (SV-COMP mode answers `unknown` for it); `None`: it may be answered `true`. The one
 /// place of this rule: SV-COMP mode and `ladr eval` both ask it.
 pub fn no_true_because(b: NoRaceBounds) -> Option<&'static str> {
-    if b.vacuous {
+    if b.proved {
+        None
+    } else if b.vacuous {
         Some("vacuous")
     } else if b.threads_cut {
         Some("the thread bound cut the program")
@@ -173,19 +177,25 @@ mod tests {
 
     #[test]
     fn true_needs_the_least_bounds() {
-        let at = |finished: &[(u32, u32)]| {
+        let at = |finished: &[[u32; 2]]| {
             no_true_because(NoRaceBounds {
-                least_bounds: reaches_least_bounds(finished.iter().copied()),
+                least_bounds: reaches_least_bounds(finished),
                 ..NoRaceBounds::default()
             })
         };
-        assert!(at(&[(2, 2)]).is_some());
-        assert!(at(&[(2, 2), (3, 2), (3, 3)]).is_some());
-        assert!(at(&[(4, 2)]).is_some());
-        assert!(at(&[(2, 9)]).is_some());
-        assert_eq!(at(&[(2, 2), (3, 2), (3, 3), (3, 4)]), None);
-        assert_eq!(at(&[(2, 2), (3, 2), (3, 3), (3, 4), (4, 2)]), None);
-        assert_eq!(at(&[(5, 4)]), None);
+        assert!(at(&[[2, 2]]).is_some());
+        assert!(at(&[[2, 2], [3, 2], [3, 3]]).is_some());
+        assert!(at(&[[4, 2]]).is_some());
+        assert!(at(&[[2, 9]]).is_some());
+        assert_eq!(at(&[[2, 2], [3, 2], [3, 3], [3, 4]]), None);
+        assert_eq!(at(&[[2, 2], [3, 2], [3, 3], [3, 4], [4, 2]]), None);
+        assert_eq!(at(&[[5, 4]]), None);
+        // A proof needs no bounds.
+        let proved = NoRaceBounds {
+            proved: true,
+            ..NoRaceBounds::default()
+        };
+        assert_eq!(no_true_because(proved), None);
         let vacuous = NoRaceBounds {
             vacuous: true,
             least_bounds: true,
