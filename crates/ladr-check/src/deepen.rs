@@ -257,19 +257,32 @@ pub fn vacuity(parsed: &Parsed, bounds: &Options, cbmc_opts: &cbmc::Options) -> 
         exclude: vec![],
         ..bounds.clone()
     };
-    let mut creates = false;
     let t0 = Instant::now();
-    let program = translate(parsed.unit.clone(), &query, Stage::Seq, |pass, p| {
-        if pass == PassId::Inline {
-            creates = p.unit.0.iter().any(|ext| match &ext.node {
-                lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
-                    ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_create"])
-                }
-                _ => false,
-            });
-        }
-    })
-    .ok()?;
+    let unit = parsed.unit.clone();
+    let query_of = move || {
+        let mut creates = false;
+        let program = translate(unit, &query, Stage::Seq, |pass, p| {
+            if pass == PassId::Inline {
+                creates = p.unit.0.iter().any(|ext| match &ext.node {
+                    lang_c::ast::ExternalDeclaration::FunctionDefinition(f) => {
+                        ladr_c::syntax::walk::mentions(&f.node.statement, &["pthread_create"])
+                    }
+                    _ => false,
+                });
+            }
+        });
+        program.map(|p| (p, creates))
+    };
+    // The query's translation counts in its share of the time too: at a large unwinding it
+    // can take longer than its CBMC run (cmap's set-up loops at 64 unwindings).
+    let translated = match cbmc_opts.deadline {
+        Some(deadline) => match crate::until(deadline, None, query_of) {
+            crate::Waited::Done(t) => t,
+            crate::Waited::Stopped | crate::Waited::Failed => return None,
+        },
+        None => query_of(),
+    };
+    let (program, creates) = translated.ok()?;
     if !creates {
         return Some(false);
     }

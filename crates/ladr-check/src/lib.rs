@@ -50,6 +50,57 @@ use ladr_ir::program::Options;
 use std::path::PathBuf;
 use std::time::Instant;
 
+/// What [`until`] gave.
+pub(crate) enum Waited<T> {
+    Done(T),
+    /// The deadline passed or the cancel flag was set first.
+    Stopped,
+    /// The work's thread ended without a result (it panicked).
+    Failed,
+}
+
+/// Runs `work` on a thread of its own and waits for it until `deadline`, or until `cancel`
+/// is set: [`Waited::Stopped`] then, the thread left to finish (and free what it made)
+/// alone. Where no thread can be started, `work` runs here, to its end.
+pub(crate) fn until<T: Send + 'static>(
+    deadline: Instant,
+    cancel: Option<&std::sync::atomic::AtomicBool>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Waited<T> {
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    let (tx, rx) = channel();
+    let work = std::sync::Arc::new(std::sync::Mutex::new(Some(work)));
+    let theirs = work.clone();
+    let spawned = std::thread::Builder::new()
+        .name("translate".into())
+        .stack_size(STACK)
+        .spawn(move || {
+            let work = theirs.lock().ok().and_then(|mut w| w.take());
+            if let Some(work) = work {
+                let _ = tx.send(work());
+            }
+        });
+    if spawned.is_err() {
+        return match work.lock().ok().and_then(|mut w| w.take()) {
+            Some(work) => Waited::Done(work()),
+            None => Waited::Failed,
+        };
+    }
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left.min(std::time::Duration::from_millis(100))) {
+            Ok(done) => return Waited::Done(done),
+            Err(RecvTimeoutError::Timeout) => {
+                let cancelled = cancel.is_some_and(|c| c.load(std::sync::atomic::Ordering::SeqCst));
+                if left.is_zero() || cancelled {
+                    return Waited::Stopped;
+                }
+            }
+            Err(RecvTimeoutError::Disconnected) => return Waited::Failed,
+        }
+    }
+}
+
 /// What to check, and how.
 #[derive(Clone, Debug)]
 pub struct Request {
@@ -282,4 +333,30 @@ fn grow_omp_team(
         *answer = next;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{until, Waited};
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn until_gives_the_work_its_result_stops_at_the_deadline_and_tells_a_panic() {
+        let far = Instant::now() + Duration::from_secs(3600);
+        assert!(matches!(until(far, None, || 7), Waited::Done(7)));
+        // Work that never ends, a deadline already past: stopped, not waited for.
+        let (_keep, rx) = std::sync::mpsc::channel::<()>();
+        let never = move || rx.recv().ok();
+        assert!(matches!(
+            until(Instant::now(), None, never),
+            Waited::Stopped
+        ));
+        // A set cancel flag stops the wait as the deadline does.
+        let (_keep, rx) = std::sync::mpsc::channel::<()>();
+        let cancel = std::sync::atomic::AtomicBool::new(true);
+        let never = move || rx.recv().ok();
+        assert!(matches!(until(far, Some(&cancel), never), Waited::Stopped));
+        let panics = || -> u32 { panic!("the work failed") };
+        assert!(matches!(until(far, None, panics), Waited::Failed));
+    }
 }

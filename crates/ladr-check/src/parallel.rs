@@ -24,7 +24,7 @@
 use crate::{
     deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome, run_cbmc,
     unwind_past_vacuity, vacuity, Finding, Phase, Progress, Races, Report, Request, Translated,
-    MAX_DEEPENING_STEPS, PROBE_SHARE,
+    Waited, MAX_DEEPENING_STEPS, PROBE_SHARE,
 };
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
@@ -247,11 +247,10 @@ fn timed_translation(
     Ok((p, t0.elapsed()))
 }
 
-/// [`timed_translation`] that gives up at `deadline` or when `cancel` is set: the
-/// translation runs on a thread of its own, which is left to finish (and free its program)
-/// alone. A large program's deeper bounds take long to translate (word-count.c of
-/// sysprog21/concurrent-programs: 15 s and 3 GB at 4 unwindings), and a worker waiting for
-/// that kept the answer past the time limit.
+/// [`timed_translation`] that gives up at `deadline` or when `cancel` is set
+/// ([`crate::until`]). A large program's deeper bounds take long to translate (word-count.c
+/// of sysprog21/concurrent-programs: 15 s and 3 GB at 4 unwindings), and a worker waiting
+/// for that kept the answer past the time limit.
 fn translation_until(
     parsed: &Parsed,
     bounds: &Options,
@@ -262,41 +261,23 @@ fn translation_until(
         return timed_translation(parsed.unit.clone(), bounds);
     };
     let (unit, opts) = (parsed.unit.clone(), bounds.clone());
-    let (tx, rx) = std::sync::mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .name("translate".into())
-        .stack_size(crate::STACK)
-        .spawn(move || {
-            let _ = tx.send(timed_translation(unit, &opts));
-        });
-    if spawned.is_err() {
-        return timed_translation(parsed.unit.clone(), bounds);
-    }
-    use std::sync::mpsc::RecvTimeoutError;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left.min(Duration::from_millis(100))) {
-            Ok(translated) => return translated,
-            Err(RecvTimeoutError::Timeout) => {
-                if left.is_zero() || cancel.load(Ordering::SeqCst) {
-                    return Err(Error::new(
-                        ErrorKind::Backend,
-                        format!(
-                            "the time limit was reached in ladr's translation at {} rounds \
-                             and {} unwindings; may help: a smaller --unwind or --max-unwind \
-                             (each unwinding copies the loops' bodies)",
-                            bounds.rounds, bounds.unwind
-                        ),
-                    ));
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(Error::new(
-                    ErrorKind::Internal,
-                    "internal error: the translation failed",
-                ))
-            }
-        }
+    match crate::until(deadline, Some(cancel), move || {
+        timed_translation(unit, &opts)
+    }) {
+        Waited::Done(translated) => translated,
+        Waited::Stopped => Err(Error::new(
+            ErrorKind::Backend,
+            format!(
+                "the time limit was reached in ladr's translation at {} rounds and {} \
+                 unwindings; may help: a smaller --unwind or --max-unwind (each unwinding \
+                 copies the loops' bodies)",
+                bounds.rounds, bounds.unwind
+            ),
+        )),
+        Waited::Failed => Err(Error::new(
+            ErrorKind::Internal,
+            "internal error: the translation failed",
+        )),
     }
 }
 
