@@ -199,10 +199,11 @@ struct Cli {
     #[arg(long, default_value_t = 1, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(1..=1024))]
     swarm: u32,
-    /// How many times --deepen may grow the bounds (0–100).
-    #[arg(long, default_value_t = 6, value_name = "N", help_heading = "Bounds",
+    /// How many times --deepen may grow the bounds (0–100; default 3, up to 3 rounds and 4
+    /// unwindings from 2/2; 6 in SV-COMP mode, up to 5/4).
+    #[arg(long, value_name = "N", help_heading = "Bounds",
           value_parser = clap::value_parser!(u32).range(0..=100))]
-    deepen_steps: u32,
+    deepen_steps: Option<u32>,
 
     /// Allocations may fail (as when memory runs out): `malloc`, `calloc`, `realloc`,
     /// `reallocarray`, `aligned_alloc`, `memalign`, `valloc` and `strdup` may return NULL, and
@@ -785,7 +786,11 @@ fn request(
         // watchdog's second to read a stopped CBMC's output).
         deadline: time_limit(cli).map(|t| t0 + t - (t / 20).min(Duration::from_secs(5))),
         deepen_steps: if cli.svcomp || !cli.no_deepen {
-            cli.deepen_steps
+            cli.deepen_steps.unwrap_or(if cli.svcomp {
+                ladr_svcomp::DEEPEN_STEPS
+            } else {
+                ladr_check::DEEPEN_STEPS
+            })
         } else {
             0
         },

@@ -500,3 +500,26 @@ fn a_failing_solver_leaves_the_portfolio_to_the_other() {
         "{v}\n{err}"
     );
 }
+
+#[test]
+fn the_default_schedule_stops_at_three_rounds_and_four_unwindings() {
+    // `ladr FILE` deepens from 2/2 to 3/4 (ladr_check::DEEPEN_STEPS); --deepen-steps 6, SV-COMP
+    // mode's count, goes on to 5/4. (The tests' `ladr` runs without the static proof.)
+    let file = "tests/e2e/global_joined_free.c";
+    let (code, v) = json(&[file, "--jobs", "1"]);
+    assert_eq!(code, 0, "{v}");
+    let pairs = |v: &Value| -> Vec<(u64, u64)> {
+        let schedule = v["deepening"]["schedule"].as_array().unwrap();
+        let pair = |s: &Value| (s["rounds"].as_u64().unwrap(), s["unwind"].as_u64().unwrap());
+        schedule.iter().map(pair).collect()
+    };
+    assert_eq!(pairs(&v), [(2, 2), (3, 2), (3, 3), (3, 4)], "{v}");
+    assert_eq!(
+        (&v["bounds"]["rounds"], &v["bounds"]["unwind"]),
+        (&3.into(), &4.into()),
+        "{v}"
+    );
+    let (code, v) = json(&[file, "--jobs", "1", "--deepen-steps", "6"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(pairs(&v).last(), Some(&(5, 4)), "{v}");
+}

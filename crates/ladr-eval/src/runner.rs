@@ -128,7 +128,11 @@ impl Runner {
             .arg("--format")
             .arg("json");
         if self.deepen {
-            cmd.arg("--deepen");
+            // SV-COMP mode's schedule (to 5/4), not the shorter one of `ladr FILE`: the
+            // tasks are judged as SV-COMP judges them.
+            cmd.arg("--deepen")
+                .arg("--deepen-steps")
+                .arg(ladr_svcomp::DEEPEN_STEPS.to_string());
         } else {
             cmd.arg("--no-deepen");
         }

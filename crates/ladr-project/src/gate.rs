@@ -229,7 +229,11 @@ pub fn run_harness(
     copts.timeout = limit;
     let request = Request {
         deadline: limit.map(|l| t0 + l),
-        deepen_steps: if h.deepen { 6 } else { 0 },
+        deepen_steps: if h.deepen {
+            ladr_check::DEEPEN_STEPS
+        } else {
+            0
+        },
         max_races: h.max_races.map(|m| m as usize),
         // A harness the static analysis proves race-free needs no CBMC run (as `ladr FILE`).
         prove: Prove::First,

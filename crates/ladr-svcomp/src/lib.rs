@@ -125,6 +125,11 @@ pub struct NoRaceBounds {
 /// on how far the time let the deepening go, only whether it got there.
 pub const TRUE_LEAST_BOUNDS: (u32, u32) = (3, 4);
 
+/// The deepening steps of SV-COMP mode (and of `ladr eval`, which judges tasks as SV-COMP
+/// does) unless asked otherwise: from 2/2 up to 5/4, past [`TRUE_LEAST_BOUNDS`], in its
+/// 900 s. `ladr FILE` stops at 3/4 (`ladr_check::DEEPEN_STEPS`).
+pub const DEEPEN_STEPS: u32 = 6;
+
 /// Whether one of the bound pairs a "no race" holds for (the deepening's finished pairs)
 /// has at least [`TRUE_LEAST_BOUNDS`]' rounds and unwindings.
 pub fn reaches_least_bounds(finished: &[[u32; 2]]) -> bool {
