@@ -147,6 +147,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_fields_racy.c",
         (15, 23),
     ),
+    (
+        "lock",
+        "prove_literal_free.c",
+        "prove_literal_racy.c",
+        (10, 10),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

@@ -28,6 +28,7 @@ mod prove_fields;
 mod prove_guard;
 mod prove_heap;
 mod prove_library;
+mod prove_literal;
 mod prove_lockptr;
 mod prove_once;
 mod prove_userlock;

@@ -912,6 +912,15 @@ impl<'a> Scan<'_, 'a> {
                 Some(x) => self.value(x),
                 None => self.empty(),
             },
+            // A compound literal's value holds what its initialisers give (as a
+            // declaration's initialiser does its variable, `heap_init`).
+            Expression::CompoundLiteral(c) => {
+                let t = self.temp(e, 9);
+                for it in &c.node.initializer_list {
+                    self.init_into(t, &it.node.initializer.node);
+                }
+                t
+            }
             _ => self.unknown(),
         }
     }
