@@ -224,6 +224,16 @@ impl Unwinder<'_> {
         prev: &Node<Statement>,
         w: &Node<Statement>,
     ) -> Option<Bound> {
+        self.constant_bound_within(prev, w, self.max_unwind)
+    }
+
+    /// [`Unwinder::constant_bound`] with `limit` in place of `max_unwind`.
+    pub(super) fn constant_bound_within(
+        &self,
+        prev: &Node<Statement>,
+        w: &Node<Statement>,
+        limit: i128,
+    ) -> Option<Bound> {
         let Statement::While(w) = &w.node else {
             return None;
         };
@@ -312,7 +322,7 @@ impl Unwinder<'_> {
         let mut v = c0;
         let mut n: i128 = 0;
         while test(v) {
-            if n >= self.max_unwind {
+            if n >= limit {
                 return Some(if private && n >= self.unwind as i128 {
                     Bound::Beyond
                 } else {
@@ -339,7 +349,7 @@ impl Unwinder<'_> {
         let (Bound::Known(n, private), Statement::While(w)) = (&b, &w.node) else {
             return b;
         };
-        let inner = self.nested_copies(&w.node.statement, None);
+        let inner = self.nested_copies(&w.node.statement, None, self.max_unwind);
         if *n <= self.unwind || (*n as i128).saturating_mul(inner) <= self.max_unwind {
             return b;
         }
@@ -354,8 +364,13 @@ impl Unwinder<'_> {
     /// inside `s` completely makes: the product of their trip counts along the deepest
     /// nest (1 without one; a loop without a known bound counts 1). `before`: the statement
     /// before `s` in its parent list, as in [`Unwinder::block`]. Saturates past
-    /// `max_unwind`.
-    fn nested_copies(&self, s: &Node<Statement>, before: Option<&Node<Statement>>) -> i128 {
+    /// `limit` (`max_unwind`, or the set-up budget of [`Unwinder::solo_whole`]).
+    pub(super) fn nested_copies(
+        &self,
+        s: &Node<Statement>,
+        before: Option<&Node<Statement>>,
+        limit: i128,
+    ) -> i128 {
         match &s.node {
             Statement::Compound(items) => {
                 let mut most = 1;
@@ -368,29 +383,27 @@ impl Unwinder<'_> {
                         Some(_) => None,
                         None => before,
                     };
-                    most = most.max(self.nested_copies(s, prev));
+                    most = most.max(self.nested_copies(s, prev, limit));
                 }
                 most
             }
             Statement::While(w) => {
-                let inner = self.nested_copies(&w.node.statement, None);
-                match before.and_then(|prev| self.constant_bound(prev, s)) {
-                    Some(Bound::Known(n, _)) => {
-                        (n as i128).saturating_mul(inner).min(self.max_unwind + 1)
-                    }
+                let inner = self.nested_copies(&w.node.statement, None, limit);
+                match before.and_then(|prev| self.constant_bound_within(prev, s, limit)) {
+                    Some(Bound::Known(n, _)) => (n as i128).saturating_mul(inner).min(limit + 1),
                     _ => inner,
                 }
             }
             Statement::If(i) => {
-                let then = self.nested_copies(&i.node.then_statement, None);
+                let then = self.nested_copies(&i.node.then_statement, None, limit);
                 let other = i
                     .node
                     .else_statement
                     .as_ref()
-                    .map_or(1, |e| self.nested_copies(e, None));
+                    .map_or(1, |e| self.nested_copies(e, None, limit));
                 then.max(other)
             }
-            Statement::Labeled(l) => self.nested_copies(&l.node.statement, None),
+            Statement::Labeled(l) => self.nested_copies(&l.node.statement, None, limit),
             _ => 1,
         }
     }
