@@ -42,6 +42,39 @@ impl Unwinder<'_> {
         inner
     }
 
+    /// The `n` copies of a set-up loop copied whole (`solo_whole`), one after another
+    /// rather than nested (a nest of hundreds of `if`s is as deep as every recursion that
+    /// walks it): each copy after the loop's test, a failed test jumping past the rest; with
+    /// `exact` nothing after the last copy, else its test assumed false (a loop cut) — the
+    /// executions of [`Unwinder::unwind_while`]'s nested copies.
+    pub(super) fn unwind_flat(
+        &mut self,
+        s: &Node<Statement>,
+        n: usize,
+        exact: bool,
+    ) -> Node<Statement> {
+        let Statement::While(w) = &s.node else {
+            return s.clone();
+        };
+        let span = s.span;
+        let c = &*w.node.expression;
+        let done = self.names.label("wend");
+        let mut items = Vec::new();
+        for body in self.body_copies(&w.node.statement, n) {
+            items.push(if_stmt(not(c.clone(), span), goto(&done, span), None, span));
+            items.push(body);
+        }
+        if !exact {
+            self.cuts.push(Cut {
+                kind: CutKind::Loop,
+                span,
+            });
+            items.push(assume(not(c.clone(), span), span));
+        }
+        items.push(labeled(&done, empty_stmt(span), span));
+        block_of(items, span)
+    }
+
     /// `n` copies of a loop body, each with fresh labels and fresh names for its locals.
     fn body_copies(&mut self, body: &Node<Statement>, n: usize) -> Vec<Node<Statement>> {
         (0..n)

@@ -227,7 +227,7 @@ impl Unwinder<'_> {
                     if let Statement::While(w) = &mut s.node {
                         self.stmt(&mut w.node.statement)?;
                     }
-                    *s = self.unwind_while(s, n, exact);
+                    *s = self.unwind_flat(s, n, exact);
                     continue;
                 }
                 if let Some(step) = (self.solo && long).then(|| self.setup_loop(s)).flatten() {
