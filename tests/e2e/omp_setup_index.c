@@ -2,7 +2,7 @@
 int a[8];
 int idx[8];
 int main(void) {
-  int i, n = 1000;
+  int i, n = 5000;
   for (i = 0; i < n; i++)
     idx[i % 8] = i % 8;
 #pragma omp parallel for

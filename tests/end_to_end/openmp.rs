@@ -141,8 +141,9 @@ fn shared_struct_local() {
 /// step that gives the array arbitrary values: the region after it is reached (no vacuous
 /// "no race"); the race-free twin's "no race" holds. The race found is reported when no
 /// branch or address depends on the values the step gave (`passes::dataonly`: the array
-/// is data-only); where an index does (`a[idx[i]]` with `idx` filled by the loop), the race
-/// found may rest on values the loop never stores and is an unknown naming the loop.
+/// is data-only); where an index does (`a[idx[i]]` with `idx` filled by a loop of 5000,
+/// beyond what is copied whole), the race found may rest on values the loop never stores
+/// and is an unknown naming the loop.
 #[test]
 fn setup_loop_before_the_region_is_one_step() {
     free("omp_setup_free.c");

@@ -101,3 +101,13 @@ fn a_loop_that_only_waits_is_no_loop_cut() {
     assert_eq!(v["verdict"], "no-race", "{v}");
     assert_eq!(v["bounds"]["cuts"], serde_json::json!([]), "{v}");
 }
+
+/// A set-up loop of `main` that calls nothing and is small enough (a 3 × 64 nest over list
+/// heads, 300 stores through a pointer member into a heap block) is copied whole: exact, so
+/// the race that needs the values it stores is found, and the twin whose thread writes only
+/// if they differ has none. Before, both loops' cuts made both checks vacuous (unknown).
+#[test]
+fn small_setup_loops_are_copied_whole() {
+    crate::racy("setup_whole_racy.c", (10, 14));
+    crate::free("setup_whole_free.c");
+}

@@ -120,10 +120,33 @@ int main() {
     assert!(!out.contains("Loop@"), "{out}");
 }
 
-/// The same loop in `main` before any thread: one step that gives `a` and `i` arbitrary
-/// values and leaves the test false (`solo`), no cut.
+/// The same loop in `main` before any thread, beyond 10 × `max_unwind` iterations: one
+/// step that gives `a` and `i` arbitrary values and leaves the test false (`solo`), no cut.
 #[test]
 fn long_setup_loop_before_any_thread_is_one_step() {
+    let out = check_max(
+        r#"
+int a[3000];
+int main() {
+  int i; __CPROVER_havoc_object(&i);
+  i = 0;
+  while (i < 3000) { a[i] = i; i += 1; }
+  return 0;
+}
+"#,
+        2,
+        100,
+    );
+    assert!(out.contains("__CPROVER_havoc_object(a);"), "{out}");
+    assert!(out.contains("__CPROVER_assume(!(i < 3000));"), "{out}");
+    assert!(!out.contains("a[i] = i"), "{out}");
+}
+
+/// A set-up loop that calls nothing, within 10 × `max_unwind` copies: copied whole (no
+/// havoc; `i`'s address is taken, so the test after the copies stays assumed, true in every
+/// run); the same loop with an allocation in its body keeps U copies and its cut.
+#[test]
+fn small_setup_loop_before_any_thread_is_copied_whole() {
     let out = check_max(
         r#"
 int a[300];
@@ -137,9 +160,22 @@ int main() {
         2,
         100,
     );
-    assert!(out.contains("__CPROVER_havoc_object(a);"), "{out}");
-    assert!(out.contains("__CPROVER_assume(!(i < 300));"), "{out}");
-    assert!(!out.contains("a[i] = i"), "{out}");
+    assert!(!out.contains("__CPROVER_havoc_object(a);"), "{out}");
+    assert_eq!(out.matches("a[i] = i;").count(), 300, "{out}");
+    let out = check_max(
+        r#"
+void *a[300];
+int main() {
+  int i; __CPROVER_havoc_object(&i);
+  i = 0;
+  while (i < 300) { a[i] = malloc(4); i += 1; }
+  return 0;
+}
+"#,
+        2,
+        100,
+    );
+    assert_eq!(out.matches("a[i] = malloc(4);").count(), 2, "{out}");
 }
 
 #[test]

@@ -42,6 +42,39 @@ impl Unwinder<'_> {
         inner
     }
 
+    /// The `n` copies of a set-up loop copied whole (`solo_whole`), one after another
+    /// rather than nested (a nest of hundreds of `if`s is as deep as every recursion that
+    /// walks it): each copy after the loop's test, a failed test jumping past the rest; with
+    /// `exact` nothing after the last copy, else its test assumed false (a loop cut) — the
+    /// executions of [`Unwinder::unwind_while`]'s nested copies.
+    pub(super) fn unwind_flat(
+        &mut self,
+        s: &Node<Statement>,
+        n: usize,
+        exact: bool,
+    ) -> Node<Statement> {
+        let Statement::While(w) = &s.node else {
+            return s.clone();
+        };
+        let span = s.span;
+        let c = &*w.node.expression;
+        let done = self.names.label("wend");
+        let mut items = Vec::new();
+        for body in self.body_copies(&w.node.statement, n) {
+            items.push(if_stmt(not(c.clone(), span), goto(&done, span), None, span));
+            items.push(body);
+        }
+        if !exact {
+            self.cuts.push(Cut {
+                kind: CutKind::Loop,
+                span,
+            });
+            items.push(assume(not(c.clone(), span), span));
+        }
+        items.push(labeled(&done, empty_stmt(span), span));
+        block_of(items, span)
+    }
+
     /// `n` copies of a loop body, each with fresh labels and fresh names for its locals.
     fn body_copies(&mut self, body: &Node<Statement>, n: usize) -> Vec<Node<Statement>> {
         (0..n)
@@ -224,6 +257,16 @@ impl Unwinder<'_> {
         prev: &Node<Statement>,
         w: &Node<Statement>,
     ) -> Option<Bound> {
+        self.constant_bound_within(prev, w, self.max_unwind)
+    }
+
+    /// [`Unwinder::constant_bound`] with `limit` in place of `max_unwind`.
+    pub(super) fn constant_bound_within(
+        &self,
+        prev: &Node<Statement>,
+        w: &Node<Statement>,
+        limit: i128,
+    ) -> Option<Bound> {
         let Statement::While(w) = &w.node else {
             return None;
         };
@@ -312,7 +355,7 @@ impl Unwinder<'_> {
         let mut v = c0;
         let mut n: i128 = 0;
         while test(v) {
-            if n >= self.max_unwind {
+            if n >= limit {
                 return Some(if private && n >= self.unwind as i128 {
                     Bound::Beyond
                 } else {
@@ -339,7 +382,7 @@ impl Unwinder<'_> {
         let (Bound::Known(n, private), Statement::While(w)) = (&b, &w.node) else {
             return b;
         };
-        let inner = self.nested_copies(&w.node.statement, None);
+        let inner = self.nested_copies(&w.node.statement, None, self.max_unwind);
         if *n <= self.unwind || (*n as i128).saturating_mul(inner) <= self.max_unwind {
             return b;
         }
@@ -354,8 +397,13 @@ impl Unwinder<'_> {
     /// inside `s` completely makes: the product of their trip counts along the deepest
     /// nest (1 without one; a loop without a known bound counts 1). `before`: the statement
     /// before `s` in its parent list, as in [`Unwinder::block`]. Saturates past
-    /// `max_unwind`.
-    fn nested_copies(&self, s: &Node<Statement>, before: Option<&Node<Statement>>) -> i128 {
+    /// `limit` (`max_unwind`, or the set-up budget of [`Unwinder::solo_whole`]).
+    pub(super) fn nested_copies(
+        &self,
+        s: &Node<Statement>,
+        before: Option<&Node<Statement>>,
+        limit: i128,
+    ) -> i128 {
         match &s.node {
             Statement::Compound(items) => {
                 let mut most = 1;
@@ -368,29 +416,27 @@ impl Unwinder<'_> {
                         Some(_) => None,
                         None => before,
                     };
-                    most = most.max(self.nested_copies(s, prev));
+                    most = most.max(self.nested_copies(s, prev, limit));
                 }
                 most
             }
             Statement::While(w) => {
-                let inner = self.nested_copies(&w.node.statement, None);
-                match before.and_then(|prev| self.constant_bound(prev, s)) {
-                    Some(Bound::Known(n, _)) => {
-                        (n as i128).saturating_mul(inner).min(self.max_unwind + 1)
-                    }
+                let inner = self.nested_copies(&w.node.statement, None, limit);
+                match before.and_then(|prev| self.constant_bound_within(prev, s, limit)) {
+                    Some(Bound::Known(n, _)) => (n as i128).saturating_mul(inner).min(limit + 1),
                     _ => inner,
                 }
             }
             Statement::If(i) => {
-                let then = self.nested_copies(&i.node.then_statement, None);
+                let then = self.nested_copies(&i.node.then_statement, None, limit);
                 let other = i
                     .node
                     .else_statement
                     .as_ref()
-                    .map_or(1, |e| self.nested_copies(e, None));
+                    .map_or(1, |e| self.nested_copies(e, None, limit));
                 then.max(other)
             }
-            Statement::Labeled(l) => self.nested_copies(&l.node.statement, None),
+            Statement::Labeled(l) => self.nested_copies(&l.node.statement, None, limit),
             _ => 1,
         }
     }

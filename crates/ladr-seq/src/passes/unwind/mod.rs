@@ -41,7 +41,8 @@
 //! locals that bound loops; `prune` drops the code a certain cut makes
 //! unreachable; `solo` turns a set-up loop of `main` that runs before any thread exists and
 //! that the bounds would not copy whole (no constant bound up to `max_unwind`) into one step
-//! that gives what it writes arbitrary values (sound: it only adds executions; no cut).
+//! that gives what it writes arbitrary values (sound: it only adds executions; no cut), or,
+//! where it calls nothing and is small enough, into all its copies (exact).
 //!
 //! [`CutKind::Loop`]: ladr_ir::program::CutKind::Loop
 
@@ -217,6 +218,18 @@ impl Unwinder<'_> {
                 // times is one step (`solo`); the others keep their copies (a loop of
                 // unknown bound still reaches the threads with few iterations).
                 let long = matches!(exact, Some(Bound::Beyond | Bound::Long));
+                let whole = match &prev {
+                    Some(prev) if self.solo && long => self.solo_whole(prev, s),
+                    _ => None,
+                };
+                if let Some((n, exact)) = whole {
+                    // A set-up loop small enough to copy whole: exact (`solo`).
+                    if let Statement::While(w) = &mut s.node {
+                        self.stmt(&mut w.node.statement)?;
+                    }
+                    *s = self.unwind_flat(s, n, exact);
+                    continue;
+                }
                 if let Some(step) = (self.solo && long).then(|| self.setup_loop(s)).flatten() {
                     self.summaries.push(s.span);
                     *s = step;

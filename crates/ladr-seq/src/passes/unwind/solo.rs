@@ -26,8 +26,18 @@
 //! writes is one `unwind` takes for a constant. Where "before any thread" ends
 //! (`Unwinder::solo`): at the first statement of `main` that creates a thread, calls a kept
 //! function (which may), or holds the target of a backward `goto` (a loop around it).
+//!
+//! Before that step, a set-up loop that calls nothing (no allocation, no library call: only
+//! stores and the havocs of its own locals) and whose constant bound, with the constant-bound
+//! loops nested in it, copies its body at most 10 × `max_unwind` times and its statements at
+//! most 40 × `max_unwind` times is unwound whole instead (`solo_whole`): exact, no cut, no
+//! summary, so a race after it rests only on values the program stores
+//! (`for (i = 0; i < 512; i++) t->arr[i].first = NULL;`, a 3 × 64 nest of list heads).
+//! Its copies are solo statements: not visible, not instrumented, straight-line code for
+//! CBMC. A loop that allocates stays as before (each copy would be a heap object every
+//! pointer into the heap may point to: the shadow memory's cost grows with their number).
 
-use super::Unwinder;
+use super::{Bound, Unwinder};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
@@ -183,6 +193,71 @@ impl Unwinder<'_> {
         );
         items.push(assume(not(w.node.expression.as_ref().clone(), span), span));
         Some(block_of(items, span))
+    }
+}
+
+/// The copies of a set-up loop's body [`Unwinder::solo_whole`] allows, per `max_unwind`.
+const WHOLE_COPIES_PER_UNWIND: i128 = 10;
+/// The statements of a set-up loop's copies [`Unwinder::solo_whole`] allows, per `max_unwind`.
+const WHOLE_STATEMENTS_PER_UNWIND: i128 = 40;
+
+/// The statements of a loop, and whether it calls anything but `__CPROVER_havoc_object` of
+/// a variable (`refused`).
+#[derive(Default)]
+struct Straight {
+    statements: i128,
+    refused: bool,
+}
+
+impl Visitor for Straight {
+    type Error = Infallible;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::Call(c) = &e.node {
+            let havoc_of_variable = callee_name(&c.node) == Some(abi::HAVOC)
+                && matches!(c.node.arguments.as_slice(), [Node {
+                    node: Expression::UnaryOperator(u),
+                    ..
+                }] if u.node.operator.node == UnaryOperator::Address
+                    && matches!(u.node.operand.node, Expression::Identifier(_)));
+            if !havoc_of_variable {
+                self.refused = true;
+            }
+        }
+        Ok(Walk::Descend)
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        match &s.node {
+            Statement::Asm(_) => self.refused = true,
+            Statement::Compound(_) => {}
+            _ => self.statements += 1,
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+impl Unwinder<'_> {
+    /// The trip count of the set-up loop `s` (after `prev`) and whether it is exact (no cut
+    /// needed), if it is to be unwound whole (see the module): it calls nothing, and its
+    /// copies with those of the constant-bound loops nested in it stay within the budget.
+    pub(super) fn solo_whole(
+        &self,
+        prev: &Node<Statement>,
+        s: &Node<Statement>,
+    ) -> Option<(usize, bool)> {
+        let Statement::While(w) = &s.node else {
+            return None;
+        };
+        let limit = self.max_unwind.saturating_mul(WHOLE_COPIES_PER_UNWIND);
+        let Some(Bound::Known(n, exact)) = self.constant_bound_within(prev, s, limit) else {
+            return None;
+        };
+        let copies = (n as i128).saturating_mul(self.nested_copies(&w.node.statement, None, limit));
+        let mut body = Straight::default();
+        let Ok(()) = visit::stmt(&mut body, s);
+        let statements = copies.saturating_mul(body.statements);
+        let within = copies <= limit
+            && statements <= self.max_unwind.saturating_mul(WHOLE_STATEMENTS_PER_UNWIND);
+        (!body.refused && within).then_some((n, exact))
     }
 }
 
