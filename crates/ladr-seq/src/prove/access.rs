@@ -683,6 +683,9 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
+        if self.barrier_call(name, args, at) {
+            return;
+        }
         if let Some(lock) = lock_effect(name) {
             let l = arg(0).and_then(|a| self.lock_named(a));
             for a in args {

@@ -30,6 +30,7 @@
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
 mod access;
+mod barrier;
 mod decls;
 mod disjoint;
 mod element;
@@ -313,6 +314,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut accesses: Vec<(RawAccess, String)> = vec![];
     let mut reinitialised: Option<Locks> = Some(Locks::new());
     let mut user = UserLockFacts::default();
+    let mut barrier_events: Vec<(barrier::Event, String)> = vec![];
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
@@ -327,6 +329,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
         );
         user.add(&mut run);
+        barrier_events.extend(run.barriers.drain(..).map(|e| (e, name.clone())));
         give_ups.extend(run.give_ups);
         match (&mut reinitialised, run.reinitialised) {
             (Some(all), Some(mine)) => all.extend(mine),
@@ -369,7 +372,23 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     // 6.–7. Objects and pairs.
     let roots_of = roots_of(&roots, &a.reach);
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
-    let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
+    let written: HashSet<VarId> = accesses
+        .iter()
+        .filter_map(|(x, _)| match x.target {
+            scan::Target::Var(v) if x.write => Some(v),
+            _ => None,
+        })
+        .collect();
+    let phases = barrier::phases(&barrier::Program {
+        bodies: &decls.bodies,
+        facts: &facts,
+        reach: &a.reach,
+        main_called,
+        events: &barrier_events,
+        written: &written,
+    });
+    let (objects, proved_objects) =
+        objects::judge(&decls, &accesses, &memory, &threads_of, (&facts, &phases));
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,

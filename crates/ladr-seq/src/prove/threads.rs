@@ -45,6 +45,9 @@ pub struct MainFacts {
     /// The routines whose one create, in such a loop, passes `&B[i]`: `B` (a local of
     /// `main`) and the loop's item in `main`'s body ([`super::slot`]).
     pub slotted: HashMap<String, (String, usize)>,
+    /// The routines whose one create is in a counted loop of `main`, run once, with a
+    /// constant bound: at most that many instances ([`super::barrier`]).
+    pub instances: HashMap<String, u64>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -147,7 +150,7 @@ pub fn routine_of(c: &CallExpression) -> Option<&str> {
 }
 
 /// The call a statement is (`f(…);` or `v = f(…);`).
-fn call_statement(s: &Node<Statement>) -> Option<&CallExpression> {
+pub(super) fn call_statement(s: &Node<Statement>) -> Option<&CallExpression> {
     let Statement::Expression(Some(e)) = &s.node else {
         return None;
     };
@@ -502,6 +505,12 @@ pub fn main_facts(
                 .and_then(|s| counted(prev, s))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
+            if let Some((_, Bound::Constant(n))) = &looped {
+                let r = routine_of(creates[0]).unwrap_or_default();
+                if sites.get(r) == Some(&1) {
+                    facts.instances.insert(r.to_string(), *n);
+                }
+            }
             let counter = stmt
                 .and_then(|s| Some((s, counted(prev, s)?.0)))
                 .filter(|_| creates.len() == 1 && looped.is_some());
