@@ -372,13 +372,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     // 6.–7. Objects and pairs.
     let roots_of = roots_of(&roots, &a.reach);
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
-    let written: HashSet<VarId> = accesses
-        .iter()
-        .filter_map(|(x, _)| match x.target {
-            scan::Target::Var(v) if x.write => Some(v),
-            _ => None,
-        })
-        .collect();
+    let written = written_variables(&accesses, &memory);
     let phases = barrier::phases(&barrier::Program {
         bodies: &decls.bodies,
         facts: &facts,
@@ -395,6 +389,34 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         give_ups: vec![],
         proved_objects,
     }
+}
+
+/// The variables a write may touch: by name, or through a pointer that may point to them
+/// (one the points-to does not follow: to every variable whose address is taken).
+fn written_variables(accesses: &[(RawAccess, String)], memory: &objects::Memory) -> HashSet<VarId> {
+    let pt = &memory.points_to;
+    let mut out = HashSet::new();
+    for (x, _) in accesses.iter().filter(|(x, _)| x.write) {
+        match x.target {
+            scan::Target::Var(v) => {
+                out.insert(v);
+            }
+            scan::Target::Deref(node) => match pt.targets(node) {
+                Some(set) => {
+                    out.extend(set.iter().filter_map(|o| match o {
+                        heap::Obj::Var(v) => Some(*v),
+                        _ => None,
+                    }));
+                    // Taken where the points-to did not see it: any pointer may reach it.
+                    let unseen = memory.address_taken.iter();
+                    out.extend(unseen.filter(|v| !pt.addressed.contains(v)));
+                }
+                None => out.extend(memory.address_taken.iter().copied()),
+            },
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What the walks found of the locks of the program's own lock functions ([`userlock`]).
