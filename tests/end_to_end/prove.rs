@@ -147,6 +147,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_fields_racy.c",
         (15, 23),
     ),
+    (
+        "barrier",
+        "prove_barrier_free.c",
+        "prove_barrier_racy.c",
+        (9, 15),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

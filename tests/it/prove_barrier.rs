@@ -51,20 +51,22 @@ const RACY_BARRIER: &[(&str, &str)] = &[
         "callee",
         "void step(void) { pthread_barrier_wait(&b); }\nvoid *w(void *a) { if (arg_pick()) step(); return (void *)(long)d; }",
     ),
-    // a second init, by the thread, to a count of 1
+    // a second init, by the thread, to a count of 1 (the routine named before `main`,
+    // its init at the item where `main` has its own: only the init rule stops it)
     (
         "second-init",
-        "void *w(void *a) { pthread_barrier_init(&b, 0, 1); pthread_barrier_wait(&b); return (void *)(long)d; }",
+        "void *a_w(void *a) { int z; pthread_barrier_init(&b, 0, 1); pthread_barrier_wait(&b); return (void *)(long)d; }\nint main(void) { pthread_t t; pthread_barrier_init(&b, 0, 2); pthread_create(&t, 0, a_w, 0); d = 1; pthread_barrier_wait(&b); pthread_join(t, 0); return d; }",
     ),
     // destroyed and initialised again to a count of 1
     (
         "destroy-reinit",
-        "void *w(void *a) { pthread_barrier_destroy(&b); pthread_barrier_init(&b, 0, 1); pthread_barrier_wait(&b); return (void *)(long)d; }",
+        "void *a_w(void *a) { pthread_barrier_destroy(&b); pthread_barrier_init(&b, 0, 1); pthread_barrier_wait(&b); return (void *)(long)d; }\nint main(void) { pthread_t t; pthread_barrier_init(&b, 0, 2); pthread_create(&t, 0, a_w, 0); d = 1; pthread_barrier_wait(&b); pthread_join(t, 0); return d; }",
     ),
-    // a barrier through a pointer to either `b` or `b2` (whose count is 1)
+    // a third waiter through a pointer to either `b` or `b2`: `w` and `v` may pass `b`
+    // while `main` writes
     (
         "ambiguous-pointer",
-        "void *w(void *a) { pthread_barrier_wait(pb); return (void *)(long)d; }\nint main(void) { pthread_t t; pthread_barrier_init(&b, 0, 2); pthread_barrier_init(&b2, 0, 1); pb = arg_pick() ? &b : &b2; pthread_create(&t, 0, w, 0); d = 1; pthread_barrier_wait(&b); pthread_join(t, 0); return 0; }",
+        "void *w(void *a) { pthread_barrier_wait(&b); return (void *)(long)d; }\nvoid *v(void *a) { pthread_barrier_wait(pb); return 0; }\nint main(void) { pthread_t t, u; pthread_barrier_init(&b, 0, 2); pthread_barrier_init(&b2, 0, 1); pb = arg_pick() ? &b : &b2; pthread_create(&t, 0, w, 0); pthread_create(&u, 0, v, 0); d = 1; pthread_barrier_wait(&b); pthread_join(t, 0); pthread_join(u, 0); return 0; }",
     ),
     // a non-participant reads `d`
     (

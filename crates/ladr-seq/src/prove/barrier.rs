@@ -7,8 +7,8 @@
 //! * `b` is initialised once: one `pthread_barrier_init(&b, attr, N)` in the whole
 //!   program, `N` an integer constant expression without casts, a top-level statement of
 //!   `main` (which runs once) before any item that creates a thread; destroyed only at
-//!   top level of `main` after the last item where threads may run; never written by
-//!   name;
+//!   top level of `main` after the last item where threads may run; never written (by
+//!   name, or through a pointer that may point to it);
 //! * every `pthread_barrier_wait(&b)` is a top-level statement (`w(&b);`, `r = w(&b);`)
 //!   of a *participant*: `main` or a start routine no function calls (by name, through a
 //!   pointer or `pthread_once`), with no goto whose jump spans one of its waits (a goto

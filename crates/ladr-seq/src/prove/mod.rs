@@ -23,7 +23,8 @@
 //!    ([`owned`]: every value of `P` is a fresh allocation no other pointer keeps) touch
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
-//!    solo, of two thread instances that may run together, must hold a common lock (an
+//!    solo, of two thread instances that may run together (and not in different phases
+//!    of one barrier: [`barrier`]), must hold a common lock (an
 //!    array element's own mutex for accesses inside that element: [`element`]; a mutex
 //!    reached through a pointer to one object, at its start: [`lockptr`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
@@ -184,8 +185,8 @@ pub struct ObjectProof {
     /// The object as the user names it (`x`, `f: buf`, memory reached through pointers).
     pub name: String,
     pub safe: bool,
-    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
+    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `barrier`,
+    /// `lock`, `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
     /// `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
