@@ -683,7 +683,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
-        if self.barrier_call(name, args, at) {
+        if self.barrier_call(name, args) {
             return;
         }
         if let Some(lock) = lock_effect(name) {

@@ -65,7 +65,7 @@ pub struct Event {
 
 impl<'a> Scan<'_, 'a> {
     /// `pthread_barrier_init`, `_wait`, `_destroy`: recorded; false for any other call.
-    pub fn barrier_call(&mut self, name: &str, args: &'a [Node<Expression>], _at: usize) -> bool {
+    pub fn barrier_call(&mut self, name: &str, args: &'a [Node<Expression>]) -> bool {
         let op = match name {
             "pthread_barrier_init" => Op::Init(args.get(2).and_then(count)),
             "pthread_barrier_wait" => Op::Wait,
@@ -247,7 +247,7 @@ fn instances_of(p: &Program, f: &str) -> Option<u64> {
 }
 
 /// The top-level items of a function's body.
-fn top_items<'a>(f: &'a FunctionDefinition) -> Option<&'a [Node<BlockItem>]> {
+fn top_items(f: &FunctionDefinition) -> Option<&[Node<BlockItem>]> {
     match &f.statement.node {
         Statement::Compound(items) => Some(items),
         _ => None,
