@@ -683,9 +683,6 @@ impl<'d, 'a> Scan<'d, 'a> {
             }
             return;
         }
-        if self.barrier_call(name, args) {
-            return;
-        }
         if let Some(lock) = lock_effect(name) {
             let l = arg(0).and_then(|a| self.lock_named(a));
             for a in args {
@@ -721,10 +718,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return self.unlock(Some(Lock::Atomic));
         }
         if sync_objects(name) {
-            for a in args {
-                self.sync_argument(a);
-            }
-            return;
+            return self.sync_call(name, args);
         }
         if name == "dlsym" || name == "dlvsym" {
             // A function pointer the program does not take from a function of its own.

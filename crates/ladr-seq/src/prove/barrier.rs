@@ -64,13 +64,19 @@ pub struct Event {
 }
 
 impl<'a> Scan<'_, 'a> {
-    /// `pthread_barrier_init`, `_wait`, `_destroy`: recorded; false for any other call.
-    pub fn barrier_call(&mut self, name: &str, args: &'a [Node<Expression>]) -> bool {
+    /// A call of a function whose pointer arguments are synchronisation objects: those
+    /// are no data; `pthread_barrier_init`, `_wait` and `_destroy` are recorded.
+    pub fn sync_call(&mut self, name: &str, args: &'a [Node<Expression>]) {
         let op = match name {
             "pthread_barrier_init" => Op::Init(args.get(2).and_then(count)),
             "pthread_barrier_wait" => Op::Wait,
             "pthread_barrier_destroy" => Op::Destroy,
-            _ => return false,
+            _ => {
+                for a in args {
+                    self.sync_argument(a);
+                }
+                return;
+            }
         };
         let barrier = match args.first().and_then(|a| self.lock_named(a)) {
             Some(Lock::Mutex(v, path)) => Some((v, path)),
@@ -87,7 +93,6 @@ impl<'a> Scan<'_, 'a> {
                 solo: self.solo,
             });
         }
-        true
     }
 }
 

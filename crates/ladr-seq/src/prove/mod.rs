@@ -374,14 +374,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let roots_of = roots_of(&roots, &a.reach);
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
     let written = written_variables(&accesses, &memory);
-    let phases = barrier::phases(&barrier::Program {
-        bodies: &decls.bodies,
-        facts: &facts,
-        reach: &a.reach,
-        main_called,
-        events: &barrier_events,
-        written: &written,
-    });
+    let phases = a.barrier_phases(&decls, &facts, main_called, &barrier_events, &written);
     let (objects, proved_objects) =
         objects::judge(&decls, &accesses, &memory, &threads_of, (&facts, &phases));
     Proof {
@@ -536,6 +529,25 @@ impl<'a> Analysis<'a> {
             }
         }
         (!sites.contains_key("main")).then_some(sites)
+    }
+
+    /// The barrier phases ([`barrier`]) of the events the final walks recorded.
+    fn barrier_phases(
+        &self,
+        decls: &Decls<'a>,
+        facts: &threads::MainFacts,
+        main_called: bool,
+        events: &[(barrier::Event, String)],
+        written: &HashSet<VarId>,
+    ) -> barrier::Phases {
+        barrier::phases(&barrier::Program {
+            bodies: &decls.bodies,
+            facts,
+            reach: &self.reach,
+            main_called,
+            events,
+            written,
+        })
     }
 
     /// Lock summaries, callees first; recursive functions pessimistic.

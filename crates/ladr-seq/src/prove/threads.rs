@@ -505,12 +505,7 @@ pub fn main_facts(
                 .and_then(|s| counted(prev, s))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
-            if let Some((_, Bound::Constant(n))) = &looped {
-                let r = routine_of(creates[0]).unwrap_or_default();
-                if sites.get(r) == Some(&1) {
-                    facts.instances.insert(r.to_string(), *n);
-                }
-            }
+            note_instances(&mut facts, &looped, creates[0], sites);
             let counter = stmt
                 .and_then(|s| Some((s, counted(prev, s)?.0)))
                 .filter(|_| creates.len() == 1 && looped.is_some());
@@ -576,6 +571,22 @@ pub fn main_facts(
         prev = stmt;
     }
     facts
+}
+
+/// The one create `c` of its routine (`sites`), in a counted loop of `main` with a
+/// constant bound (`looped`), starts at most that many instances.
+fn note_instances(
+    facts: &mut MainFacts,
+    looped: &Option<(String, Bound)>,
+    c: &CallExpression,
+    sites: &HashMap<String, usize>,
+) {
+    if let Some((_, Bound::Constant(n))) = looped {
+        let r = routine_of(c).unwrap_or_default();
+        if sites.get(r) == Some(&1) {
+            facts.instances.insert(r.to_string(), *n);
+        }
+    }
 }
 
 /// A handle is followed only when its name occurs in `main` nowhere but as the first
