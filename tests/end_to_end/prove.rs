@@ -153,6 +153,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_literal_racy.c",
         (10, 10),
     ),
+    (
+        "barrier",
+        "prove_barrier_free.c",
+        "prove_barrier_racy.c",
+        (9, 15),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

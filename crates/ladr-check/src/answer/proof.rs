@@ -22,8 +22,8 @@ pub struct ProofAnswer {
 pub struct ObjectAnswer {
     pub object: String,
     pub safe: bool,
-    /// `main-alone`, `read-only`, `one-thread`, `lock`, `element-lock`, `atomic-section`,
-    /// `atomic`, `disjoint`, `rwlock`, `per-pair`, or `unproved`.
+    /// `main-alone`, `read-only`, `one-thread`, `barrier`, `lock`, `element-lock`,
+    /// `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`, or `unproved`.
     pub rule: Word,
     pub reason: String,
     /// For an object not proved: the two accesses that may race.

@@ -758,10 +758,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             return self.unlock(Some(Lock::Atomic));
         }
         if sync_objects(name) {
-            for a in args {
-                self.sync_argument(a);
-            }
-            return;
+            return self.sync_call(name, args);
         }
         if name == "dlsym" || name == "dlvsym" {
             // A function pointer the program does not take from a function of its own.

@@ -23,13 +23,15 @@
 //!    ([`owned`]: every value of `P` is a fresh allocation no other pointer keeps) touch
 //!    only those blocks, one object;
 //! 7. objects: every pair of accesses of a shared object, at least one a write, both not
-//!    solo, of two thread instances that may run together, must hold a common lock (an
+//!    solo, of two thread instances that may run together (and not in different phases
+//!    of one barrier: [`barrier`]), must hold a common lock (an
 //!    array element's own mutex for accesses inside that element: [`element`]; a mutex
 //!    reached through a pointer to one object, at its start: [`lockptr`]) or be
 //!    atomic. Automatic locals and `__thread` variables whose address is never taken are
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
 mod access;
+mod barrier;
 mod decls;
 mod disjoint;
 mod element;
@@ -183,8 +185,8 @@ pub struct ObjectProof {
     /// The object as the user names it (`x`, `f: buf`, memory reached through pointers).
     pub name: String,
     pub safe: bool,
-    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `lock`,
-    /// `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
+    /// The rule that makes it safe (`main-alone`, `read-only`, `one-thread`, `barrier`,
+    /// `lock`, `element-lock`, `atomic-section`, `atomic`, `disjoint`, `rwlock`, `per-pair`), or
     /// `unproved`.
     pub rule: &'static str,
     /// Why (a rule for a safe object, the conflict for an unsafe one).
@@ -313,6 +315,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let mut accesses: Vec<(RawAccess, String)> = vec![];
     let mut reinitialised: Option<Locks> = Some(Locks::new());
     let mut user = UserLockFacts::default();
+    let mut barrier_events: Vec<(barrier::Event, String)> = vec![];
     for (name, f) in &a.bodies {
         let Some(Some(entry)) = entries.get(name) else {
             continue;
@@ -327,6 +330,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             solo.get(name).copied().unwrap_or(false) && !may_create.contains(name),
         );
         user.add(&mut run);
+        barrier_events.extend(run.barriers.drain(..).map(|e| (e, name.clone())));
         give_ups.extend(run.give_ups);
         match (&mut reinitialised, run.reinitialised) {
             (Some(all), Some(mine)) => all.extend(mine),
@@ -369,13 +373,44 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     // 6.–7. Objects and pairs.
     let roots_of = roots_of(&roots, &a.reach);
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
-    let (objects, proved_objects) = objects::judge(&decls, &accesses, &memory, &threads_of, &facts);
+    let written = written_variables(&accesses, &memory);
+    let phases = a.barrier_phases(&decls, &facts, main_called, &barrier_events, &written);
+    let (objects, proved_objects) =
+        objects::judge(&decls, &accesses, &memory, &threads_of, (&facts, &phases));
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,
         give_ups: vec![],
         proved_objects,
     }
+}
+
+/// The variables a write may touch: by name, or through a pointer that may point to them
+/// (one the points-to does not follow: to every variable whose address is taken).
+fn written_variables(accesses: &[(RawAccess, String)], memory: &objects::Memory) -> HashSet<VarId> {
+    let pt = &memory.points_to;
+    let mut out = HashSet::new();
+    for (x, _) in accesses.iter().filter(|(x, _)| x.write) {
+        match x.target {
+            scan::Target::Var(v) => {
+                out.insert(v);
+            }
+            scan::Target::Deref(node) => match pt.targets(node) {
+                Some(set) => {
+                    out.extend(set.iter().filter_map(|o| match o {
+                        heap::Obj::Var(v) => Some(*v),
+                        _ => None,
+                    }));
+                    // Taken where the points-to did not see it: any pointer may reach it.
+                    let unseen = memory.address_taken.iter();
+                    out.extend(unseen.filter(|v| !pt.addressed.contains(v)));
+                }
+                None => out.extend(memory.address_taken.iter().copied()),
+            },
+            _ => {}
+        }
+    }
+    out
 }
 
 /// What the walks found of the locks of the program's own lock functions ([`userlock`]).
@@ -494,6 +529,25 @@ impl<'a> Analysis<'a> {
             }
         }
         (!sites.contains_key("main")).then_some(sites)
+    }
+
+    /// The barrier phases ([`barrier`]) of the events the final walks recorded.
+    fn barrier_phases(
+        &self,
+        decls: &Decls<'a>,
+        facts: &threads::MainFacts,
+        main_called: bool,
+        events: &[(barrier::Event, String)],
+        written: &HashSet<VarId>,
+    ) -> barrier::Phases {
+        barrier::phases(&barrier::Program {
+            bodies: &decls.bodies,
+            facts,
+            reach: &self.reach,
+            main_called,
+            events,
+            written,
+        })
     }
 
     /// Lock summaries, callees first; recursive functions pessimistic.

@@ -56,6 +56,8 @@ struct Use {
     offset: usize,
     /// The part of the variable accessed (empty: all of it).
     path: Path,
+    /// Its phase of each barrier whose participant made it ([`super::barrier`]).
+    phases: Vec<(VarId, usize)>,
 }
 
 /// May the parts `a` and `b` of one variable overlap? Not when, at the first step where
@@ -88,7 +90,7 @@ pub fn judge(
     accesses: &[(RawAccess, String)],
     memory: &Memory,
     threads_of: &dyn Fn(&str) -> BTreeSet<String>,
-    facts: &MainFacts,
+    (facts, phases): (&MainFacts, &super::barrier::Phases),
 ) -> (Vec<ObjectProof>, Proved) {
     let address_taken = memory.address_taken;
     let pt = &memory.points_to;
@@ -112,6 +114,7 @@ pub fn judge(
             function: function.clone(),
             offset: a.offset,
             path: a.path.clone(),
+            phases: phases.of(function, a.item),
         };
         let object = match a.target {
             Target::Var(v) => {
@@ -362,10 +365,15 @@ fn verdict(
     let mut any_parallel = false;
     let mut any_disjoint = false;
     let mut any_own = false;
+    let mut any_barrier = false;
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
             {
+                continue;
+            }
+            if super::barrier::ordered(&a.phases, &b.phases) {
+                any_barrier = true;
                 continue;
             }
             if !may_overlap(&a.path, &b.path, decls, a.function == b.function) {
@@ -412,6 +420,12 @@ fn verdict(
         (
             "disjoint",
             "accesses that may run in parallel touch different members or constant indices"
+                .to_string(),
+        )
+    } else if !any_parallel && any_barrier {
+        (
+            "barrier",
+            "accesses of threads that may run together lie in different phases of a barrier all of whose participants the proof counts"
                 .to_string(),
         )
     } else if !any_parallel {

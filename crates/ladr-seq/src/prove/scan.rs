@@ -45,6 +45,10 @@ pub struct RawAccess {
     /// the objects that are surely of that type at their start ([`super::objects`]).
     pub pointee: Option<String>,
     pub offset: usize,
+    /// The top-level item of the walked function's body the access is made in (none: in
+    /// a declaration of parameters or outside the body's block): its barrier phase
+    /// ([`super::barrier`]).
+    pub item: Option<usize>,
 }
 
 /// A call of a function with a body.
@@ -92,6 +96,8 @@ pub struct FnRun {
     pub user_loose: Option<BTreeSet<Lock>>,
     /// The locks held at a `pthread_create`.
     pub held_at_create: BTreeSet<Lock>,
+    /// Its `pthread_barrier_init`, `_wait` and `_destroy` calls ([`super::barrier`]).
+    pub barriers: Vec<super::barrier::Event>,
 }
 
 /// The walker of one function.
@@ -137,6 +143,8 @@ pub struct Scan<'d, 'a> {
     /// The part of the object pointed to, and the pointer's declared pointee, of the
     /// access through a pointer being recorded.
     pub deref_part: Option<(Path, String)>,
+    /// The top-level item of the function's body being walked.
+    pub item: Option<usize>,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -186,6 +194,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             fresh_access: false,
             outer: Path::new(),
             deref_part: None,
+            item: None,
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -233,13 +242,17 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.returns = None;
             self.scopes = vec![self.parameters(&name, f)];
             self.state = Some(self.fresh_entry(&name, &entry));
-            match (&f.statement.node, top_solo) {
-                (Statement::Compound(items), Some(flags)) => {
+            match &f.statement.node {
+                Statement::Compound(items) => {
                     self.scopes.push(HashMap::new());
                     for (i, item) in items.iter().enumerate() {
-                        self.solo = flags.get(i).copied().unwrap_or(false);
+                        if let Some(flags) = top_solo {
+                            self.solo = flags.get(i).copied().unwrap_or(false);
+                        }
+                        self.item = Some(i);
                         self.block_item(item);
                     }
+                    self.item = None;
                     self.scopes.pop();
                 }
                 _ => self.statement(&f.statement),
@@ -559,6 +572,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 solo: self.solo,
                 fresh: self.fresh_access,
                 offset,
+                item: self.item,
             });
         }
     }

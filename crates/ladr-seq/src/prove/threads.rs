@@ -45,6 +45,9 @@ pub struct MainFacts {
     /// The routines whose one create, in such a loop, passes `&B[i]`: `B` (a local of
     /// `main`) and the loop's item in `main`'s body ([`super::slot`]).
     pub slotted: HashMap<String, (String, usize)>,
+    /// The routines whose one create is in a counted loop of `main`, run once, with a
+    /// constant bound: at most that many instances ([`super::barrier`]).
+    pub instances: HashMap<String, u64>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -147,7 +150,7 @@ pub fn routine_of(c: &CallExpression) -> Option<&str> {
 }
 
 /// The call a statement is (`f(…);` or `v = f(…);`).
-fn call_statement(s: &Node<Statement>) -> Option<&CallExpression> {
+pub(super) fn call_statement(s: &Node<Statement>) -> Option<&CallExpression> {
     let Statement::Expression(Some(e)) = &s.node else {
         return None;
     };
@@ -502,6 +505,7 @@ pub fn main_facts(
                 .and_then(|s| counted(prev, s))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
+            note_instances(&mut facts, &looped, creates[0], sites);
             let counter = stmt
                 .and_then(|s| Some((s, counted(prev, s)?.0)))
                 .filter(|_| creates.len() == 1 && looped.is_some());
@@ -567,6 +571,22 @@ pub fn main_facts(
         prev = stmt;
     }
     facts
+}
+
+/// The one create `c` of its routine (`sites`), in a counted loop of `main` with a
+/// constant bound (`looped`), starts at most that many instances.
+fn note_instances(
+    facts: &mut MainFacts,
+    looped: &Option<(String, Bound)>,
+    c: &CallExpression,
+    sites: &HashMap<String, usize>,
+) {
+    if let Some((_, Bound::Constant(n))) = looped {
+        let r = routine_of(c).unwrap_or_default();
+        if sites.get(r) == Some(&1) {
+            facts.instances.insert(r.to_string(), *n);
+        }
+    }
 }
 
 /// A handle is followed only when its name occurs in `main` nowhere but as the first
