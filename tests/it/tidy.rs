@@ -311,6 +311,7 @@ fn ladr_check_exports_one_entry_point_and_its_types() {
         "use Value",
         "use Verdict",
         "use Word",
+        "use DEEPEN_STEPS",
         "use Deepening",
         "use Plan",
         "use StepState",

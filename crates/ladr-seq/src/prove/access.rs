@@ -253,10 +253,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 let n = self.pointer_node(None);
                 self.deref(Mode::Read, false, at, n);
             }
-            // `normalise` makes every braced initialiser of a local `x = (__typeof__(x)){…}`.
-            // Read as a value (copied, its unnamed object never reached again) a literal
-            // that is no array is the reads of its initialisers; anything else (`&(T){…}`,
-            // an array that decays to its address) gives up.
+            // A literal read as a copied value: its initialisers' reads (`literal.rs`).
             Expression::CompoundLiteral(c)
                 if mode == Mode::Read && self.copied_literal(&c.node.type_name.node) =>
             {
@@ -268,35 +265,6 @@ impl<'d, 'a> Scan<'d, 'a> {
             Expression::GenericSelection(_) => self.give_up("a generic selection", at),
             Expression::Statement(_) => self.give_up("a statement expression", at),
         }
-    }
-
-    /// Is a compound literal of type `t`, read, a copied value? Only for a type that is
-    /// surely no array: a struct or union, arithmetic keywords, or `__typeof__(v)` of a
-    /// variable that is no array (a typedef name or a declarator may be one).
-    fn copied_literal(&self, t: &TypeName) -> bool {
-        if t.declarator.is_some() {
-            return false;
-        }
-        t.specifiers.iter().all(|s| match &s.node {
-            SpecifierQualifier::TypeQualifier(_) => true,
-            SpecifierQualifier::Extension(_) => false,
-            SpecifierQualifier::TypeSpecifier(ts) => match &ts.node {
-                TypeSpecifier::Struct(_) => true,
-                TypeSpecifier::TypeOf(of) => match &of.node {
-                    TypeOf::Expression(e) => match &e.node {
-                        Expression::Identifier(i) => self
-                            .lookup(&i.node.name)
-                            .is_some_and(|v| self.decls.vars[v].array == Tri::No),
-                        _ => false,
-                    },
-                    TypeOf::Type(_) => false,
-                },
-                x => {
-                    ladr_c::syntax::build::is_integer_keyword(x)
-                        || matches!(x, TypeSpecifier::Float | TypeSpecifier::Double)
-                }
-            },
-        })
     }
 
     fn identifier(&mut self, name: &str, mode: Mode, at: usize) {

@@ -434,7 +434,7 @@ impl<'a> Scan<'_, 'a> {
         self.decls.heap.add(c);
     }
 
-    fn temp(&mut self, e: &Ast<Expression>, tag: u8) -> NodeId {
+    pub(super) fn temp(&mut self, e: &Ast<Expression>, tag: u8) -> NodeId {
         self.hnode(Node::Temp(e as *const Ast<Expression> as usize, tag))
     }
 
@@ -533,7 +533,7 @@ impl<'a> Scan<'_, 'a> {
         self.init_into(n, init);
     }
 
-    fn init_into(&mut self, n: NodeId, init: &'a Initializer) {
+    pub(super) fn init_into(&mut self, n: NodeId, init: &'a Initializer) {
         match init {
             Initializer::Expression(e) => {
                 let v = self.value(e);
@@ -912,15 +912,7 @@ impl<'a> Scan<'_, 'a> {
                 Some(x) => self.value(x),
                 None => self.empty(),
             },
-            // A compound literal's value holds what its initialisers give (as a
-            // declaration's initialiser does its variable, `heap_init`).
-            Expression::CompoundLiteral(c) => {
-                let t = self.temp(e, 9);
-                for it in &c.node.initializer_list {
-                    self.init_into(t, &it.node.initializer.node);
-                }
-                t
-            }
+            Expression::CompoundLiteral(c) => self.literal_value(e, &c.node),
             _ => self.unknown(),
         }
     }

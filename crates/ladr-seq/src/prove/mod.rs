@@ -39,6 +39,7 @@ mod fields;
 mod fresh;
 mod guard;
 mod heap;
+mod literal;
 mod lockptr;
 mod once;
 mod owned;
