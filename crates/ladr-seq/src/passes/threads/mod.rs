@@ -380,6 +380,8 @@ fn rewrite_slots(
             cancels: facts.cancels,
         };
         visit_mut::stmt(&mut rewriter, &mut body)?;
+        // Creations beyond the budget are `assume(0)` now: what follows them is dead.
+        super::unwind::prune_dead(&mut body);
         libc_used |= rewriter.libc_used;
         let new = std::mem::take(&mut rewriter.new);
         for (nk, routine) in new {
