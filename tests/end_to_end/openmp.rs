@@ -568,3 +568,13 @@ fn a_cut_of_a_static_loop_is_no_answer() {
         &["cut the loop at tests/e2e/omp_static_late_racy.c:3"],
     );
 }
+
+/// A `parallel for` in a loop of `main`: a team per round, the creations of the third team
+/// on cut by --max-threads. The team needs no test of its size (no `if` clause), so the
+/// code after the first cut creation is dead and dropped; the race in the second team's
+/// region is still found, and its race-free twin has none.
+#[test]
+fn regions_in_a_loop_of_main() {
+    racy("omp_region_loop_racy.c", (14, 14));
+    free("omp_region_loop_free.c");
+}

@@ -498,10 +498,15 @@ impl Lowering {
         let span = dspan(d);
         let size = names::omp("size", r);
         let routine = names::omp_region(r);
-        let size_value = match d.clause("if").and_then(|c| c.args.clone()) {
+        let if_clause = d.clause("if").and_then(|c| c.args.clone());
+        // Without `if` the team has `team` threads: the creations and joins below need no
+        // test of the size (a constant team keeps the code after a creation beyond
+        // `--max-threads` certainly cut, so the unwinding's copies after it are pruned).
+        let sized = if_clause.is_some();
+        let size_value = match if_clause {
             None => int(team, span),
             // `if(c)`: a team of one thread where `c` is false (the creations and joins
-            // are already under `size > 1`).
+            // are under `size > 1`).
             Some(text) => cond(if_condition(d, &text)?, int(team, span), int(1, span), span),
         };
         // `simd` loops in the region: their lane starts before the team, stops after it.
@@ -529,13 +534,17 @@ impl Lowering {
             vec![bar0, int(0, span), ident(&size, span)],
             span,
         )));
-        let many = || {
-            binop(
+        let when_many = |s: Node<Statement>| {
+            if !sized {
+                return s;
+            }
+            let many = binop(
                 BinaryOperator::Greater,
                 ident(&size, span),
                 int(1, span),
                 span,
-            )
+            );
+            if_stmt(many, s, None, span)
         };
         let void_of = |n: u64| {
             cast(
@@ -556,31 +565,21 @@ impl Lowering {
                 None,
                 span,
             )));
-            setup.push(if_stmt(
-                many(),
-                expr_stmt(call(
-                    "pthread_create",
-                    vec![
-                        addr(ident(&th, span), span),
-                        int(0, span),
-                        ident(&routine, span),
-                        void_of(t),
-                    ],
-                    span,
-                )),
-                None,
+            setup.push(when_many(expr_stmt(call(
+                "pthread_create",
+                vec![
+                    addr(ident(&th, span), span),
+                    int(0, span),
+                    ident(&routine, span),
+                    void_of(t),
+                ],
                 span,
-            ));
-            joins.push(if_stmt(
-                many(),
-                expr_stmt(call(
-                    "pthread_join",
-                    vec![ident(&th, span), int(0, span)],
-                    span,
-                )),
-                None,
+            ))));
+            joins.push(when_many(expr_stmt(call(
+                "pthread_join",
+                vec![ident(&th, span), int(0, span)],
                 span,
-            ));
+            ))));
         }
         setup.push(expr_stmt(call(&routine, vec![void_of(0)], span)));
         setup.push(set(ident(names::OMP_THREAD_NUM, span), int(0, span), span));

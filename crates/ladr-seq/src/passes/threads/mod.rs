@@ -87,7 +87,7 @@ use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::visit_mut;
 use ladr_c::syntax::walk::Walk;
 use ladr_ir::abi::{self, slot_function};
-use ladr_ir::program::{Options, Program, Slot};
+use ladr_ir::program::{CutKind, Options, Program, Slot};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use locals::make_locals_static;
@@ -379,7 +379,24 @@ fn rewrite_slots(
             channels: facts.channels,
             cancels: facts.cancels,
         };
+        let creation_cuts = |p: &Program| {
+            p.cuts
+                .iter()
+                .filter(|c| {
+                    matches!(
+                        c.kind,
+                        CutKind::Threads | CutKind::ThreadNesting | CutKind::ThreadCount
+                    )
+                })
+                .count()
+        };
+        let cut_before = creation_cuts(rewriter.p);
         visit_mut::stmt(&mut rewriter, &mut body)?;
+        if creation_cuts(rewriter.p) > cut_before {
+            // A creation beyond the budget is `assume(0)` now: what follows it is dead
+            // (in a loop of `main` creating a team per round: the later rounds' copies).
+            super::unwind::prune_dead(&mut body);
+        }
         libc_used |= rewriter.libc_used;
         let new = std::mem::take(&mut rewriter.new);
         for (nk, routine) in new {

@@ -64,6 +64,14 @@ use ladr_ir::program::{Cut, Options, Program};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use prune::prune;
+
+/// Removes the statements of `s` that cannot run behind a certain cut (`assume(0)`), a
+/// `goto` or a `return` ([`prune`], with no constant globals). `threads` runs it on each
+/// slot's body: a `pthread_create` beyond `--max-threads` becomes `assume(0)`, and what
+/// follows it (a loop's later copies creating more teams) is dead.
+pub(crate) fn prune_dead(s: &mut Node<Statement>) {
+    prune(s, &HashMap::new());
+}
 use regions::{backward_goto, backward_region, nested_backward_region};
 use std::collections::{HashMap, HashSet};
 
