@@ -68,24 +68,22 @@ impl<'a> Scan<'_, 'a> {
     /// are no data; `pthread_barrier_init`, `_wait` and `_destroy` are recorded.
     pub fn sync_call(&mut self, name: &str, args: &'a [Node<Expression>]) {
         let op = match name {
-            "pthread_barrier_init" => Op::Init(args.get(2).and_then(count)),
-            "pthread_barrier_wait" => Op::Wait,
-            "pthread_barrier_destroy" => Op::Destroy,
-            _ => {
-                for a in args {
-                    self.sync_argument(a);
-                }
-                return;
-            }
+            "pthread_barrier_init" => Some(Op::Init(args.get(2).and_then(count))),
+            "pthread_barrier_wait" => Some(Op::Wait),
+            "pthread_barrier_destroy" => Some(Op::Destroy),
+            _ => None,
         };
-        let barrier = match args.first().and_then(|a| self.lock_named(a)) {
-            Some(Lock::Mutex(v, path)) => Some((v, path)),
+        let barrier = match (&op, args.first()) {
+            (Some(_), Some(a)) => match self.lock_named(a) {
+                Some(Lock::Mutex(v, path)) => Some((v, path)),
+                _ => None,
+            },
             _ => None,
         };
         for a in args {
             self.sync_argument(a);
         }
-        if self.record && self.state.is_some() {
+        if let Some(op) = op.filter(|_| self.record && self.state.is_some()) {
             self.run.barriers.push(Event {
                 op,
                 barrier,

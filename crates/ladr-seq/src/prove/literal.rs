@@ -13,8 +13,9 @@ use lang_c::span::Node as Ast;
 
 impl<'a> Scan<'_, 'a> {
     /// Is a compound literal of type `t`, read, a copied value? Only for a type that is
-    /// surely no array: a struct or union, arithmetic keywords, or `__typeof__(v)` of a
-    /// variable that is no array (a typedef name or a declarator may be one).
+    /// surely no array: a struct or union, integer keywords, `float`, `double`, or
+    /// `__typeof__(v)` of a variable that is no array (a typedef name or a declarator may
+    /// be one).
     pub(super) fn copied_literal(&self, t: &TypeName) -> bool {
         if t.declarator.is_some() {
             return false;

@@ -16,6 +16,14 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 
 impl Unwinder<'_> {
+    /// Records a [`CutKind::Loop`] cut of the loop at `span`.
+    fn loop_cut(&mut self, span: lang_c::span::Span) {
+        self.cuts.push(Cut {
+            kind: CutKind::Loop,
+            span,
+        });
+    }
+
     /// `n` nested copies of the loop body; `exact` = the bound is known, no cut.
     pub(super) fn unwind_while(
         &mut self,
@@ -29,10 +37,7 @@ impl Unwinder<'_> {
         let span = s.span;
         let c = &*w.node.expression;
         if !exact {
-            self.cuts.push(Cut {
-                kind: CutKind::Loop,
-                span,
-            });
+            self.loop_cut(span);
         }
         let copies = self.body_copies(&w.node.statement, n);
         let mut inner = assume(not(c.clone(), span), span);
@@ -65,10 +70,7 @@ impl Unwinder<'_> {
             items.push(body);
         }
         if !exact {
-            self.cuts.push(Cut {
-                kind: CutKind::Loop,
-                span,
-            });
+            self.loop_cut(span);
             items.push(assume(not(c.clone(), span), span));
         }
         items.push(labeled(&done, empty_stmt(span), span));
@@ -97,10 +99,7 @@ impl Unwinder<'_> {
             return s.clone();
         };
         let span = s.span;
-        self.cuts.push(Cut {
-            kind: CutKind::Loop,
-            span,
-        });
+        self.loop_cut(span);
         let mut items = self.body_copies(&w.node.statement, self.unwind);
         items.push(assume(int(0, span), span));
         block_of(items, span)
