@@ -222,6 +222,13 @@ fn copyprivate_broadcasts_the_single_value() {
 #[test]
 fn linear_variable_is_private_per_iteration() {
     racy_one_of("omp_linear_racy.c", &[(7, 7), (7, 8), (8, 8)]);
+    // The shared `j`, which the lowering reaches through a pointer, is named as written,
+    // also inside an index (`c[j]`, not `c[*j]`).
+    let c = crate::checked::checked("omp_linear_racy.c");
+    for a in c.json_value["races"][0]["accesses"].as_array().unwrap() {
+        let expr = a["expr"].as_str().unwrap_or_default();
+        assert!(["c[j]", "j"].contains(&expr), "{expr}: {}", c.json);
+    }
     free("omp_linear_free.c");
 }
 
@@ -513,6 +520,24 @@ fn deepening_grows_the_team() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["bounds"]["omp_threads"], 2, "{out}");
     assert!(v["bounds"].get("omp_threads_from").is_none(), "{out}");
+}
+
+/// A worksharing loop whose claims the unwinding cuts is finished by no execution within
+/// the bounds (its last thread out needs every iteration claimed), so the code after its
+/// barrier was never checked: a "no race" there is "unknown" naming the loop (it was "no
+/// race" on this racy program). A loop two threads finish within the bounds lets the
+/// check reach that code: its twin with two iterations races after the barrier.
+#[test]
+fn unfinished_worksharing_loop_is_unknown() {
+    assert_unknown(
+        &["tests/e2e/omp_unfinished_loop.c"],
+        &[
+            "worksharing loop",
+            "omp_unfinished_loop.c:10",
+            "never checked",
+        ],
+    );
+    racy("omp_finished_loop_racy.c", (12, 12));
 }
 
 /// A loop each thread of a team runs iteration after iteration, cut by the unwinding: its

@@ -3,6 +3,7 @@
 //! unwinding (docs/openmp.md). Both turn the answer into "unknown".
 
 use crate::{Answer, Request, Verdict};
+use ladr_c::frontend::openmp::Construct;
 use ladr_c::frontend::Parsed;
 use ladr_c::syntax::build::{callee_name, declarator_name};
 use ladr_c::syntax::query::{for_each_expr, Operands};
@@ -39,14 +40,17 @@ pub(crate) fn omp_threads_cut(parsed: &Parsed, request: &Request, answer: &mut A
 
 /// An OpenMP "no race" whose bounds cut a loop that a thread of a team runs one iteration
 /// after another (a loop inside a `parallel` region or inside the body of a worksharing
-/// loop, or a worksharing loop whose claims do not skip ahead, `static` schedules): no
-/// answer. The iterations of a skipping worksharing loop are claimed in any order, so its
-/// cut still lets any two of them meet on two threads; an inner loop's later iterations
-/// are never run, and a race between them and another thread's (DataRaceBench's
-/// `b[i][j-1]` reaching the previous row's last element) was never looked for. Loops are
-/// matched by where they are written: inside a construct's statement, or in a function
-/// such a statement calls (directly or through other functions; calls through pointers
-/// are not followed).
+/// loop, or a worksharing loop whose claims do not skip ahead, `static` schedules), or a
+/// worksharing loop with code after it: no answer. The iterations of a skipping
+/// worksharing loop are claimed in any order, so its cut still lets any two of them meet on
+/// two threads; an inner loop's later iterations are never run, and a race between them and
+/// another thread's (DataRaceBench's `b[i][j-1]` reaching the previous row's last element)
+/// was never looked for. And a cut worksharing loop is finished by no execution (its last
+/// thread out needs every iteration claimed): its barrier, the rest of its region and the
+/// later regions were never reached ([`ladr_c::frontend::openmp::Construct::code_after`]).
+/// Loops are matched by where they are written: inside a construct's statement, or in a
+/// function such a statement calls (directly or through other functions; calls through
+/// pointers are not followed).
 pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
     if parsed.omp_constructs.is_empty() || answer.verdict != Verdict::NoRace {
         return;
@@ -56,53 +60,88 @@ pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
         (l.file, l.line, l.column)
     };
     let called = called_from_constructs(parsed);
-    let inner: Vec<String> = answer
-        .bounds
-        .cut_loops
-        .iter()
-        .filter(|p| {
-            let loop_at = (p.file.clone(), p.line, p.column);
-            let inside = parsed
-                .omp_constructs
-                .iter()
-                .map(|c| c.body)
-                .chain(called.iter().copied())
-                .any(|(from, to)| {
-                    let (start, end) = (at(from), at(to));
-                    start.0 == loop_at.0 && start <= loop_at && loop_at < end
-                });
-            // The lowered claim loop is where its directive is; the loop it shares out
-            // where its `for` is.
-            let same_line = |offset: usize| {
-                let a = at(offset);
-                a.0 == loop_at.0 && a.1 == loop_at.1
-            };
-            let worksharing = |in_order: bool| {
-                parsed.omp_constructs.iter().any(|c| {
-                    is_loop_construct(&c.name)
-                        && c.claims_in_order == in_order
-                        && (same_line(c.at) || same_line(c.body.0))
-                })
-            };
-            // A loop whose claims take the iterations in order is like an inner loop: its
-            // threads never reach the iterations past the cut.
-            (inside && !worksharing(false)) || worksharing(true)
-        })
-        .map(|p| format!("{}:{}", p.file, p.line))
-        .collect();
-    if inner.is_empty() {
-        return;
+    let mut inner: Vec<String> = vec![];
+    let mut unfinished: Vec<String> = vec![];
+    for p in &answer.bounds.cut_loops {
+        let loop_at = (p.file.clone(), p.line, p.column);
+        let inside = parsed
+            .omp_constructs
+            .iter()
+            .map(|c| c.body)
+            .chain(called.iter().copied())
+            .any(|(from, to)| {
+                let (start, end) = (at(from), at(to));
+                start.0 == loop_at.0 && start <= loop_at && loop_at < end
+            });
+        // The lowered claim loop is where its directive is; the loop it shares out where
+        // its `for` is.
+        let same_line = |offset: usize| {
+            let a = at(offset);
+            a.0 == loop_at.0 && a.1 == loop_at.1
+        };
+        let worksharing: Vec<&Construct> = parsed
+            .omp_constructs
+            .iter()
+            .filter(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)))
+            .collect();
+        let named = format!("{}:{}", p.file, p.line);
+        // A loop whose claims take the iterations in order is like an inner loop: its
+        // threads never reach the iterations past the cut.
+        if (inside && worksharing.iter().all(|c| c.claims_in_order))
+            || worksharing.iter().any(|c| c.claims_in_order)
+        {
+            inner.push(named);
+        } else if worksharing
+            .iter()
+            .any(|c| c.code_after && !finishable(parsed, c, &answer.bounds))
+        {
+            unfinished.push(named);
+        }
     }
-    answer.verdict = Verdict::Unknown {
-        reason: format!(
+    let plural = |v: &[String]| if v.len() == 1 { "" } else { "s" };
+    let reason = if !inner.is_empty() {
+        format!(
             "no race among the executions run, but the unwinding cut the loop{} at {} that a \
              thread of an OpenMP team runs iteration after iteration: its later iterations \
              were never checked against the other threads; may help: --max-unwind at least \
              its iteration count",
-            if inner.len() == 1 { "" } else { "s" },
+            plural(&inner),
             inner.join(", ")
-        ),
+        )
+    } else if !unfinished.is_empty() {
+        format!(
+            "no race among the executions run, but the unwinding cut the worksharing loop{} \
+             at {}, so no execution within the bounds finished it: the code after it (its \
+             barrier, the rest of its region, later regions) was never checked; may help: \
+             --max-unwind and --unwind at least its iterations per thread",
+            plural(&unfinished),
+            unfinished.join(", ")
+        )
+    } else {
+        return;
     };
+    answer.verdict = Verdict::Unknown { reason };
+}
+
+/// Whether executions within `bounds` finish worksharing loop `c`: its constant iteration
+/// count fits in its team's claims. Each thread's claim loop runs at most `unwind` times,
+/// one of them its failing claim, so a team of T threads runs at most T·(unwind−1)
+/// iterations — the last thread out needs all of them claimed. The team is the innermost
+/// `parallel` holding the loop (itself for `parallel for`): its fixed size, or
+/// `--omp-threads` (as grown by the deepening); 1 where there is none (an orphaned loop
+/// may be run by a team of one) or under `if`.
+fn finishable(parsed: &Parsed, c: &Construct, bounds: &crate::answer::Bounds) -> bool {
+    let region = parsed
+        .omp_constructs
+        .iter()
+        .filter(|r| r.name.starts_with("parallel") && r.body.0 <= c.body.0 && c.body.1 <= r.body.1)
+        .min_by_key(|r| r.body.1 - r.body.0);
+    let team = match region {
+        Some(r) => r.team.unwrap_or(bounds.omp_threads.unwrap_or(1) as u64),
+        None => 1,
+    };
+    let per_thread = u64::from(bounds.unwind.saturating_sub(1));
+    c.trip.is_some_and(|n| n <= team * per_thread)
 }
 
 /// Is the OpenMP construct named `name` (`parallel for`, `taskloop simd`) a loop whose

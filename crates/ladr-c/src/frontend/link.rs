@@ -85,6 +85,9 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
     let mut linked: Vec<Unit> = vec![];
     let mut omp_threads = None;
     let mut omp_constructs = vec![];
+    // What follows a construct is read in its own unit: a call into another unit may run
+    // anything there.
+    let several = units.len() > 1;
     for (file, pre, mut part) in units {
         omp_threads = omp_threads.or(part.omp_threads);
         let base = text.len();
@@ -94,6 +97,7 @@ fn link(path: PathBuf, units: Vec<(String, String, Part)>) -> Result<Parsed> {
                 .map(|c| super::openmp::Construct {
                     at: c.at + base,
                     body: (c.body.0 + base, c.body.1 + base),
+                    code_after: c.code_after || several,
                     ..c
                 }),
         );

@@ -133,7 +133,7 @@ fn access_info(
             .text
             .get(a.site.span.start..a.site.span.end)
             .map(str::trim);
-        if let Some(w) = written.filter(|w| expr.strip_prefix('*') == Some(*w)) {
+        if let Some(w) = written.filter(|w| pointer_free(&expr, w)) {
             expr = w.to_string();
         }
         values.retain(|v| !v.value.starts_with('&') && v.name != expr);
@@ -154,6 +154,21 @@ fn access_info(
         atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
         offset: (a.site.span.start, a.site.span.end),
     }
+}
+
+/// Whether `written` is `lowered` without some of its `*`, `(` and `)` (whitespace aside):
+/// the OpenMP lowering's `(*x)` for a shared `x`, anywhere in the expression (`c[*j]`
+/// where the user wrote `c[j]`).
+fn pointer_free(lowered: &str, written: &str) -> bool {
+    let mut w = written.chars().filter(|c| !c.is_whitespace()).peekable();
+    for c in lowered.chars().filter(|c| !c.is_whitespace()) {
+        if w.peek() == Some(&c) {
+            w.next();
+        } else if !matches!(c, '*' | '(' | ')') {
+            return false;
+        }
+    }
+    w.next().is_none()
 }
 
 /// The user's function whose definition holds offset `at` of the parsed text.
@@ -423,6 +438,18 @@ fn is_number(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{is_user_variable, user_text};
+
+    #[test]
+    fn shared_pointers_of_the_lowering_are_named_as_written() {
+        use super::pointer_free;
+        assert!(pointer_free("c[*j]", "c[j]"));
+        assert!(pointer_free("*x", "x"));
+        assert!(pointer_free("(*s).f", "s.f"));
+        assert!(pointer_free("**p", "*p"));
+        assert!(!pointer_free("c[*j]", "c[k]"));
+        assert!(!pointer_free("c[j + 1]", "c[j]"));
+        assert!(!pointer_free("x", "*x"));
+    }
 
     #[test]
     fn elements_rewritten_after_a_symbolic_index() {

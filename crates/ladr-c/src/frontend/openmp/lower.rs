@@ -49,6 +49,8 @@ pub struct Lowering {
     pub declared_turns: HashSet<usize>,
     /// The block constructs lowered so far.
     pub constructs: Vec<super::Construct>,
+    /// Whether a constant `omp_set_num_threads` sizes the teams without `num_threads`.
+    pub team_set_by_program: bool,
     /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
     pub has_tasks: bool,
     /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
@@ -137,6 +139,9 @@ impl Lowering {
                 at: d.at,
                 body: (s.span.start, s.span.end),
                 claims_in_order: false,
+                code_after: false,
+                trip: None,
+                team: None,
             }));
         let parallels = governing
             .iter()

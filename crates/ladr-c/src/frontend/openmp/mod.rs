@@ -23,6 +23,7 @@
 //! thread. What is not modelled (doacross `ordered`, offload,
 //! nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
+mod after;
 mod copyprivate;
 mod directive;
 mod lanes;
@@ -66,6 +67,15 @@ pub struct Construct {
     /// iteration only after claiming every earlier one, so a cut of its claim loop leaves
     /// later iterations unchecked.
     pub claims_in_order: bool,
+    /// Code may follow it while other threads run (a statement after it in its region, a
+    /// later region, a loop around it; [`after`]): where the unwinding cuts a worksharing
+    /// loop, no execution finishes it, so that code was never checked.
+    pub code_after: bool,
+    /// A worksharing loop's iteration count, where its bounds and step are constants.
+    pub trip: Option<u64>,
+    /// A `parallel` team's size where the program fixes it (`num_threads`, a constant
+    /// `omp_set_num_threads`; 1 under an `if` clause, its smallest); `None`: `--omp-threads`.
+    pub team: Option<u64>,
 }
 
 impl Construct {
@@ -175,6 +185,7 @@ pub fn lower(
     if dirs.is_empty() && !calls {
         return Ok(Lowered::default());
     }
+    let original = unit.clone();
     let set_by_program = set_num_threads(unit)?;
     let team = set_by_program.unwrap_or(default_team);
     let unsized_team = set_by_program.is_none()
@@ -199,6 +210,7 @@ pub fn lower(
         ordered_loops: vec![],
         declared_turns: HashSet::new(),
         constructs: vec![],
+        team_set_by_program: set_by_program.is_some(),
         has_tasks: dirs.iter().any(|d| {
             d.words
                 .iter()
@@ -249,6 +261,7 @@ pub fn lower(
         );
     }
     rewrite_calls(unit, team)?;
+    after::mark_code_after(&original, &mut l.constructs, l.has_tasks);
     Ok(Lowered {
         omp_threads: unsized_team.then_some(default_team),
         constructs: l.constructs,

@@ -251,6 +251,13 @@ impl Lowering {
         }
         let span = dspan(d);
         let team = self.team_size(d)?;
+        let fixed = match d.clause("if") {
+            Some(_) => Some(1),
+            None => (d.clause("num_threads").is_some() || self.team_set_by_program).then_some(team),
+        };
+        for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
+            c.team = fixed;
+        }
         let r = self.fresh();
         let is_parallel_only = d.is(&["parallel"]);
         if is_parallel_only {

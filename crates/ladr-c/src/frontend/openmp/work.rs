@@ -150,6 +150,42 @@ pub(super) fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
     })
 }
 
+/// The iteration count of loop `l` where its bounds and step are constants (0 for an
+/// empty range); `None` otherwise, or for a `!=` test.
+fn constant_trip(l: &Canonical) -> Option<u64> {
+    use crate::syntax::constant::{value, Env};
+    let Expression::BinaryOperator(b) = &l.cond.node else {
+        return None;
+    };
+    let op = b.node.operator.node.clone();
+    let on_left = ident_name(&b.node.lhs) == Some(l.var.as_str());
+    let bound = if on_left { &b.node.rhs } else { &b.node.lhs };
+    let env = Env::none();
+    let (lb, ub, s) = (
+        value(&l.lb.node, &env)?,
+        value(&bound.node, &env)?,
+        value(&l.step.node, &env)?,
+    );
+    // `i < ub` or, written the other way round, `ub > i`.
+    let op = match (op, on_left) {
+        (o, true) => o,
+        (BinaryOperator::Greater, false) => BinaryOperator::Less,
+        (BinaryOperator::GreaterOrEqual, false) => BinaryOperator::LessOrEqual,
+        (BinaryOperator::Less, false) => BinaryOperator::Greater,
+        (BinaryOperator::LessOrEqual, false) => BinaryOperator::GreaterOrEqual,
+        _ => return None,
+    };
+    // The distance to cover and the step's size in the loop's direction.
+    let (span, step) = match op {
+        BinaryOperator::Less if s > 0 => (ub - lb, s),
+        BinaryOperator::LessOrEqual if s > 0 => (ub - lb + 1, s),
+        BinaryOperator::Greater if s < 0 => (lb - ub, -s),
+        BinaryOperator::GreaterOrEqual if s < 0 => (lb - ub + 1, -s),
+        _ => return None,
+    };
+    u64::try_from(((span + step - 1) / step).max(0)).ok()
+}
+
 /// Renames identifier `from` to `to` (the loop condition tested for the next iteration).
 pub(super) struct Rename<'a>(pub(super) &'a str, pub(super) &'a str);
 impl VisitorMut for Rename<'_> {
@@ -338,6 +374,10 @@ impl Lowering {
         };
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
+        let trip = constant_trip(&l);
+        for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
+            c.trip = trip;
+        }
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;
