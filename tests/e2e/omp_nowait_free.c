@@ -1,7 +1,7 @@
 // Without `nowait` the loop's barrier orders every write of a before the read. (Two
 // iterations: two threads finish them within the default unwinding; with twenty no
 // execution within the bounds passes the barrier, and the answer is unknown:
-// omp_unfinished_loop.c.)
+// omp_unfinished_loop_racy.c.)
 int a[20];
 int main(void) {
   int x = 0;
