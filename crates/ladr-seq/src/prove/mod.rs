@@ -48,6 +48,7 @@ mod scan;
 mod slot;
 mod threads;
 mod userlock;
+mod worksharing;
 
 use decls::{Decls, VarId};
 use lang_c::ast::*;
@@ -611,6 +612,9 @@ impl<'a> Analysis<'a> {
         let mut s = Scan::new(decls, locals, &self.summaries);
         s.solo = solo;
         let top = (name == "main").then_some(facts.solo.as_slice());
+        if top.is_some() {
+            s.inner_solo = facts.inner_solo.clone();
+        }
         s.function(f, entry, top, true);
         s.run
     }

@@ -48,6 +48,10 @@ pub struct MainFacts {
     /// The routines whose one create is in a counted loop of `main`, run once, with a
     /// constant bound: at most that many instances ([`super::barrier`]).
     pub instances: HashMap<String, u64>,
+    /// The top-level items of `main` that are team blocks (each joins every thread it
+    /// creates, [`super::worksharing::team_block`]): whether each of the block's items
+    /// runs alone.
+    pub inner_solo: HashMap<usize, Vec<bool>>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -485,6 +489,25 @@ pub fn main_facts(
                 let e = facts.routines.entry(r).or_default();
                 e.many |= !once;
                 e.phases.insert(1);
+            }
+            prev = stmt;
+            continue;
+        }
+        if let Some(team) = stmt.and_then(|s| super::worksharing::team_block(s, creators)) {
+            // Its threads are joined inside it: nothing it starts outlives it.
+            let alone = live.is_empty();
+            facts.solo.push(false);
+            let flags = (0..team.len)
+                .map(|j| alone && (j < team.first || j > team.last))
+                .collect();
+            facts.inner_solo.insert(k, flags);
+            if alone && !facts.routines.is_empty() {
+                phase += 1;
+            }
+            for r in &team.routines {
+                let e = facts.routines.entry(r.clone()).or_default();
+                e.many = true;
+                e.phases.insert(phase);
             }
             prev = stmt;
             continue;
