@@ -68,6 +68,11 @@ pub enum Step {
     /// create of the slot `&B[i]` in the same round of the loop ([`slot`]). No running
     /// thread has it.
     Fresh,
+    /// An index `α·i + β` (`.1` = α, `.2` = β) of the loop variable `i` of the claim loop
+    /// `.0` ([`worksharing`]): two threads that make such an access at once run different
+    /// iterations, so two accesses with one such step by two threads touch different
+    /// elements.
+    Iter(usize, i64, i64),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).
@@ -305,6 +310,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
+    decls.iterations = worksharing::iterations(unit, &decls.bodies, main_items, &facts);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
