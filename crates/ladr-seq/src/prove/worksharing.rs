@@ -398,27 +398,28 @@ fn claim_section(items: &[Node<BlockItem>]) -> Option<(String, String)> {
     {
         return None;
     }
-    let (k, first) = assignment(&items[1])?;
-    let Expression::Call(c) = &first.node else {
-        return None;
-    };
-    if !callee(&c.node)?.starts_with(ladr_ir::abi::NONDET_PREFIX) || !c.node.arguments.is_empty()
-    {
-        return None;
-    }
     let (c, last) = assignment(&items[n - 2])?;
     let Expression::BinaryOperator(b) = &last.node else {
         return None;
     };
-    let plus_one = b.node.operator.node == BinaryOperator::Plus
-        && name_of(&b.node.lhs) == Some(k)
-        && constant(&b.node.rhs) == Some(1);
+    let k = name_of(&b.node.lhs)?;
+    let plus_one = b.node.operator.node == BinaryOperator::Plus && constant(&b.node.rhs) == Some(1);
     if !plus_one || c == k {
+        return None;
+    }
+    // `k` first takes the counter (a claim in order), or any value (a claim that may
+    // skip ahead) that the `if` below brings up to the counter.
+    let (first_k, first) = assignment(&items[1])?;
+    let in_order = name_of(first) == Some(c);
+    let any = matches!(&first.node, Expression::Call(x)
+        if callee(&x.node).is_some_and(|f| f.starts_with(ladr_ir::abi::NONDET_PREFIX))
+            && x.node.arguments.is_empty());
+    if first_k != k || !(in_order || any) {
         return None;
     }
     // Between: one `if (!(c <= k && …)) k = c;`, nothing else writing `k` or `c`, no
     // call but of a nondet function, no jump.
-    let mut guarded = false;
+    let mut guarded = in_order;
     for item in &items[2..n - 2] {
         let e = effects_of_items(std::slice::from_ref(item));
         let calls_ok = e
@@ -588,21 +589,18 @@ fn claim<'a>(w: &'a Node<Statement>, body: &'a Node<Statement>) -> Option<Claim<
     })
 }
 
-/// Every index of a claim loop's body that is its loop variable plus a constant (or
-/// minus it), by its expression's address (module doc).
-pub fn iterations(
+/// The routines of team blocks of `main` that nothing names but those blocks' creates
+/// and one plain call per block (by `main`, thread 0): each thread of a team runs one
+/// once, and teams do not overlap.
+pub fn team_routines(
     unit: &TranslationUnit,
-    bodies: &HashMap<String, &FunctionDefinition>,
     main_items: &[Node<BlockItem>],
     facts: &super::threads::MainFacts,
-) -> HashMap<usize, super::Step> {
-    let mut out = HashMap::new();
-    if facts.inner_solo.is_empty() {
-        return out;
-    }
+) -> HashSet<String> {
     // Each routine's creates and calls inside team blocks, and the calls per block.
     let mut in_blocks: HashMap<String, usize> = HashMap::new();
     let mut called_twice: HashSet<String> = HashSet::new();
+    let mut routines: HashSet<String> = HashSet::new();
     for &k in facts.inner_solo.keys() {
         let Some(BlockItem::Statement(s)) = main_items.get(k).map(|i| &i.node) else {
             continue;
@@ -617,6 +615,7 @@ pub fn iterations(
                 Some("pthread_create") => {
                     if let Some(r) = routine_of(c) {
                         *in_blocks.entry(r.to_string()).or_default() += 1;
+                        routines.insert(r.to_string());
                     }
                 }
                 Some(f) => *calls.entry(f.to_string()).or_default() += 1,
@@ -630,10 +629,34 @@ pub fn iterations(
             }
         }
     }
-    // Every use of every name in the program, and the writes and addresses.
+    if routines.is_empty() {
+        return routines;
+    }
     let mut whole = Contents::default();
-    let mut effects = Effects::default();
     let _ = visit::unit(&mut whole, unit);
+    routines.retain(|r| {
+        r != "main"
+            && !called_twice.contains(r)
+            && whole.idents.get(r).copied() == in_blocks.get(r).copied()
+    });
+    routines
+}
+
+/// Every index of a claim loop's body that is its loop variable plus a constant (or
+/// minus it), by its expression's address (module doc).
+pub fn iterations(
+    unit: &TranslationUnit,
+    bodies: &HashMap<String, &FunctionDefinition>,
+    main_items: &[Node<BlockItem>],
+    facts: &super::threads::MainFacts,
+) -> HashMap<usize, super::Step> {
+    let mut out = HashMap::new();
+    let team = team_routines(unit, main_items, facts);
+    if team.is_empty() {
+        return out;
+    }
+    // Every use of every name in the program, and the writes and addresses.
+    let mut effects = Effects::default();
     let _ = visit::unit(&mut effects, unit);
     let globals: HashSet<&str> = unit
         .0
@@ -666,11 +689,9 @@ pub fn iterations(
             let _ = visit::stmt(&mut e, &def.statement);
             e
         };
-        let once = |n: &str| mine.declared.iter().filter(|d| *d == n).count() == 1;
         let params = parameter_names(&def.declarator.node);
         // `f`: started and called by team blocks only, at most once each.
-        let uses = whole.idents.get(&f).copied().unwrap_or(0);
-        let routine_ok = in_blocks.get(&f) == Some(&uses) && !called_twice.contains(&f);
+        let routine_ok = team.contains(&f);
         // The counter: a global no local of `f` shadows, written only by its claim and
         // re-arms `c = 0`, its address never taken; its claim section is its only one.
         let counter_ok = globals.contains(c.counter.as_str())
@@ -679,11 +700,11 @@ pub fn iterations(
             && per_counter.get(&c.counter) == Some(&1)
             && !effects.addressed.contains(&c.counter)
             && counter_writes_ok(unit, &c.counter);
-        // `k` and `i`: automatic locals of `f`, declared once, their address taken only
-        // by `normalise`'s havoc.
+        // `k` and `i`: automatic locals of `f` declared around the loop (and not in it),
+        // the address of no variable of their names taken in `f` but by `normalise`'s
+        // havoc.
         let local_ok = |n: &str| {
-            once(n)
-                && !params.iter().any(|p| p == n)
+            !params.iter().any(|p| p == n)
                 && automatic(&def.statement, n)
                 && mine.addressed.iter().filter(|a| *a == n).count() == havocs(&def.statement, n)
         };
