@@ -23,6 +23,7 @@ mod print_roundtrip;
 mod proof_shrink;
 mod prove;
 mod prove_barrier;
+mod prove_worksharing;
 mod prove_disjoint;
 mod prove_element;
 mod prove_fields;
