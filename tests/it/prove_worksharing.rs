@@ -39,6 +39,8 @@ fn racy() -> Vec<(&'static str, String)> {
             "shadowed",
             in_main(&format!("{pf}  {{ int i = 0; a[i] = 1; }}")),
         ),
+        // … uninitialised: any value, in each thread
+        ("shadowed-any", in_main(&format!("{pf}  {{ int i; a[i] = 1; }}"))),
         // the transpose: iteration i writes c[i][j], iteration j reads it as c[j][i]
         (
             "transpose",
