@@ -4,7 +4,8 @@
 use crate::prove::{assert_none_proved, proof_of_source};
 
 /// Two global arrays, a matrix and a value the proof cannot know.
-const PRELUDE: &str = "#include <omp.h>\nint a[100]; int b[100]; int c[100][100]; int s; int arg_pick(void);\n";
+const PRELUDE: &str =
+    "#include <omp.h>\nint a[100]; int b[100]; int c[100][100]; int s; int arg_pick(void);\n";
 
 /// `main` around a region: `REGION` is replaced.
 fn in_main(region: &str) -> String {
@@ -143,7 +144,9 @@ fn worksharing_proves_doall_loops() {
     assert_worksharing_proves(&in_main(&format!("{pf}    a[i] = a[i] + 1;")), "a");
     // an offset on both sides, and a second array
     assert_worksharing_proves(
-        &in_main(&format!("{pf}  {{ a[i + 1] = a[i + 1] + b[i]; b[i] = 0; }}")),
+        &in_main(&format!(
+            "{pf}  {{ a[i + 1] = a[i + 1] + b[i]; b[i] = 0; }}"
+        )),
         "a",
     );
     // backwards

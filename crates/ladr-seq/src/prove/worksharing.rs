@@ -183,9 +183,10 @@ pub fn team_block(s: &Node<Statement>, creators: &HashSet<String>) -> Option<Tea
         }
     }
     // Every create is one of those statements, and no call may create otherwise.
-    let creating = all.calls.iter().filter(|(_, c)| {
-        callee(c).is_some_and(|n| n == "pthread_create" || creators.contains(n))
-    });
+    let creating = all
+        .calls
+        .iter()
+        .filter(|(_, c)| callee(c).is_some_and(|n| n == "pthread_create" || creators.contains(n)));
     if creates == 0 || creating.count() != creates {
         return None;
     }
@@ -207,7 +208,6 @@ pub fn team_block(s: &Node<Statement>, creators: &HashSet<String>) -> Option<Tea
         routines,
     })
 }
-
 
 /// An integer constant: a literal, possibly negated.
 fn constant(e: &Node<Expression>) -> Option<i64> {
@@ -308,8 +308,7 @@ impl Visitor for Effects {
                 }
             }
             Expression::Call(c) => {
-                self.callees
-                    .push(callee(&c.node).unwrap_or("").to_string());
+                self.callees.push(callee(&c.node).unwrap_or("").to_string());
             }
             _ => {}
         }
@@ -495,9 +494,8 @@ fn claim_loops<'a>(f: &'a FunctionDefinition) -> Vec<(Claim<'a>, HashSet<String>
                     match &i.node {
                         BlockItem::Declaration(d) => {
                             for x in &d.node.declarators {
-                                let n = ladr_c::syntax::build::declarator_name(
-                                    &x.node.declarator.node,
-                                );
+                                let n =
+                                    ladr_c::syntax::build::declarator_name(&x.node.declarator.node);
                                 scope.extend(n.map(str::to_string));
                             }
                         }
@@ -744,9 +742,10 @@ fn automatic(s: &Node<Statement>, n: &str) -> bool {
         type Error = Infallible;
         const UNEVALUATED: bool = true;
         fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
-            let names = d.node.declarators.iter().filter_map(|x| {
-                ladr_c::syntax::build::declarator_name(&x.node.declarator.node)
-            });
+            let names =
+                d.node.declarators.iter().filter_map(|x| {
+                    ladr_c::syntax::build::declarator_name(&x.node.declarator.node)
+                });
             let stored = d
                 .node
                 .specifiers
