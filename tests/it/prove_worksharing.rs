@@ -45,17 +45,17 @@ fn racy() -> Vec<(&'static str, String)> {
         // the transpose: iteration i writes c[i][j], iteration j reads it as c[j][i]
         (
             "transpose",
-            in_main(&format!(
-                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[i][j] = c[j][i];"
-            )),
+            in_main(
+                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[i][j] = c[j][i];",
+            ),
         ),
         // the inner loop's variable first: iterations i and i' write c[j][i], c[j][i']...
         // and read c[j][0]
         (
             "inner-first",
-            in_main(&format!(
-                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[j][i] = c[j][0];"
-            )),
+            in_main(
+                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[j][i] = c[j][0];",
+            ),
         ),
         // an access after the loop, in the region, before its barrier (`nowait`)
         (
