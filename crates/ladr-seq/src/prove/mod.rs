@@ -310,7 +310,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
-    decls.iterations = worksharing::iterations(unit, &decls.bodies, main_items, &facts);
+    let team = worksharing::prepare(&mut decls, unit, main_items, &facts);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
@@ -379,27 +379,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     }
     once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
-    let mut roots_of = roots_of(&roots, &a.reach);
-    // What `main` runs only as thread 0 of a team runs as one more instance of the team's
-    // routine ([`worksharing::team_routines`]).
-    let team = worksharing::team_routines(unit, main_items, &facts);
-    if !team.is_empty() {
-        let mut alone: BTreeSet<String> = BTreeSet::new();
-        let mut todo: Vec<String> = vec!["main".into()];
-        while let Some(f) = todo.pop() {
-            for c in a.runs.get(&f).into_iter().flat_map(|r| r.calls.iter()) {
-                let skip = f == "main" && team.contains(&c.callee);
-                if !skip && alone.insert(c.callee.clone()) {
-                    todo.push(c.callee.clone());
-                }
-            }
-        }
-        for (f, r) in roots_of.iter_mut() {
-            if *f != "main" && !alone.contains(*f) && r.len() > 1 {
-                r.remove("main");
-            }
-        }
-    }
+    let roots_of = worksharing::thread_zero(&team, &a.runs, roots_of(&roots, &a.reach));
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
     let written = written_variables(&accesses, &memory);
     let phases = a.barrier_phases(&decls, &facts, main_called, &barrier_events, &written);

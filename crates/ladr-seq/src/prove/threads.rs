@@ -429,6 +429,8 @@ fn loop_call(body: &[Node<BlockItem>], i: &str, callee: &str) -> Option<(String,
 
 /// Reads `main`'s top-level items. `creators`: the functions with a create; `main_called`:
 /// some function calls `main`; `sites`: how many creates name each start routine.
+/// A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
+/// join. Labels are local to their function, and `normalise` leaves no `switch`.
 pub fn main_facts(
     body: &[Node<BlockItem>],
     creators: &HashSet<String>,
@@ -436,8 +438,6 @@ pub fn main_facts(
     sites: &HashMap<String, usize>,
 ) -> MainFacts {
     let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
-    // A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
-    // join. Labels are local to their function, and `normalise` leaves no `switch`.
     let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
     for c in &mut items {
         c.labels = c.label_names.iter().any(|l| targets.contains(l))
@@ -494,21 +494,7 @@ pub fn main_facts(
             continue;
         }
         if let Some(team) = stmt.and_then(|s| super::worksharing::team_block(s, creators)) {
-            // Its threads are joined inside it: nothing it starts outlives it.
-            let alone = live.is_empty();
-            facts.solo.push(false);
-            let flags = (0..team.len)
-                .map(|j| alone && (j < team.first || j > team.last))
-                .collect();
-            facts.inner_solo.insert(k, flags);
-            if alone && !facts.routines.is_empty() {
-                phase += 1;
-            }
-            for r in &team.routines {
-                let e = facts.routines.entry(r.clone()).or_default();
-                e.many = true;
-                e.phases.insert(phase);
-            }
+            team_item(&mut facts, &team, k, live.is_empty(), &mut phase);
             prev = stmt;
             continue;
         }
@@ -594,6 +580,31 @@ pub fn main_facts(
         prev = stmt;
     }
     facts
+}
+
+/// Item `k` of `main` is a team block: its threads are joined inside it, so nothing it
+/// starts outlives it; its items before the first create and after the last join run
+/// alone when nothing ran before it (`alone`).
+fn team_item(
+    facts: &mut MainFacts,
+    team: &super::worksharing::TeamBlock,
+    k: usize,
+    alone: bool,
+    phase: &mut usize,
+) {
+    facts.solo.push(false);
+    let flags = (0..team.len)
+        .map(|j| alone && (j < team.first || j > team.last))
+        .collect();
+    facts.inner_solo.insert(k, flags);
+    if alone && !facts.routines.is_empty() {
+        *phase += 1;
+    }
+    for r in &team.routines {
+        let e = facts.routines.entry(r.clone()).or_default();
+        e.many = true;
+        e.phases.insert(*phase);
+    }
 }
 
 /// The one create `c` of its routine (`sites`), in a counted loop of `main` with a

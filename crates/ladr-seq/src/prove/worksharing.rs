@@ -888,3 +888,44 @@ impl<'a> super::scan::Scan<'_, 'a> {
         path
     }
 }
+
+/// The team routines ([`team_routines`]), and the claim loops' indices in `decls`.
+pub fn prepare(
+    decls: &mut super::decls::Decls,
+    unit: &TranslationUnit,
+    main_items: &[Node<BlockItem>],
+    facts: &super::threads::MainFacts,
+) -> HashSet<String> {
+    let found = iterations(unit, &decls.bodies, main_items, facts);
+    decls.iterations = found;
+    team_routines(unit, main_items, facts)
+}
+
+/// What `main` runs only as thread 0 of a team runs as one more instance of the team's
+/// routine ([`team_routines`]): `main` leaves the roots of the functions it reaches only
+/// through those calls.
+pub fn thread_zero<'r>(
+    team: &HashSet<String>,
+    runs: &HashMap<String, super::scan::FnRun>,
+    mut roots_of: HashMap<&'r str, std::collections::BTreeSet<String>>,
+) -> HashMap<&'r str, std::collections::BTreeSet<String>> {
+    if team.is_empty() {
+        return roots_of;
+    }
+    let mut alone: HashSet<String> = HashSet::new();
+    let mut todo: Vec<String> = vec!["main".into()];
+    while let Some(f) = todo.pop() {
+        for c in runs.get(&f).into_iter().flat_map(|r| r.calls.iter()) {
+            let skip = f == "main" && team.contains(&c.callee);
+            if !skip && alone.insert(c.callee.clone()) {
+                todo.push(c.callee.clone());
+            }
+        }
+    }
+    for (f, r) in roots_of.iter_mut() {
+        if *f != "main" && !alone.contains(*f) && r.len() > 1 {
+            r.remove("main");
+        }
+    }
+    roots_of
+}
