@@ -159,6 +159,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_barrier_racy.c",
         (9, 15),
     ),
+    (
+        "worksharing",
+        "prove_worksharing_free.c",
+        "prove_worksharing_racy.c",
+        (8, 8),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

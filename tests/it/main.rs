@@ -33,6 +33,7 @@ mod prove_literal;
 mod prove_lockptr;
 mod prove_once;
 mod prove_userlock;
+mod prove_worksharing;
 mod race;
 mod racefree;
 mod threads;

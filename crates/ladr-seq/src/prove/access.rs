@@ -602,6 +602,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
         self.key = self.element_key(e);
         let path = self.own_path(e, path);
+        let path = self.iteration_path(e, path);
         self.access_part(Target::Var(v), path, write, false, e.span.start);
         self.key = None;
         true

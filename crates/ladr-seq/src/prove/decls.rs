@@ -120,6 +120,9 @@ pub struct Decls<'a> {
     /// counter that gives it, and their thread keys ([`super::disjoint`]).
     pub index_routines: HashMap<String, u32>,
     pub thread_keys: HashSet<VarId>,
+    /// The indices that are an iteration's own in a worksharing loop, by the address of
+    /// their expression ([`super::worksharing`]).
+    pub iterations: HashMap<usize, super::Step>,
     /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
@@ -166,6 +169,7 @@ impl<'a> Decls<'a> {
             index_writes: HashMap::new(),
             index_routines: HashMap::new(),
             thread_keys: HashSet::new(),
+            iterations: HashMap::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),
             fresh_sites: HashMap::new(),

@@ -188,7 +188,11 @@ pub fn element_pointers(decls: &Decls, routines: &HashSet<&str>) -> HashMap<VarI
 fn apart(x: &[Step], y: &[Step], decls: &Decls) -> bool {
     for (s, t) in x.iter().zip(y) {
         match (s, t) {
-            _ if s == t && !matches!(s, Step::Index(None) | Step::Own | Step::Fresh) => {}
+            _ if s == t
+                && !matches!(
+                    s,
+                    Step::Index(None) | Step::Own | Step::Fresh | Step::Iter(..)
+                ) => {}
             (Step::Field(f), Step::Field(g)) => {
                 let shared = &decls.overlapping_fields;
                 return !shared.contains(f) && !shared.contains(g);

@@ -48,6 +48,7 @@ mod scan;
 mod slot;
 mod threads;
 mod userlock;
+mod worksharing;
 
 use decls::{Decls, VarId};
 use lang_c::ast::*;
@@ -67,6 +68,11 @@ pub enum Step {
     /// create of the slot `&B[i]` in the same round of the loop ([`slot`]). No running
     /// thread has it.
     Fresh,
+    /// An index `α·i + β` (`.1` = α, `.2` = β) of the loop variable `i` of the claim loop
+    /// `.0` ([`worksharing`]): two threads that make such an access at once run different
+    /// iterations, so two accesses with one such step by two threads touch different
+    /// elements.
+    Iter(usize, i64, i64),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).
@@ -304,6 +310,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
+    let team = worksharing::prepare(&mut decls, unit, main_items, &facts);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
@@ -372,7 +379,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     }
     once::drop_written_controls(&mut accesses, &address_taken);
     // 6.–7. Objects and pairs.
-    let roots_of = roots_of(&roots, &a.reach);
+    let roots_of = worksharing::thread_zero(&team, &a.runs, roots_of(&roots, &a.reach));
     let threads_of = |f: &str| -> BTreeSet<String> { roots_of.get(f).cloned().unwrap_or_default() };
     let written = written_variables(&accesses, &memory);
     let phases = a.barrier_phases(&decls, &facts, main_called, &barrier_events, &written);
@@ -611,6 +618,9 @@ impl<'a> Analysis<'a> {
         let mut s = Scan::new(decls, locals, &self.summaries);
         s.solo = solo;
         let top = (name == "main").then_some(facts.solo.as_slice());
+        if top.is_some() {
+            s.inner_solo = facts.inner_solo.clone();
+        }
         s.function(f, entry, top, true);
         s.run
     }

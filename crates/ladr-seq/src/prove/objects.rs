@@ -69,6 +69,8 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
         match (x, y) {
             (Step::Own, Step::Own) if same_routine => return false,
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
+            // Two threads at once run different iterations ([`super::worksharing`]).
+            (Step::Iter(..), Step::Iter(..)) if x == y => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
                 return shared.contains(f) || shared.contains(g);
@@ -366,6 +368,7 @@ fn verdict(
     let mut any_disjoint = false;
     let mut any_own = false;
     let mut any_barrier = false;
+    let mut any_iteration = false;
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
@@ -379,6 +382,7 @@ fn verdict(
             if !may_overlap(&a.path, &b.path, decls, a.function == b.function) {
                 any_disjoint = true;
                 any_own |= a.path.contains(&Step::Own);
+                any_iteration |= a.path.iter().any(|s| matches!(s, Step::Iter(..)));
                 continue;
             }
             any_parallel = true;
@@ -414,6 +418,12 @@ fn verdict(
         (
             "disjoint-index",
             "threads created in one loop, each given its own counter value, touch only the element of their own index (or different members or constant indices)"
+                .to_string(),
+        )
+    } else if !any_parallel && any_iteration {
+        (
+            "worksharing",
+            "accesses that may run in parallel are of one worksharing loop's iterations at one index of its loop variable, which two threads never run at once (or touch different members or constant indices)"
                 .to_string(),
         )
     } else if !any_parallel && any_disjoint {
@@ -561,6 +571,7 @@ fn path_text(path: &Path) -> String {
             Step::Index(None) => "[…]".to_string(),
             Step::Own => "[own index]".to_string(),
             Step::Fresh => "[the next thread's index]".to_string(),
+            Step::Iter(..) => "[the iteration's index]".to_string(),
         })
         .collect()
 }

@@ -48,6 +48,10 @@ pub struct MainFacts {
     /// The routines whose one create is in a counted loop of `main`, run once, with a
     /// constant bound: at most that many instances ([`super::barrier`]).
     pub instances: HashMap<String, u64>,
+    /// The top-level items of `main` that are team blocks (each joins every thread it
+    /// creates, [`super::worksharing::team_block`]): whether each of the block's items
+    /// runs alone.
+    pub inner_solo: HashMap<usize, Vec<bool>>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -425,6 +429,8 @@ fn loop_call(body: &[Node<BlockItem>], i: &str, callee: &str) -> Option<(String,
 
 /// Reads `main`'s top-level items. `creators`: the functions with a create; `main_called`:
 /// some function calls `main`; `sites`: how many creates name each start routine.
+/// A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
+/// join. Labels are local to their function, and `normalise` leaves no `switch`.
 pub fn main_facts(
     body: &[Node<BlockItem>],
     creators: &HashSet<String>,
@@ -432,8 +438,6 @@ pub fn main_facts(
     sites: &HashMap<String, usize>,
 ) -> MainFacts {
     let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
-    // A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
-    // join. Labels are local to their function, and `normalise` leaves no `switch`.
     let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
     for c in &mut items {
         c.labels = c.label_names.iter().any(|l| targets.contains(l))
@@ -486,6 +490,11 @@ pub fn main_facts(
                 e.many |= !once;
                 e.phases.insert(1);
             }
+            prev = stmt;
+            continue;
+        }
+        if let Some(team) = stmt.and_then(|s| super::worksharing::team_block(s, creators)) {
+            team_item(&mut facts, &team, k, live.is_empty(), &mut phase);
             prev = stmt;
             continue;
         }
@@ -571,6 +580,31 @@ pub fn main_facts(
         prev = stmt;
     }
     facts
+}
+
+/// Item `k` of `main` is a team block: its threads are joined inside it, so nothing it
+/// starts outlives it; its items before the first create and after the last join run
+/// alone when nothing ran before it (`alone`).
+fn team_item(
+    facts: &mut MainFacts,
+    team: &super::worksharing::TeamBlock,
+    k: usize,
+    alone: bool,
+    phase: &mut usize,
+) {
+    facts.solo.push(false);
+    let flags = (0..team.len)
+        .map(|j| alone && (j < team.first || j > team.last))
+        .collect();
+    facts.inner_solo.insert(k, flags);
+    if alone && !facts.routines.is_empty() {
+        *phase += 1;
+    }
+    for r in &team.routines {
+        let e = facts.routines.entry(r.clone()).or_default();
+        e.many = true;
+        e.phases.insert(*phase);
+    }
 }
 
 /// The one create `c` of its routine (`sites`), in a counted loop of `main` with a

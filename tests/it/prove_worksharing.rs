@@ -1,0 +1,178 @@
+//! The proof's OpenMP worksharing rule (`prove/worksharing.rs`): racy programs built to
+//! fool it are never proved, and it proves the doall loops it is for.
+
+use crate::prove::{assert_none_proved, proof_of_source};
+
+/// Two global arrays, a matrix and a value the proof cannot know.
+const PRELUDE: &str =
+    "#include <omp.h>\nint a[100]; int b[100]; int c[100][100]; int s; int arg_pick(void);\n";
+
+/// `main` around a region: `REGION` is replaced.
+fn in_main(region: &str) -> String {
+    format!("int main(void) {{\n  int i, j, t;\n{region}\n  return 0;\n}}\n")
+}
+
+/// Racy programs: each has an execution in which two threads access one element, at
+/// least one of them writing, at once.
+fn racy() -> Vec<(&'static str, String)> {
+    let pf = "#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n";
+    vec![
+        // DRB001: iteration i reads what iteration i+1 writes
+        ("next", in_main(&format!("{pf}    a[i + 1] = a[i] + 1;"))),
+        ("previous", in_main(&format!("{pf}    a[i] = a[i - 1] + 1;"))),
+        // two affine functions of `i`: a[4] is written by i = 2 and read by i = 4
+        ("twice", in_main(&format!("{pf}    a[2 * i % 100] = a[i];"))),
+        ("scaled", in_main(&format!("{pf}    a[2 * i] = a[i];"))),
+        // every iteration touches a[0] or a[1]
+        ("modulo", in_main(&format!("{pf}    a[i % 2] = i;"))),
+        // an index through a shared variable
+        ("shared-index", in_main(&format!("{pf}    a[i + s] = a[i];"))),
+        ("indirect", in_main(&format!("{pf}    a[b[i]] = i;"))),
+        // a constant index against the loop's
+        ("constant", in_main(&format!("{pf}    a[i] = a[0];"))),
+        // the loop variable written in the body: two iterations reach one element
+        (
+            "written-variable",
+            in_main(&format!("{pf}  {{ i = i / 2; a[i] = 1; }}")),
+        ),
+        // a local `i` of the body shadows the loop variable
+        (
+            "shadowed",
+            in_main(&format!("{pf}  {{ int i = 0; a[i] = 1; }}")),
+        ),
+        // … uninitialised: any value, in each thread
+        ("shadowed-any", in_main(&format!("{pf}  {{ int i; a[i] = 1; }}"))),
+        // the transpose: iteration i writes c[i][j], iteration j reads it as c[j][i]
+        (
+            "transpose",
+            in_main(
+                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[i][j] = c[j][i];",
+            ),
+        ),
+        // the inner loop's variable first: iterations i and i' write c[j][i], c[j][i']...
+        // and read c[j][0]
+        (
+            "inner-first",
+            in_main(
+                "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[j][i] = c[j][0];",
+            ),
+        ),
+        // an access after the loop, in the region, before its barrier (`nowait`)
+        (
+            "after-nowait",
+            in_main(
+                "#pragma omp parallel\n  {\n#pragma omp for nowait\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n    s = a[5];\n  }",
+            ),
+        ),
+        // after the barrier every thread writes a[0]
+        (
+            "after-barrier",
+            in_main(
+                "#pragma omp parallel\n  {\n#pragma omp for\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n    a[0] = 1;\n  }",
+            ),
+        ),
+        // `nowait` followed by a loop over the same array: iteration 3 of the second
+        // loop may run on one thread while another still runs iteration 3 of the first
+        (
+            "nowait-then-loop",
+            in_main(
+                "#pragma omp parallel\n  {\n#pragma omp for nowait\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n#pragma omp for\n    for (i = 0; i < 100; i++)\n      a[i] = a[i] + 1;\n  }",
+            ),
+        ),
+        // an orphaned loop in a function each thread calls twice
+        (
+            "orphan-called-twice",
+            "void f(void) {\n  int i;\n#pragma omp for nowait\n  for (i = 0; i < 100; i++)\n    a[i] = a[i] + 1;\n}\nint main(void) {\n#pragma omp parallel\n  {\n    f();\n    f();\n  }\n  return 0;\n}\n".to_string(),
+        ),
+        // `lastprivate` copies out while the others still read, with `nowait`
+        (
+            "lastprivate-nowait",
+            in_main(
+                "#pragma omp parallel\n  {\n#pragma omp for lastprivate(t) nowait\n    for (i = 0; i < 100; i++)\n      t = a[i];\n    b[0] = t + s;\n    s = b[0];\n  }",
+            ),
+        ),
+        // `schedule(static)` does not save a loop-carried dependence
+        (
+            "static",
+            in_main(
+                "#pragma omp parallel for schedule(static)\n  for (i = 0; i < 100; i++)\n    a[i + 1] = a[i];",
+            ),
+        ),
+        // a pointer into the array, moved by each thread
+        (
+            "pointer",
+            "int main(void) {\n  int i;\n  int *p = a;\n#pragma omp parallel for firstprivate(p)\n  for (i = 0; i < 99; i++) {\n    p = p + 1;\n    p[i] = i;\n  }\n  return 0;\n}\n".to_string(),
+        ),
+        // two regions of one routine... the region inside a function `main` calls from a
+        // thread it created: the team may run beside `main`'s other team
+        (
+            "region-in-thread",
+            "void work(void) {\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    a[i] = a[i] + 1;\n}\nvoid *w(void *x) { work(); return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  work();\n  pthread_join(t, 0);\n  return 0;\n}\n".to_string(),
+        ),
+        // a thread of `main` still running while the team writes
+        (
+            "thread-beside-team",
+            "void *w(void *x) { a[3] = 1; return 0; }\nint main(void) {\n  int i;\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    a[i] = i;\n  pthread_join(t, 0);\n  return 0;\n}\n".to_string(),
+        ),
+    ]
+}
+
+#[test]
+fn racy_programs_built_to_fool_worksharing_are_not_proved() {
+    let programs = racy();
+    let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(PRELUDE, &programs);
+}
+
+fn assert_worksharing_proves(body: &str, object: &str) {
+    let body = format!("{PRELUDE}{body}");
+    let p = proof_of_source(&body);
+    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
+    assert!(
+        p.objects
+            .iter()
+            .any(|o| o.object == object && o.rule == "worksharing"),
+        "{body}\n{:#?}",
+        ladr_report::proof::lines(&p)
+    );
+}
+
+#[test]
+fn worksharing_proves_doall_loops() {
+    let pf = "#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n";
+    // DRB045
+    assert_worksharing_proves(&in_main(&format!("{pf}    a[i] = a[i] + 1;")), "a");
+    // an offset on both sides, and a second array
+    assert_worksharing_proves(
+        &in_main(&format!(
+            "{pf}  {{ a[i + 1] = a[i + 1] + b[i]; b[i] = 0; }}"
+        )),
+        "a",
+    );
+    // backwards
+    assert_worksharing_proves(
+        &in_main(&format!("{pf}    a[99 - i] = a[99 - i] * 2;")),
+        "a",
+    );
+    // rows of a matrix, the inner loop's variable private
+    assert_worksharing_proves(
+        &in_main(
+            "#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 100; j++)\n      c[i][j] = c[i][j] + 1;",
+        ),
+        "c",
+    );
+    // `schedule(static)`, three threads, a step of 2, two regions one after the other
+    assert_worksharing_proves(
+        &in_main(
+            "#pragma omp parallel for schedule(static) num_threads(3)\n  for (i = 0; i < 100; i += 2)\n    a[i] = a[i] + 1;\n#pragma omp parallel for private(i)\n  for (i = 0; i < 100; i++)\n    a[i] = a[i] - 1;",
+        ),
+        "a",
+    );
+    // a worksharing loop inside a region, with its barrier
+    assert_worksharing_proves(
+        &in_main(
+            "#pragma omp parallel\n  {\n#pragma omp for\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n  }",
+        ),
+        "a",
+    );
+}
