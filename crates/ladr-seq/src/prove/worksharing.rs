@@ -76,19 +76,23 @@ impl Visitor for Contents {
         Ok(())
     }
     fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-        if matches!(
-            s.node,
-            Statement::Labeled(_)
-                | Statement::Goto(_)
-                | Statement::Return(_)
-                | Statement::Break
-                | Statement::Continue
-                | Statement::Switch(_)
-        ) {
-            self.jumps = true;
-        }
+        self.jumps |= jumps(&s.node);
         Ok(Walk::Descend)
     }
+}
+
+/// Whether `s` jumps or is a place jumped to (a label, `goto`, `return`, `break`,
+/// `continue`, `switch`).
+fn jumps(s: &Statement) -> bool {
+    matches!(
+        s,
+        Statement::Labeled(_)
+            | Statement::Goto(_)
+            | Statement::Return(_)
+            | Statement::Break
+            | Statement::Continue
+            | Statement::Switch(_)
+    )
 }
 
 fn name_of(e: &Node<Expression>) -> Option<&str> {
@@ -319,17 +323,7 @@ impl Visitor for Effects {
         Ok(())
     }
     fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-        if matches!(
-            s.node,
-            Statement::Labeled(_)
-                | Statement::Goto(_)
-                | Statement::Return(_)
-                | Statement::Break
-                | Statement::Continue
-                | Statement::Switch(_)
-        ) {
-            self.jumps = true;
-        }
+        self.jumps |= jumps(&s.node);
         Ok(Walk::Descend)
     }
     fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
