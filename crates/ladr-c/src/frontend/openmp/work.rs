@@ -245,7 +245,8 @@ fn monotonic(d: &Directive) -> bool {
 
 impl Lowering {
     /// The skip of the claims of loop `l` of directive `d` (none: a monotonic schedule or
-    /// a `!=` test), recorded in `d`'s construct (`Construct::claims_in_order`).
+    /// a `!=` test), recorded in `d`'s construct (`Construct::claims_in_order`), with the
+    /// loop's constant iteration count (`Construct::trip`).
     fn claim_skip(
         &mut self,
         d: &Directive,
@@ -254,8 +255,10 @@ impl Lowering {
         span: Span,
     ) -> Option<Skip> {
         let skip = (!monotonic(d)).then(|| skip(l, candidate, span)).flatten();
+        let trip = constant_trip(l);
         for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
             c.claims_in_order = skip.is_none();
+            c.trip = trip;
         }
         skip
     }
@@ -374,10 +377,6 @@ impl Lowering {
         };
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
-        let trip = constant_trip(&l);
-        for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
-            c.trip = trip;
-        }
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;
