@@ -90,7 +90,7 @@ impl Parsed {
         let unlowered = self.omp_unlowered.as_ref()?;
         self.omp_threads?;
         let mut unit = TranslationUnit::clone(unlowered);
-        let lowered = match lower_unit(&mut unit, &self.text, team) {
+        let lowered = match lower_unit(&mut unit, Some(unlowered), &self.text, team) {
             Ok(l) => l,
             Err(mut e) => {
                 e.source = Some(Arc::new(self.map.clone()));
@@ -228,10 +228,10 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
-            // Kept for lowering again with another team size (OpenMP programs only: a
-            // directive or a runtime call names `omp`).
+            // Kept for lowering again with another team size, and read by the lowering
+            // (OpenMP programs only: a directive or a runtime call names `omp`).
             let unlowered = parse.source.contains("omp").then(|| unit.clone());
-            let lowered = match lower_unit(&mut unit, &parse.source, omp_team) {
+            let lowered = match lower_unit(&mut unit, unlowered.as_ref(), &parse.source, omp_team) {
                 Ok(l) => l,
                 Err(mut e) => {
                     e.source = Some(map());
@@ -256,8 +256,14 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
 
 /// The OpenMP lowering of `unit` (parsed from `text`) with teams the program does not size
 /// of `omp_team` threads, then `__auto_type` resolved; errors without a source map.
-fn lower_unit(unit: &mut TranslationUnit, text: &str, omp_team: usize) -> Result<openmp::Lowered> {
-    let lowered = openmp::lower(unit, text, omp_team)
+/// `original`: `unit` as parsed, where the caller keeps a copy (see [`openmp::lower`]).
+fn lower_unit(
+    unit: &mut TranslationUnit,
+    original: Option<&TranslationUnit>,
+    text: &str,
+    omp_team: usize,
+) -> Result<openmp::Lowered> {
+    let lowered = openmp::lower(unit, original, text, omp_team)
         .map_err(|(span, what)| Error::unsupported(span, format!("OpenMP: {what}")))?;
     resolve_auto_type(unit)
         .map_err(|span| Error::unsupported(span, "`__auto_type` without an initialiser"))?;

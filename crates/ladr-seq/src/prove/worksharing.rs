@@ -37,7 +37,7 @@
 
 use super::threads::routine_of;
 use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
@@ -277,39 +277,17 @@ impl Visitor for Effects {
     const UNEVALUATED: bool = true;
     fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
         match &e.node {
-            Expression::BinaryOperator(b) => {
-                use BinaryOperator::*;
-                if matches!(
-                    b.node.operator.node,
-                    Assign
-                        | AssignMultiply
-                        | AssignDivide
-                        | AssignModulo
-                        | AssignPlus
-                        | AssignMinus
-                        | AssignShiftLeft
-                        | AssignShiftRight
-                        | AssignBitwiseAnd
-                        | AssignBitwiseXor
-                        | AssignBitwiseOr
-                ) {
-                    let n = name_of(&b.node.lhs).unwrap_or("").to_string();
-                    *self.written.entry(n).or_default() += 1;
-                }
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                let n = name_of(&b.node.lhs).unwrap_or("").to_string();
+                *self.written.entry(n).or_default() += 1;
             }
-            Expression::UnaryOperator(u) => {
-                use UnaryOperator::*;
-                match u.node.operator.node {
-                    PreIncrement | PreDecrement | PostIncrement | PostDecrement => {
-                        let n = name_of(&u.node.operand).unwrap_or("").to_string();
-                        *self.written.entry(n).or_default() += 1;
-                    }
-                    Address => {
-                        let n = name_of(&u.node.operand).unwrap_or("").to_string();
-                        self.addressed.push(n);
-                    }
-                    _ => {}
-                }
+            Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
+                let n = name_of(&u.node.operand).unwrap_or("").to_string();
+                *self.written.entry(n).or_default() += 1;
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                let n = name_of(&u.node.operand).unwrap_or("").to_string();
+                self.addressed.push(n);
             }
             Expression::Call(c) => {
                 self.callees.push(callee(&c.node).unwrap_or("").to_string());

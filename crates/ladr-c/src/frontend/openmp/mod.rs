@@ -169,9 +169,12 @@ pub fn replace_omp_header(pre: &str) -> String {
 /// runtime calls of `unit`; a team the program does not size has `default_team` threads.
 /// Gives `Some(default_team)` when a `parallel` region's team got that size (neither
 /// `num_threads` nor a constant `omp_set_num_threads` sizes it): the team size is then a
-/// bound of the check, which the answer states.
+/// bound of the check, which the answer states. `original`: the unit as parsed, where the
+/// caller kept a copy (read for what follows each construct, [`after`]); `None`: copied
+/// here when needed.
 pub fn lower(
     unit: &mut TranslationUnit,
+    original: Option<&TranslationUnit>,
     text: &str,
     default_team: usize,
 ) -> Result<Lowered, Failure> {
@@ -185,7 +188,14 @@ pub fn lower(
     if dirs.is_empty() && !calls {
         return Ok(Lowered::default());
     }
-    let original = unit.clone();
+    let copy;
+    let original = match original {
+        Some(o) => o,
+        None => {
+            copy = unit.clone();
+            &copy
+        }
+    };
     let set_by_program = set_num_threads(unit)?;
     let team = set_by_program.unwrap_or(default_team);
     let unsized_team = set_by_program.is_none()
@@ -261,7 +271,7 @@ pub fn lower(
         );
     }
     rewrite_calls(unit, team)?;
-    after::mark_code_after(&original, &mut l.constructs, l.has_tasks);
+    after::mark_code_after(original, &mut l.constructs, l.has_tasks);
     Ok(Lowered {
         omp_threads: unsized_team.then_some(default_team),
         constructs: l.constructs,
