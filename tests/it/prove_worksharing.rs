@@ -114,7 +114,83 @@ fn racy() -> Vec<(&'static str, String)> {
             "thread-beside-team",
             "void *w(void *x) { a[3] = 1; return 0; }\nint main(void) {\n  int i;\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    a[i] = i;\n  pthread_join(t, 0);\n  return 0;\n}\n".to_string(),
         ),
+        // the iteration's index in the second dimension, one column off, behind a row
+        // the proof cannot know: iteration j writes c[s][j], iteration j - 1 reads it
+        (
+            "column-offset",
+            in_main(
+                "#pragma omp parallel for\n  for (j = 0; j < 99; j++)\n    c[s][j] = c[s][j + 1];",
+            ),
+        ),
+        // the iteration's index in two different dimensions: c[i][0] is c[0][i] at i = 0
+        (
+            "crossed-dimensions",
+            in_main(
+                "#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    c[i][0] = c[0][i] + 1;",
+            ),
+        ),
+        // the region in a function `main` calls once (spliced into `main` for the proof)
+        (
+            "spliced-next",
+            "void work(void) {\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    a[i + 1] = a[i];\n}\nint main(void) {\n  work();\n  return 0;\n}\n".to_string(),
+        ),
+        // … with a write of `s` after a `nowait` loop each thread reads
+        (
+            "spliced-nowait",
+            "int work(void) {\n  int i;\n#pragma omp parallel\n  {\n#pragma omp for nowait\n    for (i = 0; i < 100; i++)\n      a[i] = s;\n    s = 1;\n  }\n  return 0;\n}\nint main(void) {\n  work();\n  return 0;\n}\n".to_string(),
+        ),
+        // a function called twice from `main`, each call's team writing `s`
+        (
+            "called-twice",
+            "void work(void) {\n#pragma omp parallel\n  s = s + 1;\n}\nint main(void) {\n  work();\n  work();\n  return 0;\n}\n".to_string(),
+        ),
     ]
+}
+
+/// Racy programs whose race a wrong splice of a function into `main` would hide
+/// (`prove/splice.rs`): the spliced body must mean what it meant in its function.
+fn racy_splices() -> Vec<(&'static str, &'static str)> {
+    vec![
+        // `main`'s local `s` would capture the function's global `s`
+        (
+            "captured-name",
+            "void *w(void *x) { s = 2; return 0; }\nvoid f(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  s = 1;\n  pthread_join(t, 0);\n}\nint main(void) {\n  int s = 0;\n  f();\n  return s;\n}\n",
+        ),
+        // the function's local `t` would shadow `main`'s handle: the join after the call
+        // would wait for the function's thread, not `main`'s
+        (
+            "shadowed-handle",
+            "void *w(void *x) { s = 2; return 0; }\nvoid f(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  pthread_join(t, 0);\n}\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  f();\n  s = 1;\n  pthread_join(t, 0);\n  return 0;\n}\n",
+        ),
+        // an early return skips the join: the thread outlives the call
+        (
+            "early-return",
+            "void *w(void *x) { s = 2; return 0; }\nvoid f(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  if (arg_pick()) return;\n  pthread_join(t, 0);\n}\nint main(void) {\n  f();\n  s = 1;\n  return 0;\n}\n",
+        ),
+        // the function's local `s` would shadow the global for the rest of `main`
+        (
+            "local-over-global",
+            "void *w(void *x) { s = 2; return 0; }\nvoid f(void) {\n  int s = 0;\n  s = s + 1;\n}\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  f();\n  s = 1;\n  pthread_join(t, 0);\n  return 0;\n}\n",
+        ),
+        // a thread calls the function too: it must keep its body
+        (
+            "called-by-a-thread",
+            "void f(void) {\n  s = s + 1;\n}\nvoid *w(void *x) { f(); return 0; }\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, w, 0);\n  f();\n  pthread_join(t, 0);\n  return 0;\n}\n",
+        ),
+        // the function is also a thread's start routine
+        (
+            "also-a-routine",
+            "void *f(void) {\n  s = s + 1;\n  return 0;\n}\nint main(void) {\n  pthread_t t;\n  pthread_create(&t, 0, (void *(*)(void *))f, 0);\n  f();\n  pthread_join(t, 0);\n  return 0;\n}\n",
+        ),
+    ]
+}
+
+#[test]
+fn racy_programs_built_to_fool_the_splice_are_not_proved() {
+    assert_none_proved(
+        "#include <pthread.h>\nint s; int arg_pick(void);\n",
+        &racy_splices(),
+    );
 }
 
 #[test]
@@ -174,5 +250,26 @@ fn worksharing_proves_doall_loops() {
             "#pragma omp parallel\n  {\n#pragma omp for\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n  }",
         ),
         "a",
+    );
+    // the iteration's index in the second dimension only (DRB053's inner loop)
+    assert_worksharing_proves(
+        &in_main(
+            "#pragma omp parallel for\n  for (j = 0; j < 100; j++)\n    c[5][j] = c[5][j] + c[6][j];",
+        ),
+        "c",
+    );
+}
+
+#[test]
+fn worksharing_proves_regions_in_a_function_main_calls_once() {
+    // DRB063's shape: the region in `foo`, its bookkeeping in `foo` too
+    assert_worksharing_proves(
+        "void foo(void) {\n  int i, j;\n#pragma omp parallel for private(j)\n  for (i = 0; i < 100; i++)\n    for (j = 0; j < 99; j++)\n      c[i][j] = c[i][j + 1];\n}\nint main(void) {\n  foo();\n  return 0;\n}\n",
+        "c",
+    );
+    // two functions, the second returning a constant, `main`'s own local beside them
+    assert_worksharing_proves(
+        "void init(void) {\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    a[i] = i;\n}\nint mv(void) {\n  int i;\n#pragma omp parallel for\n  for (i = 0; i < 100; i++)\n    b[i] = a[i] * 2;\n  return 0;\n}\nint main(void) {\n  int k = 1;\n  init();\n  mv();\n  return k - 1;\n}\n",
+        "b",
     );
 }

@@ -46,6 +46,7 @@ mod owned;
 mod pure;
 mod scan;
 mod slot;
+mod splice;
 mod threads;
 mod userlock;
 mod worksharing;
@@ -243,6 +244,14 @@ struct Analysis<'a> {
 
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
+    match splice::splice_main(unit) {
+        Some(spliced) => prove_main(&spliced),
+        None => prove_main(unit),
+    }
+}
+
+/// [`prove_unit`] once the functions `main` calls once are spliced ([`splice`]).
+fn prove_main(unit: &TranslationUnit) -> Proof {
     let mut decls = Decls::of(unit);
     decls.owned = owned::owned_globals(unit, &decls);
     let mut locals = HashMap::new();

@@ -64,8 +64,21 @@ struct Use {
 /// they differ, they name two members that share no memory or two constant indices; nor
 /// at an index that is each instance's own ([`Step::Own`]) when one routine made both
 /// (`same_routine`: two of its instances, or one in program order).
+///
+/// Past an index that may be equal in both, the next steps still index arrays of one
+/// type: two threads' iteration indices there ([`Step::Iter`], the same loop and the same
+/// offset) still tell the elements apart (indices in bounds, `docs/decisions/static.md`).
 fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
+    let index = |s: &Step| matches!(s, Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..));
+    let mut equal_so_far = true;
     for (x, y) in a.iter().zip(b) {
+        if !equal_so_far {
+            match (x, y) {
+                (Step::Iter(..), Step::Iter(..)) if x == y => return false,
+                _ if index(x) && index(y) => continue,
+                _ => return true,
+            }
+        }
         match (x, y) {
             (Step::Own, Step::Own) if same_routine => return false,
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
@@ -78,7 +91,9 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
             (Step::Index(Some(i)), Step::Index(Some(j))) if i != j => return false,
             (Step::Field(f), Step::Field(g)) if f == g => {}
             (Step::Index(Some(i)), Step::Index(Some(j))) if i == j => {}
-            // An unknown index, or a member against an index (a cast path): maybe.
+            // Two indices that may be equal: maybe, unless a later step tells them apart.
+            _ if index(x) && index(y) => equal_so_far = false,
+            // A member against an index (a cast path): maybe.
             _ => return true,
         }
     }

@@ -1,0 +1,312 @@
+//! Functions `main` calls once, spliced into `main` for the proof (issue 31;
+//! `docs/decisions/static.md`, "Functions spliced into main"). `main`'s facts
+//! ([`super::threads::main_facts`]: what runs alone, team blocks) are read from its
+//! top-level statements; a program that does its work in a function `main` calls
+//! (`foo(); return 0;`, an OpenMP region in `foo`) hides all of it in one call. A
+//! top-level statement `f();` of `main` is replaced by `f`'s body when that is the same
+//! program:
+//!  * `f` is defined in the unit, has no parameters, and its name occurs nowhere else
+//!    (no other call, no address taken): it runs once, here;
+//!  * its body has no label, `goto` or `return` (but a last `return;` or `return c;` of a
+//!    constant): it runs from its first statement to its last;
+//!  * every name its body declares at its top level is declared there before any use
+//!    of the name in the body; such a name that `main` (or a function spliced before)
+//!    declares or uses is renamed `name@f` in the whole body, a name no C program has;
+//!  * no other name the body uses is declared in `main`: every name means what it
+//!    meant.
+//!
+//! The statements keep their spans, so what the proof reports still points at `f`'s
+//! lines. Only the proof sees the spliced unit.
+
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// The names a piece of the program uses and declares, and its jumps.
+#[derive(Default)]
+struct Names {
+    used: HashMap<String, usize>,
+    declared: HashSet<String>,
+    jumps: usize,
+}
+
+impl Visitor for Names {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::Identifier(i) = &e.node {
+            *self.used.entry(i.node.name.clone()).or_default() += 1;
+        }
+        Ok(Walk::Descend)
+    }
+    fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+        if let DeclaratorKind::Identifier(i) = &d.node.kind.node {
+            self.declared.insert(i.node.name.clone());
+        }
+        Ok(Walk::Descend)
+    }
+    fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
+        self.jumps += 1;
+        Ok(())
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        if matches!(
+            s.node,
+            Statement::Labeled(_)
+                | Statement::Goto(_)
+                | Statement::Return(_)
+                | Statement::Switch(_)
+        ) {
+            self.jumps += 1;
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+fn names_of_items(items: &[Node<BlockItem>]) -> Names {
+    let mut n = Names::default();
+    for i in items {
+        let _ = visit::block_item(&mut n, i);
+    }
+    n
+}
+
+/// The function a top-level item `f();` of `main` calls with no arguments.
+fn plain_call(i: &Node<BlockItem>) -> Option<&str> {
+    let BlockItem::Statement(s) = &i.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::Call(c) = &e.node else {
+        return None;
+    };
+    match &c.node.callee.node {
+        Expression::Identifier(f) if c.node.arguments.is_empty() => Some(&f.node.name),
+        _ => None,
+    }
+}
+
+/// Does the function declarator take no parameters (`f()` or `f(void)`)?
+fn no_parameters(d: &Declarator) -> bool {
+    d.derived.iter().all(|x| match &x.node {
+        DerivedDeclarator::Function(f) => f.node.parameters.iter().all(|p| {
+            p.node.declarator.is_none()
+                && p.node.specifiers.iter().all(|s| {
+                    matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
+                        if matches!(t.node, TypeSpecifier::Void))
+                })
+        }),
+        DerivedDeclarator::KRFunction(ps) => ps.is_empty(),
+        _ => true,
+    })
+}
+
+/// `f`'s body as items to splice: without a last `return;`, or `None` when `f` returns
+/// elsewhere or jumps.
+fn body_items(f: &FunctionDefinition) -> Option<Vec<Node<BlockItem>>> {
+    let Statement::Compound(items) = &f.statement.node else {
+        return None;
+    };
+    let mut items = items.clone();
+    // `return;` or `return c;` of a constant: the call's value is not used.
+    let last_return = items.last().is_some_and(|i| {
+        matches!(&i.node, BlockItem::Statement(s) if matches!(&s.node, Statement::Return(r)
+            if r.as_ref().is_none_or(|e| matches!(e.node, Expression::Constant(_)))))
+    });
+    if last_return {
+        items.pop();
+    }
+    (names_of_items(&items).jumps == 0).then_some(items)
+}
+
+/// The names an item declares at its own level (a declaration's declarators).
+fn declared_here(i: &Node<BlockItem>) -> Vec<String> {
+    match &i.node {
+        BlockItem::Declaration(d) => d
+            .node
+            .declarators
+            .iter()
+            .filter_map(|x| ladr_c::syntax::build::declarator_name(&x.node.declarator.node))
+            .map(str::to_string)
+            .collect(),
+        _ => vec![],
+    }
+}
+
+/// Renames identifiers and declarators.
+struct Rename<'m>(&'m HashMap<String, String>);
+
+impl VisitorMut for Rename<'_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::Identifier(i) = &mut e.node {
+            if let Some(n) = self.0.get(&i.node.name) {
+                i.node.name = n.clone();
+            }
+        }
+        Ok(Walk::Descend)
+    }
+    fn declarator(&mut self, d: &mut Node<Declarator>) -> Result<Walk, Infallible> {
+        if let DeclaratorKind::Identifier(i) = &mut d.node.kind.node {
+            if let Some(n) = self.0.get(&i.node.name) {
+                i.node.name = n.clone();
+            }
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// `f`'s body ready to splice where `main` has the names `main_names` (module doc): its
+/// top-level names renamed where they clash; `None` when a name would change meaning.
+fn prepared(
+    f: &str,
+    mut body: Vec<Node<BlockItem>>,
+    main_names: &Names,
+) -> Option<Vec<Node<BlockItem>>> {
+    // Each top-level name declared before any use of it in the body.
+    let mut top: HashSet<String> = HashSet::new();
+    for (k, item) in body.iter().enumerate() {
+        for n in declared_here(item) {
+            let before = names_of_items(&body[..k]);
+            if before.used.contains_key(&n) || before.declared.contains(&n) {
+                return None;
+            }
+            top.insert(n);
+        }
+    }
+    let renames: HashMap<String, String> = top
+        .iter()
+        .filter(|n| main_names.declared.contains(*n) || main_names.used.contains_key(*n))
+        .map(|n| (n.clone(), format!("{n}@{f}")))
+        .collect();
+    if !renames.is_empty() {
+        let mut r = Rename(&renames);
+        for item in &mut body {
+            let _ = visit_mut::block_item(&mut r, item);
+        }
+    }
+    let mine = names_of_items(&body);
+    let own = |n: &String| top.contains(n) || renames.values().any(|r| r == n);
+    let free_clash = mine
+        .used
+        .keys()
+        .any(|n| !own(n) && main_names.declared.contains(n));
+    (!free_clash).then_some(body)
+}
+
+/// The unit with every such call of `main` spliced (module doc), or `None` when there is
+/// none.
+pub fn splice_main(unit: &TranslationUnit) -> Option<TranslationUnit> {
+    let mut whole = Names::default();
+    let _ = visit::unit(&mut whole, unit);
+    let mut defs: HashMap<&str, (usize, &FunctionDefinition)> = HashMap::new();
+    let mut main_at = None;
+    for (k, e) in unit.0.iter().enumerate() {
+        if let ExternalDeclaration::FunctionDefinition(f) = &e.node {
+            let Some(name) = ladr_c::syntax::build::declarator_name(&f.node.declarator.node) else {
+                continue;
+            };
+            if name == "main" {
+                main_at = Some(k);
+            } else if !defs.contains_key(name) {
+                defs.insert(name, (k, &f.node));
+            }
+        }
+    }
+    let main_at = main_at?;
+    let ExternalDeclaration::FunctionDefinition(main) = &unit.0[main_at].node else {
+        return None;
+    };
+    let Statement::Compound(main_items) = &main.node.statement.node else {
+        return None;
+    };
+    let mut main_names = names_of_items(main_items);
+    let mut items: Vec<Node<BlockItem>> = vec![];
+    let mut removed: HashSet<usize> = HashSet::new();
+    for item in main_items {
+        let spliced = plain_call(item)
+            .filter(|f| whole.used.get(*f) == Some(&1))
+            .and_then(|f| Some((f, defs.get(f)?)))
+            .filter(|(_, (_, d))| no_parameters(&d.declarator.node))
+            .and_then(|(f, (k, d))| Some((*k, prepared(f, body_items(d)?, &main_names)?)));
+        match spliced {
+            Some((k, body)) => {
+                let mine = names_of_items(&body);
+                main_names.declared.extend(mine.declared);
+                for (n, c) in mine.used {
+                    *main_names.used.entry(n).or_default() += c;
+                }
+                removed.insert(k);
+                items.extend(body);
+            }
+            None => items.push(item.clone()),
+        }
+    }
+    if removed.is_empty() {
+        return None;
+    }
+    let mut out = TranslationUnit(vec![]);
+    for (k, e) in unit.0.iter().enumerate() {
+        if removed.contains(&k) {
+            continue;
+        }
+        if k == main_at {
+            let mut m = main.clone();
+            m.node.statement.node = Statement::Compound(std::mem::take(&mut items));
+            out.0.push(Node::new(
+                ExternalDeclaration::FunctionDefinition(m),
+                e.span,
+            ));
+        } else {
+            out.0.push(e.clone());
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spliced(src: &str) -> Option<String> {
+        let unit = ladr_c::frontend::parse_text(src, "t.c").unwrap().1;
+        splice_main(&unit).map(|u| ladr_c::print::print_unit(&u).text)
+    }
+
+    #[test]
+    fn a_function_called_once_is_spliced_with_clashing_names_renamed() {
+        let out = spliced(
+            "int g;\nvoid f(void) { int i; int t; i = g; t = i; }\nint h(void) { int i; i = 2; return 0; }\n\
+             int main(void) { int t; f(); h(); t = 1; return t; }\n",
+        )
+        .unwrap();
+        let main = &out[out.find("int main").unwrap()..];
+        assert_eq!(
+            main.split_whitespace().collect::<Vec<_>>().join(" "),
+            "int main(void) { int t; int i; int t@f; i = g; t@f = i; int i@h; i@h = 2; t = 1; return t; }"
+        );
+        assert!(!out.contains("void f(void)") && !out.contains("int h(void)"));
+    }
+
+    #[test]
+    fn calls_that_would_change_meaning_are_left_alone() {
+        // called twice; with an argument; returning early; `main`'s local `g` over the
+        // function's global; a use of a top-level name before its declaration (the global)
+        for src in [
+            "void f(void) { }\nint main(void) { f(); f(); return 0; }\n",
+            "void f(int x) { }\nint main(void) { f(1); return 0; }\n",
+            "int g;\nvoid f(void) { if (g) return; g = 1; }\nint main(void) { f(); return 0; }\n",
+            "int g;\nvoid f(void) { g = 1; }\nint main(void) { int g; f(); return 0; }\n",
+            "int g;\nvoid f(void) { g = 1; int g; g = 2; }\nint main(void) { g = 0; f(); return 0; }\n",
+        ] {
+            assert_eq!(spliced(src), None, "{src}");
+        }
+    }
+}
