@@ -147,6 +147,34 @@ fn racy() -> Vec<(&'static str, String)> {
     ]
 }
 
+/// Racy programs with regions in a loop of `main` (team nests, `prove/nest.rs`).
+fn racy_nests() -> Vec<(&'static str, String)> {
+    vec![
+        // a loop-carried dependence in each team
+        (
+            "nest-next",
+            in_main(
+                "for (t = 0; t < 4; t++) {\n#pragma omp parallel for\n  for (i = 0; i < 99; i++)\n    a[i + 1] = a[i];\n  }",
+            ),
+        ),
+        // … every thread of each team writes `s` (`main` too, as thread 0)
+        (
+            "nest-shared",
+            in_main("for (t = 0; t < 4; t++) {\n#pragma omp parallel\n    s = s + 1;\n  }"),
+        ),
+        // … a thread created before the loop writes what the loop writes between teams
+        (
+            "nest-after-thread",
+            "void *w(void *x) { s = 2; return 0; }\nint main(void) {\n  int i, t;\n  pthread_t h;\n  pthread_create(&h, 0, w, 0);\n  for (t = 0; t < 4; t++) {\n    s = t;\n#pragma omp parallel for\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n  }\n  pthread_join(h, 0);\n  return 0;\n}\n".to_string(),
+        ),
+        // … a thread created in the loop, outside any team, joined after it
+        (
+            "nest-loose-thread",
+            "void *w(void *x) { s = 2; return 0; }\nint main(void) {\n  int i, t;\n  pthread_t h;\n  for (t = 0; t < 1; t++) {\n    pthread_create(&h, 0, w, 0);\n#pragma omp parallel for\n    for (i = 0; i < 100; i++)\n      a[i] = i;\n    s = 1;\n  }\n  pthread_join(h, 0);\n  return 0;\n}\n".to_string(),
+        ),
+    ]
+}
+
 /// Racy programs whose race a wrong splice of a function into `main` would hide
 /// (`prove/splice.rs`): the spliced body must mean what it meant in its function.
 fn racy_splices() -> Vec<(&'static str, &'static str)> {
@@ -195,7 +223,7 @@ fn racy_programs_built_to_fool_the_splice_are_not_proved() {
 
 #[test]
 fn racy_programs_built_to_fool_worksharing_are_not_proved() {
-    let programs = racy();
+    let programs: Vec<_> = racy().into_iter().chain(racy_nests()).collect();
     let programs: Vec<(&str, &str)> = programs.iter().map(|(n, b)| (*n, b.as_str())).collect();
     assert_none_proved(PRELUDE, &programs);
 }
@@ -257,6 +285,24 @@ fn worksharing_proves_doall_loops() {
             "#pragma omp parallel for\n  for (j = 0; j < 100; j++)\n    c[5][j] = c[5][j] + c[6][j];",
         ),
         "c",
+    );
+}
+
+#[test]
+fn worksharing_proves_regions_in_loops_of_main() {
+    // DRB053's shape on a global matrix: the inner loop shared, the outer one `main`'s
+    assert_worksharing_proves(
+        &in_main(
+            "for (i = 0; i < 99; i++) {\n#pragma omp parallel for\n  for (j = 0; j < 100; j++)\n    c[i][j] = c[i][j] + c[i + 1][j];\n  }",
+        ),
+        "c",
+    );
+    // `main` writes between the teams, alone
+    assert_worksharing_proves(
+        &in_main(
+            "for (t = 0; t < 10; t++) {\n    s = t;\n#pragma omp parallel for\n    for (i = 0; i < 100; i++)\n      a[i] = a[i] + s;\n    b[t] = a[t];\n  }",
+        ),
+        "a",
     );
 }
 

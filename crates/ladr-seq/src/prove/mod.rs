@@ -41,6 +41,7 @@ mod guard;
 mod heap;
 mod literal;
 mod lockptr;
+mod nest;
 mod once;
 mod owned;
 mod pure;
@@ -319,7 +320,7 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
         .collect();
     let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
-    let team = worksharing::prepare(&mut decls, unit, main_items, &facts);
+    let team = worksharing::prepare(&mut decls, unit, (main_items, &may_create), &facts);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
@@ -629,6 +630,7 @@ impl<'a> Analysis<'a> {
         let top = (name == "main").then_some(facts.solo.as_slice());
         if top.is_some() {
             s.inner_solo = facts.inner_solo.clone();
+            s.nested_solo = facts.nested_solo.clone();
         }
         s.function(f, entry, top, true);
         s.run

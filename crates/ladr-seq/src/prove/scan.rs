@@ -148,6 +148,8 @@ pub struct Scan<'d, 'a> {
     /// For `main`: whether each item of a top-level team block runs alone, by the top
     /// item's index ([`super::worksharing::team_block`]).
     pub inner_solo: HashMap<usize, Vec<bool>>,
+    /// `main`'s items inside team nests (by address): whether each runs alone.
+    pub nested_solo: HashMap<usize, bool>,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
     returns: State,
@@ -199,6 +201,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             deref_part: None,
             item: None,
             inner_solo: HashMap::new(),
+            nested_solo: HashMap::new(),
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
             returns: None,
@@ -404,6 +407,9 @@ impl<'d, 'a> Scan<'d, 'a> {
     }
 
     fn block_item(&mut self, item: &'a Node<BlockItem>) {
+        if let Some(&solo) = self.nested_solo.get(&(item as *const _ as usize)) {
+            self.solo = solo;
+        }
         match &item.node {
             BlockItem::Statement(s) => self.statement(s),
             BlockItem::Declaration(d) => self.declaration(&d.node),

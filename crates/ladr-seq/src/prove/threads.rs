@@ -52,6 +52,10 @@ pub struct MainFacts {
     /// creates, [`super::worksharing::team_block`]): whether each of the block's items
     /// runs alone.
     pub inner_solo: HashMap<usize, Vec<bool>>,
+    /// The top-level items of `main` that are team nests ([`super::nest`]), and whether
+    /// each item inside them (by address) runs alone.
+    pub team_nests: Vec<usize>,
+    pub nested_solo: HashMap<usize, bool>,
 }
 
 /// The calls (copied), labels and identifiers in a statement.
@@ -493,8 +497,7 @@ pub fn main_facts(
             prev = stmt;
             continue;
         }
-        if let Some(team) = stmt.and_then(|s| super::worksharing::team_block(s, creators)) {
-            team_item(&mut facts, &team, k, live.is_empty(), &mut phase);
+        if stmt.is_some_and(|s| teams(&mut facts, s, creators, (k, live.is_empty()), &mut phase)) {
             prev = stmt;
             continue;
         }
@@ -601,6 +604,50 @@ fn team_item(
         *phase += 1;
     }
     for r in &team.routines {
+        let e = facts.routines.entry(r.clone()).or_default();
+        e.many = true;
+        e.phases.insert(*phase);
+    }
+}
+
+/// Records item `k` of `main` (`alone`: no thread live before it) if it is a team block
+/// or a team nest.
+fn teams(
+    facts: &mut MainFacts,
+    s: &Node<Statement>,
+    creators: &HashSet<String>,
+    (k, alone): (usize, bool),
+    phase: &mut usize,
+) -> bool {
+    if let Some(team) = super::worksharing::team_block(s, creators) {
+        team_item(facts, &team, k, alone, phase);
+        return true;
+    }
+    if let Some(nest) = super::nest::team_nest(s, creators) {
+        nest_item(facts, &nest, k, alone, phase);
+        return true;
+    }
+    false
+}
+
+/// Item `k` of `main` is a team nest ([`super::nest`]): as a team block, with the
+/// solo-ness of each item inside it.
+fn nest_item(
+    facts: &mut MainFacts,
+    nest: &super::nest::Nest,
+    k: usize,
+    alone: bool,
+    phase: &mut usize,
+) {
+    facts.solo.push(false);
+    facts.team_nests.push(k);
+    for (&item, &solo) in &nest.solo {
+        facts.nested_solo.insert(item, alone && solo);
+    }
+    if alone && !facts.routines.is_empty() {
+        *phase += 1;
+    }
+    for r in nest.blocks.iter().flat_map(|(_, b)| b.routines.iter()) {
         let e = facts.routines.entry(r.clone()).or_default();
         e.many = true;
         e.phases.insert(*phase);

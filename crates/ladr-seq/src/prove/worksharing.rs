@@ -564,20 +564,32 @@ fn claim<'a>(w: &'a Node<Statement>, body: &'a Node<Statement>) -> Option<Claim<
 /// once, and teams do not overlap.
 pub fn team_routines(
     unit: &TranslationUnit,
-    main_items: &[Node<BlockItem>],
+    (main_items, creators): (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
     // Each routine's creates and calls inside team blocks, and the calls per block.
     let mut in_blocks: HashMap<String, usize> = HashMap::new();
     let mut called_twice: HashSet<String> = HashSet::new();
     let mut routines: HashSet<String> = HashSet::new();
+    let statement = |k: usize| match main_items.get(k).map(|i| &i.node) {
+        Some(BlockItem::Statement(s)) => Some(s),
+        _ => None,
+    };
+    let mut blocks: Vec<&[Node<BlockItem>]> = vec![];
     for &k in facts.inner_solo.keys() {
-        let Some(BlockItem::Statement(s)) = main_items.get(k).map(|i| &i.node) else {
-            continue;
-        };
-        let Statement::Compound(items) = &s.node else {
-            continue;
-        };
+        if let Some(Statement::Compound(items)) = statement(k).map(|s| &s.node) {
+            blocks.push(items);
+        }
+    }
+    for &k in &facts.team_nests {
+        let nest = statement(k).and_then(|s| super::nest::team_nest(s, creators));
+        blocks.extend(
+            nest.into_iter()
+                .flat_map(|n| n.blocks)
+                .map(|(items, _)| items),
+        );
+    }
+    for items in blocks {
         let mut calls: HashMap<String, usize> = HashMap::new();
         for i in items {
             let Some(c) = plain_call(i) else { continue };
@@ -617,11 +629,11 @@ pub fn team_routines(
 pub fn iterations(
     unit: &TranslationUnit,
     bodies: &HashMap<String, &FunctionDefinition>,
-    main_items: &[Node<BlockItem>],
+    main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashMap<usize, super::Step> {
     let mut out = HashMap::new();
-    let team = team_routines(unit, main_items, facts);
+    let team = team_routines(unit, main, facts);
     if team.is_empty() {
         return out;
     }
@@ -865,12 +877,12 @@ impl<'a> super::scan::Scan<'_, 'a> {
 pub fn prepare(
     decls: &mut super::decls::Decls,
     unit: &TranslationUnit,
-    main_items: &[Node<BlockItem>],
+    main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    let found = iterations(unit, &decls.bodies, main_items, facts);
+    let found = iterations(unit, &decls.bodies, main, facts);
     decls.iterations = found;
-    team_routines(unit, main_items, facts)
+    team_routines(unit, main, facts)
 }
 
 /// What `main` runs only as thread 0 of a team runs as one more instance of the team's

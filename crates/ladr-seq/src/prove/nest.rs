@@ -1,0 +1,125 @@
+//! Team nests (issue 31; `docs/decisions/static.md`, "Team blocks in loops"): a top-level
+//! statement of `main` whose only thread creations are in team blocks
+//! ([`super::worksharing::team_block`]) nested in compound statements and `while` loops —
+//! an OpenMP region in a loop of `main` (`for (i = 0; i < n; i++) { #pragma omp parallel
+//! for … }`, DRB053). Every team is joined inside its block, so the statements of the nest
+//! outside its teams' create-to-join spans run alone when nothing ran before the nest, and
+//! the threads live after it are those live before.
+
+use super::worksharing::{team_block, TeamBlock};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// A nest's parts: its team blocks' items, and whether each item of the nest (by address)
+/// runs alone when nothing ran before the nest.
+#[derive(Default)]
+pub struct Nest<'s> {
+    pub blocks: Vec<(&'s [Node<BlockItem>], TeamBlock)>,
+    pub solo: HashMap<usize, bool>,
+}
+
+/// Does a piece of the program create a thread (a create or a call of a creator) or jump
+/// (a label, `goto`, `return`, `break`, `continue`, `switch`)?
+#[derive(Default)]
+struct Creates<'c> {
+    creators: Option<&'c HashSet<String>>,
+    found: bool,
+}
+
+impl Visitor for Creates<'_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::Call(c) = &e.node {
+            let creating = match &c.node.callee.node {
+                Expression::Identifier(i) => {
+                    let n = i.node.name.as_str();
+                    n == "pthread_create" || self.creators.is_some_and(|c| c.contains(n))
+                }
+                // A call through a pointer may reach a creator.
+                _ => true,
+            };
+            self.found |= creating;
+        }
+        Ok(Walk::Descend)
+    }
+    fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
+        self.found = true;
+        Ok(())
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        self.found |= matches!(
+            s.node,
+            Statement::Labeled(_)
+                | Statement::Goto(_)
+                | Statement::Return(_)
+                | Statement::Break
+                | Statement::Continue
+                | Statement::Switch(_)
+        );
+        Ok(Walk::Descend)
+    }
+}
+
+fn plain_item(i: &Node<BlockItem>, creators: &HashSet<String>) -> bool {
+    let mut c = Creates {
+        creators: Some(creators),
+        found: false,
+    };
+    let _ = visit::block_item(&mut c, i);
+    !c.found
+}
+
+fn plain_expr(e: &Node<Expression>, creators: &HashSet<String>) -> bool {
+    let mut c = Creates {
+        creators: Some(creators),
+        found: false,
+    };
+    let _ = visit::expr(&mut c, e);
+    !c.found
+}
+
+/// `s` as a team nest (module doc) with at least one team block; `None` otherwise (a
+/// team block alone is [`team_block`]'s).
+pub fn team_nest<'s>(s: &'s Node<Statement>, creators: &HashSet<String>) -> Option<Nest<'s>> {
+    if team_block(s, creators).is_some() {
+        return None;
+    }
+    let mut nest = Nest::default();
+    (walk(s, creators, &mut nest) && !nest.blocks.is_empty()).then_some(nest)
+}
+
+fn walk<'s>(s: &'s Node<Statement>, creators: &HashSet<String>, nest: &mut Nest<'s>) -> bool {
+    if let Some(team) = team_block(s, creators) {
+        let Statement::Compound(items) = &s.node else {
+            return false;
+        };
+        for (j, i) in items.iter().enumerate() {
+            nest.solo
+                .insert(i as *const _ as usize, j < team.first || j > team.last);
+        }
+        nest.blocks.push((items, team));
+        return true;
+    }
+    match &s.node {
+        Statement::Compound(items) => items.iter().all(|i| {
+            if plain_item(i, creators) {
+                nest.solo.insert(i as *const _ as usize, true);
+                return true;
+            }
+            nest.solo.insert(i as *const _ as usize, false);
+            match &i.node {
+                BlockItem::Statement(x) => walk(x, creators, nest),
+                _ => false,
+            }
+        }),
+        Statement::While(w) => {
+            plain_expr(&w.node.expression, creators) && walk(&w.node.statement, creators, nest)
+        }
+        _ => false,
+    }
+}
