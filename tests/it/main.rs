@@ -22,6 +22,7 @@ mod print_corpus;
 mod print_roundtrip;
 mod proof_shrink;
 mod prove;
+mod prove_alias;
 mod prove_barrier;
 mod prove_disjoint;
 mod prove_element;

@@ -556,7 +556,17 @@ impl<'d, 'a> Scan<'d, 'a> {
                 Some((v, path, indices))
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                let (v, mut path, mut indices) = self.part(&b.node.lhs)?;
+                // `p[i]` of a pointer that can only hold an array's start: its element.
+                let alias = match &b.node.lhs.node {
+                    Expression::Identifier(i) => self
+                        .lookup(&i.node.name)
+                        .and_then(|p| self.decls.array_aliases.get(&p).copied()),
+                    _ => None,
+                };
+                let (v, mut path, mut indices) = match alias {
+                    Some(a) => (a, vec![], vec![]),
+                    None => self.part(&b.node.lhs)?,
+                };
                 let var = &self.decls.vars[v];
                 // Only elements of the variable's own array dimensions: past them, or
                 // after a member, `[i]` may follow a pointer.

@@ -123,6 +123,9 @@ pub struct Decls<'a> {
     /// The indices that are an iteration's own in a worksharing loop, by the address of
     /// their expression ([`super::worksharing`]).
     pub iterations: HashMap<usize, super::Step>,
+    /// Pointers that can only hold the start of one array, of its element type: `p[i]` is
+    /// that array's element ([`super::alias`]).
+    pub array_aliases: HashMap<VarId, VarId>,
     /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
@@ -170,6 +173,7 @@ impl<'a> Decls<'a> {
             index_routines: HashMap::new(),
             thread_keys: HashSet::new(),
             iterations: HashMap::new(),
+            array_aliases: HashMap::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),
             fresh_sites: HashMap::new(),

@@ -31,6 +31,7 @@
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
 mod access;
+mod alias;
 mod barrier;
 mod decls;
 mod disjoint;
@@ -519,6 +520,8 @@ fn discover<'a>(
             decls.function_targets = Some(targets);
         }
     }
+    // Every declaration has its variable: the array aliases.
+    decls.array_aliases = alias::array_aliases(unit, &decls.globals, locals);
     // Every write and every address taken is seen: the element pointers.
     decls.escaped = runs
         .values()

@@ -136,7 +136,10 @@ pub fn judge(
         let object = match a.target {
             Target::Var(v) => {
                 let var = &decls.vars[v];
-                let private = var.automatic || var.thread_local;
+                // A local named in another function (an array alias, `super::alias`) is
+                // the object of the call that declared it, not of the accessing thread.
+                let own_function = var.function.as_deref() == Some(function.as_str());
+                let private = var.thread_local || var.automatic && own_function;
                 if private && !address_taken.contains(&v) {
                     continue;
                 }

@@ -1,0 +1,335 @@
+//! Array aliases (issue 31; `docs/decisions/static.md`, "Arrays through a capture
+//! pointer"). The OpenMP lowering hands a local array of `main` to its region routine
+//! through a file-scope capture, `cap = a;` in `main` and `double (*a)[20]; a = cap;` in
+//! the routine, so `a[i][j]` there is an access through a pointer: of the whole object.
+//! When that pointer can only hold the start of one array `A`, and its type is a pointer
+//! to `A`'s element type, `p[i][j]` *is* `A[i][j]` and is read as that element
+//! ([`super::scan::Scan::part`]). A pointer local `p` of a function is such an alias of
+//! `A` when:
+//!  * every write of `p` in its function is `p = g;` (or its initialiser `g`), `p` is
+//!    declared once there, not a parameter, automatic, its address never taken;
+//!  * `g` is a file-scope variable without initialiser that no function declares a local
+//!    or parameter of that name for, whose address is never taken, and whose every write
+//!    in the program is `g = a;` in `main`, one name `a` for all;
+//!  * `a` names `A` there: `main`'s one declaration of `a`, at its top level, automatic,
+//!    no initialiser, `main` named nowhere (one instance of it); or, when `main` declares
+//!    no `a`, the file-scope array `a`;
+//!  * `A` is `T A[N0][N1]…[Nk]` with constant `N1`…`Nk` (`N0` any size) and `p` is
+//!    `T (*p)[N1]…[Nk]` (`T *p` for k = 0), `T` printed alike.
+//!
+//! Then every value `p` holds is `A`'s start (or the null pointer `g` held before its
+//! first write, which no access survives), and the element `p[e0]…[ek]` is `A[e0]…[ek]`.
+
+use super::VarId;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// What a function (or the unit) does with each name.
+#[derive(Default)]
+struct Uses<'a> {
+    /// Declarations (block scope), with whether at the body's top level.
+    declared: HashMap<String, Vec<(&'a Declaration, &'a InitDeclarator, bool)>>,
+    /// `x = y;` of identifiers: `x` → each `y` (none: another write).
+    writes: HashMap<String, Vec<Option<String>>>,
+    addressed: HashSet<String>,
+    used: HashSet<String>,
+}
+
+fn name_of(e: &Node<Expression>) -> Option<&str> {
+    match &e.node {
+        Expression::Identifier(i) => Some(&i.node.name),
+        _ => None,
+    }
+}
+
+impl<'a> Uses<'a> {
+    fn of(items: &'a [Node<BlockItem>]) -> Self {
+        let mut u = Uses::default();
+        for i in items {
+            if let BlockItem::Declaration(d) = &i.node {
+                u.declaration(&d.node, true);
+            }
+            let mut w = Walker { uses: &mut u };
+            let _ = visit::block_item(&mut w, i);
+        }
+        u
+    }
+
+    fn declaration(&mut self, d: &'a Declaration, top: bool) {
+        for x in &d.declarators {
+            if let Some(n) = ladr_c::syntax::build::declarator_name(&x.node.declarator.node) {
+                self.declared
+                    .entry(n.to_string())
+                    .or_default()
+                    .push((d, &x.node, top));
+            }
+        }
+    }
+}
+
+struct Walker<'u, 'a> {
+    uses: &'u mut Uses<'a>,
+}
+
+impl Visitor for Walker<'_, '_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        match &e.node {
+            Expression::Identifier(i) => {
+                self.uses.used.insert(i.node.name.clone());
+            }
+            Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
+                if let Some(x) = name_of(&b.node.lhs) {
+                    let plain = b.node.operator.node == BinaryOperator::Assign;
+                    let y = name_of(&b.node.rhs).filter(|_| plain).map(str::to_string);
+                    self.uses.writes.entry(x.to_string()).or_default().push(y);
+                }
+            }
+            Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
+                if let Some(x) = name_of(&u.node.operand) {
+                    self.uses
+                        .writes
+                        .entry(x.to_string())
+                        .or_default()
+                        .push(None);
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                if let Some(x) = name_of(&u.node.operand) {
+                    self.uses.addressed.insert(x.to_string());
+                }
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// Block-scope declarations below the top level (the top level's are recorded by
+/// [`Uses::of`]).
+struct Nested<'u, 'a>(&'u mut Uses<'a>);
+
+impl<'a> Nested<'_, 'a> {
+    fn items(&mut self, items: &'a [Node<BlockItem>], top: bool) {
+        for i in items {
+            match &i.node {
+                BlockItem::Declaration(d) if !top => self.0.declaration(&d.node, false),
+                BlockItem::Statement(s) => self.stmt(s),
+                _ => {}
+            }
+        }
+    }
+    fn stmt(&mut self, s: &'a Node<Statement>) {
+        match &s.node {
+            Statement::Compound(items) => self.items(items, false),
+            Statement::If(x) => {
+                self.stmt(&x.node.then_statement);
+                if let Some(e) = &x.node.else_statement {
+                    self.stmt(e);
+                }
+            }
+            Statement::While(w) => self.stmt(&w.node.statement),
+            Statement::DoWhile(w) => self.stmt(&w.node.statement),
+            Statement::For(f) => {
+                if let ForInitializer::Declaration(d) = &f.node.initializer.node {
+                    self.0.declaration(&d.node, false);
+                }
+                self.stmt(&f.node.statement);
+            }
+            Statement::Labeled(l) => self.stmt(&l.node.statement),
+            Statement::Switch(w) => self.stmt(&w.node.statement),
+            _ => {}
+        }
+    }
+}
+
+fn uses_of(f: &FunctionDefinition) -> Option<Uses<'_>> {
+    let Statement::Compound(items) = &f.statement.node else {
+        return None;
+    };
+    let mut u = Uses::of(items);
+    Nested(&mut u).items(items, true);
+    Some(u)
+}
+
+fn automatic(d: &Declaration) -> bool {
+    !d.specifiers
+        .iter()
+        .any(|s| matches!(s.node, DeclarationSpecifier::StorageClass(_)))
+}
+
+/// `T` of a declaration, printed (storage classes left out).
+fn base_type(d: &Declaration) -> String {
+    let specifiers = d
+        .specifiers
+        .iter()
+        .filter(|s| !matches!(s.node, DeclarationSpecifier::StorageClass(_)))
+        .cloned()
+        .collect();
+    ladr_c::print::declaration_to_string(&Declaration {
+        specifiers,
+        declarators: vec![],
+    })
+}
+
+/// The constant sizes of `[N0]…[Nk]` (every derived declarator an array of one).
+fn constant_sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<String>> {
+    derived
+        .iter()
+        .map(|x| match &x.node {
+            DerivedDeclarator::Array(a) => match &a.node.size {
+                ArraySize::VariableExpression(e) if matches!(e.node, Expression::Constant(_)) => {
+                    Some(ladr_c::print::expr_to_string(&e.node))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+/// Is `p`'s declarator `(*p)[N1]…[Nk]` (or `*p` for k = 0) of `A`'s `A[N0][N1]…[Nk]`?
+fn pointer_to_row(p: &Declarator, a: &Declarator) -> bool {
+    if !matches!(a.kind.node, DeclaratorKind::Identifier(_)) {
+        return false;
+    }
+    // `[N0]` of any size (a variable-length array too): only the rows' sizes matter.
+    let first = a.derived.first().map(|x| &x.node);
+    if !matches!(first, Some(DerivedDeclarator::Array(_))) {
+        return false;
+    }
+    let Some(rows) = constant_sizes(&a.derived[1..]) else {
+        return false;
+    };
+    let pointer = |d: &Declarator| {
+        matches!(d.kind.node, DeclaratorKind::Identifier(_))
+            && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
+    };
+    match &p.kind.node {
+        DeclaratorKind::Identifier(_) => rows.is_empty() && pointer(p),
+        // `(*p)[N1]…[Nk]`, or `(*p)` for k = 0.
+        DeclaratorKind::Declarator(inner) => {
+            pointer(&inner.node) && constant_sizes(&p.derived).as_deref() == Some(&rows[..])
+        }
+        DeclaratorKind::Abstract => false,
+    }
+}
+
+/// The array aliases of the unit (module doc): each alias pointer's variable, the array's.
+pub fn array_aliases(
+    unit: &TranslationUnit,
+    globals: &HashMap<String, VarId>,
+    locals: &HashMap<usize, VarId>,
+) -> HashMap<VarId, VarId> {
+    let mut out = HashMap::new();
+    let mut functions: Vec<(&str, &FunctionDefinition, Uses)> = vec![];
+    let mut file_scope: HashMap<&str, Vec<(&Declaration, &InitDeclarator)>> = HashMap::new();
+    for e in &unit.0 {
+        match &e.node {
+            ExternalDeclaration::FunctionDefinition(f) => {
+                let name = ladr_c::syntax::build::declarator_name(&f.node.declarator.node);
+                if let (Some(n), Some(u)) = (name, uses_of(&f.node)) {
+                    functions.push((n, &f.node, u));
+                }
+            }
+            ExternalDeclaration::Declaration(d) => {
+                for x in &d.node.declarators {
+                    if let Some(n) = ladr_c::syntax::build::declarator_name(&x.node.declarator.node)
+                    {
+                        file_scope.entry(n).or_default().push((&d.node, &x.node));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let parameters: HashSet<String> = functions
+        .iter()
+        .flat_map(|(_, f, _)| ladr_c::syntax::build::parameter_names(&f.declarator.node))
+        .collect();
+    let Some((_, _, main)) = functions.iter().find(|(n, _, _)| *n == "main") else {
+        return out;
+    };
+    let main_named = functions.iter().any(|(_, _, u)| u.used.contains("main"));
+    // A capture `g`: its array `A`, or none.
+    let capture = |g: &str| -> Option<(VarId, &Declaration, &Declarator)> {
+        let [(_, gx)] = file_scope.get(g)?.as_slice() else {
+            return None;
+        };
+        let clean = gx.initializer.is_none()
+            && !parameters.contains(g)
+            && functions
+                .iter()
+                .all(|(_, _, u)| !u.declared.contains_key(g) && !u.addressed.contains(g))
+            && functions
+                .iter()
+                .all(|(n, _, u)| *n == "main" || !u.writes.contains_key(g));
+        if !clean {
+            return None;
+        }
+        let writes = main.writes.get(g)?;
+        let a = writes.first()?.as_deref()?;
+        if writes.iter().any(|w| w.as_deref() != Some(a)) {
+            return None;
+        }
+        match main.declared.get(a).map(Vec::as_slice) {
+            Some([(d, x, true)]) => {
+                let decl = &x.declarator.node;
+                let ok = !main_named && automatic(d) && x.initializer.is_none();
+                let id = *locals.get(&(decl as *const Declarator as usize))?;
+                ok.then_some((id, *d, decl))
+            }
+            Some(_) => None,
+            None => {
+                let [(d, x)] = file_scope.get(a)?.as_slice() else {
+                    return None;
+                };
+                Some((*globals.get(a)?, *d, &x.declarator.node))
+            }
+        }
+    };
+    for (_, f, u) in &functions {
+        let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
+        for (p, decls) in &u.declared {
+            let [(d, x, _)] = decls.as_slice() else {
+                continue;
+            };
+            if params.contains(p) || u.addressed.contains(p) || !automatic(d) {
+                continue;
+            }
+            let mut sources: Vec<Option<&str>> = u
+                .writes
+                .get(p)
+                .map(|w| w.iter().map(|y| y.as_deref()).collect())
+                .unwrap_or_default();
+            if let Some(i) = &x.initializer {
+                sources.push(match &i.node {
+                    Initializer::Expression(e) => name_of(e),
+                    Initializer::List(_) => None,
+                });
+            }
+            let Some(Some(g)) = sources.first().copied() else {
+                continue;
+            };
+            if sources.iter().any(|s| *s != Some(g)) {
+                continue;
+            }
+            let Some((array, ad, adecl)) = capture(g) else {
+                continue;
+            };
+            let pdecl = &x.declarator.node;
+            if base_type(d) != base_type(ad) || !pointer_to_row(pdecl, adecl) {
+                continue;
+            }
+            if let Some(&pv) = locals.get(&(pdecl as *const Declarator as usize)) {
+                out.insert(pv, array);
+            }
+        }
+    }
+    out
+}
