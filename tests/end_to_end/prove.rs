@@ -165,6 +165,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "prove_worksharing_racy.c",
         (8, 8),
     ),
+    (
+        "worksharing",
+        "prove_omp_local_free.c",
+        "prove_omp_local_racy.c",
+        (10, 10),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {

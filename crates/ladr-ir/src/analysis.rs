@@ -34,6 +34,9 @@ pub struct Vars {
     thread_locals: HashSet<String>,
     /// Struct members declared as arrays, with their depth.
     array_fields: HashMap<String, usize>,
+    /// Pointers to arrays (`int (*p)[4]`, `row *p` of `typedef int row[4]`): the depth of
+    /// the arrays they point to (`p[i]` and `*p` are arrays, not values read).
+    pointer_rows: HashMap<String, usize>,
     /// Struct members that are bit-fields, with where their memory location starts.
     pub bit_fields: BitFields,
     /// Which levels of the types of variables, typedefs and struct members are `_Atomic`.
@@ -76,6 +79,7 @@ impl Vars {
             private,
             thread_locals: thread_locals.clone(),
             array_fields: c.array_fields,
+            pointer_rows: c.pointer_rows,
             bit_fields: BitFields::of(unit),
             atomic: c.atomic,
             uncertain: c.uncertain,
@@ -178,7 +182,13 @@ impl Vars {
         match e {
             Expression::Identifier(i) => self.depth.get(&i.node.name).copied().unwrap_or(0),
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
-                self.array_depth(&b.node.lhs.node).saturating_sub(1)
+                match self.pointer_rows_of(&b.node.lhs.node) {
+                    Some(k) => k,
+                    None => self.array_depth(&b.node.lhs.node).saturating_sub(1),
+                }
+            }
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                self.pointer_rows_of(&u.node.operand.node).unwrap_or(0)
             }
             Expression::Member(m) => self
                 .array_fields
@@ -186,6 +196,14 @@ impl Vars {
                 .copied()
                 .unwrap_or(0),
             _ => 0,
+        }
+    }
+
+    /// The depth of the arrays the pointer variable `e` points to, if it is one.
+    fn pointer_rows_of(&self, e: &Expression) -> Option<usize> {
+        match e {
+            Expression::Identifier(i) => self.pointer_rows.get(&i.node.name).copied(),
+            _ => None,
         }
     }
 
@@ -201,6 +219,7 @@ struct Collector {
     scalar: HashSet<String>,
     address_taken: HashSet<String>,
     array_fields: HashMap<String, usize>,
+    pointer_rows: HashMap<String, usize>,
     /// Struct members by name: whether every member of that name (in any struct) is a
     /// scalar (not an array, struct or union).
     scalar_fields: HashMap<String, bool>,
@@ -524,6 +543,26 @@ impl Collector {
         } else {
             base_depth
         };
+        // A pointer to arrays: its value is a pointer; `p[i]`, `*p` are arrays.
+        let one_pointer = |x: &Declarator| matches!(x.derived.as_slice(), [p] if matches!(p.node, DerivedDeclarator::Pointer(_)));
+        let rows = match &d.kind.node {
+            DeclaratorKind::Declarator(inner)
+                if matches!(inner.node.kind.node, DeclaratorKind::Identifier(_))
+                    && one_pointer(&inner.node)
+                    && !d.derived.is_empty()
+                    && d.derived
+                        .iter()
+                        .all(|x| matches!(x.node, DerivedDeclarator::Array(_))) =>
+            {
+                Some(d.derived.len() + base_depth)
+            }
+            DeclaratorKind::Identifier(_) if one_pointer(d) && base_depth > 0 => Some(base_depth),
+            _ => None,
+        };
+        let depth = if rows.is_some() { 0 } else { depth };
+        if let (Some(k), false) = (rows, is_typedef) {
+            self.pointer_rows.insert(name.to_string(), k);
+        }
         let scalar = depth == 0 && (pointer || base_scalar);
         // `int (*p)[3]` is a pointer, though its outer declarator ends in an array.
         let nested_array = matches!(&d.kind.node, DeclaratorKind::Declarator(inner) if !inner.node.derived.is_empty())
@@ -846,6 +885,40 @@ mod tests {
     fn vars(src: &str, locals: &[&str]) -> Vars {
         let (_, unit, _) = ladr_c::frontend::parse_text(src, "t.c").expect("parses");
         Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// A pointer to arrays is a pointer value; indexing it (or `*p`) gives an array, which
+    /// decays (no access), and only the element is an access: the race pass once read
+    /// `p[i]` of `int (*p)[4]` as a pointer value, a false race with `p[i][j]`'s writes.
+    #[test]
+    fn pointers_to_arrays_index_into_arrays() {
+        let v = vars(
+            "typedef int row[4];\nint (*p)[4]; int (*q)[3][4]; row *r; int *s[4]; int a[2][4];\n",
+            &[],
+        );
+        let depth = |src: &str| {
+            let (_, unit, _) =
+                ladr_c::frontend::parse_text(&format!("void f(void) {{ {src}; }}"), "t.c")
+                    .expect("parses");
+            let ExternalDeclaration::FunctionDefinition(f) = &unit.0[0].node else {
+                panic!()
+            };
+            let Statement::Compound(items) = &f.node.statement.node else {
+                panic!()
+            };
+            let BlockItem::Statement(s) = &items[0].node else {
+                panic!()
+            };
+            let Statement::Expression(Some(e)) = &s.node else {
+                panic!()
+            };
+            v.array_depth(&e.node)
+        };
+        assert_eq!(
+            ["p", "p[1]", "*p", "p[1][2]", "q[0]", "q[0][1]", "r[1]", "r[1][2]", "s[1]", "a[1]"]
+                .map(depth),
+            [0, 1, 1, 0, 2, 1, 1, 0, 0, 1]
+        );
     }
 
     /// `largest_array`: the largest dimension and the largest element count of one array
