@@ -93,3 +93,37 @@ int main(void) {
 "#
     ));
 }
+
+/// A pointer to arrays is a pointer value; indexing it (or `*p`) gives an array, which
+/// decays (no access), and only the element is an access: the race pass once read `p[i]` of
+/// `int (*p)[4]` as a pointer value, a false race with `p[i][j]`'s writes
+/// (`ladr_ir::analysis::Vars::array_depth`).
+#[test]
+fn pointers_to_arrays_index_into_arrays() {
+    use lang_c::ast::{BlockItem, ExternalDeclaration, Statement};
+    let parse = |src: &str| ladr_c::frontend::parse_text(src, "t.c").expect("parses").1;
+    let decls =
+        "typedef int row[4];\nint (*p)[4]; int (*q)[3][4]; row *r; int *s[4]; int a[2][4];\n";
+    let v = ladr_ir::analysis::Vars::new(&parse(decls), &Default::default());
+    let depth = |e: &str| {
+        let unit = parse(&format!("void f(void) {{ {e}; }}"));
+        let ExternalDeclaration::FunctionDefinition(f) = &unit.0[0].node else {
+            panic!("{e}")
+        };
+        let Statement::Compound(items) = &f.node.statement.node else {
+            panic!("{e}")
+        };
+        let BlockItem::Statement(s) = &items[0].node else {
+            panic!("{e}")
+        };
+        let Statement::Expression(Some(x)) = &s.node else {
+            panic!("{e}")
+        };
+        v.array_depth(&x.node)
+    };
+    assert_eq!(
+        ["p", "p[1]", "*p", "p[1][2]", "q[0]", "q[0][1]", "r[1]", "r[1][2]", "s[1]", "a[1]"]
+            .map(depth),
+        [0, 1, 1, 0, 2, 1, 1, 0, 0, 1]
+    );
+}

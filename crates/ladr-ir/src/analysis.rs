@@ -887,40 +887,6 @@ mod tests {
         Vars::new(&unit, &locals.iter().map(|s| s.to_string()).collect())
     }
 
-    /// A pointer to arrays is a pointer value; indexing it (or `*p`) gives an array, which
-    /// decays (no access), and only the element is an access: the race pass once read
-    /// `p[i]` of `int (*p)[4]` as a pointer value, a false race with `p[i][j]`'s writes.
-    #[test]
-    fn pointers_to_arrays_index_into_arrays() {
-        let v = vars(
-            "typedef int row[4];\nint (*p)[4]; int (*q)[3][4]; row *r; int *s[4]; int a[2][4];\n",
-            &[],
-        );
-        let depth = |src: &str| {
-            let (_, unit, _) =
-                ladr_c::frontend::parse_text(&format!("void f(void) {{ {src}; }}"), "t.c")
-                    .expect("parses");
-            let ExternalDeclaration::FunctionDefinition(f) = &unit.0[0].node else {
-                panic!()
-            };
-            let Statement::Compound(items) = &f.node.statement.node else {
-                panic!()
-            };
-            let BlockItem::Statement(s) = &items[0].node else {
-                panic!()
-            };
-            let Statement::Expression(Some(e)) = &s.node else {
-                panic!()
-            };
-            v.array_depth(&e.node)
-        };
-        assert_eq!(
-            ["p", "p[1]", "*p", "p[1][2]", "q[0]", "q[0][1]", "r[1]", "r[1][2]", "s[1]", "a[1]"]
-                .map(depth),
-            [0, 1, 1, 0, 2, 1, 1, 0, 0, 1]
-        );
-    }
-
     /// `largest_array`: the largest dimension and the largest element count of one array
     /// (the product of its dimensions), which `ladr-check` compares with its limits for
     /// `--arrays-uf-always`.

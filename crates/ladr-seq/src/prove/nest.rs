@@ -52,35 +52,31 @@ impl Visitor for Creates<'_> {
         Ok(())
     }
     fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-        self.found |= matches!(
-            s.node,
-            Statement::Labeled(_)
-                | Statement::Goto(_)
-                | Statement::Return(_)
-                | Statement::Break
-                | Statement::Continue
-                | Statement::Switch(_)
-        );
+        self.found |= super::worksharing::jumps(&s.node);
         Ok(Walk::Descend)
     }
 }
 
-fn plain_item(i: &Node<BlockItem>, creators: &HashSet<String>) -> bool {
+/// Does `walk` find no creation or jump in what it visits?
+fn plain(creators: &HashSet<String>, walk: impl FnOnce(&mut Creates)) -> bool {
     let mut c = Creates {
         creators: Some(creators),
         found: false,
     };
-    let _ = visit::block_item(&mut c, i);
+    walk(&mut c);
     !c.found
 }
 
+fn plain_item(i: &Node<BlockItem>, creators: &HashSet<String>) -> bool {
+    plain(creators, |c| {
+        let _ = visit::block_item(c, i);
+    })
+}
+
 fn plain_expr(e: &Node<Expression>, creators: &HashSet<String>) -> bool {
-    let mut c = Creates {
-        creators: Some(creators),
-        found: false,
-    };
-    let _ = visit::expr(&mut c, e);
-    !c.found
+    plain(creators, |c| {
+        let _ = visit::expr(c, e);
+    })
 }
 
 /// `s` as a team nest (module doc) with at least one team block; `None` otherwise (a

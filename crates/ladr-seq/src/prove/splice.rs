@@ -77,17 +77,9 @@ fn names_of_items(items: &[Node<BlockItem>]) -> Names {
 
 /// The function a top-level item `f();` of `main` calls with no arguments.
 fn plain_call(i: &Node<BlockItem>) -> Option<&str> {
-    let BlockItem::Statement(s) = &i.node else {
-        return None;
-    };
-    let Statement::Expression(Some(e)) = &s.node else {
-        return None;
-    };
-    let Expression::Call(c) = &e.node else {
-        return None;
-    };
-    match &c.node.callee.node {
-        Expression::Identifier(f) if c.node.arguments.is_empty() => Some(&f.node.name),
+    let c = super::worksharing::plain_call(i)?;
+    match &c.callee.node {
+        Expression::Identifier(f) if c.arguments.is_empty() => Some(&f.node.name),
         _ => None,
     }
 }

@@ -83,7 +83,7 @@ impl Visitor for Contents {
 
 /// Whether `s` jumps or is a place jumped to (a label, `goto`, `return`, `break`,
 /// `continue`, `switch`).
-fn jumps(s: &Statement) -> bool {
+pub(super) fn jumps(s: &Statement) -> bool {
     matches!(
         s,
         Statement::Labeled(_)
@@ -116,7 +116,7 @@ fn callee(c: &CallExpression) -> Option<&str> {
 }
 
 /// The statement `f(…);` itself (no assignment of its result).
-fn plain_call(i: &Node<BlockItem>) -> Option<&CallExpression> {
+pub(super) fn plain_call(i: &Node<BlockItem>) -> Option<&CallExpression> {
     let BlockItem::Statement(s) = &i.node else {
         return None;
     };
