@@ -167,8 +167,8 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
     ),
     (
         "worksharing",
-        "prove_omp_local_free.c",
-        "prove_omp_local_racy.c",
+        "omp_prove_local_free.c",
+        "omp_prove_local_racy.c",
         (10, 10),
     ),
 ];
