@@ -20,6 +20,7 @@
 //! Then every value `p` holds is `A`'s start (or the null pointer `g` held before its
 //! first write, which no access survives), and the element `p[e0]…[ek]` is `A[e0]…[ek]`.
 
+use super::worksharing::name_of;
 use super::VarId;
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
@@ -37,13 +38,6 @@ struct Uses<'a> {
     writes: HashMap<String, Vec<Option<String>>>,
     addressed: HashSet<String>,
     used: HashSet<String>,
-}
-
-fn name_of(e: &Node<Expression>) -> Option<&str> {
-    match &e.node {
-        Expression::Identifier(i) => Some(&i.node.name),
-        _ => None,
-    }
 }
 
 impl<'a> Uses<'a> {

@@ -632,7 +632,6 @@ impl<'a> Analysis<'a> {
         s.solo = solo;
         let top = (name == "main").then_some(facts.solo.as_slice());
         if top.is_some() {
-            s.inner_solo = facts.inner_solo.clone();
             s.nested_solo = facts.nested_solo.clone();
         }
         s.function(f, entry, top, true);

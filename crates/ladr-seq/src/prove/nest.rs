@@ -2,7 +2,8 @@
 //! statement of `main` whose only thread creations are in team blocks
 //! ([`super::worksharing::team_block`]) nested in compound statements and `while` loops —
 //! an OpenMP region in a loop of `main` (`for (i = 0; i < n; i++) { #pragma omp parallel
-//! for … }`, DRB053). Every team is joined inside its block, so the statements of the nest
+//! for … }`, DRB053); a team block alone is the smallest nest. Every team is joined
+//! inside its block, so the statements of the nest
 //! outside its teams' create-to-join spans run alone when nothing ran before the nest, and
 //! the threads live after it are those live before.
 
@@ -24,9 +25,8 @@ pub struct Nest<'s> {
 
 /// Does a piece of the program create a thread (a create or a call of a creator) or jump
 /// (a label, `goto`, `return`, `break`, `continue`, `switch`)?
-#[derive(Default)]
 struct Creates<'c> {
-    creators: Option<&'c HashSet<String>>,
+    creators: &'c HashSet<String>,
     found: bool,
 }
 
@@ -38,7 +38,7 @@ impl Visitor for Creates<'_> {
             let creating = match &c.node.callee.node {
                 Expression::Identifier(i) => {
                     let n = i.node.name.as_str();
-                    n == "pthread_create" || self.creators.is_some_and(|c| c.contains(n))
+                    n == "pthread_create" || self.creators.contains(n)
                 }
                 // A call through a pointer may reach a creator.
                 _ => true,
@@ -60,7 +60,7 @@ impl Visitor for Creates<'_> {
 /// Does `walk` find no creation or jump in what it visits?
 fn plain(creators: &HashSet<String>, walk: impl FnOnce(&mut Creates)) -> bool {
     let mut c = Creates {
-        creators: Some(creators),
+        creators,
         found: false,
     };
     walk(&mut c);
@@ -79,12 +79,9 @@ fn plain_expr(e: &Node<Expression>, creators: &HashSet<String>) -> bool {
     })
 }
 
-/// `s` as a team nest (module doc) with at least one team block; `None` otherwise (a
-/// team block alone is [`team_block`]'s).
+/// `s` as a team nest (module doc, a team block alone too) with at least one team block;
+/// `None` otherwise.
 pub fn team_nest<'s>(s: &'s Node<Statement>, creators: &HashSet<String>) -> Option<Nest<'s>> {
-    if team_block(s, creators).is_some() {
-        return None;
-    }
     let mut nest = Nest::default();
     (walk(s, creators, &mut nest) && !nest.blocks.is_empty()).then_some(nest)
 }

@@ -145,10 +145,8 @@ pub struct Scan<'d, 'a> {
     pub deref_part: Option<(Path, String)>,
     /// The top-level item of the function's body being walked.
     pub item: Option<usize>,
-    /// For `main`: whether each item of a top-level team block runs alone, by the top
-    /// item's index ([`super::worksharing::team_block`]).
-    pub inner_solo: HashMap<usize, Vec<bool>>,
-    /// `main`'s items inside team nests (by address): whether each runs alone.
+    /// `main`'s items inside team blocks and nests (by address): whether each runs alone
+    /// ([`super::nest`]).
     pub nested_solo: HashMap<usize, bool>,
     gotos: HashMap<String, State>,
     labels_in: HashMap<String, State>,
@@ -200,7 +198,6 @@ impl<'d, 'a> Scan<'d, 'a> {
             outer: Path::new(),
             deref_part: None,
             item: None,
-            inner_solo: HashMap::new(),
             nested_solo: HashMap::new(),
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -257,20 +254,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                             self.solo = flags.get(i).copied().unwrap_or(false);
                         }
                         self.item = Some(i);
-                        match (top_solo.and(self.inner_solo.get(&i).cloned()), &item.node) {
-                            (Some(flags), BlockItem::Statement(s)) => {
-                                let Statement::Compound(inner) = &s.node else {
-                                    unreachable!("a team block is a compound statement")
-                                };
-                                self.scopes.push(HashMap::new());
-                                for (j, x) in inner.iter().enumerate() {
-                                    self.solo = flags.get(j).copied().unwrap_or(false);
-                                    self.block_item(x);
-                                }
-                                self.scopes.pop();
-                            }
-                            _ => self.block_item(item),
-                        }
+                        self.block_item(item);
                     }
                     self.item = None;
                     self.scopes.pop();

@@ -117,20 +117,6 @@ fn body_items(f: &FunctionDefinition) -> Option<Vec<Node<BlockItem>>> {
     (names_of_items(&items).jumps == 0).then_some(items)
 }
 
-/// The names an item declares at its own level (a declaration's declarators).
-fn declared_here(i: &Node<BlockItem>) -> Vec<String> {
-    match &i.node {
-        BlockItem::Declaration(d) => d
-            .node
-            .declarators
-            .iter()
-            .filter_map(|x| ladr_c::syntax::build::declarator_name(&x.node.declarator.node))
-            .map(str::to_string)
-            .collect(),
-        _ => vec![],
-    }
-}
-
 /// Renames identifiers and declarators.
 struct Rename<'m>(&'m HashMap<String, String>);
 
@@ -164,14 +150,15 @@ fn prepared(
 ) -> Option<Vec<Node<BlockItem>>> {
     // Each top-level name declared before any use of it in the body.
     let mut top: HashSet<String> = HashSet::new();
-    for (k, item) in body.iter().enumerate() {
-        for n in declared_here(item) {
-            let before = names_of_items(&body[..k]);
-            if before.used.contains_key(&n) || before.declared.contains(&n) {
+    let mut before = Names::default();
+    for item in &body {
+        for n in super::threads::declared_names(item) {
+            if before.used.contains_key(n) || before.declared.contains(n) {
                 return None;
             }
-            top.insert(n);
+            top.insert(n.to_string());
         }
+        let _ = visit::block_item(&mut before, item);
     }
     let renames: HashMap<String, String> = top
         .iter()

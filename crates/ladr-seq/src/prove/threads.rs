@@ -48,12 +48,9 @@ pub struct MainFacts {
     /// The routines whose one create is in a counted loop of `main`, run once, with a
     /// constant bound: at most that many instances ([`super::barrier`]).
     pub instances: HashMap<String, u64>,
-    /// The top-level items of `main` that are team blocks (each joins every thread it
-    /// creates, [`super::worksharing::team_block`]): whether each of the block's items
+    /// The top-level items of `main` that are team blocks or team nests (each joins every
+    /// thread it creates, [`super::nest`]), and whether each item inside them (by address)
     /// runs alone.
-    pub inner_solo: HashMap<usize, Vec<bool>>,
-    /// The top-level items of `main` that are team nests ([`super::nest`]), and whether
-    /// each item inside them (by address) runs alone.
     pub team_nests: Vec<usize>,
     pub nested_solo: HashMap<usize, bool>,
 }
@@ -335,7 +332,7 @@ fn writes(item: &Node<BlockItem>, v: &str) -> bool {
 }
 
 /// The names an item declares.
-fn declared_names(i: &Node<BlockItem>) -> Vec<&str> {
+pub(super) fn declared_names(i: &Node<BlockItem>) -> Vec<&str> {
     match &i.node {
         BlockItem::Declaration(d) => d
             .node
@@ -585,33 +582,10 @@ pub fn main_facts(
     facts
 }
 
-/// Item `k` of `main` is a team block: its threads are joined inside it, so nothing it
-/// starts outlives it; its items before the first create and after the last join run
-/// alone when nothing ran before it (`alone`).
-fn team_item(
-    facts: &mut MainFacts,
-    team: &super::worksharing::TeamBlock,
-    k: usize,
-    alone: bool,
-    phase: &mut usize,
-) {
-    facts.solo.push(false);
-    let flags = (0..team.len)
-        .map(|j| alone && (j < team.first || j > team.last))
-        .collect();
-    facts.inner_solo.insert(k, flags);
-    if alone && !facts.routines.is_empty() {
-        *phase += 1;
-    }
-    for r in &team.routines {
-        let e = facts.routines.entry(r.clone()).or_default();
-        e.many = true;
-        e.phases.insert(*phase);
-    }
-}
-
 /// Records item `k` of `main` (`alone`: no thread live before it) if it is a team block
-/// or a team nest.
+/// or a team nest ([`super::nest`]): its threads are joined inside it, so nothing it
+/// starts outlives it; its items outside its teams' create-to-join spans run alone when
+/// nothing ran before it.
 fn teams(
     facts: &mut MainFacts,
     s: &Node<Statement>,
@@ -619,26 +593,9 @@ fn teams(
     (k, alone): (usize, bool),
     phase: &mut usize,
 ) -> bool {
-    if let Some(team) = super::worksharing::team_block(s, creators) {
-        team_item(facts, &team, k, alone, phase);
-        return true;
-    }
-    if let Some(nest) = super::nest::team_nest(s, creators) {
-        nest_item(facts, &nest, k, alone, phase);
-        return true;
-    }
-    false
-}
-
-/// Item `k` of `main` is a team nest ([`super::nest`]): as a team block, with the
-/// solo-ness of each item inside it.
-fn nest_item(
-    facts: &mut MainFacts,
-    nest: &super::nest::Nest,
-    k: usize,
-    alone: bool,
-    phase: &mut usize,
-) {
+    let Some(nest) = super::nest::team_nest(s, creators) else {
+        return false;
+    };
     facts.solo.push(false);
     facts.team_nests.push(k);
     for (&item, &solo) in &nest.solo {
@@ -652,6 +609,7 @@ fn nest_item(
         e.many = true;
         e.phases.insert(*phase);
     }
+    true
 }
 
 /// The one create `c` of its routine (`sites`), in a counted loop of `main` with a

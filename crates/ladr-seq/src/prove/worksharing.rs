@@ -43,12 +43,11 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
-/// A team block's shape: the index of its first create, of its last join, its length and
-/// the routines it starts.
+/// A team block's shape: the index of its first create, of its last join, and the
+/// routines it starts.
 pub struct TeamBlock {
     pub first: usize,
     pub last: usize,
-    pub len: usize,
     pub routines: Vec<String>,
 }
 
@@ -95,7 +94,7 @@ pub(super) fn jumps(s: &Statement) -> bool {
     )
 }
 
-fn name_of(e: &Node<Expression>) -> Option<&str> {
+pub(super) fn name_of(e: &Node<Expression>) -> Option<&str> {
     match &e.node {
         Expression::Identifier(i) => Some(&i.node.name),
         _ => None,
@@ -208,7 +207,6 @@ pub fn team_block(s: &Node<Statement>, creators: &HashSet<String>) -> Option<Tea
     Some(TeamBlock {
         first,
         last,
-        len: items.len(),
         routines,
     })
 }
@@ -576,11 +574,6 @@ pub fn team_routines(
         _ => None,
     };
     let mut blocks: Vec<&[Node<BlockItem>]> = vec![];
-    for &k in facts.inner_solo.keys() {
-        if let Some(Statement::Compound(items)) = statement(k).map(|s| &s.node) {
-            blocks.push(items);
-        }
-    }
     for &k in &facts.team_nests {
         let nest = statement(k).and_then(|s| super::nest::team_nest(s, creators));
         blocks.extend(
