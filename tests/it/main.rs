@@ -24,6 +24,7 @@ mod proof_shrink;
 mod prove;
 mod prove_alias;
 mod prove_barrier;
+mod prove_blocks;
 mod prove_disjoint;
 mod prove_element;
 mod prove_fields;

@@ -118,7 +118,7 @@ pub(super) fn constant_index(e: &Node<Expression>) -> Option<u64> {
     }
 }
 
-fn is_zero(e: &Node<Expression>) -> bool {
+pub(super) fn is_zero(e: &Node<Expression>) -> bool {
     match &strip_casts(e).node {
         Expression::Constant(c) => {
             matches!(&c.node, Constant::Integer(i) if i.number.trim_start_matches('0').is_empty())

@@ -6,14 +6,18 @@
 //! to `A`'s element type, `p[i][j]` *is* `A[i][j]` and is read as that element
 //! ([`super::scan::Scan::part`]). A pointer local `p` of a function is such an alias of
 //! `A` when:
-//!  * every write of `p` in its function is `p = g;` (or its initialiser `g`), `p` is
-//!    declared once there, not a parameter, automatic, its address never taken;
+//!  * every write of `p` in its function is `p = g;` (casts aside; or its initialiser
+//!    `g`), `p` is declared once there, not a parameter, automatic, its address never
+//!    taken;
 //!  * `g` is a file-scope variable without initialiser that no function declares a local
 //!    or parameter of that name for, whose address is never taken, and whose every write
 //!    in the program is `g = a;` in `main`, one name `a` for all;
 //!  * `a` names `A` there: `main`'s one declaration of `a`, at its top level, automatic,
 //!    no initialiser, `main` named nowhere (one instance of it); or, when `main` declares
-//!    no `a`, the file-scope array `a`;
+//!    no `a`, the file-scope array `a`; or `a` is a pointer local of `main` declared so,
+//!    its address never taken, whose every write is `a = b;` of one name `b` (or a null
+//!    pointer constant), and `b` names `A` (through at most [`CHAIN`] such locals: a
+//!    parameter bound to an array, a block of `super::blocks`);
 //!  * `A` is `T A[N0][N1]…[Nk]` with constant `N1`…`Nk` (`N0` any size) and `p` is
 //!    `T (*p)[N1]…[Nk]` (`T *p` for k = 0), `T` printed alike.
 //!
@@ -29,13 +33,22 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
+/// The value a write gives.
+#[derive(Clone, Debug, PartialEq)]
+enum Source {
+    Name(String),
+    Null,
+    Other,
+}
+
 /// What a function (or the unit) does with each name.
 #[derive(Default)]
 struct Uses<'a> {
     /// Declarations (block scope), with whether at the body's top level.
     declared: HashMap<String, Vec<(&'a Declaration, &'a InitDeclarator, bool)>>,
-    /// `x = y;` of identifiers: `x` → each `y` (none: another write).
-    writes: HashMap<String, Vec<Option<String>>>,
+    /// The writes of each name `x`: `x = y;` of an identifier `y` (casts aside), of a null
+    /// pointer constant, or another.
+    writes: HashMap<String, Vec<Source>>,
     addressed: HashSet<String>,
     used: HashSet<String>,
 }
@@ -80,7 +93,13 @@ impl Visitor for Walker<'_, '_> {
             Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
                 if let Some(x) = name_of(&b.node.lhs) {
                     let plain = b.node.operator.node == BinaryOperator::Assign;
-                    let y = name_of(&b.node.rhs).filter(|_| plain).map(str::to_string);
+                    let rhs = super::access::strip_casts(&b.node.rhs);
+                    let y = match name_of(rhs) {
+                        _ if !plain => Source::Other,
+                        Some(y) => Source::Name(y.to_string()),
+                        None if super::access::is_zero(rhs) => Source::Null,
+                        None => Source::Other,
+                    };
                     self.uses.writes.entry(x.to_string()).or_default().push(y);
                 }
             }
@@ -90,7 +109,7 @@ impl Visitor for Walker<'_, '_> {
                         .writes
                         .entry(x.to_string())
                         .or_default()
-                        .push(None);
+                        .push(Source::Other);
                 }
             }
             Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
@@ -214,6 +233,40 @@ fn pointer_to_row(p: &Declarator, a: &Declarator) -> bool {
     }
 }
 
+/// How many of `main`'s pointer locals a capture's value may pass through.
+const CHAIN: usize = 8;
+
+/// Is `d` an array's declarator `a[N0]…`?
+fn is_array(d: &Declarator) -> bool {
+    matches!(d.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(
+            d.derived.first().map(|x| &x.node),
+            Some(DerivedDeclarator::Array(_))
+        )
+}
+
+/// The one name whose value is every value local `p` (declared by `x`) is given in its
+/// function (`u`): by its writes `p = y;` (casts aside) and its initialiser; with `null`,
+/// writes of a null pointer constant too (no access through that value survives).
+fn single_source<'u>(u: &'u Uses, p: &str, x: &'u InitDeclarator, null: bool) -> Option<&'u str> {
+    let mut sources: Vec<Option<&str>> = vec![];
+    for w in u.writes.get(p).into_iter().flatten() {
+        match w {
+            Source::Name(y) => sources.push(Some(y)),
+            Source::Null if null => {}
+            _ => sources.push(None),
+        }
+    }
+    if let Some(i) = &x.initializer {
+        sources.push(match &i.node {
+            Initializer::Expression(e) => name_of(super::access::strip_casts(e)),
+            Initializer::List(_) => None,
+        });
+    }
+    let g = (*sources.first()?)?;
+    sources.iter().all(|s| *s == Some(g)).then_some(g)
+}
+
 /// The array aliases of the unit (module doc): each alias pointer's variable, the array's.
 pub fn array_aliases(
     unit: &TranslationUnit,
@@ -267,25 +320,41 @@ pub fn array_aliases(
             return None;
         }
         let writes = main.writes.get(g)?;
-        let a = writes.first()?.as_deref()?;
-        if writes.iter().any(|w| w.as_deref() != Some(a)) {
+        let Some(Source::Name(a)) = writes.first() else {
+            return None;
+        };
+        if writes
+            .iter()
+            .any(|w| !matches!(w, Source::Name(y) if y == a))
+        {
             return None;
         }
-        match main.declared.get(a).map(Vec::as_slice) {
-            Some([(d, x, true)]) => {
-                let decl = &x.declarator.node;
-                let ok = !main_named && automatic(d) && x.initializer.is_none();
-                let id = *locals.get(&(decl as *const Declarator as usize))?;
-                ok.then_some((id, *d, decl))
-            }
-            Some(_) => None,
-            None => {
+        let mut a = a.as_str();
+        // Through `main`'s pointer locals that only ever hold one name's value.
+        for _ in 0..CHAIN {
+            let Some(decls) = main.declared.get(a) else {
                 let [(d, x)] = file_scope.get(a)?.as_slice() else {
                     return None;
                 };
-                Some((*globals.get(a)?, *d, &x.declarator.node))
+                return Some((*globals.get(a)?, *d, &x.declarator.node));
+            };
+            let [(d, x, true)] = decls.as_slice() else {
+                return None;
+            };
+            let decl = &x.declarator.node;
+            if main_named || !automatic(d) {
+                return None;
             }
+            if is_array(decl) {
+                let id = *locals.get(&(decl as *const Declarator as usize))?;
+                return x.initializer.is_none().then_some((id, *d, decl));
+            }
+            if main.addressed.contains(a) {
+                return None;
+            }
+            a = single_source(main, a, x, true)?;
         }
+        None
     };
     for (_, f, u) in &functions {
         let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
@@ -296,23 +365,9 @@ pub fn array_aliases(
             if params.contains(p) || u.addressed.contains(p) || !automatic(d) {
                 continue;
             }
-            let mut sources: Vec<Option<&str>> = u
-                .writes
-                .get(p)
-                .map(|w| w.iter().map(|y| y.as_deref()).collect())
-                .unwrap_or_default();
-            if let Some(i) = &x.initializer {
-                sources.push(match &i.node {
-                    Initializer::Expression(e) => name_of(e),
-                    Initializer::List(_) => None,
-                });
-            }
-            let Some(Some(g)) = sources.first().copied() else {
+            let Some(g) = single_source(u, p, x, false) else {
                 continue;
             };
-            if sources.iter().any(|s| *s != Some(g)) {
-                continue;
-            }
             let Some((array, ad, adecl)) = capture(g) else {
                 continue;
             };

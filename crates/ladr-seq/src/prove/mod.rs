@@ -33,6 +33,7 @@
 mod access;
 mod alias;
 mod barrier;
+mod blocks;
 mod decls;
 mod disjoint;
 mod element;
@@ -246,13 +247,22 @@ struct Analysis<'a> {
 
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
-    match splice::splice_main(unit) {
-        Some(spliced) => prove_main(&spliced),
-        None => prove_main(unit),
+    let spliced = splice::splice_main(unit);
+    let unit = spliced.as_ref().unwrap_or(unit);
+    let proof = prove_main(unit);
+    if proof.proved {
+        return proof;
+    }
+    // The blocks as arrays: a view of its own, as the heap's own rules (a block of one
+    // element per thread, `slot`) read blocks, not arrays.
+    match blocks::blocks_as_arrays(unit).map(|arrays| prove_main(&arrays)) {
+        Some(p) if p.proved => p,
+        _ => proof,
     }
 }
 
-/// [`prove_unit`] once the functions `main` calls once are spliced ([`splice`]).
+/// [`prove_unit`] once the functions `main` calls once are spliced ([`splice`]) (and, in
+/// a second view, the blocks it allocates once are arrays: [`blocks`]).
 fn prove_main(unit: &TranslationUnit) -> Proof {
     let mut decls = Decls::of(unit);
     decls.owned = owned::owned_globals(unit, &decls);

@@ -3,15 +3,18 @@
 //! ([`super::threads::main_facts`]: what runs alone, team blocks) are read from its
 //! top-level statements; a program that does its work in a function `main` calls
 //! (`foo(); return 0;`, an OpenMP region in `foo`) hides all of it in one call. A
-//! top-level statement `f();` of `main` is replaced by `f`'s body when that is the same
-//! program:
-//!  * `f` is defined in the unit, has no parameters, and its name occurs nowhere else
-//!    (no other call, no address taken): it runs once, here;
+//! top-level statement `f(a1, …, an);` of `main` is replaced by `T1 p1; p1 = a1; …`
+//! (the parameters bound as the inliner binds them, `passes::inline::parameter_locals`)
+//! and `f`'s body when that is the same program:
+//!  * `f` is defined in the unit, not variadic, its parameters named and as many as the
+//!    arguments, and its name occurs nowhere else (no other call, no address taken): it
+//!    runs once, here;
 //!  * its body has no label, `goto` or `return` (but a last `return;` or `return c;` of a
 //!    constant): it runs from its first statement to its last;
-//!  * every name its body declares at its top level is declared there before any use
-//!    of the name in the body; such a name that `main` (or a function spliced before)
-//!    declares or uses is renamed `name@f` in the whole body, a name no C program has;
+//!  * every name its body (with the parameters) declares at its top level is declared
+//!    there before any use of the name in the body; such a name that `main` (or a
+//!    function spliced before) declares or uses, in the arguments too, is renamed
+//!    `name@f` in the whole body, a name no C program has (the arguments keep theirs);
 //!  * no other name the body uses is declared in `main`: every name means what it
 //!    meant.
 //!
@@ -75,28 +78,13 @@ fn names_of_items(items: &[Node<BlockItem>]) -> Names {
     n
 }
 
-/// The function a top-level item `f();` of `main` calls with no arguments.
-fn plain_call(i: &Node<BlockItem>) -> Option<&str> {
+/// The function a top-level item `f(a1, …, an);` of `main` calls, with the arguments.
+fn plain_call(i: &Node<BlockItem>) -> Option<(&str, &[Node<Expression>])> {
     let c = super::worksharing::plain_call(i)?;
     match &c.callee.node {
-        Expression::Identifier(f) if c.arguments.is_empty() => Some(&f.node.name),
+        Expression::Identifier(f) => Some((&f.node.name, &c.arguments)),
         _ => None,
     }
-}
-
-/// Does the function declarator take no parameters (`f()` or `f(void)`)?
-fn no_parameters(d: &Declarator) -> bool {
-    d.derived.iter().all(|x| match &x.node {
-        DerivedDeclarator::Function(f) => f.node.parameters.iter().all(|p| {
-            p.node.declarator.is_none()
-                && p.node.specifiers.iter().all(|s| {
-                    matches!(&s.node, DeclarationSpecifier::TypeSpecifier(t)
-                        if matches!(t.node, TypeSpecifier::Void))
-                })
-        }),
-        DerivedDeclarator::KRFunction(ps) => ps.is_empty(),
-        _ => true,
-    })
 }
 
 /// `f`'s body as items to splice: without a last `return;`, or `None` when `f` returns
@@ -141,13 +129,22 @@ impl VisitorMut for Rename<'_> {
     }
 }
 
-/// `f`'s body ready to splice where `main` has the names `main_names` (module doc): its
-/// top-level names renamed where they clash; `None` when a name would change meaning.
+/// `f`'s body ready to splice where `main` has the names `main_names` (module doc), its
+/// parameters `params` bound to the call's `args`: its top-level names renamed where they
+/// clash; `None` when a name would change meaning.
 fn prepared(
     f: &str,
-    mut body: Vec<Node<BlockItem>>,
+    params: Vec<(String, Node<Declaration>)>,
+    body: Vec<Node<BlockItem>>,
+    args: &[Node<Expression>],
     main_names: &Names,
 ) -> Option<Vec<Node<BlockItem>>> {
+    let n = params.len();
+    let mut body: Vec<Node<BlockItem>> = params
+        .into_iter()
+        .map(|(_, d)| ladr_c::syntax::build::decl_item(d))
+        .chain(body)
+        .collect();
     // Each top-level name declared before any use of it in the body.
     let mut top: HashSet<String> = HashSet::new();
     let mut before = Names::default();
@@ -177,7 +174,30 @@ fn prepared(
         .used
         .keys()
         .any(|n| !own(n) && main_names.declared.contains(n));
-    (!free_clash).then_some(body)
+    if free_clash {
+        return None;
+    }
+    // `T p; p = a;` for each parameter, in order: a later parameter's type may use an
+    // earlier one (`double A[n][m]`). The arguments keep `main`'s names.
+    let rest = body.split_off(n);
+    let mut out = vec![];
+    for (decl, a) in body.into_iter().zip(args) {
+        let BlockItem::Declaration(d) = &decl.node else {
+            return None;
+        };
+        let name = d.node.declarators.first().and_then(|x| {
+            ladr_c::syntax::build::declarator_name(&x.node.declarator.node).map(str::to_string)
+        })?;
+        use ladr_c::syntax::build::{assign, expr_stmt, ident, item};
+        out.push(decl);
+        out.push(item(expr_stmt(assign(
+            ident(&name, a.span),
+            a.clone(),
+            a.span,
+        ))));
+    }
+    out.extend(rest);
+    Some(out)
 }
 
 /// The unit with every such call of `main` spliced (module doc), or `None` when there is
@@ -211,10 +231,12 @@ pub fn splice_main(unit: &TranslationUnit) -> Option<TranslationUnit> {
     let mut removed: HashSet<usize> = HashSet::new();
     for item in main_items {
         let spliced = plain_call(item)
-            .filter(|f| whole.used.get(*f) == Some(&1))
-            .and_then(|f| Some((f, defs.get(f)?)))
-            .filter(|(_, (_, d))| no_parameters(&d.declarator.node))
-            .and_then(|(f, (k, d))| Some((*k, prepared(f, body_items(d)?, &main_names)?)));
+            .filter(|(f, _)| whole.used.get(*f) == Some(&1))
+            .and_then(|(f, args)| {
+                let (k, d) = defs.get(f)?;
+                let params = crate::passes::inline::parameter_locals(unit, d, args.len())?;
+                Some((*k, prepared(f, params, body_items(d)?, args, &main_names)?))
+            });
         match spliced {
             Some((k, body)) => {
                 let mine = names_of_items(&body);
@@ -275,12 +297,31 @@ mod tests {
     }
 
     #[test]
+    fn parameters_are_bound_to_the_arguments_in_order() {
+        // `a` is `main`'s too (renamed, the argument keeps it); the array parameter is a
+        // pointer; `m`'s type names `n`, bound before it
+        let out = spliced(
+            "int A[4];\nvoid f(int *a, int n, int c[], double (*m)[n]) { a[0] = n; }\n\
+             int main(void) { int a = 2; f(A, a, A, 0); return a; }\n",
+        )
+        .unwrap();
+        let main = &out[out.find("int main").unwrap()..];
+        assert_eq!(
+            main.split_whitespace().collect::<Vec<_>>().join(" "),
+            "int main(void) { int a = 2; int *a@f; a@f = A; int n; n = a; int *c; c = A; \
+             double (*m)[n]; m = 0; a@f[0] = n; return a; }"
+        );
+    }
+
+    #[test]
     fn calls_that_would_change_meaning_are_left_alone() {
-        // called twice; with an argument; returning early; `main`'s local `g` over the
-        // function's global; a use of a top-level name before its declaration (the global)
+        // called twice; variadic; an unnamed parameter; returning early; `main`'s local
+        // `g` over the function's global; a use of a top-level name before its
+        // declaration (the global)
         for src in [
             "void f(void) { }\nint main(void) { f(); f(); return 0; }\n",
-            "void f(int x) { }\nint main(void) { f(1); return 0; }\n",
+            "void f(int x, ...) { }\nint main(void) { f(1, 2); return 0; }\n",
+            "void f(int) { }\nint main(void) { f(1); return 0; }\n",
             "int g;\nvoid f(void) { if (g) return; g = 1; }\nint main(void) { f(); return 0; }\n",
             "int g;\nvoid f(void) { g = 1; }\nint main(void) { int g; f(); return 0; }\n",
             "int g;\nvoid f(void) { g = 1; int g; g = 2; }\nint main(void) { g = 0; f(); return 0; }\n",

@@ -123,6 +123,34 @@ impl Inliner<'_> {
     }
 }
 
+/// The parameters of `def` as the local declarations a call with `nargs` arguments binds
+/// (arrays and functions adjusted to pointers, storage classes and top qualifiers left
+/// out), with their names, in order. `None` when such a call cannot bind them all: a
+/// variadic or K&R-style function, an unnamed parameter, another number of arguments.
+pub(crate) fn parameter_locals(
+    unit: &TranslationUnit,
+    def: &FunctionDefinition,
+    nargs: usize,
+) -> Option<Vec<(String, Node<Declaration>)>> {
+    let span = def.declarator.span;
+    let (params, nparams, variadic) =
+        callee_parameters("", &def.declarator.node, nargs, span).ok()?;
+    if variadic || nparams != nargs {
+        return None;
+    }
+    let typedefs = super::functions::array_typedefs(unit);
+    params
+        .iter()
+        .take(nparams)
+        .map(|p| {
+            let d = p.node.declarator.as_ref()?;
+            let name = declarator_name(&d.node)?;
+            let decl = param_declaration(&p.node, name, &typedefs, p.span);
+            Some((name.to_string(), decl))
+        })
+        .collect()
+}
+
 /// The parameters of the callee `name` (declarator `decl`) a call with `nargs` arguments
 /// binds, their count and whether the callee is variadic; K&R-style definitions with
 /// parameters and calls with the wrong number of arguments are unsupported.

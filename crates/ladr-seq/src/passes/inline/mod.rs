@@ -53,6 +53,8 @@ mod kept;
 mod nonlocal;
 mod variadic;
 
+pub(crate) use copy::parameter_locals;
+
 use crate::hygiene::{colliding_locals, file_scope_names};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;

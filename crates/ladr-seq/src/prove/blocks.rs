@@ -1,0 +1,226 @@
+//! Blocks `main` allocates once, as arrays of `main` (issue 31; `docs/decisions/static.md`,
+//! "Heap blocks allocated once"). A program that allocates its arrays with `malloc` in
+//! `main` (or in a function spliced into it, [`super::splice`]) and hands them to a region
+//! reaches them through pointers only, so every access is one of the whole block. A block
+//! allocated once is one object as an array of `main` is one object, and read as one, the
+//! array aliases ([`super::alias`]) tell its elements apart. A top-level statement
+//! `t = malloc(e);` (or `calloc`, neither defined in the unit) of `main` becomes
+//! `T m@malloc[1]; t = m@malloc;` when:
+//!  * it runs at most once: `main` is named nowhere (one call of it), and no label precedes
+//!    the statement in `main`'s body (no jump goes back to it);
+//!  * `t` is a local of `main` declared once, and the program reads `t`'s value into
+//!    pointers `T *m` (`m = t;`, `m = (T *)t;`, `m` a local of `main` declared `T *m`),
+//!    all of one printed type `T`: the type the block's elements are used as.
+//!
+//! The array's size is immaterial (the proof never reads sizes); the block's start is the
+//! array's. What the rewrite drops is the null pointer `malloc` may return, through which
+//! no access survives, and the block's end of life at `free`, after which no access is
+//! defined. Only the proof sees the rewritten unit.
+
+use ladr_c::syntax::build::{self, declarator_name};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::{Node, Span};
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// A declaration's specifiers and one of its declarators.
+type Declared = (Vec<Node<DeclarationSpecifier>>, Declarator);
+
+/// What `main` does with its names: every declaration of each, `m = t;` copies of a
+/// name into a name, every identifier use.
+#[derive(Default)]
+struct Main {
+    /// Each declaration's specifiers and declarator.
+    declared: HashMap<String, Vec<Declared>>,
+    /// `m = t;` / `m = (T)t;`: `t` → each `m`.
+    copies: HashMap<String, Vec<String>>,
+    used: HashMap<String, usize>,
+    labels: usize,
+}
+
+impl Visitor for Main {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
+        for x in &d.node.declarators {
+            if let Some(n) = declarator_name(&x.node.declarator.node) {
+                let entry = (d.node.specifiers.clone(), x.node.declarator.node.clone());
+                self.declared.entry(n.to_string()).or_default().push(entry);
+            }
+        }
+        Ok(Walk::Descend)
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        if matches!(s.node, Statement::Labeled(_)) {
+            self.labels += 1;
+        }
+        Ok(Walk::Descend)
+    }
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        match &e.node {
+            Expression::Identifier(i) => {
+                *self.used.entry(i.node.name.clone()).or_default() += 1;
+            }
+            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
+                let rhs = super::access::strip_casts(&b.node.rhs);
+                if let (Some(m), Some(t)) = (build::ident_name(&b.node.lhs), build::ident_name(rhs))
+                {
+                    self.copies
+                        .entry(t.to_string())
+                        .or_default()
+                        .push(m.to_string());
+                }
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// `t = malloc(e);` / `t = calloc(…);` as a statement: `t`.
+fn allocation<'i>(i: &'i Node<BlockItem>, defined: &HashSet<&str>) -> Option<&'i str> {
+    let BlockItem::Statement(s) = &i.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    if b.node.operator.node != BinaryOperator::Assign {
+        return None;
+    }
+    let Expression::Call(c) = &b.node.rhs.node else {
+        return None;
+    };
+    let f = build::callee_name(&c.node)?;
+    (matches!(f, "malloc" | "calloc") && !defined.contains(f))
+        .then(|| build::ident_name(&b.node.lhs))
+        .flatten()
+}
+
+/// The element type `T` of the pointers `T *m` that `t`'s value is copied into: their
+/// specifiers (storage classes left out), when they are all one printed type.
+fn element_type(main: &Main, t: &str) -> Option<Vec<Node<DeclarationSpecifier>>> {
+    let mut found: Option<(String, Vec<Node<DeclarationSpecifier>>)> = None;
+    for m in main.copies.get(t)? {
+        let [(specs, d)] = main.declared.get(m)?.as_slice() else {
+            return None;
+        };
+        let pointer = matches!(d.kind.node, DeclaratorKind::Identifier(_))
+            && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)));
+        if !pointer {
+            return None;
+        }
+        let specs: Vec<_> = specs
+            .iter()
+            .filter(|s| !matches!(s.node, DeclarationSpecifier::StorageClass(_)))
+            .cloned()
+            .collect();
+        let printed = ladr_c::print::declaration_to_string(&Declaration {
+            specifiers: specs.clone(),
+            declarators: vec![],
+        });
+        match &found {
+            Some((p, _)) if *p != printed => return None,
+            Some(_) => {}
+            None => found = Some((printed, specs)),
+        }
+    }
+    found.map(|(_, s)| s)
+}
+
+/// `T name[1];`
+fn array_declaration(
+    specs: Vec<Node<DeclarationSpecifier>>,
+    name: &str,
+    span: Span,
+) -> Node<BlockItem> {
+    let size = ArraySize::VariableExpression(Box::new(build::int(1, span)));
+    let array = ArrayDeclarator {
+        qualifiers: vec![],
+        size,
+    };
+    let d = Declarator {
+        kind: build::node(DeclaratorKind::Identifier(build::id(name, span)), span),
+        derived: vec![build::node(
+            DerivedDeclarator::Array(build::node(array, span)),
+            span,
+        )],
+        extensions: vec![],
+    };
+    build::decl_item(build::declare(specs, build::node(d, span), None, span))
+}
+
+/// The unit with `main`'s blocks allocated once as arrays (module doc), or `None` when
+/// there is none.
+pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
+    let mut defined: HashSet<&str> = HashSet::new();
+    let mut main_at = None;
+    for (k, e) in unit.0.iter().enumerate() {
+        if let ExternalDeclaration::FunctionDefinition(f) = &e.node {
+            let Some(name) = build::function_name(&f.node) else {
+                continue;
+            };
+            defined.insert(name);
+            if name == "main" {
+                main_at = Some(k);
+            }
+        }
+    }
+    let main_at = main_at?;
+    let ExternalDeclaration::FunctionDefinition(def) = &unit.0[main_at].node else {
+        return None;
+    };
+    let Statement::Compound(items) = &def.node.statement.node else {
+        return None;
+    };
+    let mut whole = Main::default();
+    let _ = visit::unit(&mut whole, unit);
+    if whole.used.contains_key("main") {
+        return None;
+    }
+    let mut main = Main::default();
+    for i in items {
+        let _ = visit::block_item(&mut main, i);
+    }
+    let mut before = Main::default();
+    let mut out: Vec<Node<BlockItem>> = vec![];
+    let mut names: HashSet<String> = HashSet::new();
+    for i in items {
+        let _ = visit::block_item(&mut before, i);
+        let rewrite = allocation(i, &defined)
+            .filter(|_| before.labels == 0)
+            .filter(|t| main.declared.get(*t).is_some_and(|d| d.len() == 1))
+            .and_then(|t| Some((t, element_type(&main, t)?)));
+        let Some((t, specs)) = rewrite else {
+            out.push(i.clone());
+            continue;
+        };
+        let m = &main.copies[t][0];
+        let mut name = format!("{m}@malloc");
+        let mut k = 1;
+        while names.contains(&name) || whole.used.contains_key(&name) {
+            k += 1;
+            name = format!("{m}@malloc{k}");
+        }
+        names.insert(name.clone());
+        out.push(array_declaration(specs, &name, i.span));
+        out.push(build::item(build::expr_stmt(build::assign(
+            build::ident(t, i.span),
+            build::ident(&name, i.span),
+            i.span,
+        ))));
+    }
+    if names.is_empty() {
+        return None;
+    }
+    let mut unit = unit.clone();
+    if let ExternalDeclaration::FunctionDefinition(f) = &mut unit.0[main_at].node {
+        f.node.statement.node = Statement::Compound(out);
+    }
+    Some(unit)
+}
