@@ -14,6 +14,16 @@ fn thread_and_main(decl: &str, use_: &str, set: &str, write: &str) -> String {
     )
 }
 
+/// A thread writes `p[1][0]` through rows read as `sizeof(ROWS[0]) / sizeof(ROWS[0][0])`,
+/// `p` holding `double b[4][8]`'s start; `main` writes `b[2][0]`: racy unless `ROWS` is
+/// `b` (`c` has rows of 16: `p[1][0]` is `b[2][0]`).
+fn vla_rows(rows: &str) -> String {
+    format!(
+        "void *cap; long dim;\nvoid *w(void *x) {{\n  long t;\n  t = dim;\n  double (*p)[t];\n  p = cap;\n  p[1][0] = 1;\n  return 0;\n}}\n\
+         int main(void) {{\n  pthread_t th;\n  int n = 4, m = 8;\n  double b[n][m];\n  double c[n][16];\n  cap = b;\n  dim = sizeof({rows}[0]) / sizeof({rows}[0][0]);\n  pthread_create(&th, 0, w, 0);\n  b[2][0] = 2;\n  pthread_join(th, 0);\n  return 0;\n}}\n"
+    )
+}
+
 fn racy() -> Vec<(&'static str, String)> {
     vec![
         // the capture set to two arrays: `p` may point to `B`
@@ -108,6 +118,12 @@ fn racy() -> Vec<(&'static str, String)> {
             "omp-local-next",
             "#include <omp.h>\nint main(void) {\n  int i;\n  int a[100];\n#pragma omp parallel for\n  for (i = 0; i < 99; i++)\n    a[i] = a[i + 1] + 1;\n  return 0;\n}\n".to_string(),
         ),
+        // a variable-length matrix through rows of another matrix's length: `p[1][0]`
+        // is `b[2][0]`
+        (
+            "vla-rows-of-another",
+            vla_rows("c"),
+        ),
         // … of variable length
         (
             "omp-vla-next",
@@ -130,6 +146,15 @@ fn aliases_prove_regions_over_local_arrays_of_main() {
     let p = proof_of_source(body);
     assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
     // a local vector of variable length, the loop shared
+    // a variable-length matrix: the rows the lowering passes are its own (its column 0
+    // is within every row; a column `j < m` is not known to be: `bounds.rs`)
+    let body = "#include <omp.h>\nint main(void) {\n  int j, n = 10, m = 20;\n  double b[n][m];\n#pragma omp parallel for\n  for (j = 0; j < n; j++)\n    b[j][0] = b[j][0] + 1;\n  return 0;\n}\n";
+    let p = proof_of_source(body);
+    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
+    // … by hand (`vla_rows`)
+    let body = vla_rows("b");
+    let p = proof_of_source(&body);
+    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
     let body = "#include <omp.h>\nint main(void) {\n  int i, n = 100;\n  double v[n];\n#pragma omp parallel for\n  for (i = 0; i < n; i++)\n    v[i] = v[i] * 2;\n  return 0;\n}\n";
     let p = proof_of_source(body);
     assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));

@@ -319,3 +319,66 @@ fn worksharing_proves_regions_in_a_function_main_calls_once() {
         "b",
     );
 }
+
+#[test]
+fn critical_sections_are_one_lock_per_name() {
+    let region = |body: &str| in_main(&format!("#pragma omp parallel\n  {{\n{body}\n  }}"));
+    let racy = [
+        // two names, two locks
+        (
+            "two-names",
+            region("#pragma omp critical(x)\n    s += 1;\n#pragma omp critical(y)\n    s += 2;"),
+        ),
+        // a read outside the section
+        (
+            "read-outside",
+            region("#pragma omp critical\n    s += 1;\n    t = s;"),
+        ),
+        // a write outside
+        (
+            "write-outside",
+            region("#pragma omp critical\n    t = s;\n    s = 1;"),
+        ),
+    ];
+    let racy: Vec<(&str, &str)> = racy.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(PRELUDE, &racy);
+    // DRB085's shape: a local of `main` summed in an unnamed section; a global in a named
+    // one, read after the region
+    for body in [
+        "int main(void) {\n  int sum = 0;\n#pragma omp parallel\n  {\n#pragma omp critical\n    sum = sum + 1;\n  }\n  return sum;\n}\n",
+        "int main(void) {\n#pragma omp parallel\n  {\n#pragma omp critical(x)\n    s += 1;\n  }\n  return s;\n}\n",
+    ] {
+        let src = format!("{PRELUDE}{body}");
+        let p = proof_of_source(&src);
+        assert!(p.proved, "{src}\n{:#?}", ladr_report::proof::lines(&p));
+    }
+}
+
+#[test]
+fn row_indices_out_of_their_rows_keep_rows_apart_no_longer() {
+    // `c[i][j - 1]` with `j = 0` is `c[i - 1][99]` in memory (DRB014): iterations `i` and
+    // `i - 1` meet; so do `c[i][j + 1]` with `j = 99` and `c[i + 1][0]`
+    let pf = "#pragma omp parallel for private(j)\n  for (i = 1; i < 99; i++)\n    for (j = 0; j < 100; j++)\n";
+    let racy = [
+        ("row-underflow", in_main(&format!("{pf}      c[i][j] = c[i][j - 1];"))),
+        ("row-overflow", in_main(&format!("{pf}      c[i][j + 1] = c[i][j];"))),
+        // a bound the proof cannot read: `s` may exceed the row
+        (
+            "row-unknown-bound",
+            in_main("#pragma omp parallel for private(j)\n  for (i = 1; i < 99; i++)\n    for (j = 0; j < s; j++)\n      c[i][j] = 1;"),
+        ),
+        // DRB014 itself: a local matrix of variable length
+        (
+            "row-underflow-vla",
+            "int main(void) {\n  int i, j, n = 100, m = 100;\n  double b[n][m];\n#pragma omp parallel for private(j)\n  for (i = 1; i < n; i++)\n    for (j = 0; j < m; j++)\n      b[i][j] = b[i][j - 1];\n  return 0;\n}\n".to_string(),
+        ),
+    ];
+    let racy: Vec<(&str, &str)> = racy.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(PRELUDE, &racy);
+    // within the rows
+    assert_worksharing_proves(&in_main(&format!("{pf}      c[i][j] = c[i][j] + 1;")), "c");
+    assert_worksharing_proves(
+        &in_main("#pragma omp parallel for private(j)\n  for (i = 1; i < 99; i++)\n    for (j = 1; j <= 99; j++)\n      c[i][j] = c[i][j - 1];"),
+        "c",
+    );
+}

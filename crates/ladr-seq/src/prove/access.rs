@@ -517,24 +517,6 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// The mutex `&m` names, if it is one object the proof can name: a global (not
-    /// thread-local), or a part of one named by members and constant indices (`&s.m`,
-    /// `&m[4]`); a whole array is none.
-    pub(super) fn lock_of(&self, arg: &'a Node<Expression>) -> Option<Lock> {
-        let Expression::UnaryOperator(u) = &strip_casts(arg).node else {
-            return None;
-        };
-        if u.node.operator.node != UnaryOperator::Address {
-            return None;
-        }
-        let (v, path, _) = self.part(&u.node.operand)?;
-        let var = &self.decls.vars[v];
-        let constant = path.iter().all(|s| *s != Step::Index(None));
-        let whole_array = path.is_empty() && var.array != Tri::No;
-        (!var.automatic && !var.thread_local && constant && !whole_array)
-            .then_some(Lock::Mutex(v, path))
-    }
-
     /// `e` as a part of a named variable: members (`.f`) and elements of the variable
     /// when it surely is an array (`a[i][j]`, up to its known depth), with the index
     /// expressions read on the way. None: not such a part (a pointer is followed).
@@ -598,6 +580,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         if path.is_empty() {
             return false;
         }
+        let cut = self.rows_cut(&path, &indices);
         for i in indices {
             self.read(i);
         }
@@ -612,7 +595,8 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
         self.key = self.element_key(e);
         let path = self.own_path(e, path);
-        let path = self.iteration_path(e, path);
+        let mut path = self.iteration_path(e, path);
+        path.truncate(cut);
         self.access_part(Target::Var(v), path, write, false, e.span.start);
         self.key = None;
         true

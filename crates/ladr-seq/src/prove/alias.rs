@@ -38,6 +38,8 @@ use std::convert::Infallible;
 enum Source {
     Name(String),
     Null,
+    /// Dimension `j` of the array named ([`row_of`]).
+    Row(String, usize),
     Other,
 }
 
@@ -98,7 +100,10 @@ impl Visitor for Walker<'_, '_> {
                         _ if !plain => Source::Other,
                         Some(y) => Source::Name(y.to_string()),
                         None if super::access::is_zero(rhs) => Source::Null,
-                        None => Source::Other,
+                        None => match row_of(rhs) {
+                            Some((a, j)) => Source::Row(a.to_string(), j),
+                            None => Source::Other,
+                        },
                     };
                     self.uses.writes.entry(x.to_string()).or_default().push(y);
                 }
@@ -190,24 +195,37 @@ fn base_type(d: &Declaration) -> String {
     })
 }
 
-/// The constant sizes of `[N0]…[Nk]` (every derived declarator an array of one).
-fn constant_sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<String>> {
+/// A declared array dimension `[N]`: the constant `N` printed, or the name `N` is.
+#[derive(Clone, Debug, PartialEq)]
+enum Size {
+    Constant(String),
+    Name(String),
+    Other,
+}
+
+/// The sizes of `[N0]…[Nk]` (none: a derived declarator that is not an array).
+fn sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<Size>> {
     derived
         .iter()
         .map(|x| match &x.node {
-            DerivedDeclarator::Array(a) => match &a.node.size {
-                ArraySize::VariableExpression(e) if matches!(e.node, Expression::Constant(_)) => {
-                    Some(ladr_c::print::expr_to_string(&e.node))
-                }
-                _ => None,
-            },
+            DerivedDeclarator::Array(a) => Some(match &a.node.size {
+                ArraySize::VariableExpression(e) => match &e.node {
+                    Expression::Constant(_) => {
+                        Size::Constant(ladr_c::print::expr_to_string(&e.node))
+                    }
+                    Expression::Identifier(i) => Size::Name(i.node.name.clone()),
+                    _ => Size::Other,
+                },
+                _ => Size::Other,
+            }),
             _ => None,
         })
         .collect()
 }
 
-/// Is `p`'s declarator `(*p)[N1]…[Nk]` (or `*p` for k = 0) of `A`'s `A[N0][N1]…[Nk]`?
-fn pointer_to_row(p: &Declarator, a: &Declarator) -> bool {
+/// Is `p`'s declarator `(*p)[S1]…[Sk]` (or `*p` for k = 0) of `A`'s `A[N0][N1]…[Nk]`,
+/// each `Sj` the constant `Nj` is, or a name `row(name, j)` says is `A`'s dimension `j`?
+fn pointer_to_row(p: &Declarator, a: &Declarator, row: impl Fn(&str, usize) -> bool) -> bool {
     if !matches!(a.kind.node, DeclaratorKind::Identifier(_)) {
         return false;
     }
@@ -216,21 +234,67 @@ fn pointer_to_row(p: &Declarator, a: &Declarator) -> bool {
     if !matches!(first, Some(DerivedDeclarator::Array(_))) {
         return false;
     }
-    let Some(rows) = constant_sizes(&a.derived[1..]) else {
+    let Some(rows) = sizes(&a.derived[1..]) else {
         return false;
     };
     let pointer = |d: &Declarator| {
         matches!(d.kind.node, DeclaratorKind::Identifier(_))
             && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
     };
+    let same = |mine: &[Size]| {
+        mine.len() == rows.len()
+            && mine
+                .iter()
+                .zip(&rows)
+                .enumerate()
+                .all(|(j, pair)| match pair {
+                    (Size::Constant(x), Size::Constant(y)) => x == y,
+                    (Size::Name(t), _) => row(t, j + 1),
+                    _ => false,
+                })
+    };
     match &p.kind.node {
         DeclaratorKind::Identifier(_) => rows.is_empty() && pointer(p),
-        // `(*p)[N1]…[Nk]`, or `(*p)` for k = 0.
+        // `(*p)[S1]…[Sk]`, or `(*p)` for k = 0.
         DeclaratorKind::Declarator(inner) => {
-            pointer(&inner.node) && constant_sizes(&p.derived).as_deref() == Some(&rows[..])
+            pointer(&inner.node) && sizes(&p.derived).is_some_and(|mine| same(&mine))
         }
         DeclaratorKind::Abstract => false,
     }
+}
+
+/// `sizeof(a[0]…[0]) / sizeof(a[0]…[0][0])`, `j` zeros then `j + 1` (j ≥ 1): dimension
+/// `j` of the array `a` (how the OpenMP lowering passes a variable-length matrix's rows).
+fn row_of(e: &Node<Expression>) -> Option<(&str, usize)> {
+    // `x[0]…[0]`: the name and the number of zeros.
+    fn zeros(e: &Node<Expression>) -> Option<(&str, usize)> {
+        match &e.node {
+            Expression::Identifier(i) => Some((&i.node.name, 0)),
+            Expression::BinaryOperator(b)
+                if b.node.operator.node == BinaryOperator::Index
+                    && super::access::is_zero(&b.node.rhs)
+                    && matches!(b.node.rhs.node, Expression::Constant(_)) =>
+            {
+                zeros(&b.node.lhs).map(|(n, k)| (n, k + 1))
+            }
+            _ => None,
+        }
+    }
+    fn sized(e: &Node<Expression>) -> Option<(&str, usize)> {
+        match &e.node {
+            Expression::SizeOfVal(v) => zeros(&v.node.0),
+            _ => None,
+        }
+    }
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    if b.node.operator.node != BinaryOperator::Divide {
+        return None;
+    }
+    let (a, j) = sized(&b.node.lhs)?;
+    let (a2, j2) = sized(&b.node.rhs)?;
+    (a == a2 && j >= 1 && j2 == j + 1).then_some((a, j))
 }
 
 /// How many of `main`'s pointer locals a capture's value may pass through.
@@ -303,8 +367,10 @@ pub fn array_aliases(
         return out;
     };
     let main_named = functions.iter().any(|(_, _, u)| u.used.contains("main"));
-    // A capture `g`: its array `A`, or none.
-    let capture = |g: &str| -> Option<(VarId, &Declaration, &Declarator)> {
+    // A file-scope variable `g` without initialiser, declared once, that no function
+    // declares a local or parameter of that name for, takes the address of or writes
+    // but `main`: its writes in `main`, the only ones.
+    let main_writes = |g: &str| -> Option<&Vec<Source>> {
         let [(_, gx)] = file_scope.get(g)?.as_slice() else {
             return None;
         };
@@ -316,10 +382,11 @@ pub fn array_aliases(
             && functions
                 .iter()
                 .all(|(n, _, u)| *n == "main" || !u.writes.contains_key(g));
-        if !clean {
-            return None;
-        }
-        let writes = main.writes.get(g)?;
+        clean.then(|| main.writes.get(g)).flatten()
+    };
+    // A capture `g`: its array `A` (by its name), or none.
+    let capture = |g: &str| -> Option<(VarId, &str, &Declaration, &Declarator)> {
+        let writes = main_writes(g)?;
         let Some(Source::Name(a)) = writes.first() else {
             return None;
         };
@@ -336,7 +403,7 @@ pub fn array_aliases(
                 let [(d, x)] = file_scope.get(a)?.as_slice() else {
                     return None;
                 };
-                return Some((*globals.get(a)?, *d, &x.declarator.node));
+                return Some((*globals.get(a)?, a, *d, &x.declarator.node));
             };
             let [(d, x, true)] = decls.as_slice() else {
                 return None;
@@ -347,7 +414,7 @@ pub fn array_aliases(
             }
             if is_array(decl) {
                 let id = *locals.get(&(decl as *const Declarator as usize))?;
-                return x.initializer.is_none().then_some((id, *d, decl));
+                return x.initializer.is_none().then_some((id, a, *d, decl));
             }
             if main.addressed.contains(a) {
                 return None;
@@ -368,11 +435,29 @@ pub fn array_aliases(
             let Some(g) = single_source(u, p, x, false) else {
                 continue;
             };
-            let Some((array, ad, adecl)) = capture(g) else {
+            let Some((array, name, ad, adecl)) = capture(g) else {
                 continue;
             };
+            // A row size `t` of `p`: a local whose one source is a file-scope variable
+            // `main` only ever sets to `A`'s dimension `j`.
+            let row = |t: &str, j: usize| {
+                let Some([(_, tx, _)]) = u.declared.get(t).map(Vec::as_slice) else {
+                    return false;
+                };
+                if params.iter().any(|n| n == t) || u.addressed.contains(t) {
+                    return false;
+                }
+                let Some(dim) = single_source(u, t, tx, false) else {
+                    return false;
+                };
+                main_writes(dim).is_some_and(|w| {
+                    !w.is_empty()
+                        && w.iter()
+                            .all(|s| matches!(s, Source::Row(a, k) if a == name && *k == j))
+                })
+            };
             let pdecl = &x.declarator.node;
-            if base_type(d) != base_type(ad) || !pointer_to_row(pdecl, adecl) {
+            if base_type(d) != base_type(ad) || !pointer_to_row(pdecl, adecl, row) {
                 continue;
             }
             if let Some(&pv) = locals.get(&(pdecl as *const Declarator as usize)) {

@@ -73,6 +73,10 @@ pub struct TypeFacts {
     pub depth: Option<usize>,
 }
 
+/// Claim loops' exit tests by address: the loop variable, its lowest value and one past
+/// its highest after the test.
+pub type ClaimRanges = HashMap<usize, (String, i64, i64)>;
+
 /// The program's declarations.
 pub struct Decls<'a> {
     pub vars: Vec<Var>,
@@ -126,6 +130,12 @@ pub struct Decls<'a> {
     /// Pointers that can only hold the start of one array, of its element type: `p[i]` is
     /// that array's element ([`super::alias`]).
     pub array_aliases: HashMap<VarId, VarId>,
+    /// The claim loops' exit tests, by address: the iteration variable and its range
+    /// after the test ([`super::worksharing`]).
+    pub claim_ranges: ClaimRanges,
+    /// The row indices known within their dimension, by the address of their expression
+    /// ([`super::bounds`]).
+    pub in_bounds: HashSet<usize>,
     /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
@@ -174,6 +184,8 @@ impl<'a> Decls<'a> {
             thread_keys: HashSet::new(),
             iterations: HashMap::new(),
             array_aliases: HashMap::new(),
+            in_bounds: HashSet::new(),
+            claim_ranges: HashMap::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),
             fresh_sites: HashMap::new(),

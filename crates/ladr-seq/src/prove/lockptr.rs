@@ -51,6 +51,34 @@ fn key(arg: &Node<Expression>) -> usize {
 }
 
 impl<'a> Scan<'_, 'a> {
+    /// The mutex `&m` names, if it is one object the proof can name: a global (not
+    /// thread-local), or a part of one named by members and constant indices (`&s.m`,
+    /// `&m[4]`); a whole array is none, but a global array's name is its first element
+    /// (the OpenMP lowering's `critical` locks).
+    pub(super) fn lock_of(&self, arg: &'a Node<Expression>) -> Option<Lock> {
+        let arg = strip_casts(arg);
+        if let Expression::Identifier(i) = &arg.node {
+            // A global array decays to its first element's address: `&a[0]`.
+            let v = self.lookup(&i.node.name)?;
+            let var = &self.decls.vars[v];
+            let global = !var.automatic && !var.thread_local && var.function.is_none();
+            return (global && var.array == Tri::Yes)
+                .then(|| Lock::Mutex(v, vec![Step::Index(Some(0))]));
+        }
+        let Expression::UnaryOperator(u) = &arg.node else {
+            return None;
+        };
+        if u.node.operator.node != UnaryOperator::Address {
+            return None;
+        }
+        let (v, path, _) = self.part(&u.node.operand)?;
+        let var = &self.decls.vars[v];
+        let constant = path.iter().all(|s| *s != Step::Index(None));
+        let whole_array = path.is_empty() && var.array != Tri::No;
+        (!var.automatic && !var.thread_local && constant && !whole_array)
+            .then_some(Lock::Mutex(v, path))
+    }
+
     /// The lock a lock function's argument names, if the proof can name one: a global's
     /// part, an element's, or through a pointer.
     pub fn lock_named(&mut self, arg: &'a Node<Expression>) -> Option<Lock> {

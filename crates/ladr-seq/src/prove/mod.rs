@@ -34,6 +34,7 @@ mod access;
 mod alias;
 mod barrier;
 mod blocks;
+mod bounds;
 mod decls;
 mod disjoint;
 mod element;

@@ -67,7 +67,8 @@ struct Use {
 ///
 /// Past an index that may be equal in both, the next steps still index arrays of one
 /// type: two threads' iteration indices there ([`Step::Iter`], the same loop and the same
-/// offset) still tell the elements apart (indices in bounds, `docs/decisions/static.md`).
+/// offset) still tell the elements apart. Paths whose later row indices may leave their
+/// rows were cut before their run of indices ([`super::bounds`]).
 fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
     let index = |s: &Step| matches!(s, Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..));
     let mut equal_so_far = true;

@@ -354,6 +354,9 @@ struct Claim<'a> {
     counter: String,
     k: String,
     i: String,
+    /// `lb` and `s` of `i = lb + k * s`.
+    lb: i64,
+    step: i64,
     body: &'a [Node<BlockItem>],
 }
 
@@ -524,9 +527,10 @@ fn claim<'a>(w: &'a Node<Statement>, body: &'a Node<Statement>) -> Option<Claim<
     let Expression::BinaryOperator(b) = &value.node else {
         return None;
     };
-    if b.node.operator.node != BinaryOperator::Plus || constant(&b.node.lhs).is_none() {
+    if b.node.operator.node != BinaryOperator::Plus {
         return None;
     }
+    let lb = constant(&b.node.lhs)?;
     let Expression::BinaryOperator(m) = &b.node.rhs.node else {
         return None;
     };
@@ -553,6 +557,8 @@ fn claim<'a>(w: &'a Node<Statement>, body: &'a Node<Statement>) -> Option<Claim<
         counter,
         k,
         i: i.to_string(),
+        lb,
+        step: step?,
         body,
     })
 }
@@ -624,11 +630,12 @@ pub fn iterations(
     bodies: &HashMap<String, &FunctionDefinition>,
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
-) -> HashMap<usize, super::Step> {
+) -> (HashMap<usize, super::Step>, super::decls::ClaimRanges) {
     let mut out = HashMap::new();
+    let mut ranges = HashMap::new();
     let team = team_routines(unit, main, facts);
     if team.is_empty() {
-        return out;
+        return (out, ranges);
     }
     // Every use of every name in the program, and the writes and addresses.
     let mut effects = Effects::default();
@@ -694,8 +701,53 @@ pub fn iterations(
         for item in c.body {
             let _ = visit::block_item(&mut found, item);
         }
+        if let Some((test, hi)) =
+            exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
+        {
+            ranges.insert(test, (c.i.clone(), c.lb, hi));
+        }
     }
-    out
+    (out, ranges)
+}
+
+/// The claim body's first statement `if (!(i < E)) { …; goto L; }` (`E` a constant, `L`
+/// no label of the loop, a positive step): its address, and `E`. After it, `i` is in
+/// `[lb, E)`: `k` is at least the counter, which is never negative
+/// ([`super::bounds::counter_from_zero`]).
+fn exit_test(c: &Claim) -> Option<(usize, i64)> {
+    let first = c.body.first()?;
+    let BlockItem::Statement(s) = &first.node else {
+        return None;
+    };
+    let Statement::If(t) = &s.node else {
+        return None;
+    };
+    if c.step <= 0 || t.node.else_statement.is_some() {
+        return None;
+    }
+    let Expression::UnaryOperator(u) = &t.node.condition.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(b) = &u.node.operand.node else {
+        return None;
+    };
+    let less = u.node.operator.node == UnaryOperator::Negate
+        && b.node.operator.node == BinaryOperator::Less
+        && name_of(&b.node.lhs) == Some(c.i.as_str());
+    let hi = constant(&b.node.rhs).filter(|_| less)?;
+    let leaves = match &t.node.then_statement.node {
+        Statement::Compound(items) => items.last().is_some_and(
+            |i| matches!(&i.node, BlockItem::Statement(s) if matches!(s.node, Statement::Goto(_))),
+        ),
+        Statement::Goto(_) => true,
+        _ => false,
+    };
+    let labels_inside = c.body.iter().any(|i| {
+        let mut l = super::bounds::Labels(false);
+        let _ = visit::block_item(&mut l, i);
+        l.0
+    });
+    (leaves && !labels_inside).then_some((first as *const Node<BlockItem> as usize, hi))
 }
 
 /// The names of a function declarator's parameters.
@@ -866,15 +918,18 @@ impl<'a> super::scan::Scan<'_, 'a> {
     }
 }
 
-/// The team routines ([`team_routines`]), and the claim loops' indices in `decls`.
+/// The team routines ([`team_routines`]), and the claim loops' indices and the row
+/// indices in bounds ([`super::bounds`]) in `decls`.
 pub fn prepare(
     decls: &mut super::decls::Decls,
     unit: &TranslationUnit,
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    let found = iterations(unit, &decls.bodies, main, facts);
+    let (found, ranges) = iterations(unit, &decls.bodies, main, facts);
     decls.iterations = found;
+    decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
+    decls.claim_ranges = ranges;
     team_routines(unit, main, facts)
 }
 

@@ -317,21 +317,23 @@ impl Lowering {
                     Span::none(),
                 ));
                 setup.push(set(ident(&cap, span), ident(n, span), span));
+                // Dimension j (j ≥ 1) of `a`: sizeof a[0]…[0] (j zeros) / sizeof of its
+                // element.
                 let mut sizes = vec![];
                 let mut elem = ident(n, span);
                 for j in 1..var.rank() {
                     let dim = format!("{cap}_dim{j}");
                     self.global(&[TypeSpecifier::Long], &dim, None);
+                    elem = index(elem, int(0, span), span);
                     let inner = index(elem.clone(), int(0, span), span);
                     let ratio = binop(
                         BinaryOperator::Divide,
-                        size_of_val(elem, span),
-                        size_of_val(inner.clone(), span),
+                        size_of_val(elem.clone(), span),
+                        size_of_val(inner, span),
                         span,
                     );
                     setup.push(set(ident(&dim, span), ratio, span));
                     sizes.push(ident(&dim, span));
-                    elem = inner;
                 }
                 let shaped = var.with_inner_sizes(sizes);
                 prologue.push(decl_item(shaped.declare(
@@ -642,4 +644,27 @@ pub(super) fn routine_def(
         }
     }
     f
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_variable_length_matrix_keeps_its_row_length() {
+        // `double b[n][m]`: the region's `double (*b)[d1]` needs `d1 = m`, read as
+        // `sizeof b[0] / sizeof b[0][0]` (`sizeof b / sizeof b[0]` is `n`).
+        let src = "int main(void) {\n  int n = 2, m = 3, i;\n  double b[n][m];\n  double c[n][m][n];\n\
+                   #pragma omp parallel for\n  for (i = 0; i < n; i++) { b[i][0] = 1; c[i][0][0] = 1; }\n  return 0;\n}\n";
+        let lowered = crate::frontend::parse_part(src, "t.c", 2).expect("parses");
+        let text = crate::print::print_unit(&lowered.unit).text;
+        for (dim, ratio) in [
+            ("b_dim1", "sizeof(b[0]) / sizeof(b[0][0])"),
+            ("c_dim1", "sizeof(c[0]) / sizeof(c[0][0])"),
+            ("c_dim2", "sizeof(c[0][0]) / sizeof(c[0][0][0])"),
+        ] {
+            assert!(
+                text.contains(&format!("{dim} = {ratio};")),
+                "{dim}:\n{text}"
+            );
+        }
+    }
 }

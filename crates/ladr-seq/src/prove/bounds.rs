@@ -1,0 +1,502 @@
+//! Row indices known to be within their dimension (`docs/decisions/static.md`, "Indices
+//! within their rows"). Two accesses `b[i][j]` and `b[i'][j']` with `i ≠ i'` touch
+//! different elements only when `j` and `j'` stay within the rows: `b[i][-1]` is
+//! `b[i - 1][M - 1]` in memory (DataRaceBench's DRB014 races through it). The proof tells
+//! elements apart at an index followed by more indices of the same array only where those
+//! later indices are known in bounds ([`super::scan::Scan::named_part`]).
+//!
+//! An index expression `e` at position `k ≥ 1` of `x[e0][e1]…[ek]` is in bounds when
+//! dimension `k` of `x` is a constant `D` (`x` declared once in its function, as its
+//! parameter, or at file scope, `T x[D0][D1]…` or `T (*x)[D1]…`; `D` = 1 where it is not
+//! known: a variable length is at least 1) and the values of `e` lie in `[0, D)`: `e` is a constant, or `j`, `j + c`, `j - c` of a counter `j` of an
+//! enclosing loop of the normal form
+//!
+//! ```text
+//! j = c0;  while (j < E) { … j++; }      (or j <= E, E a constant)
+//! ```
+//!
+//! or a claim loop's variable after its exit test (`worksharing::exit_test`: `[lb, E)`),
+//! where `j` is a local of the function declared once, its address never taken (but by
+//! `__CPROVER_havoc_object`, a write), written in the body only by the last statement's
+//! increment, and no `goto` from outside the body
+//! enters it: inside the body, `c0 ≤ j < E` (`≤ E`).
+
+use super::access::{constant_index, strip_casts};
+use super::decls::ClaimRanges;
+use super::{Path, Step};
+use ladr_c::syntax::build::{declarator_name, parameter_names};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::{is_assign_op, is_inc_dec, Walk};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// The addresses of the index expressions known in bounds (module doc).
+pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize> {
+    let mut globals: HashMap<String, Vec<Declarator>> = HashMap::new();
+    for e in &unit.0 {
+        if let ExternalDeclaration::Declaration(d) = &e.node {
+            for x in &d.node.declarators {
+                if let Some(n) = declarator_name(&x.node.declarator.node) {
+                    let entry = globals.entry(n.to_string()).or_default();
+                    entry.push(x.node.declarator.node.clone());
+                }
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for e in &unit.0 {
+        let ExternalDeclaration::FunctionDefinition(f) = &e.node else {
+            continue;
+        };
+        let mut facts = Facts::default();
+        let _ = visit::stmt(&mut facts, &f.node.statement);
+        for p in parameters(&f.node.declarator.node) {
+            if let Some(n) = declarator_name(&p) {
+                facts
+                    .declared
+                    .entry(n.to_string())
+                    .or_default()
+                    .push(p.clone());
+            }
+        }
+        let params = parameter_names(&f.node.declarator.node);
+        let mut b = Bounds {
+            facts: &facts,
+            globals: &globals,
+            params: &params,
+            claims,
+            ranges: vec![],
+            out: &mut out,
+        };
+        let _ = visit::stmt(&mut b, &f.node.statement);
+    }
+    out
+}
+
+/// The declarators of a function's parameters.
+fn parameters(d: &Declarator) -> Vec<Declarator> {
+    let inner = ladr_c::syntax::build::innermost(d);
+    for x in &inner.derived {
+        if let DerivedDeclarator::Function(f) = &x.node {
+            return f
+                .node
+                .parameters
+                .iter()
+                .filter_map(|p| p.node.declarator.as_ref().map(|d| d.node.clone()))
+                .collect();
+        }
+    }
+    vec![]
+}
+
+/// What a function does with its names.
+#[derive(Default)]
+struct Facts {
+    declared: HashMap<String, Vec<Declarator>>,
+    addressed: HashSet<String>,
+    /// `goto L` of each label, counted.
+    gotos: HashMap<String, usize>,
+}
+
+impl Visitor for Facts {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
+        for x in &d.node.declarators {
+            if let Some(n) = declarator_name(&x.node.declarator.node) {
+                let entry = self.declared.entry(n.to_string()).or_default();
+                entry.push(x.node.declarator.node.clone());
+            }
+        }
+        Ok(Walk::Descend)
+    }
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::Call(c) = &e.node {
+            // `__CPROVER_havoc_object(&j)`: a write of `j` where it is, no escape.
+            if ladr_c::syntax::build::callee_name(&c.node) == Some(ladr_ir::abi::HAVOC) {
+                return Ok(Walk::Skip);
+            }
+        }
+        if let Expression::UnaryOperator(u) = &e.node {
+            if u.node.operator.node == UnaryOperator::Address {
+                if let Expression::Identifier(i) = &u.node.operand.node {
+                    self.addressed.insert(i.node.name.clone());
+                }
+            }
+        }
+        Ok(Walk::Descend)
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        if let Statement::Goto(l) = &s.node {
+            *self.gotos.entry(l.node.name.clone()).or_default() += 1;
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+/// A loop body's writes of one name, its labels and its `goto`s.
+struct Body<'n> {
+    name: &'n str,
+    writes: usize,
+    labels: Vec<String>,
+    gotos: HashMap<String, usize>,
+}
+
+impl Visitor for Body<'_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        let named = |x: &Node<Expression>| matches!(&x.node, Expression::Identifier(i) if i.node.name == self.name);
+        let write = match &e.node {
+            Expression::BinaryOperator(b) => {
+                is_assign_op(&b.node.operator.node) && named(&b.node.lhs)
+            }
+            Expression::UnaryOperator(u) => {
+                (is_inc_dec(&u.node.operator.node)
+                    || u.node.operator.node == UnaryOperator::Address)
+                    && named(&u.node.operand)
+            }
+            _ => false,
+        };
+        self.writes += usize::from(write);
+        Ok(Walk::Descend)
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        match &s.node {
+            Statement::Goto(l) => *self.gotos.entry(l.node.name.clone()).or_default() += 1,
+            Statement::Labeled(l) => {
+                if let Label::Identifier(i) = &l.node.label.node {
+                    self.labels.push(i.node.name.clone());
+                }
+            }
+            _ => {}
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+struct Bounds<'f> {
+    facts: &'f Facts,
+    claims: &'f ClaimRanges,
+    globals: &'f HashMap<String, Vec<Declarator>>,
+    params: &'f [String],
+    /// The counters of the enclosing loops: name, lowest value, one past the highest.
+    ranges: Vec<(String, i64, i64)>,
+    out: &'f mut HashSet<usize>,
+}
+
+/// `j = c;`: `j` and `c`.
+fn counter_start(i: &Node<BlockItem>) -> Option<(&str, i64)> {
+    let BlockItem::Statement(s) = &i.node else {
+        return None;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    if b.node.operator.node != BinaryOperator::Assign {
+        return None;
+    }
+    let Expression::Identifier(j) = &b.node.lhs.node else {
+        return None;
+    };
+    Some((&j.node.name, constant(&b.node.rhs)?))
+}
+
+fn constant(e: &Node<Expression>) -> Option<i64> {
+    match &strip_casts(e).node {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Minus => {
+            constant(&u.node.operand).map(|c| -c)
+        }
+        _ => i64::try_from(constant_index(e)?).ok(),
+    }
+}
+
+/// Is `s` the increment `j++;` (`++j;`, `j += 1;`, `j = j + 1;`)?
+fn increments(s: &Node<BlockItem>, j: &str) -> bool {
+    let BlockItem::Statement(s) = &s.node else {
+        return false;
+    };
+    let Statement::Expression(Some(e)) = &s.node else {
+        return false;
+    };
+    let is_j =
+        |x: &Node<Expression>| matches!(&x.node, Expression::Identifier(i) if i.node.name == j);
+    match &e.node {
+        Expression::UnaryOperator(u) => {
+            matches!(
+                u.node.operator.node,
+                UnaryOperator::PostIncrement | UnaryOperator::PreIncrement
+            ) && is_j(&u.node.operand)
+        }
+        Expression::BinaryOperator(b) => match b.node.operator.node {
+            BinaryOperator::AssignPlus => is_j(&b.node.lhs) && constant(&b.node.rhs) == Some(1),
+            BinaryOperator::Assign => {
+                is_j(&b.node.lhs)
+                    && matches!(&b.node.rhs.node, Expression::BinaryOperator(p)
+                        if p.node.operator.node == BinaryOperator::Plus
+                            && is_j(&p.node.lhs)
+                            && constant(&p.node.rhs) == Some(1))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+impl Bounds<'_> {
+    /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
+    fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, i64)> {
+        let local = self.facts.declared.get(j).is_some_and(|d| d.len() == 1)
+            && !self.globals.contains_key(j)
+            && !self.params.iter().any(|p| p == j)
+            && !self.facts.addressed.contains(j);
+        if !local {
+            return None;
+        }
+        let Expression::BinaryOperator(c) = &w.expression.node else {
+            return None;
+        };
+        let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
+        let end = constant(&c.node.rhs)?;
+        let hi = match c.node.operator.node {
+            BinaryOperator::Less if is_j => end,
+            BinaryOperator::LessOrEqual if is_j => end.checked_add(1)?,
+            _ => return None,
+        };
+        let Statement::Compound(items) = &w.statement.node else {
+            return None;
+        };
+        if !items.last().is_some_and(|i| increments(i, j)) {
+            return None;
+        }
+        let mut body = Body {
+            name: j,
+            writes: 0,
+            labels: vec![],
+            gotos: HashMap::new(),
+        };
+        let _ = visit::stmt(&mut body, &w.statement);
+        let entered = body.labels.iter().any(|l| {
+            self.facts.gotos.get(l).copied().unwrap_or(0) != body.gotos.get(l).copied().unwrap_or(0)
+        });
+        (body.writes == 1 && !entered).then_some((c0, hi))
+    }
+
+    fn range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {
+        if let Some(c) = constant(e) {
+            return Some((c, c.checked_add(1)?));
+        }
+        match &e.node {
+            Expression::Identifier(i) => self
+                .ranges
+                .iter()
+                .rev()
+                .find(|(n, _, _)| *n == i.node.name)
+                .map(|(_, lo, hi)| (*lo, *hi)),
+            Expression::BinaryOperator(b) => {
+                let (lo, hi) = match b.node.operator.node {
+                    BinaryOperator::Plus | BinaryOperator::Minus => self.range(&b.node.lhs)?,
+                    _ => return None,
+                };
+                let c = constant(&b.node.rhs)?;
+                let c = if b.node.operator.node == BinaryOperator::Minus {
+                    c.checked_neg()?
+                } else {
+                    c
+                };
+                Some((lo.checked_add(c)?, hi.checked_add(c)?))
+            }
+            _ => None,
+        }
+    }
+
+    /// The constant dimensions 1… of the array `x` names (`None`: one not known).
+    fn dims(&self, x: &str) -> Vec<Option<i64>> {
+        let local = self.facts.declared.get(x);
+        let d = match local.map(Vec::as_slice) {
+            Some([d]) => d,
+            Some(_) => return vec![],
+            None => match self.globals.get(x).map(Vec::as_slice) {
+                Some([d]) => d,
+                _ => return vec![],
+            },
+        };
+        let derived: &[Node<DerivedDeclarator>] = match &d.kind.node {
+            DeclaratorKind::Identifier(_) => d.derived.get(1..).unwrap_or(&[]),
+            DeclaratorKind::Declarator(inner)
+                if matches!(inner.node.kind.node, DeclaratorKind::Identifier(_))
+                    && matches!(inner.node.derived.as_slice(),
+                        [p] if matches!(p.node, DerivedDeclarator::Pointer(_))) =>
+            {
+                &d.derived
+            }
+            _ => &[],
+        };
+        derived
+            .iter()
+            .map(|x| match &x.node {
+                DerivedDeclarator::Array(a) => match &a.node.size {
+                    ArraySize::VariableExpression(e) => constant(e),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Marks the in-bounds indices of the chain `x[e0]…[ek]` that is `e`.
+    fn chain(&mut self, e: &Node<Expression>) {
+        let mut indices = vec![];
+        let mut base = e;
+        while let Expression::BinaryOperator(b) = &base.node {
+            if b.node.operator.node != BinaryOperator::Index {
+                break;
+            }
+            indices.push(&b.node.rhs);
+            base = &b.node.lhs;
+        }
+        let Expression::Identifier(x) = &base.node else {
+            return;
+        };
+        indices.reverse();
+        let dims = self.dims(&x.node.name);
+        for (k, i) in indices.iter().enumerate().skip(1) {
+            // A dimension not known is at least 1 (C11 6.7.6.2p5): index 0 is within it.
+            let d = dims.get(k - 1).copied().flatten().unwrap_or(1);
+            if self.range(i).is_some_and(|(lo, hi)| lo >= 0 && hi <= d) {
+                let node: &Node<Expression> = i;
+                self.out.insert(node as *const Node<Expression> as usize);
+            }
+        }
+    }
+}
+
+impl Visitor for Bounds<'_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if matches!(&e.node, Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+        {
+            self.chain(e);
+        }
+        Ok(Walk::Descend)
+    }
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        let Statement::Compound(items) = &s.node else {
+            return Ok(Walk::Descend);
+        };
+        let depth = self.ranges.len();
+        for (k, item) in items.iter().enumerate() {
+            let looped = match &item.node {
+                BlockItem::Statement(w) => match &w.node {
+                    Statement::While(w) => k
+                        .checked_sub(1)
+                        .and_then(|p| counter_start(&items[p]))
+                        .and_then(|(j, c0)| Some((j, self.counter(j, c0, &w.node)?, w))),
+                    _ => None,
+                },
+                _ => None,
+            };
+            match looped {
+                Some((j, (lo, hi), w)) => {
+                    let _ = visit::expr(self, &w.node.expression);
+                    self.ranges.push((j.to_string(), lo, hi));
+                    let _ = visit::stmt(self, &w.node.statement);
+                    self.ranges.pop();
+                }
+                None => {
+                    let _ = visit::block_item(self, item);
+                }
+            }
+            // A claim loop's exit test: its variable's range for the rest of the body.
+            if let Some((i, lo, hi)) = self.claims.get(&(item as *const Node<BlockItem> as usize)) {
+                self.ranges.push((i.clone(), *lo, *hi));
+            }
+        }
+        self.ranges.truncate(depth);
+        Ok(Walk::Skip)
+    }
+}
+
+/// Any label?
+pub(super) struct Labels(pub bool);
+
+impl Visitor for Labels {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        self.0 |= matches!(s.node, Statement::Labeled(_));
+        Ok(Walk::Descend)
+    }
+}
+
+/// Is the counter `c` never negative: declared without initialiser (0), and written, but
+/// by `c = 0`, by exactly one `c = x + 1` (its claim's, `x` at least `c`)?
+pub(super) fn counter_from_zero(unit: &TranslationUnit, c: &str) -> bool {
+    struct W<'n>(&'n str, usize, bool);
+    impl Visitor for W<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = true;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            if let Expression::BinaryOperator(b) = &e.node {
+                if is_assign_op(&b.node.operator.node)
+                    && super::worksharing::name_of(&b.node.lhs) == Some(self.0)
+                {
+                    let zero = b.node.operator.node == BinaryOperator::Assign
+                        && constant(&b.node.rhs) == Some(0);
+                    self.1 += usize::from(!zero);
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
+            for x in &d.node.declarators {
+                let name = ladr_c::syntax::build::declarator_name(&x.node.declarator.node);
+                self.2 |= name == Some(self.0) && x.node.initializer.is_some();
+            }
+            Ok(Walk::Descend)
+        }
+    }
+    let mut w = W(c, 0, false);
+    let _ = visit::unit(&mut w, unit);
+    w.1 == 1 && !w.2
+}
+
+impl<'a> super::scan::Scan<'_, 'a> {
+    /// Where `path` (with its index expressions `indices`, in order) must end so that it
+    /// names no element apart by an index that later indices of its array may move out of
+    /// its row: at the start of the first run of consecutive indices one of whose later
+    /// indices is not known in bounds ([`super::bounds`]).
+    pub(super) fn rows_cut(&self, path: &Path, indices: &[&'a Node<Expression>]) -> usize {
+        let mut k = 0;
+        let mut run_start = None;
+        for (at, step) in path.iter().enumerate() {
+            if !matches!(step, Step::Index(_)) {
+                run_start = None;
+                continue;
+            }
+            let Some(i) = indices.get(k) else {
+                return run_start.unwrap_or(at);
+            };
+            k += 1;
+            match run_start {
+                None => run_start = Some(at),
+                Some(start) => {
+                    if !self
+                        .decls
+                        .in_bounds
+                        .contains(&(*i as *const Node<Expression> as usize))
+                    {
+                        return start;
+                    }
+                }
+            }
+        }
+        path.len()
+    }
+}
