@@ -81,25 +81,12 @@ impl Visitor for Main {
 
 /// `t = malloc(e);` / `t = calloc(…);` as a statement: `t`.
 fn allocation<'i>(i: &'i Node<BlockItem>, defined: &HashSet<&str>) -> Option<&'i str> {
-    let BlockItem::Statement(s) = &i.node else {
-        return None;
-    };
-    let Statement::Expression(Some(e)) = &s.node else {
-        return None;
-    };
-    let Expression::BinaryOperator(b) = &e.node else {
-        return None;
-    };
-    if b.node.operator.node != BinaryOperator::Assign {
-        return None;
-    }
-    let Expression::Call(c) = &b.node.rhs.node else {
+    let (t, value) = super::worksharing::assignment(i)?;
+    let Expression::Call(c) = &value.node else {
         return None;
     };
     let f = build::callee_name(&c.node)?;
-    (matches!(f, "malloc" | "calloc") && !defined.contains(f))
-        .then(|| build::ident_name(&b.node.lhs))
-        .flatten()
+    (matches!(f, "malloc" | "calloc") && !defined.contains(f)).then_some(t)
 }
 
 /// The element type `T` of the pointers `T *m` that `t`'s value is copied into: their

@@ -189,22 +189,8 @@ struct Bounds<'f> {
 
 /// `j = c;`: `j` and `c`.
 fn counter_start(i: &Node<BlockItem>) -> Option<(&str, i64)> {
-    let BlockItem::Statement(s) = &i.node else {
-        return None;
-    };
-    let Statement::Expression(Some(e)) = &s.node else {
-        return None;
-    };
-    let Expression::BinaryOperator(b) = &e.node else {
-        return None;
-    };
-    if b.node.operator.node != BinaryOperator::Assign {
-        return None;
-    }
-    let Expression::Identifier(j) = &b.node.lhs.node else {
-        return None;
-    };
-    Some((&j.node.name, constant(&b.node.rhs)?))
+    let (j, value) = super::worksharing::assignment(i)?;
+    Some((j, constant(value)?))
 }
 
 fn constant(e: &Node<Expression>) -> Option<i64> {

@@ -327,7 +327,7 @@ fn effects_of_expr(x: &Node<Expression>) -> Effects {
 }
 
 /// `x = e;`: (`x`, `e`).
-fn assignment(i: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
+pub(super) fn assignment(i: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
     let BlockItem::Statement(s) = &i.node else {
         return None;
     };
