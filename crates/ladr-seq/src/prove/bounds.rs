@@ -8,18 +8,14 @@
 //! An index expression `e` at position `k ≥ 1` of `x[e0][e1]…[ek]` is in bounds when
 //! dimension `k` of `x` is a constant `D` (`x` declared once in its function, as its
 //! parameter, or at file scope, `T x[D0][D1]…` or `T (*x)[D1]…`; `D` = 1 where it is not
-//! known: a variable length is at least 1) and the values of `e` lie in `[0, D)`: `e` is a constant, or `j`, `j + c`, `j - c` of a counter `j` of an
-//! enclosing loop of the normal form
-//!
-//! ```text
-//! j = c0;  while (j < E) { … j++; }      (or j <= E, E a constant)
-//! ```
-//!
-//! or a claim loop's variable after its exit test (`worksharing::exit_test`: `[lb, E)`),
-//! where `j` is a local of the function declared once, its address never taken (but by
-//! `__CPROVER_havoc_object`, a write), written in the body only by the last statement's
-//! increment, and no `goto` from outside the body
-//! enters it: inside the body, `c0 ≤ j < E` (`≤ E`).
+//! known: a variable length is at least 1) and the values of `e` lie in `[0, D)`: `e` is
+//! a constant, or `j`, `j + c`, `j - c` of
+//!  * a counter `j` of an enclosing loop of the normal form
+//!    `j = c0; while (j < E) { … j++; }` (or `j <= E`, `E` a constant), `j` a local of the
+//!    function declared once, its address never taken (but by `__CPROVER_havoc_object`, a
+//!    write), written in the body only by the last statement's increment, no `goto` from
+//!    outside the body entering it: inside the body, `c0 ≤ j < E` (`≤ E`);
+//!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
 
 use super::access::{constant_index, strip_casts};
 use super::decls::ClaimRanges;
