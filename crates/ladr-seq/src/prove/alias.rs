@@ -35,7 +35,7 @@ use std::convert::Infallible;
 
 /// The value a write gives.
 #[derive(Clone, Debug, PartialEq)]
-enum Source {
+pub(super) enum Source {
     Name(String),
     Null,
     /// Dimension `j` of the array named ([`row_of`]).
@@ -45,12 +45,12 @@ enum Source {
 
 /// What a function (or the unit) does with each name.
 #[derive(Default)]
-struct Uses<'a> {
+pub(super) struct Uses<'a> {
     /// Declarations (block scope), with whether at the body's top level.
-    declared: HashMap<String, Vec<(&'a Declaration, &'a InitDeclarator, bool)>>,
+    pub declared: HashMap<String, Vec<(&'a Declaration, &'a InitDeclarator, bool)>>,
     /// The writes of each name `x`: `x = y;` of an identifier `y` (casts aside), of a null
     /// pointer constant, or another.
-    writes: HashMap<String, Vec<Source>>,
+    pub writes: HashMap<String, Vec<Source>>,
     addressed: HashSet<String>,
     used: HashSet<String>,
 }
@@ -166,7 +166,7 @@ impl<'a> Nested<'_, 'a> {
     }
 }
 
-fn uses_of(f: &FunctionDefinition) -> Option<Uses<'_>> {
+pub(super) fn uses_of(f: &FunctionDefinition) -> Option<Uses<'_>> {
     let Statement::Compound(items) = &f.statement.node else {
         return None;
     };
@@ -223,44 +223,44 @@ fn sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<Size>> {
         .collect()
 }
 
-/// Is `p`'s declarator `(*p)[S1]…[Sk]` (or `*p` for k = 0) of `A`'s `A[N0][N1]…[Nk]`,
-/// each `Sj` the constant `Nj` is, or a name `row(name, j)` says is `A`'s dimension `j`?
-fn pointer_to_row(p: &Declarator, a: &Declarator, row: impl Fn(&str, usize) -> bool) -> bool {
-    if !matches!(a.kind.node, DeclaratorKind::Identifier(_)) {
-        return false;
-    }
-    // `[N0]` of any size (a variable-length array too): only the rows' sizes matter.
-    let first = a.derived.first().map(|x| &x.node);
-    if !matches!(first, Some(DerivedDeclarator::Array(_))) {
-        return false;
-    }
-    let Some(rows) = sizes(&a.derived[1..]) else {
-        return false;
-    };
+/// What an index of the array or pointer declared `d` leads to: the derived declarators
+/// after the first dimension: `[N1]…[Nk]` of an array `x[N0][N1]…[Nk]` or of a pointer to
+/// rows `(*x)[N1]…[Nk]`, none of a pointer `*x`. `None`: another declarator.
+pub(super) fn rows(d: &Declarator) -> Option<&[Node<DerivedDeclarator>]> {
     let pointer = |d: &Declarator| {
         matches!(d.kind.node, DeclaratorKind::Identifier(_))
             && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)))
     };
-    let same = |mine: &[Size]| {
-        mine.len() == rows.len()
-            && mine
-                .iter()
-                .zip(&rows)
-                .enumerate()
-                .all(|(j, pair)| match pair {
-                    (Size::Constant(x), Size::Constant(y)) => x == y,
-                    (Size::Name(t), _) => row(t, j + 1),
-                    _ => false,
-                })
-    };
-    match &p.kind.node {
-        DeclaratorKind::Identifier(_) => rows.is_empty() && pointer(p),
-        // `(*p)[S1]…[Sk]`, or `(*p)` for k = 0.
-        DeclaratorKind::Declarator(inner) => {
-            pointer(&inner.node) && sizes(&p.derived).is_some_and(|mine| same(&mine))
-        }
-        DeclaratorKind::Abstract => false,
+    match &d.kind.node {
+        DeclaratorKind::Identifier(_) if pointer(d) => Some(&[]),
+        DeclaratorKind::Identifier(_) if is_array(d) => Some(&d.derived[1..]),
+        DeclaratorKind::Declarator(inner) if pointer(&inner.node) => Some(&d.derived),
+        _ => None,
     }
+}
+
+/// Is `p`'s declarator `(*p)[S1]…[Sk]` (or `*p` for k = 0) of `A`'s `A[N0][N1]…[Nk]`,
+/// each `Sj` the constant `Nj` is, or a name `row(name, j)` says is `A`'s dimension `j`?
+fn pointer_to_row(p: &Declarator, a: &Declarator, row: impl Fn(&str, usize) -> bool) -> bool {
+    // `[N0]` of any size (a variable-length array too): only the rows' sizes matter.
+    if !is_array(a) {
+        return false;
+    }
+    let (Some(rows), Some(mine)) = (rows(a).and_then(sizes), rows(p).and_then(sizes)) else {
+        return false;
+    };
+    // `p` is a pointer (`*p` or `(*p)[…]`), not an array.
+    mine.len() == rows.len()
+        && !is_array(p)
+        && mine
+            .iter()
+            .zip(&rows)
+            .enumerate()
+            .all(|(j, pair)| match pair {
+                (Size::Constant(x), Size::Constant(y)) => x == y,
+                (Size::Name(t), _) => row(t, j + 1),
+                _ => false,
+            })
 }
 
 /// `sizeof(a[0]…[0]) / sizeof(a[0]…[0][0])`, `j` zeros then `j + 1` (j ≥ 1): dimension

@@ -10,74 +10,20 @@
 //!    the statement in `main`'s body (no jump goes back to it);
 //!  * `t` is a local of `main` declared once, and the program reads `t`'s value into
 //!    pointers `T *m` (`m = t;`, `m = (T *)t;`, `m` a local of `main` declared `T *m`),
-//!    all of one printed type `T`: the type the block's elements are used as.
+//!    all of one printed type `T`: the type the block's elements are used as (the array is
+//!    named after the first of them by name).
 //!
 //! The array's size is immaterial (the proof never reads sizes); the block's start is the
 //! array's. What the rewrite drops is the null pointer `malloc` may return, through which
 //! no access survives, and the block's end of life at `free`, after which no access is
 //! defined. Only the proof sees the rewritten unit.
 
-use ladr_c::syntax::build::{self, declarator_name};
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use super::alias::{Source, Uses};
+use ladr_c::syntax::build;
+use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::{HashMap, HashSet};
-use std::convert::Infallible;
-
-/// A declaration's specifiers and one of its declarators.
-type Declared = (Vec<Node<DeclarationSpecifier>>, Declarator);
-
-/// What `main` does with its names: every declaration of each, `m = t;` copies of a
-/// name into a name, every identifier use.
-#[derive(Default)]
-struct Main {
-    /// Each declaration's specifiers and declarator.
-    declared: HashMap<String, Vec<Declared>>,
-    /// `m = t;` / `m = (T)t;`: `t` → each `m`.
-    copies: HashMap<String, Vec<String>>,
-    used: HashMap<String, usize>,
-    labels: usize,
-}
-
-impl Visitor for Main {
-    type Error = Infallible;
-    const UNEVALUATED: bool = true;
-    fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
-        for x in &d.node.declarators {
-            if let Some(n) = declarator_name(&x.node.declarator.node) {
-                let entry = (d.node.specifiers.clone(), x.node.declarator.node.clone());
-                self.declared.entry(n.to_string()).or_default().push(entry);
-            }
-        }
-        Ok(Walk::Descend)
-    }
-    fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-        if matches!(s.node, Statement::Labeled(_)) {
-            self.labels += 1;
-        }
-        Ok(Walk::Descend)
-    }
-    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-        match &e.node {
-            Expression::Identifier(i) => {
-                *self.used.entry(i.node.name.clone()).or_default() += 1;
-            }
-            Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Assign => {
-                let rhs = super::access::strip_casts(&b.node.rhs);
-                if let (Some(m), Some(t)) = (build::ident_name(&b.node.lhs), build::ident_name(rhs))
-                {
-                    self.copies
-                        .entry(t.to_string())
-                        .or_default()
-                        .push(m.to_string());
-                }
-            }
-            _ => {}
-        }
-        Ok(Walk::Descend)
-    }
-}
+use std::collections::HashSet;
 
 /// `t = malloc(e);` / `t = calloc(…);` as a statement: `t`.
 fn allocation<'i>(i: &'i Node<BlockItem>, defined: &HashSet<&str>) -> Option<&'i str> {
@@ -89,20 +35,31 @@ fn allocation<'i>(i: &'i Node<BlockItem>, defined: &HashSet<&str>) -> Option<&'i
     (matches!(f, "malloc" | "calloc") && !defined.contains(f)).then_some(t)
 }
 
-/// The element type `T` of the pointers `T *m` that `t`'s value is copied into: their
-/// specifiers (storage classes left out), when they are all one printed type.
-fn element_type(main: &Main, t: &str) -> Option<Vec<Node<DeclarationSpecifier>>> {
+/// The pointers `T *m` of `main` (`uses`) that `t`'s value is copied into (`m = t;`,
+/// casts aside), the first by name, and their `T`: its specifiers (storage classes left
+/// out), when they all print alike.
+fn copies<'u>(uses: &'u Uses, t: &str) -> Option<(&'u str, Vec<Node<DeclarationSpecifier>>)> {
+    let source = Source::Name(t.to_string());
+    let mut ms: Vec<&str> = uses
+        .writes
+        .iter()
+        .filter(|(_, w)| w.contains(&source))
+        .map(|(m, _)| m.as_str())
+        .collect();
+    ms.sort_unstable();
     let mut found: Option<(String, Vec<Node<DeclarationSpecifier>>)> = None;
-    for m in main.copies.get(t)? {
-        let [(specs, d)] = main.declared.get(m)?.as_slice() else {
+    for m in &ms {
+        let [(decl, x, _)] = uses.declared.get(*m)?.as_slice() else {
             return None;
         };
+        let d = &x.declarator.node;
         let pointer = matches!(d.kind.node, DeclaratorKind::Identifier(_))
             && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)));
         if !pointer {
             return None;
         }
-        let specs: Vec<_> = specs
+        let specs: Vec<_> = decl
+            .specifiers
             .iter()
             .filter(|s| !matches!(s.node, DeclarationSpecifier::StorageClass(_)))
             .cloned()
@@ -117,7 +74,7 @@ fn element_type(main: &Main, t: &str) -> Option<Vec<Node<DeclarationSpecifier>>>
             None => found = Some((printed, specs)),
         }
     }
-    found.map(|(_, s)| s)
+    Some((ms.first()?, found?.1))
 }
 
 /// `T name[1];`
@@ -165,29 +122,27 @@ pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
     let Statement::Compound(items) = &def.node.statement.node else {
         return None;
     };
-    let mut whole = Main::default();
+    let mut whole = super::splice::Names::default();
     let _ = visit::unit(&mut whole, unit);
     if whole.used.contains_key("main") {
         return None;
     }
-    let mut main = Main::default();
-    for i in items {
-        let _ = visit::block_item(&mut main, i);
-    }
-    let mut before = Main::default();
+    let main = super::alias::uses_of(&def.node)?;
+    let mut labels = false;
     let mut out: Vec<Node<BlockItem>> = vec![];
     let mut names: HashSet<String> = HashSet::new();
     for i in items {
-        let _ = visit::block_item(&mut before, i);
+        let mut l = super::bounds::Labels(labels);
+        let _ = visit::block_item(&mut l, i);
+        labels = l.0;
         let rewrite = allocation(i, &defined)
-            .filter(|_| before.labels == 0)
+            .filter(|_| !labels)
             .filter(|t| main.declared.get(*t).is_some_and(|d| d.len() == 1))
-            .and_then(|t| Some((t, element_type(&main, t)?)));
-        let Some((t, specs)) = rewrite else {
+            .and_then(|t| Some((t, copies(&main, t)?)));
+        let Some((t, (m, specs))) = rewrite else {
             out.push(i.clone());
             continue;
         };
-        let m = &main.copies[t][0];
         let mut name = format!("{m}@malloc");
         let mut k = 1;
         while names.contains(&name) || whole.used.contains_key(&name) {

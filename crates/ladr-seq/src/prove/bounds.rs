@@ -17,8 +17,8 @@
 //!    outside the body entering it: inside the body, `c0 ≤ j < E` (`≤ E`);
 //!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
 
-use super::access::{constant_index, strip_casts};
 use super::decls::ClaimRanges;
+use super::worksharing::constant;
 use super::{Path, Step};
 use ladr_c::syntax::build::{declarator_name, parameter_names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -189,15 +189,6 @@ fn counter_start(i: &Node<BlockItem>) -> Option<(&str, i64)> {
     Some((j, constant(value)?))
 }
 
-fn constant(e: &Node<Expression>) -> Option<i64> {
-    match &strip_casts(e).node {
-        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Minus => {
-            constant(&u.node.operand).map(|c| -c)
-        }
-        _ => i64::try_from(constant_index(e)?).ok(),
-    }
-}
-
 /// Is `s` the increment `j++;` (`++j;`, `j += 1;`, `j = j + 1;`)?
 fn increments(s: &Node<BlockItem>, j: &str) -> bool {
     let BlockItem::Statement(s) = &s.node else {
@@ -308,18 +299,8 @@ impl Bounds<'_> {
                 _ => return vec![],
             },
         };
-        let derived: &[Node<DerivedDeclarator>] = match &d.kind.node {
-            DeclaratorKind::Identifier(_) => d.derived.get(1..).unwrap_or(&[]),
-            DeclaratorKind::Declarator(inner)
-                if matches!(inner.node.kind.node, DeclaratorKind::Identifier(_))
-                    && matches!(inner.node.derived.as_slice(),
-                        [p] if matches!(p.node, DerivedDeclarator::Pointer(_))) =>
-            {
-                &d.derived
-            }
-            _ => &[],
-        };
-        derived
+        super::alias::rows(d)
+            .unwrap_or(&[])
             .iter()
             .map(|x| match &x.node {
                 DerivedDeclarator::Array(a) => match &a.node.size {

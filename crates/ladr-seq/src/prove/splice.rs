@@ -31,8 +31,8 @@ use std::convert::Infallible;
 
 /// The names a piece of the program uses and declares, and its jumps.
 #[derive(Default)]
-struct Names {
-    used: HashMap<String, usize>,
+pub(super) struct Names {
+    pub used: HashMap<String, usize>,
     declared: HashSet<String>,
     jumps: usize,
 }
@@ -229,12 +229,15 @@ pub fn splice_main(unit: &TranslationUnit) -> Option<TranslationUnit> {
     let mut main_names = names_of_items(main_items);
     let mut items: Vec<Node<BlockItem>> = vec![];
     let mut removed: HashSet<usize> = HashSet::new();
+    // The unit's array typedefs (a parameter declared with one is a pointer), once.
+    let typedefs = std::cell::OnceCell::new();
     for item in main_items {
         let spliced = plain_call(item)
             .filter(|(f, _)| whole.used.get(*f) == Some(&1))
             .and_then(|(f, args)| {
                 let (k, d) = defs.get(f)?;
-                let params = crate::passes::inline::parameter_locals(unit, d, args.len())?;
+                let typedefs = typedefs.get_or_init(|| crate::passes::inline::array_typedefs(unit));
+                let params = crate::passes::inline::parameter_locals(d, args.len(), typedefs)?;
                 Some((*k, prepared(f, params, body_items(d)?, args, &main_names)?))
             });
         match spliced {

@@ -212,7 +212,7 @@ pub fn team_block(s: &Node<Statement>, creators: &HashSet<String>) -> Option<Tea
 }
 
 /// An integer constant: a literal, possibly negated.
-fn constant(e: &Node<Expression>) -> Option<i64> {
+pub(super) fn constant(e: &Node<Expression>) -> Option<i64> {
     match &e.node {
         Expression::Constant(c) => match &c.node {
             Constant::Integer(i) => {

@@ -128,9 +128,9 @@ impl Inliner<'_> {
 /// out), with their names, in order. `None` when such a call cannot bind them all: a
 /// variadic or K&R-style function, an unnamed parameter, another number of arguments.
 pub(crate) fn parameter_locals(
-    unit: &TranslationUnit,
     def: &FunctionDefinition,
     nargs: usize,
+    array_typedefs: &HashSet<String>,
 ) -> Option<Vec<(String, Node<Declaration>)>> {
     let span = def.declarator.span;
     let (params, nparams, variadic) =
@@ -138,14 +138,13 @@ pub(crate) fn parameter_locals(
     if variadic || nparams != nargs {
         return None;
     }
-    let typedefs = super::functions::array_typedefs(unit);
     params
         .iter()
         .take(nparams)
         .map(|p| {
             let d = p.node.declarator.as_ref()?;
             let name = declarator_name(&d.node)?;
-            let decl = param_declaration(&p.node, name, &typedefs, p.span);
+            let decl = param_declaration(&p.node, name, array_typedefs, p.span);
             Some((name.to_string(), decl))
         })
         .collect()

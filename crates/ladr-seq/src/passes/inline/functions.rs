@@ -40,7 +40,7 @@ pub(super) struct FnInfo {
 
 /// The file-scope typedef names whose type is an array (directly, or through another such
 /// typedef): a parameter declared with one is a pointer.
-pub(super) fn array_typedefs(unit: &TranslationUnit) -> HashSet<String> {
+pub(crate) fn array_typedefs(unit: &TranslationUnit) -> HashSet<String> {
     // `va_list` is an array on x86-64 (`struct __va_list_tag[1]`; a pointer on i386, where
     // `*(T *)0 + 0` is that pointer too): a `va_list` parameter is the pointer it decays to.
     let mut out = HashSet::from([abi::VA_LIST.to_string()]);

@@ -54,6 +54,7 @@ mod nonlocal;
 mod variadic;
 
 pub(crate) use copy::parameter_locals;
+pub(crate) use functions::array_typedefs;
 
 use crate::hygiene::{colliding_locals, file_scope_names};
 use ladr_c::diag::{Error, Result};
