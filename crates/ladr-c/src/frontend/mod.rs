@@ -16,6 +16,7 @@ pub mod link;
 mod link_types;
 pub mod nesting;
 pub mod openmp;
+mod reserved;
 
 use crate::diag::{Error, ErrorKind, Result};
 use crate::origin::{shift_spans, BUILTIN_BASE};
@@ -152,7 +153,7 @@ pub(crate) fn read_preprocessed(path: &Path, opts: &Options) -> Result<String> {
 
 /// Parses preprocessed text; `file` names it for locations without line markers.
 pub fn parse_text(pre: &str, file: &str) -> Result<(String, TranslationUnit, SourceMap)> {
-    let part = parse_part(pre, file, openmp::DEFAULT_TEAM)?;
+    let part = parse_any(pre, file, openmp::DEFAULT_TEAM, Names::Any)?;
     let map = SourceMap::new(pre, file, part.edits);
     Ok((part.text, part.unit, map))
 }
@@ -188,9 +189,23 @@ impl Options {
     }
 }
 
-/// Fixes up and parses the preprocessed text `pre` (an OpenMP team the program does not
-/// size has `omp_team` threads); errors carry the file's own map.
+/// Which names a text may spell.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Names {
+    /// A user's file: none with the reserved prefix ([`reserved`]).
+    User,
+    /// Built-in text (the model) and test fixtures.
+    Any,
+}
+
+/// Fixes up and parses the user's preprocessed text `pre` (an OpenMP team the program does
+/// not size has `omp_team` threads); errors carry the file's own map.
 pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part> {
+    parse_any(pre, file, omp_team, Names::User)
+}
+
+/// [`parse_part`] of a text that may spell `names`.
+fn parse_any(pre: &str, file: &str, omp_team: usize, names: Names) -> Result<Part> {
     let (fixed, mut edits) = fixup::fixup(pre);
     let prelude = fixup::prelude(&fixed);
     if !prelude.text.is_empty() {
@@ -228,6 +243,12 @@ pub(crate) fn parse_part(pre: &str, file: &str, omp_team: usize) -> Result<Part>
             let mut unit = parse.unit;
             unit.0.drain(..prelude.decls);
             knr::to_prototypes(&mut unit);
+            if names == Names::User {
+                if let Err(mut e) = reserved::check(&unit) {
+                    e.source = Some(map());
+                    return Err(e);
+                }
+            }
             // Kept for lowering again with another team size, and read by the lowering
             // (OpenMP programs only: a directive or a runtime call names `omp`).
             let unlowered = parse.source.contains("omp").then(|| unit.clone());

@@ -11,8 +11,11 @@
 //! known: a variable length is at least 1) and the values of `e` lie in `[0, D)`: `e` is
 //! a constant, or `j`, `j + c`, `j - c` of
 //!  * a counter `j` of an enclosing loop of the normal form
-//!    `j = c0; while (j < E) { … j++; }` (or `j <= E`, `E` a constant), `j` a local of the
-//!    function declared once, its address never taken (but by `__CPROVER_havoc_object`, a
+//!    `j = c0; while (j < E) { … j++; }` (or `j <= E`, `E` a constant expression, of
+//!    literals and globals never written whose value is their initialiser's:
+//!    `passes::unwind::exact_globals`), `j` a local of the
+//!    function (no global, no parameter, not declared in the body: the body's `j` is the
+//!    loop's), its address never taken (but by `__CPROVER_havoc_object`, a
 //!    write), written in the body only by the last statement's increment, no `goto` from
 //!    outside the body entering it: inside the body, `c0 ≤ j < E` (`≤ E`);
 //!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
@@ -41,6 +44,7 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
             }
         }
     }
+    let exact = crate::passes::unwind::exact_globals(unit);
     let mut out = HashSet::new();
     for e in &unit.0 {
         let ExternalDeclaration::FunctionDefinition(f) = &e.node else {
@@ -58,8 +62,15 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
             }
         }
         let params = parameter_names(&f.node.declarator.node);
+        // The constant globals no local or parameter of `f` shadows.
+        let known: HashMap<String, i128> = exact
+            .iter()
+            .filter(|(n, _)| !facts.declared.contains_key(*n))
+            .map(|(n, v)| (n.clone(), *v))
+            .collect();
         let mut b = Bounds {
             facts: &facts,
+            known: &known,
             globals: &globals,
             params: &params,
             claims,
@@ -132,10 +143,11 @@ impl Visitor for Facts {
     }
 }
 
-/// A loop body's writes of one name, its labels and its `goto`s.
+/// A loop body's writes and declarations of one name, its labels and its `goto`s.
 struct Body<'n> {
     name: &'n str,
     writes: usize,
+    declares: bool,
     labels: Vec<String>,
     gotos: HashMap<String, usize>,
 }
@@ -143,6 +155,10 @@ struct Body<'n> {
 impl Visitor for Body<'_> {
     type Error = Infallible;
     const UNEVALUATED: bool = true;
+    fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
+        self.declares |= declarator_name(&d.node) == Some(self.name);
+        Ok(Walk::Descend)
+    }
     fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
         let named = |x: &Node<Expression>| matches!(&x.node, Expression::Identifier(i) if i.node.name == self.name);
         let write = match &e.node {
@@ -177,6 +193,8 @@ struct Bounds<'f> {
     facts: &'f Facts,
     claims: &'f ClaimRanges,
     globals: &'f HashMap<String, Vec<Declarator>>,
+    /// The constant globals the function reads ([`crate::passes::unwind::exact_globals`]).
+    known: &'f HashMap<String, i128>,
     params: &'f [String],
     /// The counters of the enclosing loops: name, lowest value, one past the highest.
     ranges: Vec<(String, i64, i64)>,
@@ -224,7 +242,7 @@ fn increments(s: &Node<BlockItem>, j: &str) -> bool {
 impl Bounds<'_> {
     /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
     fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, i64)> {
-        let local = self.facts.declared.get(j).is_some_and(|d| d.len() == 1)
+        let local = self.facts.declared.contains_key(j)
             && !self.globals.contains_key(j)
             && !self.params.iter().any(|p| p == j)
             && !self.facts.addressed.contains(j);
@@ -235,7 +253,11 @@ impl Bounds<'_> {
             return None;
         };
         let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
-        let end = constant(&c.node.rhs)?;
+        let end = ladr_c::syntax::constant::value(
+            &c.node.rhs.node,
+            &ladr_c::syntax::constant::Env::values(self.known),
+        )
+        .and_then(|v| i64::try_from(v).ok())?;
         let hi = match c.node.operator.node {
             BinaryOperator::Less if is_j => end,
             BinaryOperator::LessOrEqual if is_j => end.checked_add(1)?,
@@ -250,6 +272,7 @@ impl Bounds<'_> {
         let mut body = Body {
             name: j,
             writes: 0,
+            declares: false,
             labels: vec![],
             gotos: HashMap::new(),
         };
@@ -257,7 +280,7 @@ impl Bounds<'_> {
         let entered = body.labels.iter().any(|l| {
             self.facts.gotos.get(l).copied().unwrap_or(0) != body.gotos.get(l).copied().unwrap_or(0)
         });
-        (body.writes == 1 && !entered).then_some((c0, hi))
+        (body.writes == 1 && !body.declares && !entered).then_some((c0, hi))
     }
 
     fn range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {

@@ -136,6 +136,9 @@ pub struct Decls<'a> {
     /// The row indices known within their dimension, by the address of their expression
     /// ([`super::bounds`]).
     pub in_bounds: HashSet<usize>,
+    /// The phases of the team routines' straight-line items, by the item's address
+    /// ([`super::team_barrier`]).
+    pub team_phases: HashMap<usize, super::team_barrier::Place>,
     /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
@@ -185,6 +188,7 @@ impl<'a> Decls<'a> {
             iterations: HashMap::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),
+            team_phases: HashMap::new(),
             claim_ranges: HashMap::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),

@@ -51,6 +51,7 @@ mod pure;
 mod scan;
 mod slot;
 mod splice;
+mod team_barrier;
 mod threads;
 mod userlock;
 mod worksharing;

@@ -58,6 +58,9 @@ struct Use {
     path: Path,
     /// Its phase of each barrier whose participant made it ([`super::barrier`]).
     phases: Vec<(VarId, usize)>,
+    /// Its place among the OpenMP team barriers and `single` blocks
+    /// ([`super::team_barrier`]).
+    team_place: super::team_barrier::Place,
 }
 
 /// May the parts `a` and `b` of one variable overlap? Not when, at the first step where
@@ -133,6 +136,7 @@ pub fn judge(
             offset: a.offset,
             path: a.path.clone(),
             phases: phases.of(function, a.item),
+            team_place: a.team_place,
         };
         let object = match a.target {
             Target::Var(v) => {
@@ -374,6 +378,58 @@ fn note(u: &Use) -> AccessNote {
     }
 }
 
+/// What kept an object's pairs apart.
+#[derive(Default)]
+struct Seen {
+    /// A pair that may run in parallel, left to atomicity and locks.
+    parallel: bool,
+    disjoint: bool,
+    /// … at a thread's own index.
+    own: bool,
+    /// … at a worksharing loop's iteration index.
+    iteration: bool,
+    barrier: bool,
+    team_barrier: bool,
+}
+
+/// The rule that kept every pair that may run together apart, when none was left to
+/// atomicity and locks.
+fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
+    Some(if seen.parallel {
+        return None;
+    } else if seen.own {
+        (
+            "disjoint-index",
+            "threads created in one loop, each given its own counter value, touch only the element of their own index (or different members or constant indices)",
+        )
+    } else if seen.iteration {
+        (
+            "worksharing",
+            "accesses that may run in parallel are of one worksharing loop's iterations at one index of its loop variable, which two threads never run at once (or touch different members or constant indices)",
+        )
+    } else if seen.disjoint {
+        (
+            "disjoint",
+            "accesses that may run in parallel touch different members or constant indices",
+        )
+    } else if seen.barrier {
+        (
+            "barrier",
+            "accesses of threads that may run together lie in different phases of a barrier all of whose participants the proof counts",
+        )
+    } else if seen.team_barrier {
+        (
+            "team-barrier",
+            "accesses of one OpenMP team's threads that may run together lie in different phases of its barriers, or in one `single` block, which one thread of the team runs",
+        )
+    } else {
+        (
+            "one-thread",
+            "no two thread instances that may run together access it",
+        )
+    })
+}
+
 fn verdict(
     decls: &Decls,
     sites: &BTreeMap<usize, String>,
@@ -383,11 +439,7 @@ fn verdict(
 ) -> ObjectProof {
     let name = name_of(decls, sites, o);
     let list: Vec<&Use> = us.iter().collect();
-    let mut any_parallel = false;
-    let mut any_disjoint = false;
-    let mut any_own = false;
-    let mut any_barrier = false;
-    let mut any_iteration = false;
+    let mut seen = Seen::default();
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
@@ -395,16 +447,23 @@ fn verdict(
                 continue;
             }
             if super::barrier::ordered(&a.phases, &b.phases) {
-                any_barrier = true;
+                seen.barrier = true;
+                continue;
+            }
+            // One team routine's accesses in two phases of its team's barriers, or in one
+            // `single` block.
+            if a.function == b.function && super::team_barrier::ordered(a.team_place, b.team_place)
+            {
+                seen.team_barrier = true;
                 continue;
             }
             if !may_overlap(&a.path, &b.path, decls, a.function == b.function) {
-                any_disjoint = true;
-                any_own |= a.path.contains(&Step::Own);
-                any_iteration |= a.path.iter().any(|s| matches!(s, Step::Iter(..)));
+                seen.disjoint = true;
+                seen.own |= a.path.contains(&Step::Own);
+                seen.iteration |= a.path.iter().any(|s| matches!(s, Step::Iter(..)));
                 continue;
             }
-            any_parallel = true;
+            seen.parallel = true;
             if (a.atomic && b.atomic) || super::exclusive(&a.locks, &b.locks) {
                 continue;
             }
@@ -433,35 +492,8 @@ fn verdict(
             "read-only",
             "only read while other threads may run".to_string(),
         )
-    } else if !any_parallel && any_own {
-        (
-            "disjoint-index",
-            "threads created in one loop, each given its own counter value, touch only the element of their own index (or different members or constant indices)"
-                .to_string(),
-        )
-    } else if !any_parallel && any_iteration {
-        (
-            "worksharing",
-            "accesses that may run in parallel are of one worksharing loop's iterations at one index of its loop variable, which two threads never run at once (or touch different members or constant indices)"
-                .to_string(),
-        )
-    } else if !any_parallel && any_disjoint {
-        (
-            "disjoint",
-            "accesses that may run in parallel touch different members or constant indices"
-                .to_string(),
-        )
-    } else if !any_parallel && any_barrier {
-        (
-            "barrier",
-            "accesses of threads that may run together lie in different phases of a barrier all of whose participants the proof counts"
-                .to_string(),
-        )
-    } else if !any_parallel {
-        (
-            "one-thread",
-            "no two thread instances that may run together access it".to_string(),
-        )
+    } else if let Some((rule, reason)) = apart(&seen) {
+        (rule, reason.to_string())
     } else if let Some(l) = common_lock(&list) {
         match l {
             Lock::Mutex(m, path) | Lock::Shared(m, path) => (

@@ -5,6 +5,7 @@
 //! understand. Expressions are read by [`super::access`].
 
 use super::decls::{Decls, VarId};
+use super::team_barrier::Place;
 use super::{Lock, Locks, Path, State, Summary};
 use ladr_c::syntax::build::declarator_name;
 use lang_c::ast::*;
@@ -49,6 +50,9 @@ pub struct RawAccess {
     /// a declaration of parameters or outside the body's block): its barrier phase
     /// ([`super::barrier`]).
     pub item: Option<usize>,
+    /// Its place among the OpenMP team barriers and `single` blocks, when a team routine
+    /// made it in a straight-line item ([`super::team_barrier`]).
+    pub team_place: Place,
 }
 
 /// A call of a function with a body.
@@ -145,6 +149,8 @@ pub struct Scan<'d, 'a> {
     pub deref_part: Option<(Path, String)>,
     /// The top-level item of the function's body being walked.
     pub item: Option<usize>,
+    /// The team barrier place of the item being walked ([`super::team_barrier`]).
+    pub team_place: Place,
     /// `main`'s items inside team blocks and nests (by address): whether each runs alone
     /// ([`super::nest`]).
     pub nested_solo: HashMap<usize, bool>,
@@ -198,6 +204,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             outer: Path::new(),
             deref_part: None,
             item: None,
+            team_place: Place::default(),
             nested_solo: HashMap::new(),
             gotos: HashMap::new(),
             labels_in: HashMap::new(),
@@ -244,6 +251,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.record = last && record;
             self.gotos.clear();
             self.returns = None;
+            self.team_place = Place::default();
             self.scopes = vec![self.parameters(&name, f)];
             self.state = Some(self.fresh_entry(&name, &entry));
             match &f.statement.node {
@@ -257,6 +265,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                         self.block_item(item);
                     }
                     self.item = None;
+                    self.team_place = Place::default();
                     self.scopes.pop();
                 }
                 _ => self.statement(&f.statement),
@@ -393,6 +402,9 @@ impl<'d, 'a> Scan<'d, 'a> {
     fn block_item(&mut self, item: &'a Node<BlockItem>) {
         if let Some(&solo) = self.nested_solo.get(&(item as *const _ as usize)) {
             self.solo = solo;
+        }
+        if let Some(&place) = self.decls.team_phases.get(&(item as *const _ as usize)) {
+            self.team_place = place;
         }
         match &item.node {
             BlockItem::Statement(s) => self.statement(s),
@@ -580,6 +592,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 fresh: self.fresh_access,
                 offset,
                 item: self.item,
+                team_place: self.team_place,
             });
         }
     }

@@ -792,7 +792,7 @@ fn automatic(s: &Node<Statement>, n: &str) -> bool {
 }
 
 /// How many statements `__CPROVER_havoc_object(&n);` `s` holds.
-fn havocs(s: &Node<Statement>, n: &str) -> usize {
+pub(super) fn havocs(s: &Node<Statement>, n: &str) -> usize {
     struct H<'n>(&'n str, usize);
     impl Visitor for H<'_> {
         type Error = Infallible;
@@ -918,8 +918,9 @@ impl<'a> super::scan::Scan<'_, 'a> {
     }
 }
 
-/// The team routines ([`team_routines`]), and the claim loops' indices and the row
-/// indices in bounds ([`super::bounds`]) in `decls`.
+/// The team routines ([`team_routines`]), and the claim loops' indices, the row indices in
+/// bounds ([`super::bounds`]) and the team barriers' phases ([`super::team_barrier`]) in
+/// `decls`.
 pub fn prepare(
     decls: &mut super::decls::Decls,
     unit: &TranslationUnit,
@@ -930,7 +931,9 @@ pub fn prepare(
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
     decls.claim_ranges = ranges;
-    team_routines(unit, main, facts)
+    let team = team_routines(unit, main, facts);
+    decls.team_phases = super::team_barrier::phases(unit, &decls.bodies, &team);
+    team
 }
 
 /// What `main` runs only as thread 0 of a team runs as one more instance of the team's

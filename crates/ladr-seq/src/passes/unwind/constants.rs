@@ -123,6 +123,40 @@ pub(super) fn foldable_globals(
     out
 }
 
+/// The constant globals ([`constant_globals`]) whose value is exactly their initialiser's
+/// in their own type, for the proof's index bounds (`prove::bounds`): the foldable ones
+/// ([`foldable_globals`], 0..=127), and those of 0..=32767 (which every `int`, `long` and
+/// their `unsigned` holds) declared with integer keywords but no `char`, `short` or `_Bool`.
+pub(crate) fn exact_globals(unit: &TranslationUnit) -> HashMap<String, i128> {
+    let enumerators = enumerator_values(unit);
+    let globals = constant_globals(unit, &enumerators);
+    let mut out = foldable_globals(unit, &globals);
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        let wide = d.node.specifiers.iter().all(|s| match &s.node {
+            DeclarationSpecifier::TypeSpecifier(t) => matches!(
+                t.node,
+                TypeSpecifier::Int
+                    | TypeSpecifier::Long
+                    | TypeSpecifier::Signed
+                    | TypeSpecifier::Unsigned
+            ),
+            _ => true,
+        });
+        if !wide {
+            continue;
+        }
+        for n in integer_objects(&d.node) {
+            if let Some(v) = globals.get(n).filter(|v| (0..=32767).contains(*v)) {
+                out.insert(n.to_string(), *v);
+            }
+        }
+    }
+    out
+}
+
 /// The objects `d` declares with an integer type written with integer keywords or an
 /// `enum` (no `_Bool`, floating type, typedef name, pointer or array).
 fn integer_objects(d: &Declaration) -> Vec<&str> {

@@ -72,6 +72,7 @@ use prune::prune;
 pub(crate) fn prune_dead(s: &mut Node<Statement>) {
     prune(s, &HashMap::new());
 }
+pub(crate) use constants::exact_globals;
 use regions::{backward_goto, backward_region, nested_backward_region};
 use std::collections::{HashMap, HashSet};
 
