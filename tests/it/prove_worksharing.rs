@@ -382,3 +382,51 @@ fn row_indices_out_of_their_rows_keep_rows_apart_no_longer() {
         "c",
     );
 }
+
+#[test]
+fn collapsed_loops_tell_their_pairs_apart() {
+    let collapse = |body: &str, rows: usize, cols: usize, decl: &str| {
+        format!(
+            "{decl}\nint main(void) {{\n  int i, j, k;\n#pragma omp parallel for collapse(2)\n  for (i = 0; i < {rows}; i++)\n    for (j = 0; j < {cols}; j++)\n      {body}\n  return 0;\n}}\n"
+        )
+    };
+    let racy = [
+        // `c2[i][j + 1]` with `j = 99` is `c2[i + 1][0]`, iteration (i + 1, 0)'s
+        (
+            "collapse-next-column",
+            collapse("c2[i][j] = c2[i][j + 1];", 100, 100, "int c2[100][100];"),
+        ),
+        // the transpose
+        (
+            "collapse-transpose",
+            collapse("c2[i][j] = c2[j][i];", 100, 100, "int c2[100][100];"),
+        ),
+        // rows shorter than the inner loop: `r[i][j]` with `j >= 50` is `r[i + 1][j - 50]`
+        (
+            "collapse-short-rows",
+            collapse("r[i][j] = i;", 100, 100, "int r[100][50];"),
+        ),
+        // one index only: every `j` writes the row `i`'s first element
+        (
+            "collapse-row-only",
+            collapse("c2[i][0] = j;", 100, 100, "int c2[100][100];"),
+        ),
+        // three loops collapsed, two indices: iterations (i, j, 0) and (i, j, 1) meet
+        (
+            "collapse-three-two-indices",
+            "int c2[10][10];\nint main(void) {\n  int i, j, k;\n#pragma omp parallel for collapse(3)\n  for (i = 0; i < 10; i++)\n    for (j = 0; j < 10; j++)\n      for (k = 0; k < 2; k++)\n        c2[i][j] = k;\n  return 0;\n}\n".to_string(),
+        ),
+    ];
+    let racy: Vec<(&str, &str)> = racy.iter().map(|(n, b)| (*n, b.as_str())).collect();
+    assert_none_proved(PRELUDE, &racy);
+    // DRB093
+    assert_worksharing_proves(
+        &collapse("c2[i][j] = c2[i][j] + 1;", 100, 100, "int c2[100][100];"),
+        "c2",
+    );
+    // fewer rows than the matrix has
+    assert_worksharing_proves(
+        &collapse("c2[i][j] = 1;", 20, 100, "int c2[100][100];"),
+        "c2",
+    );
+}

@@ -283,6 +283,41 @@ impl Bounds<'_> {
         (body.writes == 1 && !body.declares && !entered).then_some((c0, hi))
     }
 
+    /// `x = lb + c / D % N * s;` ([`super::collapse::digit`]) with `c` known not negative,
+    /// `x` a local whose address is never taken and which the `rest` of the block neither
+    /// writes nor declares, in a block without labels: `x` and its range.
+    fn digit<'i>(
+        &self,
+        item: &'i Node<BlockItem>,
+        rest: &[Node<BlockItem>],
+    ) -> Option<(&'i str, i64, i64)> {
+        let (x, e) = super::worksharing::assignment(item)?;
+        let d = super::collapse::digit(e)?;
+        let known = self.ranges.iter().rev().find(|(n, _, _)| n == d.c);
+        let local = self.facts.declared.contains_key(x)
+            && !self.globals.contains_key(x)
+            && !self.params.iter().any(|p| p == x)
+            && !self.facts.addressed.contains(x);
+        if known.is_none_or(|(_, lo, _)| *lo < 0) || !local {
+            return None;
+        }
+        let mut body = Body {
+            name: x,
+            writes: 0,
+            declares: false,
+            labels: vec![],
+            gotos: HashMap::new(),
+        };
+        for i in rest {
+            let _ = visit::block_item(&mut body, i);
+        }
+        if body.writes > 0 || body.declares || !body.labels.is_empty() {
+            return None;
+        }
+        let (lo, hi) = d.range()?;
+        Some((x, lo, hi))
+    }
+
     fn range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {
         if let Some(c) = constant(e) {
             return Some((c, c.checked_add(1)?));
@@ -402,6 +437,10 @@ impl Visitor for Bounds<'_> {
             // A claim loop's exit test: its variable's range for the rest of the body.
             if let Some((i, lo, hi)) = self.claims.get(&(item as *const Node<BlockItem> as usize)) {
                 self.ranges.push((i.clone(), *lo, *hi));
+            }
+            // A collapsed loop's digit: its range for the rest of the block.
+            if let Some((x, lo, hi)) = self.digit(item, &items[k + 1..]) {
+                self.ranges.push((x.to_string(), lo, hi));
             }
         }
         self.ranges.truncate(depth);

@@ -35,6 +35,7 @@ mod alias;
 mod barrier;
 mod blocks;
 mod bounds;
+mod collapse;
 mod decls;
 mod disjoint;
 mod element;

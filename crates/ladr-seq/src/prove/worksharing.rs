@@ -705,12 +705,16 @@ pub fn iterations(
             exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
             ranges.insert(test, (c.i.clone(), c.lb, hi));
+            if c.lb >= 0 {
+                super::collapse::collapsed(c.body, &c.i, hi, &mut out);
+            }
         }
     }
     (out, ranges)
 }
 
-/// The claim body's first statement `if (!(i < E)) { …; goto L; }` (`E` a constant, `L`
+/// The claim body's first statement `if (!(i < E)) { …; goto L; }` (`E` a constant, possibly
+/// cast: [`super::collapse::widened`]; `L`
 /// no label of the loop, a positive step): its address, and `E`. After it, `i` is in
 /// `[lb, E)`: `k` is at least the counter, which is never negative
 /// ([`super::bounds::counter_from_zero`]).
@@ -734,7 +738,7 @@ fn exit_test(c: &Claim) -> Option<(usize, i64)> {
     let less = u.node.operator.node == UnaryOperator::Negate
         && b.node.operator.node == BinaryOperator::Less
         && name_of(&b.node.lhs) == Some(c.i.as_str());
-    let hi = constant(&b.node.rhs).filter(|_| less)?;
+    let hi = super::collapse::widened(&b.node.rhs).filter(|_| less)?;
     let leaves = match &t.node.then_statement.node {
         Statement::Compound(items) => items.last().is_some_and(
             |i| matches!(&i.node, BlockItem::Statement(s) if matches!(s.node, Statement::Goto(_))),

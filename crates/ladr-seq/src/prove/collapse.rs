@@ -1,0 +1,211 @@
+//! Collapsed worksharing loops (`collapse(2)`, issue 31; `docs/decisions/static.md`,
+//! "Collapsed loops"). The OpenMP lowering runs one claim loop ([`super::worksharing`])
+//! over the collapsed iteration `c` and recovers each loop's variable in a block at the
+//! head of the body: `{ T i; i = lb_i + c / D_i % N_i * s_i; T j; j = lb_j + c / D_j % N_j
+//! * s_j; … }` (with casts of the constants to the iteration's type), `D_j = 1`,
+//! `D_i = N_j` for two loops of `N_i` and `N_j` iterations.
+//!
+//! * A *digit* `x = lb + c / D % N * s` (`lb`, `D > 0`, `N > 0`, `s` integer constants, a
+//!   constant possibly cast to an integer type that holds it) of a `c` known not negative
+//!   lies in `[lb, lb + (N - 1)·s]` ([`digit`]; `bounds.rs` reads it as a range for the rest
+//!   of the block, when nothing later in the block writes or redeclares `x` and the block has
+//!   no labels).
+//! * In such a block, `X[i][j]` with the two digits in that order, `D_j = 1`, `D_i = N_j`,
+//!   `s_i, s_j ≠ 0`, and `c` below `N_i·N_j` after the claim's exit test: `c ↦ (i, j)` is
+//!   one to one on `[0, N_i·N_j)`, so two threads that run different iterations `c` at
+//!   once hold different pairs; with `j` within its row (`bounds.rs`; else the proof cuts
+//!   the path there) they touch different elements. The index `i` becomes
+//!   [`super::Step::Iter`] of the block, for accesses `X[i][j]` exactly.
+
+use super::worksharing::{assignment, constant, name_of};
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+
+/// `lb + c / D % N * s`, read from the assignment's right side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Digit<'a> {
+    pub c: &'a str,
+    pub lb: i64,
+    pub d: i64,
+    pub n: i64,
+    pub s: i64,
+}
+
+impl Digit<'_> {
+    /// The values of the digit, `[lo, hi)`, when `c` is not negative.
+    pub(super) fn range(&self) -> Option<(i64, i64)> {
+        let far = self.lb.checked_add((self.n - 1).checked_mul(self.s)?)?;
+        Some((self.lb.min(far), self.lb.max(far).checked_add(1)?))
+    }
+}
+
+/// An integer constant, or one cast to an integer type that holds it unchanged: 0..=127
+/// to any integer type but `_Bool`, 0..=32767 to one without `char` or `short`,
+/// 0..=2147483647 to one with `long`.
+pub(super) fn widened(e: &Node<Expression>) -> Option<i64> {
+    let Expression::Cast(c) = &e.node else {
+        return constant(e);
+    };
+    let v = widened(&c.node.expression)?;
+    let t = &c.node.type_name.node;
+    if t.declarator.is_some() {
+        return None;
+    }
+    let (mut small, mut long) = (false, false);
+    for s in &t.specifiers {
+        match &s.node {
+            SpecifierQualifier::TypeSpecifier(x) => match x.node {
+                TypeSpecifier::Char | TypeSpecifier::Short => small = true,
+                TypeSpecifier::Long => long = true,
+                TypeSpecifier::Int | TypeSpecifier::Signed | TypeSpecifier::Unsigned => {}
+                _ => return None,
+            },
+            SpecifierQualifier::TypeQualifier(_) => {}
+            _ => return None,
+        }
+    }
+    let max = match (small, long) {
+        (true, _) => 127,
+        (false, true) => i64::from(i32::MAX),
+        (false, false) => 32767,
+    };
+    (0..=max).contains(&v).then_some(v)
+}
+
+/// `e` as a digit ([`Digit`]) with `D > 0`, `N > 0`.
+pub(super) fn digit(e: &Node<Expression>) -> Option<Digit<'_>> {
+    fn op(
+        e: &Node<Expression>,
+        o: BinaryOperator,
+    ) -> Option<(&Node<Expression>, &Node<Expression>)> {
+        match &e.node {
+            Expression::BinaryOperator(b) if b.node.operator.node == o => {
+                Some((&b.node.lhs, &b.node.rhs))
+            }
+            _ => None,
+        }
+    }
+    let (lb, scaled) = op(e, BinaryOperator::Plus)?;
+    let (modulo, s) = op(scaled, BinaryOperator::Multiply)?;
+    let (quotient, n) = op(modulo, BinaryOperator::Modulo)?;
+    let (c, d) = op(quotient, BinaryOperator::Divide)?;
+    let digit = Digit {
+        c: name_of(c)?,
+        lb: widened(lb)?,
+        d: widened(d)?,
+        n: widened(n)?,
+        s: widened(s)?,
+    };
+    (digit.d > 0 && digit.n > 0).then_some(digit)
+}
+
+/// The indices `i` of `X[i][j]` in the collapse blocks of a claim body (module doc), by
+/// their expression's address, as [`super::Step::Iter`]; `c`: the claim's variable, `hi`:
+/// its bound after the exit test.
+pub(super) fn collapsed(
+    body: &[Node<BlockItem>],
+    c: &str,
+    hi: i64,
+    out: &mut HashMap<usize, super::Step>,
+) {
+    for item in body {
+        let BlockItem::Statement(s) = &item.node else {
+            continue;
+        };
+        let Statement::Compound(items) = &s.node else {
+            continue;
+        };
+        // `T i; i = …; T j; j = …;` at the block's head (the declarations' havocs between):
+        // every digit of the head, two of them.
+        let mut digits: Vec<(&str, Digit)> = vec![];
+        for x in items {
+            if let Some((v, d)) = assignment(x).and_then(|(v, e)| Some((v, digit(e)?))) {
+                digits.push((v, d));
+                continue;
+            }
+            let havoc = super::worksharing::plain_call(x).is_some_and(|c| {
+                ladr_c::syntax::build::callee_name(c) == Some(ladr_ir::abi::HAVOC)
+            });
+            if !havoc && !matches!(x.node, BlockItem::Declaration(_)) {
+                break;
+            }
+        }
+        let [(i, di), (j, dj)] = digits.as_slice() else {
+            continue;
+        };
+        let one_to_one = di.c == c
+            && dj.c == c
+            && dj.d == 1
+            && di.d == dj.n
+            && di.s != 0
+            && dj.s != 0
+            && di.n.checked_mul(dj.n).is_some_and(|whole| hi <= whole);
+        if !one_to_one || i == j || !only_assigned(items, i) || !only_assigned(items, j) {
+            continue;
+        }
+        let id = s as *const Node<Statement> as usize;
+        ladr_c::syntax::query::for_each_expr(s, ladr_c::syntax::query::Operands::All, |e| {
+            let Expression::BinaryOperator(outer) = &e.node else {
+                return;
+            };
+            let Expression::BinaryOperator(inner) = &outer.node.lhs.node else {
+                return;
+            };
+            let index = BinaryOperator::Index;
+            if outer.node.operator.node == index
+                && inner.node.operator.node == index
+                && name_of(&inner.node.rhs) == Some(i)
+                && name_of(&outer.node.rhs) == Some(j)
+            {
+                let key = &*inner.node.rhs as *const Node<Expression> as usize;
+                out.insert(key, super::Step::Iter(id, 1, 0));
+            }
+        });
+    }
+}
+
+/// Is `x` declared once in `items`, at their top, written only by its one assignment
+/// there and by the declaration's havoc, and its address taken by nothing else?
+fn only_assigned(items: &[Node<BlockItem>], x: &str) -> bool {
+    let declared = items
+        .iter()
+        .filter(|i| super::threads::declared_names(i).contains(&x))
+        .count();
+    let assigned = items
+        .iter()
+        .filter(|i| assignment(i).is_some_and(|(v, _)| v == x))
+        .count();
+    let mut writes = 0;
+    for item in items {
+        ladr_c::syntax::query::for_each_expr(item, ladr_c::syntax::query::Operands::All, |e| {
+            let named = |y: &Node<Expression>| name_of(y) == Some(x);
+            writes += usize::from(match &e.node {
+                Expression::BinaryOperator(b) => {
+                    ladr_c::syntax::walk::is_assign_op(&b.node.operator.node) && named(&b.node.lhs)
+                }
+                Expression::UnaryOperator(u) => {
+                    (ladr_c::syntax::walk::is_inc_dec(&u.node.operator.node)
+                        || u.node.operator.node == UnaryOperator::Address)
+                        && named(&u.node.operand)
+                }
+                _ => false,
+            });
+        });
+    }
+    let havocs = items
+        .iter()
+        .filter_map(|i| match &i.node {
+            BlockItem::Statement(s) => Some(super::worksharing::havocs(s, x)),
+            _ => None,
+        })
+        .sum::<usize>();
+    let nested = items
+        .iter()
+        .filter_map(|i| match &i.node {
+            BlockItem::Statement(s) => Some(super::team_barrier::declarations(s, x)),
+            _ => None,
+        })
+        .sum::<usize>();
+    declared == 1 && nested == 0 && assigned == 1 && writes == 1 + havocs
+}
