@@ -44,6 +44,21 @@ pub(crate) fn assert_none_proved(prefix: &str, programs: &[(&str, &str)]) {
     }
 }
 
+/// Asserts that `prefix` and `body` are proved and that `object` is safe by one of `rules`
+/// (an object's proof names the first rule that applied to one of its pairs).
+pub(crate) fn assert_proved_by(prefix: &str, body: &str, object: &str, rules: &[&str]) {
+    let body = format!("{prefix}{body}");
+    let p = proof_of_source(&body);
+    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
+    assert!(
+        p.objects
+            .iter()
+            .any(|o| o.object == object && rules.iter().any(|r| o.rule == *r)),
+        "{body}\n{:#?}",
+        ladr_report::proof::lines(&p)
+    );
+}
+
 /// [`assert_none_proved`] for programs that are a body alone, followed by `main` where
 /// they have none of their own.
 pub(crate) fn assert_none_proved_with_main(prefix: &str, main: &str, programs: &[(&str, &str)]) {

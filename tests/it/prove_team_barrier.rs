@@ -121,19 +121,8 @@ fn racy_programs_built_to_fool_team_barriers_and_bounds_are_not_proved() {
     assert_none_proved(PRELUDE, &programs);
 }
 
-/// Asserts that `body` is proved and that `object` is safe by one of `rules` (an object's
-/// proof names the first rule that applied to one of its pairs).
 fn assert_proved_by(body: &str, object: &str, rules: &[&str]) {
-    let body = format!("{PRELUDE}{body}");
-    let p = proof_of_source(&body);
-    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
-    assert!(
-        p.objects
-            .iter()
-            .any(|o| o.object == object && rules.iter().any(|r| o.rule == *r)),
-        "{body}\n{:#?}",
-        ladr_report::proof::lines(&p)
-    );
+    crate::prove::assert_proved_by(PRELUDE, body, object, rules);
 }
 
 #[test]

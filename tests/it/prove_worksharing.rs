@@ -229,16 +229,7 @@ fn racy_programs_built_to_fool_worksharing_are_not_proved() {
 }
 
 fn assert_worksharing_proves(body: &str, object: &str) {
-    let body = format!("{PRELUDE}{body}");
-    let p = proof_of_source(&body);
-    assert!(p.proved, "{body}\n{:#?}", ladr_report::proof::lines(&p));
-    assert!(
-        p.objects
-            .iter()
-            .any(|o| o.object == object && o.rule == "worksharing"),
-        "{body}\n{:#?}",
-        ladr_report::proof::lines(&p)
-    );
+    crate::prove::assert_proved_by(PRELUDE, body, object, &["worksharing"]);
 }
 
 #[test]

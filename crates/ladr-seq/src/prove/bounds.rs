@@ -143,20 +143,43 @@ impl Visitor for Facts {
     }
 }
 
-/// A loop body's writes and declarations of one name, its labels and its `goto`s.
-struct Body<'n> {
+/// A loop body's (a block's) writes and declarations of one name, its labels and its
+/// `goto`s.
+pub(super) struct Body<'n> {
     name: &'n str,
-    writes: usize,
-    declares: bool,
+    /// Assignments, increments and decrements of the name, and `&name`.
+    pub writes: usize,
+    pub declarations: usize,
     labels: Vec<String>,
     gotos: HashMap<String, usize>,
+}
+
+impl<'n> Body<'n> {
+    fn new(name: &'n str) -> Body<'n> {
+        Body {
+            name,
+            writes: 0,
+            declarations: 0,
+            labels: vec![],
+            gotos: HashMap::new(),
+        }
+    }
+
+    /// What `items` do with `name`.
+    pub(super) fn of(items: &[Node<BlockItem>], name: &'n str) -> Body<'n> {
+        let mut body = Body::new(name);
+        for i in items {
+            let _ = visit::block_item(&mut body, i);
+        }
+        body
+    }
 }
 
 impl Visitor for Body<'_> {
     type Error = Infallible;
     const UNEVALUATED: bool = true;
     fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
-        self.declares |= declarator_name(&d.node) == Some(self.name);
+        self.declarations += usize::from(declarator_name(&d.node) == Some(self.name));
         Ok(Walk::Descend)
     }
     fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
@@ -269,18 +292,12 @@ impl Bounds<'_> {
         if !items.last().is_some_and(|i| increments(i, j)) {
             return None;
         }
-        let mut body = Body {
-            name: j,
-            writes: 0,
-            declares: false,
-            labels: vec![],
-            gotos: HashMap::new(),
-        };
+        let mut body = Body::new(j);
         let _ = visit::stmt(&mut body, &w.statement);
         let entered = body.labels.iter().any(|l| {
             self.facts.gotos.get(l).copied().unwrap_or(0) != body.gotos.get(l).copied().unwrap_or(0)
         });
-        (body.writes == 1 && !body.declares && !entered).then_some((c0, hi))
+        (body.writes == 1 && body.declarations == 0 && !entered).then_some((c0, hi))
     }
 
     /// `x = lb + c / D % N * s;` ([`super::collapse::digit`]) with `c` known not negative,
@@ -301,17 +318,8 @@ impl Bounds<'_> {
         if known.is_none_or(|(_, lo, _)| *lo < 0) || !local {
             return None;
         }
-        let mut body = Body {
-            name: x,
-            writes: 0,
-            declares: false,
-            labels: vec![],
-            gotos: HashMap::new(),
-        };
-        for i in rest {
-            let _ = visit::block_item(&mut body, i);
-        }
-        if body.writes > 0 || body.declares || !body.labels.is_empty() {
+        let body = Body::of(rest, x);
+        if body.writes > 0 || body.declarations > 0 || !body.labels.is_empty() {
             return None;
         }
         let (lo, hi) = d.range()?;

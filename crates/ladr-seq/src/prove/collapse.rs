@@ -176,23 +176,7 @@ fn only_assigned(items: &[Node<BlockItem>], x: &str) -> bool {
         .iter()
         .filter(|i| assignment(i).is_some_and(|(v, _)| v == x))
         .count();
-    let mut writes = 0;
-    for item in items {
-        ladr_c::syntax::query::for_each_expr(item, ladr_c::syntax::query::Operands::All, |e| {
-            let named = |y: &Node<Expression>| name_of(y) == Some(x);
-            writes += usize::from(match &e.node {
-                Expression::BinaryOperator(b) => {
-                    ladr_c::syntax::walk::is_assign_op(&b.node.operator.node) && named(&b.node.lhs)
-                }
-                Expression::UnaryOperator(u) => {
-                    (ladr_c::syntax::walk::is_inc_dec(&u.node.operator.node)
-                        || u.node.operator.node == UnaryOperator::Address)
-                        && named(&u.node.operand)
-                }
-                _ => false,
-            });
-        });
-    }
+    let uses = super::bounds::Body::of(items, x);
     let havocs = items
         .iter()
         .filter_map(|i| match &i.node {
@@ -200,12 +184,5 @@ fn only_assigned(items: &[Node<BlockItem>], x: &str) -> bool {
             _ => None,
         })
         .sum::<usize>();
-    let nested = items
-        .iter()
-        .filter_map(|i| match &i.node {
-            BlockItem::Statement(s) => Some(super::team_barrier::declarations(s, x)),
-            _ => None,
-        })
-        .sum::<usize>();
-    declared == 1 && nested == 0 && assigned == 1 && writes == 1 + havocs
+    declared == 1 && uses.declarations == 1 && assigned == 1 && uses.writes == 1 + havocs
 }

@@ -330,7 +330,7 @@ fn names(node: &(impl ladr_c::syntax::query::Walkable + ?Sized), name: &str) -> 
 }
 
 /// How many declarators of `s` declare `name`.
-pub(super) fn declarations(s: &Node<Statement>, name: &str) -> usize {
+fn declarations(s: &Node<Statement>, name: &str) -> usize {
     struct Count<'n>(&'n str, usize);
     impl Visitor for Count<'_> {
         type Error = Infallible;
