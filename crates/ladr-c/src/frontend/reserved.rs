@@ -43,6 +43,11 @@ pub(crate) fn check(unit: &TranslationUnit) -> Result<()> {
             &mut self,
             t: &Node<TypeSpecifier>,
         ) -> std::result::Result<Walk, Self::Error> {
+            if let TypeSpecifier::Enum(e) = &t.node {
+                for x in &e.node.enumerators {
+                    Find::name(&x.node.identifier.node.name, x.node.identifier.span)?;
+                }
+            }
             let name = match &t.node {
                 TypeSpecifier::TypedefName(n) => Some(&n.node.name),
                 TypeSpecifier::Struct(s) => s.node.identifier.as_ref().map(|i| &i.node.name),
@@ -85,6 +90,8 @@ mod tests {
             "int main(void) { int __ladr_x = 1; return __ladr_x; }\n",
             "struct __ladr_s { int a; };\nint main(void) { return 0; }\n",
             "int main(void) { goto __ladr_L1; __ladr_L1: return 0; }\n",
+            "enum e { __ladr_A };\nint main(void) { return 0; }\n",
+            "struct s { int __ladr_f; };\nint main(void) { return 0; }\n",
         ] {
             let e = parse_part(src, "t.c", 2).err().expect("refused");
             assert!(e.message.contains("`__ladr_"), "{}", e.message);
