@@ -165,6 +165,13 @@ impl<'n> Body<'n> {
         }
     }
 
+    /// What `s` does with `name`.
+    pub(super) fn of_statement(s: &Node<Statement>, name: &'n str) -> Body<'n> {
+        let mut body = Body::new(name);
+        let _ = visit::stmt(&mut body, s);
+        body
+    }
+
     /// What `items` do with `name`.
     pub(super) fn of(items: &[Node<BlockItem>], name: &'n str) -> Body<'n> {
         let mut body = Body::new(name);
@@ -263,13 +270,18 @@ fn increments(s: &Node<BlockItem>, j: &str) -> bool {
 }
 
 impl Bounds<'_> {
+    /// Is `x` a local of the function (no global, no parameter) whose address is never
+    /// taken (but by `__CPROVER_havoc_object`)?
+    fn local(&self, x: &str) -> bool {
+        self.facts.declared.contains_key(x)
+            && !self.globals.contains_key(x)
+            && !self.params.iter().any(|p| p == x)
+            && !self.facts.addressed.contains(x)
+    }
+
     /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
     fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, i64)> {
-        let local = self.facts.declared.contains_key(j)
-            && !self.globals.contains_key(j)
-            && !self.params.iter().any(|p| p == j)
-            && !self.facts.addressed.contains(j);
-        if !local {
+        if !self.local(j) {
             return None;
         }
         let Expression::BinaryOperator(c) = &w.expression.node else {
@@ -292,8 +304,7 @@ impl Bounds<'_> {
         if !items.last().is_some_and(|i| increments(i, j)) {
             return None;
         }
-        let mut body = Body::new(j);
-        let _ = visit::stmt(&mut body, &w.statement);
+        let body = Body::of_statement(&w.statement, j);
         let entered = body.labels.iter().any(|l| {
             self.facts.gotos.get(l).copied().unwrap_or(0) != body.gotos.get(l).copied().unwrap_or(0)
         });
@@ -311,11 +322,7 @@ impl Bounds<'_> {
         let (x, e) = super::worksharing::assignment(item)?;
         let d = super::collapse::digit(e)?;
         let known = self.ranges.iter().rev().find(|(n, _, _)| n == d.c);
-        let local = self.facts.declared.contains_key(x)
-            && !self.globals.contains_key(x)
-            && !self.params.iter().any(|p| p == x)
-            && !self.facts.addressed.contains(x);
-        if known.is_none_or(|(_, lo, _)| *lo < 0) || !local {
+        if known.is_none_or(|(_, lo, _)| *lo < 0) || !self.local(x) {
             return None;
         }
         let body = Body::of(rest, x);

@@ -138,7 +138,7 @@ pub struct Decls<'a> {
     pub in_bounds: HashSet<usize>,
     /// The phases of the team routines' straight-line items, by the item's address
     /// ([`super::team_barrier`]).
-    pub team_phases: HashMap<usize, super::team_barrier::Place>,
+    pub team_places: HashMap<usize, super::team_barrier::Place>,
     /// Variables read other than as the pointer of `*p` or `p->m`, and the slot pointers
     /// with their blocks ([`super::slot`]).
     pub bare_reads: HashSet<VarId>,
@@ -188,7 +188,7 @@ impl<'a> Decls<'a> {
             iterations: HashMap::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),
-            team_phases: HashMap::new(),
+            team_places: HashMap::new(),
             claim_ranges: HashMap::new(),
             bare_reads: HashSet::new(),
             slot_pointers: HashMap::new(),

@@ -403,7 +403,7 @@ impl<'d, 'a> Scan<'d, 'a> {
         if let Some(&solo) = self.nested_solo.get(&(item as *const _ as usize)) {
             self.solo = solo;
         }
-        if let Some(&place) = self.decls.team_phases.get(&(item as *const _ as usize)) {
+        if let Some(&place) = self.decls.team_places.get(&(item as *const _ as usize)) {
             self.team_place = place;
         }
         match &item.node {

@@ -33,13 +33,10 @@
 
 use ladr_c::syntax::build::callee_name;
 use ladr_c::syntax::names::{OMP_BARRIER, OMP_TEAM_SIZE};
-use ladr_c::syntax::query::{any_expr, for_each_expr, for_each_stmt, InExpressions, Operands};
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::query::{for_each_expr, for_each_stmt, InExpressions, Operands};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
-use std::convert::Infallible;
 
 /// Where a straight-line item of a team routine lies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,7 +56,7 @@ pub fn ordered(a: Place, b: Place) -> bool {
 
 /// The place of each straight-line item of the team routines the rule accepts, by the
 /// item's address (module doc).
-pub fn phases(
+pub fn places(
     unit: &TranslationUnit,
     bodies: &HashMap<String, &FunctionDefinition>,
     team: &HashSet<String>,
@@ -79,10 +76,11 @@ pub fn phases(
         walk.items(items);
         if walk.jumps_stay() {
             accepted += walk.barrier_names;
+            let back = walk.jumps_back();
             let singles: HashSet<usize> = walk
                 .singles
                 .iter()
-                .filter(|s| !walk.jumps_back() && single_holds(unit, f, s))
+                .filter(|s| !back && single_holds(unit, f, s))
                 .map(|s| s.at)
                 .collect();
             for (at, mut place) in walk.items {
@@ -94,7 +92,7 @@ pub fn phases(
     let everywhere: usize = bodies
         .iter()
         .filter(|(name, _)| name.as_str() != "main")
-        .map(|(_, f)| barrier_names(&f.statement))
+        .map(|(_, f)| names(&f.statement, OMP_BARRIER))
         .sum();
     if everywhere != accepted {
         return HashMap::new();
@@ -106,7 +104,6 @@ pub fn phases(
 #[derive(Default)]
 struct Straight {
     phase: usize,
-    barriers: usize,
     /// The `OMP_BARRIER`s in the barrier blocks.
     barrier_names: usize,
     items: HashMap<usize, Place>,
@@ -136,8 +133,7 @@ impl Straight {
                 if is_barrier_block(s) {
                     place.phase = None;
                     self.items.insert(at, place);
-                    self.barriers += 1;
-                    self.barrier_names += barrier_names(s);
+                    self.barrier_names += names(s, OMP_BARRIER);
                     self.phase += 1;
                     continue;
                 }
@@ -183,24 +179,17 @@ fn is_barrier_block(s: &Node<Statement>) -> bool {
     let Statement::If(i) = &s.node else {
         return false;
     };
-    let names = |e: &Node<Expression>, n: &str| {
-        any_expr(
-            e,
-            Operands::All,
-            |x| matches!(&x.node, Expression::Identifier(i) if i.node.name == n),
-        )
-    };
     let mut waits = false;
     for_each_expr(&*i.node.then_statement, Operands::All, |e| {
         if let Expression::Call(c) = &e.node {
             if callee_name(&c.node) == Some("pthread_barrier_wait")
-                && c.node.arguments.iter().any(|a| names(a, OMP_BARRIER))
+                && c.node.arguments.iter().any(|a| names(a, OMP_BARRIER) > 0)
             {
                 waits = true;
             }
         }
     });
-    i.node.else_statement.is_none() && names(&i.node.condition, OMP_TEAM_SIZE) && waits
+    i.node.else_statement.is_none() && names(&*i.node.condition, OMP_TEAM_SIZE) > 0 && waits
 }
 
 /// A `single` block as the lowering makes it (`Lowering::single`): the straight-line
@@ -331,25 +320,5 @@ fn names(node: &(impl ladr_c::syntax::query::Walkable + ?Sized), name: &str) -> 
 
 /// How many declarators of `s` declare `name`.
 fn declarations(s: &Node<Statement>, name: &str) -> usize {
-    struct Count<'n>(&'n str, usize);
-    impl Visitor for Count<'_> {
-        type Error = Infallible;
-        fn declarator(&mut self, d: &Node<Declarator>) -> Result<Walk, Infallible> {
-            self.1 += usize::from(ladr_c::syntax::build::declarator_name(&d.node) == Some(self.0));
-            Ok(Walk::Descend)
-        }
-    }
-    let mut count = Count(name, 0);
-    let Ok(()) = visit::stmt(&mut count, s);
-    count.1
-}
-
-/// How many times `s` names `OMP_BARRIER`.
-fn barrier_names(s: &Node<Statement>) -> usize {
-    let mut n = 0;
-    for_each_expr(s, Operands::All, |e| {
-        n +=
-            usize::from(matches!(&e.node, Expression::Identifier(i) if i.node.name == OMP_BARRIER));
-    });
-    n
+    super::bounds::Body::of_statement(s, name).declarations
 }

@@ -923,8 +923,8 @@ impl<'a> super::scan::Scan<'_, 'a> {
 }
 
 /// The team routines ([`team_routines`]), and the claim loops' indices, the row indices in
-/// bounds ([`super::bounds`]) and the team barriers' phases ([`super::team_barrier`]) in
-/// `decls`.
+/// bounds ([`super::bounds`]) and the team routines' places (barrier phases, `single`
+/// blocks: [`super::team_barrier`]) in `decls`.
 pub fn prepare(
     decls: &mut super::decls::Decls,
     unit: &TranslationUnit,
@@ -936,7 +936,7 @@ pub fn prepare(
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
     decls.claim_ranges = ranges;
     let team = team_routines(unit, main, facts);
-    decls.team_phases = super::team_barrier::phases(unit, &decls.bodies, &team);
+    decls.team_places = super::team_barrier::places(unit, &decls.bodies, &team);
     team
 }
 
