@@ -235,6 +235,21 @@ fn library_results_and_assumptions() {
         .is_none());
 }
 
+/// The result of a function without a body that returns `void *` is a null pointer or a
+/// fresh block of any size, stated as an assumption: no false race on the pointer that
+/// holds it (CBMC's "any value" of a pointer pointed into the program's own objects), and
+/// the race of two threads on one element of the block is found.
+#[test]
+fn void_pointer_results_are_fresh_blocks() {
+    racy("void_result_racy.c", (7, 7));
+    free("void_result_free.c");
+    assert_assumptions(
+        &checked("void_result_free.c"),
+        "the result of `alloc_block` (no body) is a null pointer or a fresh object of its \
+         pointee type (of any size for `void *`), not one of the program's objects",
+    );
+}
+
 /// A pointer made from an integer (a device register) names no object CBMC's shadow memory
 /// can flag: its race is missed, and the "no race" says that such accesses may not have
 /// been checked, in every format. Programs whose pointers all have known targets (every

@@ -70,6 +70,10 @@ pub fn modelled_function(name: &str) -> &str {
 /// pointer to an object (`AssumedResult::FreshObject`).
 pub const FRESH_OBJECT: &str = "__ladr_fresh_object";
 
+/// The model function giving the result of a function without a body that returns
+/// `void *`: a null pointer or a fresh object of any size (`AssumedResult::FreshObject`).
+pub const FRESH_BLOCK: &str = "__ladr_fresh_block";
+
 /// Is `name` a function of the model rather than a slot function?
 pub fn is_model_function(name: &str) -> bool {
     name.starts_with(MODEL_FUNCTION) && !is_slot_function(name)

@@ -509,7 +509,7 @@ pub fn assumption_text(function: &str, result: AssumedResult) -> String {
         }
         AssumedResult::FreshObject => format!(
             "the result of `{function}` (no body) is a null pointer or a fresh object of its \
-             pointee type, not one of the program's objects"
+             pointee type (of any size for `void *`), not one of the program's objects"
         ),
     }
 }

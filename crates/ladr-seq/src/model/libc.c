@@ -160,6 +160,16 @@ void *__ladr_fresh_object(unsigned long n)
   return __CPROVER_allocate(n, 0);
 }
 
+/* The result of a function without a body that returns `void *`: a null pointer or a fresh
+   object of any size (the program may use it as an object of any type, `(double (*)[500])
+   alloc(…)`), never one of the program's objects. */
+void *__ladr_fresh_block(void)
+{
+  if (__VERIFIER_nondet_bool())
+    return 0;
+  return __CPROVER_allocate((unsigned long)__VERIFIER_nondet_long(), 0);
+}
+
 /* The siblings of `__ladr_malloc` (`model/pthread.c`) for `valloc`, `realloc` and
    `posix_memalign` of a size that is not a constant: `block` bytes (--heap-block), a
    "heap-size" cut. Here, so that only programs that call one have them. */

@@ -104,7 +104,10 @@ impl SlotRewriter<'_> {
     /// program uses and that may invent one ([`library::invents_result`]): records the
     /// assumption of its result (`Program::assumptions`), and
     /// when that result is a pointer to an object, the fresh object that stands for it:
-    /// `(__typeof__(f(a))) __ladr_fresh_object(sizeof(*(__typeof__(f(a))) 0))`.
+    /// `(__typeof__(f(a))) __ladr_fresh_object(sizeof(*(__typeof__(f(a))) 0))`; for a
+    /// `void *`, `(__typeof__(f(a))) __ladr_fresh_block()`, an object of any size (CBMC's
+    /// "any value" of a pointer may point into the program's own objects, even ladr's:
+    /// DataRaceBench's `polybench_alloc_data` made a false race on a capture global).
     fn invented_result(
         &mut self,
         e: &Node<Expression>,
@@ -119,7 +122,7 @@ impl SlotRewriter<'_> {
         {
             return None;
         }
-        let result = if returns.object {
+        let result = if returns.object || returns.void_pointer {
             AssumedResult::FreshObject
         } else {
             AssumedResult::AnyValue
@@ -131,11 +134,14 @@ impl SlotRewriter<'_> {
                 result,
             });
         }
+        let span = e.span;
+        let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
+        if returns.void_pointer {
+            return Some(cast(ty(), call(abi::FRESH_BLOCK, vec![], span), span));
+        }
         if !returns.object {
             return None;
         }
-        let span = e.span;
-        let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
         let size = if returns.opaque {
             int(1, span)
         } else {

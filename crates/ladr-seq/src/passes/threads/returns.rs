@@ -20,6 +20,8 @@ pub(super) struct Returns {
     /// `struct __dirstream`): `sizeof` of its pointee is an error, and the program cannot
     /// look inside it, so a fresh object of one byte stands for it.
     pub(super) opaque: bool,
+    /// `void *`: a pointer the program may use as one to an object of any type.
+    pub(super) void_pointer: bool,
 }
 
 /// The struct (or union) tag a type specifier names, directly or through a typedef.
@@ -112,6 +114,7 @@ pub(super) fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<Stri
                     value: !void || pointers > 0,
                     object,
                     opaque,
+                    void_pointer: void && pointers == 1,
                 },
             );
         }
