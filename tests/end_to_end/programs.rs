@@ -250,6 +250,15 @@ fn void_pointer_results_are_fresh_blocks() {
     );
 }
 
+/// A matrix whose rows have a variable length keeps its layout in the sequential program
+/// (`threads/vla.rs`): an element reached through a pointer to the first one races with
+/// the same element named by row and column (missed when rows were given 256 elements).
+#[test]
+fn variable_length_rows_keep_their_layout() {
+    racy("vla_rows_racy.c", (8, 17));
+    free("vla_rows_free.c");
+}
+
 /// A pointer made from an integer (a device register) names no object CBMC's shadow memory
 /// can flag: its race is missed, and the "no race" says that such accesses may not have
 /// been checked, in every format. Programs whose pointers all have known targets (every

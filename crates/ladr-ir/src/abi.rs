@@ -74,6 +74,10 @@ pub const FRESH_OBJECT: &str = "__ladr_fresh_object";
 /// `void *`: a null pointer or a fresh object of any size (`AssumedResult::FreshObject`).
 pub const FRESH_BLOCK: &str = "__ladr_fresh_block";
 
+/// The model function that allocates the memory of a matrix whose rows have a variable
+/// length, kept as its lengths and a pointer (`threads/vla.rs`).
+pub const VLA_MEMORY: &str = "__ladr_vla";
+
 /// Is `name` a function of the model rather than a slot function?
 pub fn is_model_function(name: &str) -> bool {
     name.starts_with(MODEL_FUNCTION) && !is_slot_function(name)

@@ -295,6 +295,10 @@ pub struct Program {
     /// the function's hidden state, `abi::libc_state`, at the call: the site `race` makes
     /// of it names the function).
     pub libc_calls: std::collections::BTreeMap<AccessKey, String>,
+    /// The memory of each matrix with rows of a variable length, by its static's name, with
+    /// the static holding its row length (filled by `threads`, `threads/vla.rs`): `race`
+    /// reports `b[(i) * b_d1 + (j)]` as `b[i][j]`.
+    pub vla_rows: std::collections::HashMap<String, String>,
     /// The objects the static proof shows race-free although it proves not every pair
     /// (filled after `normalise` with [`Options::proof_facts`]; read by `visible` and
     /// `racefree`).
@@ -341,6 +345,7 @@ impl Program {
             sites: vec![],
             kept: Default::default(),
             libc_calls: Default::default(),
+            vla_rows: Default::default(),
             proved: Default::default(),
         }
     }

@@ -30,6 +30,8 @@ pub(super) struct Instrumenter<'a> {
     /// [`Program::libc_calls`](ladr_ir::program::Program::libc_calls): which function's call
     /// an access of a library function's hidden state stands for.
     pub(super) libc_calls: &'a BTreeMap<AccessKey, String>,
+    /// [`Program::vla_rows`](ladr_ir::program::Program::vla_rows).
+    pub(super) vla_rows: &'a std::collections::HashMap<String, String>,
 }
 
 impl VisitorMut for Instrumenter<'_> {
@@ -82,7 +84,7 @@ impl Instrumenter<'_> {
         };
         let (expr, vars) = match &libc_state {
             Some(f) => (format!("libc's state of `{f}`"), vec![]),
-            None => user_text(e),
+            None => user_text(e, self.vla_rows),
         };
         self.sites.push(Site {
             id,
@@ -352,15 +354,24 @@ impl Instrumenter<'_> {
     }
 }
 
-/// The lvalue as the user wrote it: generated local names mapped back.
+/// The lvalue as the user wrote it: generated local names mapped back, a matrix's element
+/// and row indexed by hand (`vla_rows`) as `b[i][j]` and `b[i]`.
 /// `e` as C text with the user's names, and the variables it names (user's name, name in
 /// the program).
-fn user_text(e: &Node<Expression>) -> (String, Vec<(String, String)>) {
-    #[derive(Default)]
-    struct OriginalNames(Vec<(String, String)>);
-    impl VisitorMut for OriginalNames {
+fn user_text(
+    e: &Node<Expression>,
+    vla_rows: &std::collections::HashMap<String, String>,
+) -> (String, Vec<(String, String)>) {
+    struct OriginalNames<'a>(
+        Vec<(String, String)>,
+        &'a std::collections::HashMap<String, String>,
+    );
+    impl VisitorMut for OriginalNames<'_> {
         type Error = std::convert::Infallible;
         fn expr(&mut self, e: &mut Node<Expression>) -> std::result::Result<Walk, Self::Error> {
+            if let Some(user) = matrix_view(e, self.1) {
+                *e = user;
+            }
             if let Some(v) = ladr_c::syntax::build::folded_var(&e.node) {
                 // A read `constprop` replaced by its constant: the variable read.
                 let name = ladr_c::syntax::names::original_name(v).to_string();
@@ -376,7 +387,7 @@ fn user_text(e: &Node<Expression>) -> (String, Vec<(String, String)>) {
             Ok(Walk::Descend)
         }
     }
-    impl OriginalNames {
+    impl OriginalNames<'_> {
         fn add(&mut self, user: String, name: String) {
             if !self.0.iter().any(|(_, n)| *n == name) {
                 self.0.push((user, name));
@@ -384,9 +395,49 @@ fn user_text(e: &Node<Expression>) -> (String, Vec<(String, String)>) {
         }
     }
     let mut e = e.clone();
-    let mut names = OriginalNames::default();
+    let mut names = OriginalNames(vec![], vla_rows);
     let Ok(()) = visit_mut::expr(&mut names, &mut e);
     (expr_to_string(&e.node), names.0)
+}
+
+/// `m[(i) * d + (j)]` of a matrix's memory `m` and its row length `d` ([`user_text`]):
+/// `m[i][j]`; `m + (i) * d`: `m[i]`.
+fn matrix_view(
+    e: &Node<Expression>,
+    vla_rows: &std::collections::HashMap<String, String>,
+) -> Option<Node<Expression>> {
+    use ladr_c::syntax::build::{ident_name, index};
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    let store = ident_name(&b.node.lhs)?;
+    let row = vla_rows.get(store)?;
+    // `(i) * d`: `i`.
+    let row_index = |x: &Node<Expression>| match &x.node {
+        Expression::BinaryOperator(m)
+            if m.node.operator.node == BinaryOperator::Multiply
+                && ident_name(&m.node.rhs) == Some(row.as_str()) =>
+        {
+            Some((*m.node.lhs).clone())
+        }
+        _ => None,
+    };
+    let span = e.span;
+    match b.node.operator.node {
+        BinaryOperator::Index => {
+            let Expression::BinaryOperator(p) = &b.node.rhs.node else {
+                return None;
+            };
+            if p.node.operator.node != BinaryOperator::Plus {
+                return None;
+            }
+            let i = row_index(&p.node.lhs)?;
+            let rowx = index((*b.node.lhs).clone(), i, span);
+            Some(index(rowx, (*p.node.rhs).clone(), span))
+        }
+        BinaryOperator::Plus => Some(index((*b.node.lhs).clone(), row_index(&b.node.rhs)?, span)),
+        _ => None,
+    }
 }
 
 fn walk_has_statement_expr(e: &Node<Expression>) -> bool {

@@ -176,6 +176,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                     exclusion: exclusion.as_ref(),
                     frees,
                     libc_calls: &p.libc_calls,
+                    vla_rows: &p.vla_rows,
                 };
                 visit_mut::stmt(&mut instrumenter, stmt)?;
                 let instrumented = sites.len() > before;

@@ -24,11 +24,15 @@ pub(super) fn make_locals_static(
     statics: &mut Vec<Node<Declaration>>,
     enumerators: &HashSet<String>,
     names: &mut Names,
+    vla_rows: &mut HashMap<String, String>,
 ) -> Result<Vec<String>> {
     rename_local_typedefs(body, names)?;
     struct LocalHoister<'a> {
         out: &'a mut Vec<Node<Declaration>>,
         enumerators: &'a HashSet<String>,
+        names: &'a mut Names,
+        /// Locals whose rows have a variable length, kept as lengths and memory.
+        vla: HashMap<String, super::vla::Use>,
         autos: Vec<String>,
         /// Locals made static where they are: a declaration naming one stays too.
         stay: HashSet<String>,
@@ -64,6 +68,21 @@ pub(super) fn make_locals_static(
                 if is_typedef_or_extern(&d.node) {
                     // Extern declarations stay where they are.
                     kept.push(it);
+                    continue;
+                }
+                let before = self.out.len();
+                if let Some((name, u, stmts)) =
+                    super::vla::rewrite(d, self.enumerators, self.names, self.out)?
+                {
+                    self.vla.insert(name, u);
+                    let added: Vec<String> = self.out[before..]
+                        .iter()
+                        .flat_map(|d| &d.node.declarators)
+                        .filter_map(|id| declarator_name(&id.node.declarator.node))
+                        .map(str::to_string)
+                        .collect();
+                    self.autos.extend(added);
+                    kept.extend(stmts.into_iter().map(item));
                     continue;
                 }
                 let was_static = make_static(d, self.enumerators)?;
@@ -104,10 +123,14 @@ pub(super) fn make_locals_static(
     let mut h = LocalHoister {
         out: statics,
         enumerators,
+        names,
+        vla: HashMap::new(),
         autos: vec![],
         stay: HashSet::new(),
     };
     visit_mut::stmt(&mut h, body)?;
+    super::vla::rewrite_uses(body, &h.vla)?;
+    vla_rows.extend(h.vla.values().map(super::vla::Use::view));
     Ok(h.autos)
 }
 

@@ -74,6 +74,7 @@ mod returns;
 mod rewriter;
 mod routines;
 mod storage;
+mod vla;
 
 use crate::model::library;
 use constants::{enumerators, once_constants};
@@ -408,7 +409,13 @@ fn rewrite_slots(
         }
         let mut body = body;
         tls.rename(&mut p.names, k, &mut body);
-        let autos = make_locals_static(&mut body, &mut statics, &facts.enumerators, &mut p.names)?;
+        let autos = make_locals_static(
+            &mut body,
+            &mut statics,
+            &facts.enumerators,
+            &mut p.names,
+            &mut p.vla_rows,
+        )?;
         p.thread_locals.extend(autos.iter().cloned());
         p.automatic_locals.extend(autos);
         bodies[k] = Some(body);
