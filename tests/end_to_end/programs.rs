@@ -243,6 +243,8 @@ fn library_results_and_assumptions() {
 fn void_pointer_results_are_fresh_blocks() {
     racy("void_result_racy.c", (7, 7));
     free("void_result_free.c");
+    // A `void *` into an argument (`bsearch`) is no fresh object.
+    racy("void_into_argument_racy.c", (10, 16));
     assert_assumptions(
         &checked("void_result_free.c"),
         "the result of `alloc_block` (no body) is a null pointer or a fresh object of its \

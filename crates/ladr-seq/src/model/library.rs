@@ -244,6 +244,26 @@ pub fn cbmc_models(name: &str) -> bool {
 
 const CBMC_LIBRARY: &str = include_str!("cbmc_library.txt");
 
+/// C library functions returning `void *` that point into one of their arguments (a found
+/// element, a tree node holding the key): their result is not a fresh object, so it stays
+/// any value of its type (`threads`' `invented_result`).
+pub fn points_into_arguments(name: &str) -> bool {
+    const INTO: &[&str] = &[
+        "bsearch",
+        "lfind",
+        "lsearch",
+        "tfind",
+        "tsearch",
+        "tdelete",
+        "memrchr",
+        "rawmemchr",
+        "memmem",
+        "memccpy",
+        "mempcpy",
+    ];
+    INTO.contains(&name)
+}
+
 /// Does a call of `name`, a function without a body in the program, return a value nobody
 /// models (so CBMC makes up any value of its type)? Not for CBMC's library, its builtins
 /// (`__CPROVER_*`, `__builtin_*`), ladr's models (pthread, `__ladr_*`, [`libc_model`]),

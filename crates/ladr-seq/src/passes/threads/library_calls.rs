@@ -114,7 +114,9 @@ impl SlotRewriter<'_> {
         n: &str,
         call_span: Span,
     ) -> Option<Node<Expression>> {
-        let returns = self.returns_value.get(n).copied().unwrap_or_default();
+        let mut returns = self.returns_value.get(n).copied().unwrap_or_default();
+        // A `void *` into an argument is no fresh object ([`library::points_into_arguments`]).
+        returns.void_pointer &= !library::points_into_arguments(n);
         if self.discarded == Some(call_span)
             || self.defs.contains_key(n)
             || !returns.value
