@@ -170,6 +170,13 @@ void *__ladr_fresh_block(void)
   return __CPROVER_allocate((unsigned long)__VERIFIER_nondet_long(), 0);
 }
 
+/* The memory of a variable-length array whose rows have a variable length, made a static of
+   its slot as its lengths and this block (`threads/vla.rs`): exactly its bytes. Here, so that only programs with one have it. */
+void *__ladr_vla(unsigned long n)
+{
+  return __CPROVER_allocate(n, 0);
+}
+
 /* The siblings of `__ladr_malloc` (`model/pthread.c`) for `valloc`, `realloc` and
    `posix_memalign` of a size that is not a constant: `block` bytes (--heap-block), a
    "heap-size" cut. Here, so that only programs that call one have them. */

@@ -311,13 +311,6 @@ void *__ladr_malloc(unsigned long n, unsigned long block)
   return __CPROVER_allocate(block, 0);
 }
 
-/* The memory of a variable-length array whose rows have a variable length, made a static of
-   its slot as its lengths and this block (`threads/vla.rs`): exactly its bytes. */
-void *__ladr_vla(unsigned long n)
-{
-  return __CPROVER_allocate(n, 0);
-}
-
 void *__ladr_calloc(unsigned long k, unsigned long s, unsigned long block)
 {
   __CPROVER_assume(k <= block && s <= block && k * s <= block);

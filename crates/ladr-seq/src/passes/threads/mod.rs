@@ -409,6 +409,7 @@ fn rewrite_slots(
         }
         let mut body = body;
         tls.rename(&mut p.names, k, &mut body);
+        let matrices = p.vla_rows.len();
         let autos = make_locals_static(
             &mut body,
             &mut statics,
@@ -416,6 +417,9 @@ fn rewrite_slots(
             &mut p.names,
             &mut p.vla_rows,
         )?;
+        // A matrix kept as its lengths and memory allocates it with `model/libc.c`'s
+        // `__ladr_vla`.
+        libc_used |= p.vla_rows.len() > matrices;
         p.thread_locals.extend(autos.iter().cloned());
         p.automatic_locals.extend(autos);
         bodies[k] = Some(body);
