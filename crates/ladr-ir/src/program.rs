@@ -177,8 +177,9 @@ pub enum AssumedResult {
     /// Any value of its type (CBMC's choice for a function without a body).
     AnyValue,
     /// A pointer to an object: a null pointer or a fresh object of the pointee type (of any
-    /// size for `void *`), never one of the program's objects (a pointer that may point to any object makes every
-    /// access through it costly for CBMC).
+    /// size for `void *`), never one of the program's objects (a pointer that may point to
+    /// any object makes every access through it costly for CBMC, and may meet the program's
+    /// own objects: false races).
     FreshObject,
 }
 

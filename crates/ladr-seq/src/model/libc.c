@@ -171,7 +171,8 @@ void *__ladr_fresh_block(void)
 }
 
 /* The memory of a variable-length array whose rows have a variable length, made a static of
-   its slot as its lengths and this block (`threads/vla.rs`): exactly its bytes. Here, so that only programs with one have it. */
+   its slot as its lengths and this block (`threads/vla.rs`): exactly its bytes. Here, so
+   that only programs with one have it. */
 void *__ladr_vla(unsigned long n)
 {
   return __CPROVER_allocate(n, 0);

@@ -114,9 +114,9 @@ impl SlotRewriter<'_> {
         n: &str,
         call_span: Span,
     ) -> Option<Node<Expression>> {
-        let mut returns = self.returns_value.get(n).copied().unwrap_or_default();
+        let returns = self.returns_value.get(n).copied().unwrap_or_default();
         // A `void *` into an argument is no fresh object ([`library::points_into_arguments`]).
-        returns.void_pointer &= !library::points_into_arguments(n);
+        let fresh_block = returns.void_pointer && !library::points_into_arguments(n);
         if self.discarded == Some(call_span)
             || self.defs.contains_key(n)
             || !returns.value
@@ -124,7 +124,7 @@ impl SlotRewriter<'_> {
         {
             return None;
         }
-        let result = if returns.object || returns.void_pointer {
+        let result = if returns.object || fresh_block {
             AssumedResult::FreshObject
         } else {
             AssumedResult::AnyValue
@@ -138,7 +138,7 @@ impl SlotRewriter<'_> {
         }
         let span = e.span;
         let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
-        if returns.void_pointer {
+        if fresh_block {
             return Some(cast(ty(), call(abi::FRESH_BLOCK, vec![], span), span));
         }
         if !returns.object {

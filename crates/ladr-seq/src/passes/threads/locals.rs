@@ -39,12 +39,7 @@ pub(super) fn make_locals_static(
     }
     impl LocalHoister<'_> {
         fn autos_of(&mut self, d: &Node<Declaration>) {
-            self.autos.extend(
-                d.node
-                    .declarators
-                    .iter()
-                    .filter_map(|id| declarator_name(&id.node.declarator.node).map(str::to_string)),
-            );
+            self.autos.extend(declared_names(d));
         }
     }
     impl VisitorMut for LocalHoister<'_> {
@@ -75,12 +70,8 @@ pub(super) fn make_locals_static(
                     super::vla::rewrite(d, self.enumerators, self.names, self.out)?
                 {
                     self.vla.insert(name, u);
-                    let added: Vec<String> = self.out[before..]
-                        .iter()
-                        .flat_map(|d| &d.node.declarators)
-                        .filter_map(|id| declarator_name(&id.node.declarator.node))
-                        .map(str::to_string)
-                        .collect();
+                    let added: Vec<String> =
+                        self.out[before..].iter().flat_map(declared_names).collect();
                     self.autos.extend(added);
                     kept.extend(stmts.into_iter().map(item));
                     continue;
@@ -132,6 +123,14 @@ pub(super) fn make_locals_static(
     super::vla::rewrite_uses(body, &h.vla)?;
     vla_rows.extend(h.vla.values().map(super::vla::Use::view));
     Ok(h.autos)
+}
+
+/// The names `d` declares.
+fn declared_names(d: &Node<Declaration>) -> impl Iterator<Item = String> + '_ {
+    d.node
+        .declarators
+        .iter()
+        .filter_map(|id| declarator_name(&id.node.declarator.node).map(str::to_string))
 }
 
 pub(super) fn is_typedef(d: &Declaration) -> bool {

@@ -8,16 +8,18 @@
 //! statics of the slot, and indexed by hand (CBMC 6.6 loses the length of a
 //! variable-length type in a cast):
 //!
-//! * `T b[e0][e1]` (`e1` not a constant) becomes `b_d0 = e0; b_d1 = e1; b_mem =
-//!   __ladr_vla(b_d0 * b_d1 * sizeof *b_mem);` where it was declared (`T *b_mem`, the
-//!   lengths `unsigned int`), assumed to have at most 2^31 elements (no stack holds more),
-//!   so that an element's index is exact in 32 bits and never meets another element's (a
-//!   false race of DRB015 with `n` near 2^28 when lengths were 64-bit and unbounded);
+//! * `T b[e0][e1]` (`e1` not a constant) becomes `b_d0 = e0; b_d1 = e1; b' =
+//!   __ladr_vla(b_d0 * b_d1 * sizeof *b');` where it was declared (`T *b'`, a fresh static
+//!   named after `b`; the lengths `unsigned int`), assumed to have at most 2^31 elements (no
+//!   stack holds more), so that an element's index is exact in 32 bits and never meets
+//!   another element's (a false race of DRB015 with `n` near 2^28 when lengths were 64-bit
+//!   and unbounded);
 //! * a pointer to such rows, `T (*p)[e1]` (the OpenMP lowering's capture of a matrix),
-//!   becomes `p_d1 = e1;` where it was declared (`T *p_raw`), and `p = v` stores `p_raw = v`;
-//! * then `x[i][j]` is `x_mem[(i) * x_d1 + (j)]`, a row `x[i]` (or `*x`) is `(x_mem + (i) *
-//!   x_d1)`, `sizeof b` is `b_d0 * b_d1 * sizeof *b_mem` (a row's `x_d1 * sizeof *x_mem`), and `x` alone only where its value
-//!   is all that counts (assigned, cast, passed to a function; `&b` passed too): the
+//!   becomes `p_d1 = e1;` where it was declared (`T *p'`), and `p = v` stores `p' = v`;
+//! * then `x[i][j]` is `x'[(i) * x_d1 + (j)]` (which `race` reports as `x[i][j]`,
+//!   `Program::vla_rows`), a row `x[i]` (or `*x`) is `(x' + (i) * x_d1)`, `sizeof b` is
+//!   `b_d0 * b_d1 * sizeof *b'` (a row's `x_d1 * sizeof *x'`), and `x` alone only where its
+//!   value is all that counts (assigned, cast, passed to a function; `&b` passed too): the
 //!   address of its first element.
 //!
 //! Any other use (`b + 1`, `&b`, `p++`), a third dimension of a variable length, or any other
@@ -41,7 +43,7 @@ const MAX_ELEMENTS: u64 = 1 << 31;
 
 /// How the uses of one rewritten local read.
 pub(super) struct Use {
-    /// The static holding the memory (`b_mem`) or the pointer's value (`p_raw`), `T *`.
+    /// The static holding the memory (`b'`) or the pointer's value (`p'`), `T *`.
     store: String,
     /// The static holding the row length.
     row: String,
