@@ -2,6 +2,7 @@
 //! front end; each racy program is reported on the user's lines, its twin is race-free.
 //! A construct ladr does not model is a located "unsupported" error.
 
+use super::checked::{check, checked, e2e};
 use super::{free, ladr, racy, racy_one_of};
 
 /// `parallel for`: iterations on different threads; a loop-carried dependence races.
@@ -261,13 +262,32 @@ fn simd_lanes_race_on_a_loop_carried_dependence() {
             6,
             "the clause `reduction`",
         ),
-        ("openmp_doacross.c", 7, "doacross"),
+        ("openmp_doacross.c", 7, "does not name an earlier iteration"),
     ] {
         let (code, _, err) = ladr(&[&format!("tests/data/unsupported/{file}")]);
         assert_eq!(code, 2, "{err}");
         assert!(err.contains(&format!("{file}:{line}")), "{err}");
         assert!(err.contains(says), "{err}");
     }
+}
+
+/// Doacross `ordered(1)`: a sink waits until the iteration it names has passed its
+/// source. Reading `a[i - 1]` before the sink races with iteration `i - 1`'s write; after
+/// it, not (the loop's claims do not skip: where its three iterations fit in each thread's
+/// unwinding the loop's cut ends no execution and the bounded "no race" stands).
+#[test]
+fn doacross_sinks_wait_for_their_sources() {
+    racy("omp_doacross_racy.c", (6, 6));
+    // At the default unwinding of 2 a thread cannot claim all three iterations: the cut
+    // of a loop whose claims keep their order leaves the answer unknown, never "no race".
+    assert_eq!(checked("omp_doacross_free.c").outcome.verdict, "unknown");
+    let opts = ladr_ir::program::Options {
+        unwind: 4,
+        ..Default::default()
+    };
+    let c = check(&e2e("omp_doacross_free.c"), &opts, None);
+    assert_eq!(c.outcome.verdict, "no-race", "{}", c.text);
+    assert!(c.text.contains("no race found"), "{}", c.text);
 }
 
 /// A worksharing loop's claims may skip to any later iteration: iterations 10 apart race

@@ -171,6 +171,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "omp_prove_local_racy.c",
         (10, 10),
     ),
+    // A team under an `if` is joined inside it: the region after it starts alone.
+    (
+        "worksharing",
+        "omp_if_team_free.c",
+        "omp_if_team_racy.c",
+        (9, 9),
+    ),
 ];
 
 fn proof(file: &str) -> ladr_check::ProofAnswer {
@@ -228,6 +235,19 @@ fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
         // The bounded search agrees (the library's check runs it unless asked to prove).
         free(free_file);
     }
+}
+
+/// A doacross nest (`ordered(2)`): its inner loop's variable, declared in `main`, is
+/// private to each iteration as OpenMP makes it, so `a[i][j]` is each iteration's own
+/// element (proved, as DataRaceBench's DRB094); its twin reads the previous row's element
+/// before its sinks wait and races.
+#[test]
+fn doacross_nest_iterations_are_proved_disjoint() {
+    let p = proof("omp_doacross2_free.c");
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    let q = proof("omp_doacross2_racy.c");
+    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
+    racy("omp_doacross2_racy.c", (8, 8));
 }
 
 /// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.

@@ -85,6 +85,16 @@ pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
             .filter(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)))
             .collect();
         let named = format!("{}:{}", p.file, p.line);
+        // A worksharing loop of a constant count below the unwinding lets each thread
+        // claim every iteration and fail once more: the cut ends no execution.
+        let unwind = u64::from(answer.bounds.unwind);
+        if !worksharing.is_empty()
+            && worksharing
+                .iter()
+                .all(|c| c.trip.is_some_and(|n| n < unwind))
+        {
+            continue;
+        }
         // A loop whose claims take the iterations in order is like an inner loop: its
         // threads never reach the iterations past the cut.
         if (inside && worksharing.iter().all(|c| c.claims_in_order))

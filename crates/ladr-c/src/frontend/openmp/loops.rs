@@ -170,7 +170,7 @@ fn product(counts: &[Node<Expression>], span: Span) -> Node<Expression> {
 }
 
 /// The one statement of `s` (itself, or the only item of a block).
-fn only_statement(s: Node<Statement>) -> Option<Node<Statement>> {
+pub(super) fn only_statement(s: Node<Statement>) -> Option<Node<Statement>> {
     match s.node {
         Statement::Compound(mut items) if items.len() == 1 => match items.pop()?.node {
             BlockItem::Statement(st) => Some(st),
@@ -267,14 +267,28 @@ impl Lowering {
         }
         let ordered = self.ordered_loops.last().cloned();
         if let Some(c) = d.clause("ordered").cloned() {
-            if c.args.is_some() {
-                return fail(&d, "`ordered(n)` (doacross loops) is not modelled");
-            }
             d.clauses.retain(|c| c.name != "ordered");
             let Some(n) = ordered else {
                 return fail(&d, "`ordered` loop ladr did not see");
             };
-            self.ordered_loop(&d, &body, n, &mut prefix)?;
+            match self.doacross.get(&n).cloned() {
+                Some(nest) if c.args.is_some() => {
+                    // The variables of the inner loops of the nest are private too.
+                    for dim in &nest.dims[1..] {
+                        if let Some(var) = self.lookup(&dim.var).cloned() {
+                            prefix.push(decl_item(var.declare(
+                                &dim.var,
+                                Form::Same,
+                                None,
+                                false,
+                                span,
+                            )));
+                        }
+                    }
+                    self.claims_epoch = Some(nest.epoch);
+                }
+                _ => self.ordered_loop(&d, &body, n, &mut prefix)?,
+            }
         }
         prefix_body(&mut body, prefix);
         let lowered = if combined {
@@ -561,6 +575,9 @@ impl Lowering {
                 "`ordered` region outside a `for ordered` loop of the same function",
             );
         };
+        if self.doacross.contains_key(&n) {
+            return fail(d, "an `ordered` region in a doacross loop (`ordered(n)`)");
+        }
         let span = dspan(d);
         let turn = names::omp("ordered_turn", n);
         if self.declared_turns.insert(n) {

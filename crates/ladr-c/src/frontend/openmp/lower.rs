@@ -45,6 +45,13 @@ pub struct Lowering {
     pub threadprivate: HashSet<String>,
     /// The numbers of the `for ordered` loops around the statement being lowered.
     pub ordered_loops: Vec<usize>,
+    /// The doacross nests (`for ordered(n)`), by their loop's number.
+    pub doacross: HashMap<usize, super::doacross::Nest>,
+    /// The stand-alone doacross `ordered` directives: offset, the block they are in.
+    pub doacross_dirs: Vec<(usize, usize, Directive)>,
+    /// The `epoch` of the doacross loop whose worksharing loop is being built: its claims
+    /// do not skip and its re-arm increments it.
+    pub claims_epoch: Option<String>,
     /// The `for ordered` loops whose turn counter is declared.
     pub declared_turns: HashSet<usize>,
     /// The block constructs lowered so far.
@@ -159,11 +166,13 @@ impl Lowering {
         {
             self.mark_sections(s);
         }
-        let ordered = governing.iter().any(|d| d.clause("ordered").is_some());
-        if ordered {
+        let ordered = governing.iter().find(|d| d.clause("ordered").is_some());
+        if let Some(d) = ordered {
             let n = self.fresh();
+            self.doacross_nest(d, s, n)?;
             self.ordered_loops.push(n);
         }
+        let ordered = ordered.is_some();
         self.parallel_depth += parallels;
         // Loops around a `parallel` do not count for the constructs inside it: each
         // encounter of the region is a new team, which all leave before the next one.
@@ -369,6 +378,9 @@ impl Lowering {
         if d.is(&["taskyield"]) {
             // A task scheduling point: any task may run here, as anywhere in the model.
             return Ok(vec![]);
+        }
+        if super::doacross::is_doacross(d) {
+            return self.doacross_wait(d);
         }
         if d.is(&["flush"]) {
             // Sequential consistency: every access is already visible to every thread.

@@ -10,7 +10,7 @@
 //!   from the innermost out: [`work`] the worksharing loops and `sections`, [`outline`] the
 //!   `parallel` regions (a start routine per region, a team of threads), [`loops`]
 //!   `collapse`, `linear`, `ordered` and `simd` on top of the worksharing loop,
-//!   [`copyprivate`] the broadcast of `single copyprivate`;
+//!   [`doacross`] `ordered(n)` with its sinks and sources, [`copyprivate`] the broadcast of `single copyprivate`;
 //! * the runtime calls (`omp_get_thread_num`, locks, ...) become the team's thread-local
 //!   thread number and size, pthread mutexes and constants;
 //! * gcc's `<omp.h>` is replaced by [`OMP_H`], declarations of what is modelled.
@@ -20,12 +20,12 @@
 //! loop form, [`tasks`] their unit-wide parts.
 //!
 //! [`lanes`] gives `simd` loops inside a region, `for simd` and `simd safelen` a lane
-//! thread. What is not modelled (doacross `ordered`, offload,
-//! nested `parallel`, ...) is a located "unsupported" error, never ignored.
+//! thread. What is not modelled (offload, nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod after;
 mod copyprivate;
 mod directive;
+mod doacross;
 mod lanes;
 mod loops;
 mod lower;
@@ -219,6 +219,9 @@ pub fn lower(
         threadprivate: HashSet::new(),
         ordered_loops: vec![],
         declared_turns: HashSet::new(),
+        doacross: HashMap::new(),
+        doacross_dirs: vec![],
+        claims_epoch: None,
         constructs: vec![],
         team_set_by_program: set_by_program.is_some(),
         has_tasks: dirs.iter().any(|d| {
@@ -438,20 +441,18 @@ fn attach(
             }
             return lower::fail(&d, format!("OpenMP `{}` outside a function", d.name()));
         };
-        if d.is(&["ordered"]) && (d.clause("depend").is_some() || d.clause("doacross").is_some()) {
-            return lower::fail(
-                &d,
-                "doacross `ordered depend(sink/source)` is not modelled (the cross-iteration \
-                 waits of an `ordered(n)` loop)",
-            );
+        let doacross = doacross::is_doacross(&d);
+        if doacross {
+            l.doacross_dirs.push((d.at, bstart, d.clone()));
         }
         let next = sp
             .starts
             .iter()
             .copied()
             .find(|s| *s >= d.end.min(d.at + 1) && *s > d.at);
-        let standalone = ["barrier", "flush", "taskwait", "taskyield"]
-            .contains(&d.words.first().map(|w| w.as_str()).unwrap_or(""));
+        let standalone = doacross
+            || ["barrier", "flush", "taskwait", "taskyield"]
+                .contains(&d.words.first().map(|w| w.as_str()).unwrap_or(""));
         match next {
             Some(n) if n < bend => {
                 let map = if standalone {

@@ -152,7 +152,7 @@ pub(super) fn canonical(s: Node<Statement>) -> Result<Canonical, &'static str> {
 
 /// The iteration count of loop `l` where its bounds and step are constants (0 for an
 /// empty range); `None` otherwise, or for a `!=` test.
-fn constant_trip(l: &Canonical) -> Option<u64> {
+pub(super) fn constant_trip(l: &Canonical) -> Option<u64> {
     use crate::syntax::constant::{value, Env};
     let Expression::BinaryOperator(b) = &l.cond.node else {
         return None;
@@ -254,7 +254,8 @@ impl Lowering {
         candidate: &str,
         span: Span,
     ) -> Option<Skip> {
-        let skip = (!monotonic(d)).then(|| skip(l, candidate, span)).flatten();
+        let in_order = monotonic(d) || self.claims_epoch.is_some();
+        let skip = (!in_order).then(|| skip(l, candidate, span)).flatten();
         let trip = constant_trip(l);
         for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
             c.claims_in_order = skip.is_none();
@@ -321,11 +322,18 @@ impl Lowering {
                 if_stmt(
                     eq(dn(), ident(names::OMP_TEAM_SIZE, span), span),
                     block_of(
-                        vec![
+                        [
                             assume(not(sk(), span), span),
                             set(c(), int(0, span), span),
                             set(dn(), int(0, span), span),
-                        ],
+                        ]
+                        .into_iter()
+                        .chain(self.claims_epoch.take().map(|e| {
+                            let next =
+                                binop(BinaryOperator::Plus, ident(&e, span), int(1, span), span);
+                            set(ident(&e, span), next, span)
+                        }))
+                        .collect(),
                         span,
                     ),
                     None,
