@@ -2,7 +2,8 @@
 //! statement of `main` whose only thread creations are in team blocks
 //! ([`super::worksharing::team_block`]) nested in compound statements and `while` loops —
 //! an OpenMP region in a loop of `main` (`for (i = 0; i < n; i++) { #pragma omp parallel
-//! for … }`, DRB053); a team block alone is the smallest nest. Every team is joined
+//! for … }`, DRB053), or under an `if` whose branches are nests or create nothing; a team
+//! block alone is the smallest nest. Every team is joined
 //! inside its block, so the statements of the nest
 //! outside its teams' create-to-join spans run alone when nothing ran before the nest, and
 //! the threads live after it are those live before.
@@ -112,6 +113,21 @@ fn walk<'s>(s: &'s Node<Statement>, creators: &HashSet<String>, nest: &mut Nest<
         }),
         Statement::While(w) => {
             plain_expr(&w.node.expression, creators) && walk(&w.node.statement, creators, nest)
+        }
+        // A team under a test (`if (n >= 1) { #pragma omp parallel for … }`): either branch
+        // is a nest or creates nothing.
+        Statement::If(i) => {
+            let branch = |b: &'s Node<Statement>, nest: &mut Nest<'s>| {
+                plain(creators, |c| {
+                    let _ = visit::stmt(c, b);
+                }) || walk(b, creators, nest)
+            };
+            plain_expr(&i.node.condition, creators)
+                && branch(&i.node.then_statement, nest)
+                && i.node
+                    .else_statement
+                    .as_deref()
+                    .is_none_or(|e| branch(e, nest))
         }
         _ => false,
     }
