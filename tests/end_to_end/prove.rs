@@ -171,6 +171,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "omp_prove_local_racy.c",
         (10, 10),
     ),
+    // Rows `i` and `i - 1` of the `i` every thread of the team read alike.
+    (
+        "invariant-index",
+        "omp_invariant_row_free.c",
+        "omp_invariant_row_racy.c",
+        (10, 10),
+    ),
     // A team under an `if` is joined inside it: the region after it starts alone.
     (
         "worksharing",

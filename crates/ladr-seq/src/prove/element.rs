@@ -191,7 +191,7 @@ fn apart(x: &[Step], y: &[Step], decls: &Decls) -> bool {
             _ if s == t
                 && !matches!(
                     s,
-                    Step::Index(None) | Step::Own | Step::Fresh | Step::Iter(..)
+                    Step::Index(None) | Step::Own | Step::Fresh | Step::Iter(..) | Step::Inv(..)
                 ) => {}
             (Step::Field(f), Step::Field(g)) => {
                 let shared = &decls.overlapping_fields;

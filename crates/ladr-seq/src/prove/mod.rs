@@ -43,6 +43,7 @@ mod fields;
 mod fresh;
 mod guard;
 mod heap;
+mod invariant;
 mod literal;
 mod lockptr;
 mod nest;
@@ -80,6 +81,11 @@ pub enum Step {
     /// iterations, so two accesses with one such step by two threads touch different
     /// elements.
     Iter(usize, i64, i64),
+    /// An index `v + c` (`.1` = c) of a local `v` that holds the value file-scope variable
+    /// `.0` had when its function read it ([`invariant`]): two threads that make such
+    /// accesses at once read one value when `.0` is written only while no other thread
+    /// may run, so different offsets are different elements.
+    Inv(VarId, i64),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).

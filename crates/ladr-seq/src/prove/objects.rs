@@ -72,8 +72,21 @@ struct Use {
 /// type: two threads' iteration indices there ([`Step::Iter`], the same loop and the same
 /// offset) still tell the elements apart. Paths whose later row indices may leave their
 /// rows were cut before their run of indices ([`super::bounds`]).
-fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
-    let index = |s: &Step| matches!(s, Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..));
+///
+/// Two indices of one value every thread read alike ([`Step::Inv`], of a variable in
+/// `stable`) are equal at equal offsets and different at different ones.
+fn may_overlap(
+    a: &Path,
+    b: &Path,
+    (decls, stable): (&Decls, &HashSet<VarId>),
+    same_routine: bool,
+) -> bool {
+    let index = |s: &Step| {
+        matches!(
+            s,
+            Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..) | Step::Inv(..)
+        )
+    };
     let mut equal_so_far = true;
     for (x, y) in a.iter().zip(b) {
         if !equal_so_far {
@@ -84,6 +97,11 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
             }
         }
         match (x, y) {
+            (Step::Inv(g, c), Step::Inv(h, d)) if g == h && stable.contains(g) => {
+                if c != d {
+                    return false;
+                }
+            }
             (Step::Own, Step::Own) if same_routine => return false,
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             // Two threads at once run different iterations ([`super::worksharing`]).
@@ -103,6 +121,19 @@ fn may_overlap(a: &Path, b: &Path, decls: &Decls, same_routine: bool) -> bool {
     }
     // One is a prefix of the other.
     true
+}
+
+/// Do `a` and `b` first differ at two offsets of one value every thread read alike, with
+/// no later iteration index of one loop that tells them apart as well?
+fn invariant_apart(a: &Path, b: &Path) -> bool {
+    let Some(k) = a.iter().zip(b).position(|(x, y)| x != y) else {
+        return false;
+    };
+    let later_iteration = a[k..]
+        .iter()
+        .zip(&b[k..])
+        .any(|(x, y)| x == y && matches!(x, Step::Iter(..)));
+    matches!((&a[k], &b[k]), (Step::Inv(g, _), Step::Inv(h, _)) if g == h) && !later_iteration
 }
 
 /// Judges every shared object; and the safe ones the bounded program names alike.
@@ -225,10 +256,23 @@ pub fn judge(
         }
         uses.entry(Object::Unnamed).or_default().extend(derefs);
     }
+    // The variables written only while no other thread may run, their address never
+    // taken: every thread alive at once read one value of them (`Step::Inv`).
+    let stable: HashSet<VarId> = decls
+        .globals
+        .values()
+        .copied()
+        .filter(|g| !address_taken.contains(g))
+        .filter(|g| {
+            uses.iter()
+                .filter(|(o, _)| matches!(o, Object::Var(v) if v == g))
+                .all(|(_, us)| us.iter().all(|u| !u.write))
+        })
+        .collect();
     let mut proved = Proved::default();
     let mut out: Vec<ObjectProof> = vec![];
     for (o, us) in uses {
-        let v = verdict(decls, &pt.sites, &o, &us, facts);
+        let v = verdict((decls, &stable), &pt.sites, &o, &us, facts);
         if v.safe {
             note_proved(decls, &o, &us, &mut proved);
         }
@@ -388,6 +432,8 @@ struct Seen {
     own: bool,
     /// … at a worksharing loop's iteration index.
     iteration: bool,
+    /// … at an index of a value every thread read alike.
+    invariant: bool,
     barrier: bool,
     team_barrier: bool,
 }
@@ -401,6 +447,11 @@ fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
         (
             "disjoint-index",
             "threads created in one loop, each given its own counter value, touch only the element of their own index (or different members or constant indices)",
+        )
+    } else if seen.invariant {
+        (
+            "invariant-index",
+            "accesses that may run in parallel are at different offsets from one value every thread read alike (a variable written only while no other thread runs), or of different iterations of one worksharing loop, or touch different members or constant indices",
         )
     } else if seen.iteration {
         (
@@ -431,7 +482,7 @@ fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
 }
 
 fn verdict(
-    decls: &Decls,
+    (decls, stable): (&Decls, &HashSet<VarId>),
     sites: &BTreeMap<usize, String>,
     o: &Object,
     us: &BTreeSet<Use>,
@@ -457,8 +508,9 @@ fn verdict(
                 seen.team_barrier = true;
                 continue;
             }
-            if !may_overlap(&a.path, &b.path, decls, a.function == b.function) {
+            if !may_overlap(&a.path, &b.path, (decls, stable), a.function == b.function) {
                 seen.disjoint = true;
+                seen.invariant |= invariant_apart(&a.path, &b.path);
                 seen.own |= a.path.contains(&Step::Own);
                 seen.iteration |= a.path.iter().any(|s| matches!(s, Step::Iter(..)));
                 continue;
@@ -623,6 +675,7 @@ fn path_text(path: &Path) -> String {
             Step::Own => "[own index]".to_string(),
             Step::Fresh => "[the next thread's index]".to_string(),
             Step::Iter(..) => "[the iteration's index]".to_string(),
+            Step::Inv(..) => "[a value every thread read alike]".to_string(),
         })
         .collect()
 }

@@ -262,12 +262,12 @@ fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
 /// The names an expression or statement writes (assignments, `++`, `--`), the names
 /// whose address it takes, its calls' callees, and whether it jumps or declares.
 #[derive(Default)]
-struct Effects {
-    written: HashMap<String, usize>,
-    addressed: Vec<String>,
+pub(super) struct Effects {
+    pub(super) written: HashMap<String, usize>,
+    pub(super) addressed: Vec<String>,
     callees: Vec<String>,
-    declared: Vec<String>,
-    jumps: bool,
+    pub(super) declared: Vec<String>,
+    pub(super) jumps: bool,
 }
 
 impl Visitor for Effects {
@@ -769,7 +769,7 @@ fn parameter_names(d: &Declarator) -> Vec<String> {
 }
 
 /// Is every declaration of `n` in `s` without a storage class (an automatic local)?
-fn automatic(s: &Node<Statement>, n: &str) -> bool {
+pub(super) fn automatic(s: &Node<Statement>, n: &str) -> bool {
     struct A<'n>(&'n str, bool);
     impl Visitor for A<'_> {
         type Error = Infallible;
@@ -931,7 +931,8 @@ pub fn prepare(
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    let (found, ranges) = iterations(unit, &decls.bodies, main, facts);
+    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts);
+    super::invariant::invariant_indices(&decls.bodies, &decls.globals, &mut found);
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
     decls.claim_ranges = ranges;

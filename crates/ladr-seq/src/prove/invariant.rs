@@ -1,0 +1,130 @@
+//! Indices of a value every running thread read alike (issue 31; `docs/decisions/static.md`,
+//! "Rows of a value the team shares"). An OpenMP region inside a sequential loop of
+//! `main` (`for (i = 1; i < n; i++) { #pragma omp parallel for … b[i][j] = b[i - 1][j - 1];
+//! }`) hands `i` to its routine through a capture: `i = cap_i;` at the routine's start.
+//! Every thread of the team reads the same value, so `b[i]` and `b[i - 1]` are different
+//! rows for any two of them.
+//!
+//! An index `v + c` (`c` a constant) in function `f` is [`Step::Inv`]`(g, c)` when `v` is an
+//! automatic local of `f`, not a parameter, declared once, its address never taken, whose
+//! only write in `f` is a top-level statement `v = g;` (`g` a file-scope variable), with no
+//! label in or before that statement and no mention of `v` before it: every read of `v`
+//! in a call of `f` reads the value `g` had when that call ran the statement.
+//!
+//! Two accesses with `Inv(g, c)` and `Inv(g, d)`, `c ≠ d`, made at once by two threads
+//! touch different elements when `g` is written only while no other thread may run and
+//! its address is never taken ([`super::objects`] checks that from `g`'s own uses): from
+//! the earlier of the two reads of `g` to the accesses some thread other than the writer
+//! is alive (each reader is, from its read on), so no write of `g` falls between the two
+//! reads and both read one value.
+
+use super::worksharing::{assignment, constant, name_of, Effects};
+use super::Step;
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashMap;
+use std::convert::Infallible;
+
+/// `v + c`, `v - c`, `c + v`, `v`: `c`.
+fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
+    match &e.node {
+        Expression::Identifier(x) if x.node.name == v => Some(0),
+        Expression::BinaryOperator(b) => {
+            let (l, r) = (&b.node.lhs, &b.node.rhs);
+            match b.node.operator.node {
+                BinaryOperator::Plus if name_of(l) == Some(v) => constant(r),
+                BinaryOperator::Plus if name_of(r) == Some(v) => constant(l),
+                BinaryOperator::Minus if name_of(l) == Some(v) => constant(r)?.checked_neg(),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Records `Inv(g, c)` for the index expressions `v + c` it visits.
+struct Indices<'o> {
+    v: &'o str,
+    g: super::VarId,
+    out: &'o mut HashMap<usize, Step>,
+}
+
+impl Visitor for Indices<'_> {
+    type Error = Infallible;
+    const UNEVALUATED: bool = true;
+    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+        if let Expression::BinaryOperator(b) = &e.node {
+            if b.node.operator.node == BinaryOperator::Index {
+                if let Some(c) = offset(&b.node.rhs, self.v) {
+                    let key = &*b.node.rhs as *const Node<Expression> as usize;
+                    self.out.entry(key).or_insert(Step::Inv(self.g, c));
+                }
+            }
+        }
+        Ok(Walk::Descend)
+    }
+}
+
+fn mentions(i: &Node<BlockItem>, v: &str) -> bool {
+    struct M<'v>(&'v str, bool);
+    impl Visitor for M<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = true;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            self.1 |= name_of(e) == Some(self.0);
+            Ok(Walk::Descend)
+        }
+    }
+    let mut m = M(v, false);
+    let _ = visit::block_item(&mut m, i);
+    m.1
+}
+
+/// The invariant indices of every function of `bodies` (module doc), added to `out` where
+/// it has no step for the index yet.
+pub fn invariant_indices(
+    bodies: &HashMap<String, &FunctionDefinition>,
+    globals: &HashMap<String, super::VarId>,
+    out: &mut HashMap<usize, Step>,
+) {
+    for f in bodies.values() {
+        let Statement::Compound(items) = &f.statement.node else {
+            continue;
+        };
+        let mut whole = Effects::default();
+        let _ = visit::stmt(&mut whole, &f.statement);
+        let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
+        let mut labels = false;
+        for (k, item) in items.iter().enumerate() {
+            let mut e = Effects::default();
+            let _ = visit::block_item(&mut e, item);
+            labels |= e.jumps;
+            if labels {
+                break;
+            }
+            let Some((v, value)) = assignment(item) else {
+                continue;
+            };
+            let Some(&g) = name_of(value).and_then(|g| globals.get(g)) else {
+                continue;
+            };
+            let declared_once = whole.declared.iter().filter(|d| *d == v).count() == 1;
+            let local = declared_once
+                && !params.iter().any(|p| p == v)
+                && !globals.contains_key(v)
+                && whole.written.get(v) == Some(&1)
+                && !whole.addressed.iter().any(|a| a == v)
+                && super::worksharing::automatic(&f.statement, v)
+                && !items[..k].iter().any(|i| mentions(i, v));
+            if !local {
+                continue;
+            }
+            let mut found = Indices { v, g, out };
+            for later in &items[k + 1..] {
+                let _ = visit::block_item(&mut found, later);
+            }
+        }
+    }
+}
