@@ -257,6 +257,19 @@ fn doacross_nest_iterations_are_proved_disjoint() {
     racy("omp_doacross2_racy.c", (8, 8));
 }
 
+/// Rows of variable length (`double b[n][m]`): the region's loop bound `m` and the rows'
+/// length are one value of `main`'s `m` (prove/values.rs), so `b[i][j]` and
+/// `b[i - 1][j - 1]` of `j < m` stay within their rows (DataRaceBench's DRB054); its twin
+/// reads `b[i - 1][j + 1]`, at `j = m - 1` the next row's first element, and races.
+#[test]
+fn variable_rows_bounded_by_their_length_are_proved() {
+    let p = proof("omp_vla_rows_free.c");
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    let q = proof("omp_vla_rows_racy.c");
+    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
+    racy("omp_vla_rows_racy.c", (10, 10));
+}
+
 /// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.
 #[test]
 fn no_prove_gives_the_bounded_answer() {

@@ -51,8 +51,8 @@ pub(super) struct Uses<'a> {
     /// The writes of each name `x`: `x = y;` of an identifier `y` (casts aside), of a null
     /// pointer constant, or another.
     pub writes: HashMap<String, Vec<Source>>,
-    addressed: HashSet<String>,
-    used: HashSet<String>,
+    pub addressed: HashSet<String>,
+    pub used: HashSet<String>,
 }
 
 impl<'a> Uses<'a> {

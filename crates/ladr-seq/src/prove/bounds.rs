@@ -20,7 +20,8 @@
 //!    outside the body entering it: inside the body, `c0 ≤ j < E` (`≤ E`);
 //!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
 
-use super::decls::ClaimRanges;
+use super::decls::{ClaimEnd, ClaimRanges};
+use super::values::Roots;
 use super::worksharing::constant;
 use super::{Path, Step};
 use ladr_c::syntax::build::{declarator_name, parameter_names};
@@ -31,8 +32,44 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
+/// One past the highest value of an index: a constant, or a root value
+/// ([`super::values`]) plus a constant.
+#[derive(Clone, Debug, PartialEq)]
+enum Bound {
+    Const(i64),
+    Sym(String, i64),
+}
+
+impl Bound {
+    fn shifted(&self, c: i64) -> Option<Bound> {
+        Some(match self {
+            Bound::Const(h) => Bound::Const(h.checked_add(c)?),
+            Bound::Sym(r, off) => Bound::Sym(r.clone(), off.checked_add(c)?),
+        })
+    }
+
+    /// Is every value below the bound below `d` too?
+    fn within(&self, d: &Dim) -> bool {
+        match (self, d) {
+            (Bound::Const(h), Dim::Const(d)) => h <= d,
+            // A dimension of variable length is at least 1 (C11 6.7.6.2p5).
+            (Bound::Const(h), Dim::Sym(_)) => *h <= 1,
+            (Bound::Sym(r, off), Dim::Sym(s)) => r == s && *off <= 0,
+            (Bound::Sym(..), Dim::Const(_)) => false,
+        }
+    }
+}
+
+/// A dimension's length: a constant, or a root value.
+#[derive(Clone, Debug, PartialEq)]
+enum Dim {
+    Const(i64),
+    Sym(String),
+}
+
 /// The addresses of the index expressions known in bounds (module doc).
 pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize> {
+    let roots = Roots::of(unit);
     let mut globals: HashMap<String, Vec<Declarator>> = HashMap::new();
     for e in &unit.0 {
         if let ExternalDeclaration::Declaration(d) = &e.node {
@@ -68,12 +105,18 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
             .filter(|(n, _)| !facts.declared.contains_key(*n))
             .map(|(n, v)| (n.clone(), *v))
             .collect();
+        let items = match &f.node.statement.node {
+            Statement::Compound(items) => items.as_slice(),
+            _ => &[],
+        };
+        let uses = super::alias::uses_of(&f.node);
         let mut b = Bounds {
             facts: &facts,
             known: &known,
             globals: &globals,
             params: &params,
             claims,
+            roots: (&roots, items, uses.as_ref()),
             ranges: vec![],
             out: &mut out,
         };
@@ -226,8 +269,14 @@ struct Bounds<'f> {
     /// The constant globals the function reads ([`crate::passes::unwind::exact_globals`]).
     known: &'f HashMap<String, i128>,
     params: &'f [String],
+    /// The roots of names, the function's body and its uses ([`super::values`]).
+    roots: (
+        &'f Roots<'f>,
+        &'f [Node<BlockItem>],
+        Option<&'f super::alias::Uses<'f>>,
+    ),
     /// The counters of the enclosing loops: name, lowest value, one past the highest.
-    ranges: Vec<(String, i64, i64)>,
+    ranges: Vec<(String, i64, Bound)>,
     out: &'f mut HashSet<usize>,
 }
 
@@ -333,9 +382,15 @@ impl Bounds<'_> {
         Some((x, lo, hi))
     }
 
-    fn range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {
+    /// The root value local `t` of the function has ([`super::values`]).
+    fn root(&self, t: &str) -> Option<String> {
+        let (roots, items, uses) = self.roots;
+        roots.of_local(items, uses?, self.params, t)
+    }
+
+    fn range(&self, e: &Node<Expression>) -> Option<(i64, Bound)> {
         if let Some(c) = constant(e) {
-            return Some((c, c.checked_add(1)?));
+            return Some((c, Bound::Const(c.checked_add(1)?)));
         }
         match &e.node {
             Expression::Identifier(i) => self
@@ -343,7 +398,7 @@ impl Bounds<'_> {
                 .iter()
                 .rev()
                 .find(|(n, _, _)| *n == i.node.name)
-                .map(|(_, lo, hi)| (*lo, *hi)),
+                .map(|(_, lo, hi)| (*lo, hi.clone())),
             Expression::BinaryOperator(b) => {
                 let (lo, hi) = match b.node.operator.node {
                     BinaryOperator::Plus | BinaryOperator::Minus => self.range(&b.node.lhs)?,
@@ -355,14 +410,15 @@ impl Bounds<'_> {
                 } else {
                     c
                 };
-                Some((lo.checked_add(c)?, hi.checked_add(c)?))
+                Some((lo.checked_add(c)?, hi.shifted(c)?))
             }
             _ => None,
         }
     }
 
-    /// The constant dimensions 1… of the array `x` names (`None`: one not known).
-    fn dims(&self, x: &str) -> Vec<Option<i64>> {
+    /// The dimensions 1… of the array `x` names, constants or root values (`None`: one
+    /// not known).
+    fn dims(&self, x: &str) -> Vec<Option<Dim>> {
         let local = self.facts.declared.get(x);
         let d = match local.map(Vec::as_slice) {
             Some([d]) => d,
@@ -377,7 +433,12 @@ impl Bounds<'_> {
             .iter()
             .map(|x| match &x.node {
                 DerivedDeclarator::Array(a) => match &a.node.size {
-                    ArraySize::VariableExpression(e) => constant(e),
+                    ArraySize::VariableExpression(e) => match constant(e) {
+                        Some(c) => Some(Dim::Const(c)),
+                        None => super::worksharing::name_of(e)
+                            .and_then(|t| self.root(t))
+                            .map(Dim::Sym),
+                    },
                     _ => None,
                 },
                 _ => None,
@@ -403,8 +464,11 @@ impl Bounds<'_> {
         let dims = self.dims(&x.node.name);
         for (k, i) in indices.iter().enumerate().skip(1) {
             // A dimension not known is at least 1 (C11 6.7.6.2p5): index 0 is within it.
-            let d = dims.get(k - 1).copied().flatten().unwrap_or(1);
-            if self.range(i).is_some_and(|(lo, hi)| lo >= 0 && hi <= d) {
+            let d = dims.get(k - 1).cloned().flatten().unwrap_or(Dim::Const(1));
+            if self
+                .range(i)
+                .is_some_and(|(lo, hi)| lo >= 0 && hi.within(&d))
+            {
                 let node: &Node<Expression> = i;
                 self.out.insert(node as *const Node<Expression> as usize);
             }
@@ -441,7 +505,7 @@ impl Visitor for Bounds<'_> {
             match looped {
                 Some((j, (lo, hi), w)) => {
                     let _ = visit::expr(self, &w.node.expression);
-                    self.ranges.push((j.to_string(), lo, hi));
+                    self.ranges.push((j.to_string(), lo, Bound::Const(hi)));
                     let _ = visit::stmt(self, &w.node.statement);
                     self.ranges.pop();
                 }
@@ -450,12 +514,19 @@ impl Visitor for Bounds<'_> {
                 }
             }
             // A claim loop's exit test: its variable's range for the rest of the body.
-            if let Some((i, lo, hi)) = self.claims.get(&(item as *const Node<BlockItem> as usize)) {
-                self.ranges.push((i.clone(), *lo, *hi));
+            if let Some((i, lo, end)) = self.claims.get(&(item as *const Node<BlockItem> as usize))
+            {
+                let hi = match end {
+                    ClaimEnd::Const(hi) => Some(Bound::Const(*hi)),
+                    ClaimEnd::Name(n) => self.root(n).map(|r| Bound::Sym(r, 0)),
+                };
+                if let Some(hi) = hi {
+                    self.ranges.push((i.clone(), *lo, hi));
+                }
             }
             // A collapsed loop's digit: its range for the rest of the block.
             if let Some((x, lo, hi)) = self.digit(item, &items[k + 1..]) {
-                self.ranges.push((x.to_string(), lo, hi));
+                self.ranges.push((x.to_string(), lo, Bound::Const(hi)));
             }
         }
         self.ranges.truncate(depth);

@@ -75,7 +75,15 @@ pub struct TypeFacts {
 
 /// Claim loops' exit tests by address: the loop variable, its lowest value and one past
 /// its highest after the test.
-pub type ClaimRanges = HashMap<usize, (String, i64, i64)>;
+pub type ClaimRanges = HashMap<usize, (String, i64, ClaimEnd)>;
+
+/// The end a claim loop's exit test `i < E` gives its variable: a constant `E`, or a
+/// local named `E` ([`super::values`] may tell its value).
+#[derive(Clone, Debug)]
+pub enum ClaimEnd {
+    Const(i64),
+    Name(String),
+}
 
 /// The program's declarations.
 pub struct Decls<'a> {

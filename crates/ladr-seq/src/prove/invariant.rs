@@ -67,21 +67,6 @@ impl Visitor for Indices<'_> {
     }
 }
 
-fn mentions(i: &Node<BlockItem>, v: &str) -> bool {
-    struct M<'v>(&'v str, bool);
-    impl Visitor for M<'_> {
-        type Error = Infallible;
-        const UNEVALUATED: bool = true;
-        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-            self.1 |= name_of(e) == Some(self.0);
-            Ok(Walk::Descend)
-        }
-    }
-    let mut m = M(v, false);
-    let _ = visit::block_item(&mut m, i);
-    m.1
-}
-
 /// The invariant indices of every function of `bodies` (module doc), added to `out` where
 /// it has no step for the index yet.
 pub fn invariant_indices(
@@ -117,7 +102,7 @@ pub fn invariant_indices(
                 && whole.written.get(v) == Some(&1)
                 && !whole.addressed.iter().any(|a| a == v)
                 && super::worksharing::automatic(&f.statement, v)
-                && !items[..k].iter().any(|i| mentions(i, v));
+                && !items[..k].iter().any(|i| super::values::mentions(i, v));
             if !local {
                 continue;
             }

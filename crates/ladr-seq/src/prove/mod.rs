@@ -56,6 +56,7 @@ mod splice;
 mod team_barrier;
 mod threads;
 mod userlock;
+mod values;
 mod worksharing;
 
 use decls::{Decls, VarId};

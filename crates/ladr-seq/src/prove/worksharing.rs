@@ -701,24 +701,24 @@ pub fn iterations(
         for item in c.body {
             let _ = visit::block_item(&mut found, item);
         }
-        if let Some((test, hi)) =
+        if let Some((test, end)) =
             exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
-            ranges.insert(test, (c.i.clone(), c.lb, hi));
-            if c.lb >= 0 {
-                super::collapse::collapsed(c.body, &c.i, hi, &mut out);
+            if let (super::decls::ClaimEnd::Const(hi), true) = (&end, c.lb >= 0) {
+                super::collapse::collapsed(c.body, &c.i, *hi, &mut out);
             }
+            ranges.insert(test, (c.i.clone(), c.lb, end));
         }
     }
     (out, ranges)
 }
 
 /// The claim body's first statement `if (!(i < E)) { …; goto L; }` (`E` a constant, possibly
-/// cast: [`super::collapse::widened`]; `L`
+/// cast: [`super::collapse::widened`], or a name; `L`
 /// no label of the loop, a positive step): its address, and `E`. After it, `i` is in
 /// `[lb, E)`: `k` is at least the counter, which is never negative
 /// ([`super::bounds::counter_from_zero`]).
-fn exit_test(c: &Claim) -> Option<(usize, i64)> {
+fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
     let first = c.body.first()?;
     let BlockItem::Statement(s) = &first.node else {
         return None;
@@ -738,7 +738,13 @@ fn exit_test(c: &Claim) -> Option<(usize, i64)> {
     let less = u.node.operator.node == UnaryOperator::Negate
         && b.node.operator.node == BinaryOperator::Less
         && name_of(&b.node.lhs) == Some(c.i.as_str());
-    let hi = super::collapse::widened(&b.node.rhs).filter(|_| less)?;
+    if !less {
+        return None;
+    }
+    let hi = match super::collapse::widened(&b.node.rhs) {
+        Some(hi) => super::decls::ClaimEnd::Const(hi),
+        None => super::decls::ClaimEnd::Name(name_of(&b.node.rhs)?.to_string()),
+    };
     let leaves = match &t.node.then_statement.node {
         Statement::Compound(items) => items.last().is_some_and(
             |i| matches!(&i.node, BlockItem::Statement(s) if matches!(s.node, Statement::Goto(_))),

@@ -1,0 +1,219 @@
+//! Values of variable length named by where they come from (issue 31;
+//! `docs/decisions/static.md`, "Rows of variable length"). `double b[n][m];` in `main` and
+//! a region's loop `for (j = 1; j < m; j++) b[i][j] = …` reach the region's routine as
+//! `__t = cap_b_dim1; double (*b)[__t];` (the row length, `sizeof(b[0]) /
+//! sizeof(b[0][0])`) and `m = cap_m;` (the bound): two locals the proof can tell equal only
+//! through `main`. A *root* is a local `m` of `main` with one value for its whole life, and
+//! a name whose every value is `m`'s resolves to it:
+//!  * `m`: declared once, at `main`'s top level, automatic, its address never taken, `main`
+//!    named nowhere; written exactly once, by a top-level statement (or its initialiser)
+//!    with no label before it and no mention of `m` before it: every read of `m` reads
+//!    that one value;
+//!  * a file-scope variable `g` whose every write in the program is `g = m;` in `main`,
+//!    or `g = sizeof(a[0]) / sizeof(a[0][0])` (dimension `j` of `main`'s array `a`
+//!    declared once at top level with that dimension written `[m]`), each after the write
+//!    of `m`, and that no function declares, takes the address of or writes but `main`;
+//!  * a local `t` of a function whose only write is a top-level `t = g;` with no label
+//!    before it and no mention of `t` before it (as [`super::invariant`]'s), `t` declared
+//!    once there, automatic, its address never taken.
+//!
+//! A capture read before `main` first wrote it would read 0; the lowering writes the
+//! captures of a region right before it starts its team, which is how [`super::alias`]
+//! reads a variable-length row too.
+
+use super::alias::{uses_of, Source, Uses};
+use super::worksharing::{assignment, name_of, Effects};
+use ladr_c::syntax::walk::visit::{self, Visitor};
+use ladr_c::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// What resolves names to roots (module doc), built once for a unit.
+pub struct Roots<'a> {
+    main: Option<(&'a [Node<BlockItem>], Uses<'a>)>,
+    /// File-scope declarations by name.
+    file_scope: HashMap<&'a str, usize>,
+    /// Every function's uses but `main`'s, and every parameter name.
+    others: Vec<Uses<'a>>,
+    parameters: HashSet<String>,
+}
+
+/// Does item `i` name `v` (anywhere, declarators' sizes too)?
+pub(super) fn mentions(i: &Node<BlockItem>, v: &str) -> bool {
+    struct M<'v>(&'v str, bool);
+    impl Visitor for M<'_> {
+        type Error = Infallible;
+        const UNEVALUATED: bool = true;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            self.1 |= name_of(e) == Some(self.0);
+            Ok(Walk::Descend)
+        }
+    }
+    let mut m = M(v, false);
+    let _ = visit::block_item(&mut m, i);
+    m.1
+}
+
+/// The top-level item of `items` that is `v`'s one write (`v = e;`, or its declaration
+/// with an initialiser), when `v` is written once in `items` and named by no item
+/// before it, with no label up to it.
+pub(super) fn single_write(items: &[Node<BlockItem>], v: &str) -> Option<usize> {
+    let mut whole = Effects::default();
+    for i in items {
+        let _ = visit::block_item(&mut whole, i);
+    }
+    let initialised = |i: &Node<BlockItem>| match &i.node {
+        BlockItem::Declaration(d) => d.node.declarators.iter().any(|x| {
+            ladr_c::syntax::build::declarator_name(&x.node.declarator.node) == Some(v)
+                && x.node.initializer.is_some()
+        }),
+        _ => false,
+    };
+    let inits = items.iter().filter(|i| initialised(i)).count();
+    let writes = whole.written.get(v).copied().unwrap_or(0) + inits;
+    if writes != 1 || whole.addressed.iter().any(|a| a == v) {
+        return None;
+    }
+    for (k, i) in items.iter().enumerate() {
+        let mut e = Effects::default();
+        let _ = visit::block_item(&mut e, i);
+        if e.jumps {
+            return None;
+        }
+        if initialised(i) || assignment(i).is_some_and(|(x, _)| x == v) {
+            return Some(k);
+        }
+        if mentions(i, v) {
+            return None;
+        }
+    }
+    None
+}
+
+impl<'a> Roots<'a> {
+    pub fn of(unit: &'a TranslationUnit) -> Roots<'a> {
+        let mut roots = Roots {
+            main: None,
+            file_scope: HashMap::new(),
+            others: vec![],
+            parameters: HashSet::new(),
+        };
+        for e in &unit.0 {
+            match &e.node {
+                ExternalDeclaration::FunctionDefinition(f) => {
+                    let d = &f.node.declarator.node;
+                    roots
+                        .parameters
+                        .extend(ladr_c::syntax::build::parameter_names(d));
+                    let Some(u) = uses_of(&f.node) else { continue };
+                    let items = match &f.node.statement.node {
+                        Statement::Compound(items) => items.as_slice(),
+                        _ => continue,
+                    };
+                    if ladr_c::syntax::build::declarator_name(d) == Some("main") {
+                        roots.main = Some((items, u));
+                    } else {
+                        roots.others.push(u);
+                    }
+                }
+                ExternalDeclaration::Declaration(d) => {
+                    for x in &d.node.declarators {
+                        let n = ladr_c::syntax::build::declarator_name(&x.node.declarator.node);
+                        if let Some(n) = n {
+                            *roots.file_scope.entry(n).or_default() += 1;
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        roots
+    }
+
+    /// `m` as a root of `main` (module doc): its item index of the write.
+    fn main_root(&self, m: &str) -> Option<usize> {
+        let (items, u) = self.main.as_ref()?;
+        let [(_, _, true)] = u.declared.get(m)?.as_slice() else {
+            return None;
+        };
+        let named = self.others.iter().any(|o| o.used.contains("main")) || u.used.contains("main");
+        if named || self.parameters.contains(m) || u.addressed.contains(m) {
+            return None;
+        }
+        single_write(items, m)
+    }
+
+    /// Dimension `j` of `main`'s array `a`, when written `[m]`: `m`.
+    fn dimension(&self, a: &str, j: usize) -> Option<&'a str> {
+        let (_, u) = self.main.as_ref()?;
+        let [(_, x, true)] = u.declared.get(a)?.as_slice() else {
+            return None;
+        };
+        let d = &x.declarator.node;
+        match &d.derived.get(j)?.node {
+            DerivedDeclarator::Array(arr) => match &arr.node.size {
+                ArraySize::VariableExpression(e) => name_of(e),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The root every value of file-scope variable `g` is.
+    pub fn of_global(&self, g: &str) -> Option<String> {
+        let (items, u) = self.main.as_ref()?;
+        let clean = self.file_scope.get(g) == Some(&1)
+            && !self.parameters.contains(g)
+            && !u.declared.contains_key(g)
+            && !u.addressed.contains(g)
+            && self.others.iter().all(|o| {
+                !o.declared.contains_key(g) && !o.addressed.contains(g) && !o.writes.contains_key(g)
+            });
+        let writes = u.writes.get(g).filter(|_| clean)?;
+        let mut root: Option<&str> = None;
+        for w in writes {
+            let m = match w {
+                Source::Name(m) => m.as_str(),
+                Source::Row(a, j) => self.dimension(a, *j)?,
+                _ => return None,
+            };
+            if root.is_some_and(|r| r != m) {
+                return None;
+            }
+            root = Some(m);
+        }
+        let m = root?;
+        let at = self.main_root(m)?;
+        // Every write of `g` after `m`'s (the items before it do not name `g`).
+        items[..=at]
+            .iter()
+            .all(|i| !mentions(i, g))
+            .then(|| m.to_string())
+    }
+
+    /// The root local `t` of the function with body `items` (uses `u`, parameters
+    /// `params`) resolves to.
+    pub fn of_local(
+        &self,
+        items: &[Node<BlockItem>],
+        u: &Uses,
+        params: &[String],
+        t: &str,
+    ) -> Option<String> {
+        let [(d, _, true)] = u.declared.get(t)?.as_slice() else {
+            return None;
+        };
+        let automatic = !d
+            .specifiers
+            .iter()
+            .any(|s| matches!(s.node, DeclarationSpecifier::StorageClass(_)));
+        if !automatic || params.iter().any(|p| p == t) || u.addressed.contains(t) {
+            return None;
+        }
+        let k = single_write(items, t)?;
+        let (_, value) = assignment(&items[k])?;
+        self.of_global(name_of(super::access::strip_casts(value))?)
+    }
+}
