@@ -178,6 +178,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "omp_invariant_row_racy.c",
         (10, 10),
     ),
+    // `collapse(2)` over rows of variable length: counts of one value for every thread.
+    (
+        "worksharing",
+        "omp_collapse_vla_free.c",
+        "omp_collapse_vla_racy.c",
+        (10, 10),
+    ),
     // A team under an `if` is joined inside it: the region after it starts alone.
     (
         "worksharing",

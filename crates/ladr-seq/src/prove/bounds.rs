@@ -38,6 +38,8 @@ use std::convert::Infallible;
 enum Bound {
     Const(i64),
     Sym(String, i64),
+    /// Not known: the range says only how low the values go.
+    Unknown,
 }
 
 impl Bound {
@@ -45,6 +47,7 @@ impl Bound {
         Some(match self {
             Bound::Const(h) => Bound::Const(h.checked_add(c)?),
             Bound::Sym(r, off) => Bound::Sym(r.clone(), off.checked_add(c)?),
+            Bound::Unknown => Bound::Unknown,
         })
     }
 
@@ -55,7 +58,7 @@ impl Bound {
             // A dimension of variable length is at least 1 (C11 6.7.6.2p5).
             (Bound::Const(h), Dim::Sym(_)) => *h <= 1,
             (Bound::Sym(r, off), Dim::Sym(s)) => r == s && *off <= 0,
-            (Bound::Sym(..), Dim::Const(_)) => false,
+            (Bound::Sym(..), Dim::Const(_)) | (Bound::Unknown, _) => false,
         }
     }
 }
@@ -367,10 +370,24 @@ impl Bounds<'_> {
         &self,
         item: &'i Node<BlockItem>,
         rest: &[Node<BlockItem>],
-    ) -> Option<(&'i str, i64, i64)> {
+    ) -> Option<(&'i str, i64, Bound)> {
         let (x, e) = super::worksharing::assignment(item)?;
-        let d = super::collapse::digit(e)?;
-        let known = self.ranges.iter().rev().find(|(n, _, _)| n == d.c);
+        // `c / D % N` of a constant `D > 0` and `N` the lowering's count of a loop from 0
+        // to a name `E`: `[0, E)` (empty when `N` is 0), `E`'s root as the bound.
+        let counted = || {
+            let d = super::collapse::counted(e)?;
+            let positive = super::collapse::widened(d.d).is_some_and(|v| v > 0);
+            let e = super::collapse::count_of(d.n).filter(|_| positive)?;
+            Some((d.c, 0, Bound::Sym(self.root(e)?, 0)))
+        };
+        let (c, lo, hi) = match super::collapse::digit(e) {
+            Some(d) => {
+                let (lo, hi) = d.range()?;
+                (d.c, lo, Bound::Const(hi))
+            }
+            None => counted()?,
+        };
+        let known = self.ranges.iter().rev().find(|(n, _, _)| n == c);
         if known.is_none_or(|(_, lo, _)| *lo < 0) || !self.local(x) {
             return None;
         }
@@ -378,7 +395,6 @@ impl Bounds<'_> {
         if body.writes > 0 || body.declarations > 0 || !body.labels.is_empty() {
             return None;
         }
-        let (lo, hi) = d.range()?;
         Some((x, lo, hi))
     }
 
@@ -519,6 +535,9 @@ impl Visitor for Bounds<'_> {
                 let hi = match end {
                     ClaimEnd::Const(hi) => Some(Bound::Const(*hi)),
                     ClaimEnd::Name(n) => self.root(n).map(|r| Bound::Sym(r, 0)),
+                    // A collapsed counter below a product: not negative is what its digits
+                    // need; no row's length is a product.
+                    ClaimEnd::Product(..) => Some(Bound::Unknown),
                 };
                 if let Some(hi) = hi {
                     self.ranges.push((i.clone(), *lo, hi));
@@ -526,7 +545,7 @@ impl Visitor for Bounds<'_> {
             }
             // A collapsed loop's digit: its range for the rest of the block.
             if let Some((x, lo, hi)) = self.digit(item, &items[k + 1..]) {
-                self.ranges.push((x.to_string(), lo, Bound::Const(hi)));
+                self.ranges.push((x.to_string(), lo, hi));
             }
         }
         self.ranges.truncate(depth);

@@ -75,21 +75,10 @@ pub(super) fn widened(e: &Node<Expression>) -> Option<i64> {
 
 /// `e` as a digit ([`Digit`]) with `D > 0`, `N > 0`.
 pub(super) fn digit(e: &Node<Expression>) -> Option<Digit<'_>> {
-    fn op(
-        e: &Node<Expression>,
-        o: BinaryOperator,
-    ) -> Option<(&Node<Expression>, &Node<Expression>)> {
-        match &e.node {
-            Expression::BinaryOperator(b) if b.node.operator.node == o => {
-                Some((&b.node.lhs, &b.node.rhs))
-            }
-            _ => None,
-        }
-    }
-    let (lb, scaled) = op(e, BinaryOperator::Plus)?;
-    let (modulo, s) = op(scaled, BinaryOperator::Multiply)?;
-    let (quotient, n) = op(modulo, BinaryOperator::Modulo)?;
-    let (c, d) = op(quotient, BinaryOperator::Divide)?;
+    let (lb, scaled) = operands(e, BinaryOperator::Plus)?;
+    let (modulo, s) = operands(scaled, BinaryOperator::Multiply)?;
+    let (quotient, n) = operands(modulo, BinaryOperator::Modulo)?;
+    let (c, d) = operands(quotient, BinaryOperator::Divide)?;
     let digit = Digit {
         c: name_of(c)?,
         lb: widened(lb)?,
@@ -100,15 +89,98 @@ pub(super) fn digit(e: &Node<Expression>) -> Option<Digit<'_>> {
     (digit.d > 0 && digit.n > 0).then_some(digit)
 }
 
+/// A digit of variable counts, `0 + c / D % N * 1` (`D`, `N` expressions; the lowering's
+/// form for loops from 0 by 1 whose bounds are not constants).
+pub(super) struct Counted<'a> {
+    pub c: &'a str,
+    pub d: &'a Node<Expression>,
+    pub n: &'a Node<Expression>,
+}
+
+/// `e` as a [`Counted`] digit.
+pub(super) fn counted(e: &Node<Expression>) -> Option<Counted<'_>> {
+    let (lb, scaled) = operands(e, BinaryOperator::Plus)?;
+    let (modulo, s) = operands(scaled, BinaryOperator::Multiply)?;
+    let (quotient, n) = operands(modulo, BinaryOperator::Modulo)?;
+    let (c, d) = operands(quotient, BinaryOperator::Divide)?;
+    if widened(lb) != Some(0) || widened(s) != Some(1) {
+        return None;
+    }
+    Some(Counted {
+        c: name_of(c)?,
+        d,
+        n,
+    })
+}
+
+/// The operands of `e` when it is a binary `o`.
+fn operands(
+    e: &Node<Expression>,
+    o: BinaryOperator,
+) -> Option<(&Node<Expression>, &Node<Expression>)> {
+    match &e.node {
+        Expression::BinaryOperator(b) if b.node.operator.node == o => {
+            Some((&b.node.lhs, &b.node.rhs))
+        }
+        _ => None,
+    }
+}
+
+/// `E` of `N` = `A > 0 ? T : 0` with `A` and `T` both `E` (casts aside; `T` may add and
+/// subtract constants that cancel and divide by 1): the lowering's count of a loop from 0
+/// by 1 to `E`, which is at most `E` when not 0.
+pub(super) fn count_of(n: &Node<Expression>) -> Option<&str> {
+    /// `e` as `v + c` of one name `v` (casts aside): (`v`, `c`).
+    fn linear(e: &Node<Expression>) -> Option<(Option<&str>, i64)> {
+        let e = super::access::strip_casts(e);
+        if let Some(c) = constant(e) {
+            return Some((None, c));
+        }
+        match &e.node {
+            Expression::Identifier(i) => Some((Some(&i.node.name), 0)),
+            Expression::BinaryOperator(b) => {
+                let (l, r) = (linear(&b.node.lhs)?, linear(&b.node.rhs)?);
+                match b.node.operator.node {
+                    BinaryOperator::Plus if l.0.is_none() || r.0.is_none() => {
+                        Some((l.0.or(r.0), l.1.checked_add(r.1)?))
+                    }
+                    BinaryOperator::Minus if r.0.is_none() => Some((l.0, l.1.checked_sub(r.1)?)),
+                    BinaryOperator::Divide if r == (None, 1) => Some(l),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    let Expression::Conditional(c) = &n.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(test) = &c.node.condition.node else {
+        return None;
+    };
+    let whole = (test.node.operator.node == BinaryOperator::Greater)
+        .then(|| linear(&test.node.lhs))
+        .flatten()?;
+    let zero = (linear(&test.node.rhs)?, linear(&c.node.else_expression)?);
+    let (Some(e), 0) = whole else {
+        return None;
+    };
+    (zero == ((None, 0), (None, 0)) && linear(&c.node.then_expression)? == (Some(e), 0))
+        .then_some(e)
+}
+
 /// The indices `i` of `X[i][j]` in the collapse blocks of a claim body (module doc), by
-/// their expression's address, as [`super::Step::Iter`]; `c`: the claim's variable, `hi`:
-/// its bound after the exit test.
+/// their expression's address, as [`super::Step::Iter`]; `c`: the claim's variable, `end`:
+/// its bound after the exit test; `rooted`: is an expression's value one for every thread
+/// ([`super::values`])?
 pub(super) fn collapsed(
     body: &[Node<BlockItem>],
     c: &str,
-    hi: i64,
+    end: &super::decls::ClaimEnd,
+    rooted: &dyn Fn(&Node<Expression>) -> bool,
     out: &mut HashMap<usize, super::Step>,
 ) {
+    use super::decls::ClaimEnd;
     for item in body {
         let BlockItem::Statement(s) = &item.node else {
             continue;
@@ -131,16 +203,37 @@ pub(super) fn collapsed(
                 break;
             }
         }
-        let [(i, di), (j, dj)] = digits.as_slice() else {
-            continue;
+        let (i, j, one_to_one) = match (digits.as_slice(), end) {
+            ([(i, di), (j, dj)], ClaimEnd::Const(hi)) => (
+                *i,
+                *j,
+                di.c == c
+                    && dj.c == c
+                    && dj.d == 1
+                    && di.d == dj.n
+                    && di.s != 0
+                    && dj.s != 0
+                    && di.n.checked_mul(dj.n).is_some_and(|whole| *hi <= whole),
+            ),
+            // Counts of variable value, one for every thread: `c ↦ (c / N_j % N_i, c %
+            // N_j)` is one to one below `N_i·N_j` all the same.
+            ([], ClaimEnd::Product(whole_i, whole_j)) => {
+                let Some([(i, di), (j, dj)]) = counted_head(items) else {
+                    continue;
+                };
+                let print = |e: &Node<Expression>| ladr_c::print::expr_to_string(&e.node);
+                let ok = di.c == c
+                    && dj.c == c
+                    && widened(dj.d) == Some(1)
+                    && print(di.d) == print(dj.n)
+                    && print(di.n) == *whole_i
+                    && print(dj.n) == *whole_j
+                    && rooted(di.n)
+                    && rooted(dj.n);
+                (i, j, ok)
+            }
+            _ => continue,
         };
-        let one_to_one = di.c == c
-            && dj.c == c
-            && dj.d == 1
-            && di.d == dj.n
-            && di.s != 0
-            && dj.s != 0
-            && di.n.checked_mul(dj.n).is_some_and(|whole| hi <= whole);
         if !one_to_one || i == j || !only_assigned(items, i) || !only_assigned(items, j) {
             continue;
         }
@@ -163,6 +256,23 @@ pub(super) fn collapsed(
             }
         });
     }
+}
+
+/// The two [`Counted`] digits at the head of a block (declarations and havocs between).
+fn counted_head(items: &[Node<BlockItem>]) -> Option<[(&str, Counted<'_>); 2]> {
+    let mut digits = vec![];
+    for x in items {
+        if let Some((v, d)) = assignment(x).and_then(|(v, e)| Some((v, counted(e)?))) {
+            digits.push((v, d));
+            continue;
+        }
+        let havoc = super::worksharing::plain_call(x)
+            .is_some_and(|c| ladr_c::syntax::build::callee_name(c) == Some(ladr_ir::abi::HAVOC));
+        if !havoc && !matches!(x.node, BlockItem::Declaration(_)) {
+            break;
+        }
+    }
+    digits.try_into().ok()
 }
 
 /// Is `x` declared once in `items`, at their top, written only by its one assignment

@@ -83,6 +83,8 @@ pub type ClaimRanges = HashMap<usize, (String, i64, ClaimEnd)>;
 pub enum ClaimEnd {
     Const(i64),
     Name(String),
+    /// `E1 * E2`, both printed (a collapsed loop's count of variable value).
+    Product(String, String),
 }
 
 /// The program's declarations.

@@ -217,3 +217,42 @@ impl<'a> Roots<'a> {
         self.of_global(name_of(super::access::strip_casts(value))?)
     }
 }
+
+/// The names an expression reads, when it only reads names and constants through casts,
+/// arithmetic, comparisons and conditionals (no call, assignment, index or pointer).
+pub fn pure_names(e: &Node<Expression>) -> Option<Vec<String>> {
+    let mut out = vec![];
+    fn walk(e: &Node<Expression>, out: &mut Vec<String>) -> Option<()> {
+        match &e.node {
+            Expression::Identifier(i) => out.push(i.node.name.clone()),
+            Expression::Constant(_) => {}
+            Expression::Cast(c) => walk(&c.node.expression, out)?,
+            Expression::BinaryOperator(b) => {
+                use BinaryOperator::*;
+                match b.node.operator.node {
+                    Plus | Minus | Multiply | Divide | Modulo | Less | Greater | LessOrEqual
+                    | GreaterOrEqual | Equals | NotEquals | LogicalAnd | LogicalOr => {}
+                    _ => return None,
+                }
+                walk(&b.node.lhs, out)?;
+                walk(&b.node.rhs, out)?;
+            }
+            Expression::UnaryOperator(u) => {
+                use UnaryOperator::*;
+                if !matches!(u.node.operator.node, Plus | Minus | Negate) {
+                    return None;
+                }
+                walk(&u.node.operand, out)?;
+            }
+            Expression::Conditional(c) => {
+                walk(&c.node.condition, out)?;
+                walk(&c.node.then_expression, out)?;
+                walk(&c.node.else_expression, out)?;
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    walk(e, &mut out)?;
+    Some(out)
+}

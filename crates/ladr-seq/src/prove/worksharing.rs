@@ -650,6 +650,7 @@ pub fn iterations(
         .flat_map(|d| d.node.declarators.iter())
         .filter_map(|x| ladr_c::syntax::build::declarator_name(&x.node.declarator.node))
         .collect();
+    let roots = super::values::Roots::of(unit);
     // Claim sections per counter.
     let mut claims: Vec<(Claim, String)> = vec![];
     let mut per_counter: HashMap<String, usize> = HashMap::new();
@@ -704,8 +705,23 @@ pub fn iterations(
         if let Some((test, end)) =
             exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
-            if let (super::decls::ClaimEnd::Const(hi), true) = (&end, c.lb >= 0) {
-                super::collapse::collapsed(c.body, &c.i, *hi, &mut out);
+            if c.lb >= 0 {
+                // An expression of locals each of one value for every thread.
+                let items = match &def.statement.node {
+                    Statement::Compound(items) => items.as_slice(),
+                    _ => &[],
+                };
+                let uses = super::alias::uses_of(def);
+                let rooted = |e: &Node<Expression>| {
+                    uses.as_ref().is_some_and(|u| {
+                        super::values::pure_names(e).is_some_and(|names| {
+                            names
+                                .iter()
+                                .all(|n| roots.of_local(items, u, &params, n).is_some())
+                        })
+                    })
+                };
+                super::collapse::collapsed(c.body, &c.i, &end, &rooted, &mut out);
             }
             ranges.insert(test, (c.i.clone(), c.lb, end));
         }
@@ -741,9 +757,15 @@ fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
     if !less {
         return None;
     }
-    let hi = match super::collapse::widened(&b.node.rhs) {
-        Some(hi) => super::decls::ClaimEnd::Const(hi),
-        None => super::decls::ClaimEnd::Name(name_of(&b.node.rhs)?.to_string()),
+    let print = |e: &Node<Expression>| ladr_c::print::expr_to_string(&e.node);
+    let hi = match (super::collapse::widened(&b.node.rhs), &b.node.rhs.node) {
+        (Some(hi), _) => super::decls::ClaimEnd::Const(hi),
+        (None, Expression::BinaryOperator(m))
+            if m.node.operator.node == BinaryOperator::Multiply =>
+        {
+            super::decls::ClaimEnd::Product(print(&m.node.lhs), print(&m.node.rhs))
+        }
+        _ => super::decls::ClaimEnd::Name(name_of(&b.node.rhs)?.to_string()),
     };
     let leaves = match &t.node.then_statement.node {
         Statement::Compound(items) => items.last().is_some_and(
