@@ -277,6 +277,19 @@ fn variable_rows_bounded_by_their_length_are_proved() {
     racy("omp_vla_rows_racy.c", (10, 10));
 }
 
+/// A region in a function `main` calls once (spliced), its inner loop to `n - 1` with `n`
+/// the parameter bound to `main`'s constant 2: `c2` stays within rows of 2. Its twin
+/// writes `A[c1][c2 + 1]`, at `c2 = 1` the next row's first element, which the next
+/// iteration reads.
+#[test]
+fn loop_bounds_through_a_spliced_parameter_are_proved() {
+    let p = proof("omp_param_bound_free.c");
+    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
+    let q = proof("omp_param_bound_racy.c");
+    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
+    racy("omp_param_bound_racy.c", (9, 9));
+}
+
 /// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.
 #[test]
 fn no_prove_gives_the_bounded_answer() {

@@ -182,7 +182,7 @@ fn automatic(d: &Declaration) -> bool {
 }
 
 /// `T` of a declaration, printed (storage classes left out).
-fn base_type(d: &Declaration) -> String {
+pub(super) fn base_type(d: &Declaration) -> String {
     let specifiers = d
         .specifiers
         .iter()

@@ -21,7 +21,7 @@
 //!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
 
 use super::decls::{ClaimEnd, ClaimRanges};
-use super::values::Roots;
+use super::values::{Roots, Value};
 use super::worksharing::constant;
 use super::{Path, Step};
 use ladr_c::syntax::build::{declarator_name, parameter_names};
@@ -43,6 +43,14 @@ enum Bound {
 }
 
 impl Bound {
+    /// `v + c` as a bound (one past the highest value).
+    fn of(v: Value, c: i64) -> Bound {
+        match v {
+            Value::Const(x) => x.checked_add(c).map_or(Bound::Unknown, Bound::Const),
+            Value::Name(r) => Bound::Sym(r, c),
+        }
+    }
+
     fn shifted(&self, c: i64) -> Option<Bound> {
         Some(match self {
             Bound::Const(h) => Bound::Const(h.checked_add(c)?),
@@ -332,7 +340,7 @@ impl Bounds<'_> {
     }
 
     /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
-    fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, i64)> {
+    fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, Bound)> {
         if !self.local(j) {
             return None;
         }
@@ -340,14 +348,32 @@ impl Bounds<'_> {
             return None;
         };
         let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
-        let end = ladr_c::syntax::constant::value(
+        let end = match ladr_c::syntax::constant::value(
             &c.node.rhs.node,
             &ladr_c::syntax::constant::Env::values(self.known),
-        )
-        .and_then(|v| i64::try_from(v).ok())?;
+        ) {
+            Some(v) => Bound::Const(i64::try_from(v).ok()?),
+            // `t`, `t + c`, `t - c` of a local with a root value (`super::values`).
+            None => {
+                let (t, k) = match &c.node.rhs.node {
+                    Expression::Identifier(t) => (t.node.name.as_str(), 0),
+                    Expression::BinaryOperator(b) => {
+                        let t = super::worksharing::name_of(&b.node.lhs)?;
+                        let k = constant(&b.node.rhs)?;
+                        match b.node.operator.node {
+                            BinaryOperator::Plus => (t, k),
+                            BinaryOperator::Minus => (t, k.checked_neg()?),
+                            _ => return None,
+                        }
+                    }
+                    _ => return None,
+                };
+                Bound::of(self.root(t)?, k)
+            }
+        };
         let hi = match c.node.operator.node {
             BinaryOperator::Less if is_j => end,
-            BinaryOperator::LessOrEqual if is_j => end.checked_add(1)?,
+            BinaryOperator::LessOrEqual if is_j => end.shifted(1)?,
             _ => return None,
         };
         let Statement::Compound(items) = &w.statement.node else {
@@ -378,7 +404,7 @@ impl Bounds<'_> {
             let d = super::collapse::counted(e)?;
             let positive = super::collapse::widened(d.d).is_some_and(|v| v > 0);
             let e = super::collapse::count_of(d.n).filter(|_| positive)?;
-            Some((d.c, 0, Bound::Sym(self.root(e)?, 0)))
+            Some((d.c, 0, Bound::of(self.root(e)?, 0)))
         };
         let (c, lo, hi) = match super::collapse::digit(e) {
             Some(d) => {
@@ -399,7 +425,7 @@ impl Bounds<'_> {
     }
 
     /// The root value local `t` of the function has ([`super::values`]).
-    fn root(&self, t: &str) -> Option<String> {
+    fn root(&self, t: &str) -> Option<Value> {
         let (roots, items, uses) = self.roots;
         roots.of_local(items, uses?, self.params, t)
     }
@@ -453,7 +479,10 @@ impl Bounds<'_> {
                         Some(c) => Some(Dim::Const(c)),
                         None => super::worksharing::name_of(e)
                             .and_then(|t| self.root(t))
-                            .map(Dim::Sym),
+                            .map(|v| match v {
+                                Value::Const(c) => Dim::Const(c),
+                                Value::Name(r) => Dim::Sym(r),
+                            }),
                     },
                     _ => None,
                 },
@@ -521,7 +550,7 @@ impl Visitor for Bounds<'_> {
             match looped {
                 Some((j, (lo, hi), w)) => {
                     let _ = visit::expr(self, &w.node.expression);
-                    self.ranges.push((j.to_string(), lo, Bound::Const(hi)));
+                    self.ranges.push((j.to_string(), lo, hi));
                     let _ = visit::stmt(self, &w.node.statement);
                     self.ranges.pop();
                 }
@@ -534,7 +563,7 @@ impl Visitor for Bounds<'_> {
             {
                 let hi = match end {
                     ClaimEnd::Const(hi) => Some(Bound::Const(*hi)),
-                    ClaimEnd::Name(n) => self.root(n).map(|r| Bound::Sym(r, 0)),
+                    ClaimEnd::Name(n) => self.root(n).map(|v| Bound::of(v, 0)),
                     // A collapsed counter below a product: not negative is what its digits
                     // need; no row's length is a product.
                     ClaimEnd::Product(..) => Some(Bound::Unknown),

@@ -30,6 +30,18 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
+/// A root's value: a constant when its one write stores one (a constant that every
+/// integer type involved holds, [`super::collapse::widened`]), else the root by its name.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Const(i64),
+    Name(String),
+}
+
+/// How many of `main`'s locals a root's value may pass through (`n1 = n0;`, as `splice`
+/// binds a spliced function's parameters).
+const CHAIN: usize = 8;
+
 /// What resolves names to roots (module doc), built once for a unit.
 pub struct Roots<'a> {
     main: Option<(&'a [Node<BlockItem>], Uses<'a>)>,
@@ -132,21 +144,47 @@ impl<'a> Roots<'a> {
         roots
     }
 
-    /// `m` as a root of `main` (module doc): its item index of the write.
-    fn main_root(&self, m: &str) -> Option<usize> {
+    /// `m` as a root of `main` (module doc): the item index of its write, and its value
+    /// (through at most `depth` more locals of `main` of its type that it was copied from).
+    fn main_root(&self, m: &str, depth: usize) -> Option<(usize, Value)> {
         let (items, u) = self.main.as_ref()?;
-        let [(_, _, true)] = u.declared.get(m)?.as_slice() else {
+        let [(d, x, true)] = u.declared.get(m)?.as_slice() else {
             return None;
         };
         let named = self.others.iter().any(|o| o.used.contains("main")) || u.used.contains("main");
         if named || self.parameters.contains(m) || u.addressed.contains(m) {
             return None;
         }
-        single_write(items, m)
+        let k = single_write(items, m)?;
+        let value = match &x.initializer {
+            Some(i) => match &i.node {
+                Initializer::Expression(e) => Some(&**e),
+                Initializer::List(_) => None,
+            },
+            None => assignment(&items[k]).map(|(_, e)| e),
+        };
+        let plain = |x: &InitDeclarator| {
+            matches!(x.declarator.node.kind.node, DeclaratorKind::Identifier(_))
+                && x.declarator.node.derived.is_empty()
+        };
+        let copied = value.and_then(name_of).filter(|_| depth > 0).and_then(|n| {
+            let [(dn, xn, true)] = u.declared.get(n)?.as_slice() else {
+                return None;
+            };
+            let same =
+                plain(x) && plain(xn) && super::alias::base_type(d) == super::alias::base_type(dn);
+            same.then(|| self.main_root(n, depth - 1)).flatten()
+        });
+        let v = match (value.and_then(super::collapse::widened), copied) {
+            (Some(c), _) => Value::Const(c),
+            (None, Some((_, v))) => v,
+            _ => Value::Name(m.to_string()),
+        };
+        Some((k, v))
     }
 
-    /// Dimension `j` of `main`'s array `a`, when written `[m]`: `m`.
-    fn dimension(&self, a: &str, j: usize) -> Option<&'a str> {
+    /// Dimension `j` of `main`'s array `a`: a constant, or `m` when written `[m]`.
+    fn dimension(&self, a: &str, j: usize) -> Option<Result<i64, &'a str>> {
         let (_, u) = self.main.as_ref()?;
         let [(_, x, true)] = u.declared.get(a)?.as_slice() else {
             return None;
@@ -154,7 +192,10 @@ impl<'a> Roots<'a> {
         let d = &x.declarator.node;
         match &d.derived.get(j)?.node {
             DerivedDeclarator::Array(arr) => match &arr.node.size {
-                ArraySize::VariableExpression(e) => name_of(e),
+                ArraySize::VariableExpression(e) => match super::collapse::widened(e) {
+                    Some(c) => Some(Ok(c)),
+                    None => name_of(e).map(Err),
+                },
                 _ => None,
             },
             _ => None,
@@ -162,7 +203,7 @@ impl<'a> Roots<'a> {
     }
 
     /// The root every value of file-scope variable `g` is.
-    pub fn of_global(&self, g: &str) -> Option<String> {
+    pub fn of_global(&self, g: &str) -> Option<Value> {
         let (items, u) = self.main.as_ref()?;
         let clean = self.file_scope.get(g) == Some(&1)
             && !self.parameters.contains(g)
@@ -172,25 +213,34 @@ impl<'a> Roots<'a> {
                 !o.declared.contains_key(g) && !o.addressed.contains(g) && !o.writes.contains_key(g)
             });
         let writes = u.writes.get(g).filter(|_| clean)?;
-        let mut root: Option<&str> = None;
+        let mut value: Option<Value> = None;
+        let mut after = 0;
         for w in writes {
             let m = match w {
                 Source::Name(m) => m.as_str(),
-                Source::Row(a, j) => self.dimension(a, *j)?,
+                Source::Row(a, j) => match self.dimension(a, *j)? {
+                    Ok(c) => {
+                        value.get_or_insert(Value::Const(c));
+                        if value != Some(Value::Const(c)) {
+                            return None;
+                        }
+                        continue;
+                    }
+                    Err(m) => m,
+                },
                 _ => return None,
             };
-            if root.is_some_and(|r| r != m) {
+            let (at, v) = self.main_root(m, CHAIN)?;
+            after = after.max(at + 1);
+            if value.get_or_insert(v.clone()) != &v {
                 return None;
             }
-            root = Some(m);
         }
-        let m = root?;
-        let at = self.main_root(m)?;
-        // Every write of `g` after `m`'s (the items before it do not name `g`).
-        items[..=at]
+        // Every write of `g` after its roots' (the items up to theirs do not name `g`).
+        items[..after]
             .iter()
             .all(|i| !mentions(i, g))
-            .then(|| m.to_string())
+            .then_some(value?)
     }
 
     /// The root local `t` of the function with body `items` (uses `u`, parameters
@@ -201,7 +251,7 @@ impl<'a> Roots<'a> {
         u: &Uses,
         params: &[String],
         t: &str,
-    ) -> Option<String> {
+    ) -> Option<Value> {
         let [(d, _, true)] = u.declared.get(t)?.as_slice() else {
             return None;
         };
