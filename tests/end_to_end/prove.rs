@@ -251,17 +251,27 @@ fn each_rule_proves_a_race_free_program_and_leaves_its_racy_twin_to_cbmc() {
     }
 }
 
+/// `free` is proved; its twin `racy` is not, and races on `lines` (programs whose bounded
+/// check of the free one would say "unknown": their loops' counts are not constants).
+fn proved_with_racy_twin(free: &str, racy_twin: &str, lines: (u32, u32)) {
+    let p = proof(free);
+    assert!(p.proved, "{free}: {:#?}", ladr_report::proof::lines(&p));
+    let q = proof(racy_twin);
+    assert!(
+        !q.proved,
+        "{racy_twin}: {:#?}",
+        ladr_report::proof::lines(&q)
+    );
+    racy(racy_twin, lines);
+}
+
 /// A doacross nest (`ordered(2)`): its inner loop's variable, declared in `main`, is
 /// private to each iteration as OpenMP makes it, so `a[i][j]` is each iteration's own
 /// element (proved, as DataRaceBench's DRB094); its twin reads the previous row's element
 /// before its sinks wait and races.
 #[test]
 fn doacross_nest_iterations_are_proved_disjoint() {
-    let p = proof("omp_doacross2_free.c");
-    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
-    let q = proof("omp_doacross2_racy.c");
-    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
-    racy("omp_doacross2_racy.c", (8, 8));
+    proved_with_racy_twin("omp_doacross2_free.c", "omp_doacross2_racy.c", (8, 8));
 }
 
 /// Rows of variable length (`double b[n][m]`): the region's loop bound `m` and the rows'
@@ -270,11 +280,7 @@ fn doacross_nest_iterations_are_proved_disjoint() {
 /// reads `b[i - 1][j + 1]`, at `j = m - 1` the next row's first element, and races.
 #[test]
 fn variable_rows_bounded_by_their_length_are_proved() {
-    let p = proof("omp_vla_rows_free.c");
-    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
-    let q = proof("omp_vla_rows_racy.c");
-    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
-    racy("omp_vla_rows_racy.c", (10, 10));
+    proved_with_racy_twin("omp_vla_rows_free.c", "omp_vla_rows_racy.c", (10, 10));
 }
 
 /// A region in a function `main` calls once (spliced), its inner loop to `n - 1` with `n`
@@ -283,11 +289,7 @@ fn variable_rows_bounded_by_their_length_are_proved() {
 /// iteration reads.
 #[test]
 fn loop_bounds_through_a_spliced_parameter_are_proved() {
-    let p = proof("omp_param_bound_free.c");
-    assert!(p.proved, "{:#?}", ladr_report::proof::lines(&p));
-    let q = proof("omp_param_bound_racy.c");
-    assert!(!q.proved, "{:#?}", ladr_report::proof::lines(&q));
-    racy("omp_param_bound_racy.c", (9, 9));
+    proved_with_racy_twin("omp_param_bound_free.c", "omp_param_bound_racy.c", (9, 9));
 }
 
 /// `--no-prove` checks a race-free program within the bounds, as before: `"proved": false`.

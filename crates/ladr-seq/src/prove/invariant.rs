@@ -20,12 +20,11 @@
 
 use super::worksharing::{assignment, constant, name_of, Effects};
 use super::Step;
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::query::{for_each_expr, Operands};
+use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::HashMap;
-use std::convert::Infallible;
 
 /// `v + c`, `v - c`, `c + v`, `v`: `c`.
 fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
@@ -44,29 +43,6 @@ fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
     }
 }
 
-/// Records `Inv(g, c)` for the index expressions `v + c` it visits.
-struct Indices<'o> {
-    v: &'o str,
-    g: super::VarId,
-    out: &'o mut HashMap<usize, Step>,
-}
-
-impl Visitor for Indices<'_> {
-    type Error = Infallible;
-    const UNEVALUATED: bool = true;
-    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-        if let Expression::BinaryOperator(b) = &e.node {
-            if b.node.operator.node == BinaryOperator::Index {
-                if let Some(c) = offset(&b.node.rhs, self.v) {
-                    let key = &*b.node.rhs as *const Node<Expression> as usize;
-                    self.out.entry(key).or_insert(Step::Inv(self.g, c));
-                }
-            }
-        }
-        Ok(Walk::Descend)
-    }
-}
-
 /// The invariant indices of every function of `bodies` (module doc), added to `out` where
 /// it has no step for the index yet.
 pub fn invariant_indices(
@@ -81,34 +57,39 @@ pub fn invariant_indices(
         let mut whole = Effects::default();
         let _ = visit::stmt(&mut whole, &f.statement);
         let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
-        let mut labels = false;
-        for (k, item) in items.iter().enumerate() {
-            let mut e = Effects::default();
-            let _ = visit::block_item(&mut e, item);
-            labels |= e.jumps;
-            if labels {
-                break;
-            }
+        for item in items {
             let Some((v, value)) = assignment(item) else {
                 continue;
             };
             let Some(&g) = name_of(value).and_then(|g| globals.get(g)) else {
                 continue;
             };
+            // `v`'s one write, this one, before any mention and with no label before.
+            let Some(k) = super::values::single_write(items, v) else {
+                continue;
+            };
             let declared_once = whole.declared.iter().filter(|d| *d == v).count() == 1;
-            let local = declared_once
+            let local = std::ptr::eq(&items[k], item)
+                && declared_once
                 && !params.iter().any(|p| p == v)
                 && !globals.contains_key(v)
-                && whole.written.get(v) == Some(&1)
-                && !whole.addressed.iter().any(|a| a == v)
-                && super::worksharing::automatic(&f.statement, v)
-                && !items[..k].iter().any(|i| super::values::mentions(i, v));
+                && super::worksharing::automatic(&f.statement, v);
             if !local {
                 continue;
             }
-            let mut found = Indices { v, g, out };
             for later in &items[k + 1..] {
-                let _ = visit::block_item(&mut found, later);
+                for_each_expr(later, Operands::All, |e| {
+                    let Expression::BinaryOperator(b) = &e.node else {
+                        return;
+                    };
+                    if b.node.operator.node != BinaryOperator::Index {
+                        return;
+                    }
+                    if let Some(c) = offset(&b.node.rhs, v) {
+                        let key = &*b.node.rhs as *const Node<Expression> as usize;
+                        out.entry(key).or_insert(Step::Inv(g, c));
+                    }
+                });
             }
         }
     }
