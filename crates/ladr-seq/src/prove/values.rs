@@ -23,12 +23,10 @@
 
 use super::alias::{uses_of, Source, Uses};
 use super::worksharing::{assignment, name_of, Effects};
-use ladr_c::syntax::walk::visit::{self, Visitor};
-use ladr_c::syntax::walk::Walk;
+use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
-use std::convert::Infallible;
 
 /// A root's value: a constant when its one write stores one (a constant that every
 /// integer type involved holds, [`super::collapse::widened`]), else the root by its name.
@@ -54,18 +52,9 @@ pub struct Roots<'a> {
 
 /// Does item `i` name `v` (anywhere, declarators' sizes too)?
 pub(super) fn mentions(i: &Node<BlockItem>, v: &str) -> bool {
-    struct M<'v>(&'v str, bool);
-    impl Visitor for M<'_> {
-        type Error = Infallible;
-        const UNEVALUATED: bool = true;
-        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-            self.1 |= name_of(e) == Some(self.0);
-            Ok(Walk::Descend)
-        }
-    }
-    let mut m = M(v, false);
-    let _ = visit::block_item(&mut m, i);
-    m.1
+    ladr_c::syntax::query::any_expr(i, ladr_c::syntax::query::Operands::All, |e| {
+        name_of(e) == Some(v)
+    })
 }
 
 /// The top-level item of `items` that is `v`'s one write (`v = e;`, or its declaration

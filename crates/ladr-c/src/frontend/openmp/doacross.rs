@@ -27,9 +27,9 @@
 //! `ordered` regions in a doacross loop.
 
 use super::directive::{Clause, Directive};
-use super::loops::only_statement;
+use super::loops::perfect_nest;
 use super::lower::{atomic_section, dspan, fail, Lowering, R};
-use super::work::{canonical, constant_trip};
+use super::work::constant_trip;
 use crate::syntax::build::*;
 use crate::syntax::constant::{value, Env};
 use crate::syntax::names;
@@ -250,35 +250,25 @@ impl Lowering {
             );
         }
         let span = dspan(d);
+        let (levels, current) = perfect_nest(s.clone(), n, span, "`ordered(n)`")?;
         let mut dims = vec![];
-        let mut current = s.clone();
         let mut total: u64 = 1;
-        for level in 0..n {
-            let mut l = canonical(current).map_err(|m| (span, m.to_string()))?;
+        for l in &levels {
             let env = Env::none();
             let (lb, step) = (value(&l.lb.node, &env), value(&l.step.node, &env));
-            let (Some(lb), Some(step), Some(trip)) = (lb, step, constant_trip(&l)) else {
+            let (Some(lb), Some(step), Some(trip)) = (lb, step, constant_trip(l)) else {
                 return fail(
                     d,
                     "a doacross loop nest whose bounds and steps are not constants",
                 );
             };
             total = total.saturating_mul(trip.max(1));
-            let inner = std::mem::replace(&mut l.body, empty_stmt(span));
             dims.push(Dim {
                 var: l.var.clone(),
                 lb: lb as i64,
                 step: step as i64,
                 trip: trip as i64,
             });
-            current = if level + 1 < n {
-                only_statement(inner).ok_or((
-                    span,
-                    "`ordered(n)` over loops that are not perfectly nested".to_string(),
-                ))?
-            } else {
-                inner
-            };
         }
         if total > MAX_ITERATIONS {
             return fail(

@@ -169,8 +169,34 @@ fn product(counts: &[Node<Expression>], span: Span) -> Node<Expression> {
     }
 }
 
+/// The `n` perfectly nested canonical loops of `body` (their bodies left empty) and the
+/// innermost one's body; `what` names the construct in the error.
+pub(super) fn perfect_nest(
+    body: Node<Statement>,
+    n: usize,
+    span: Span,
+    what: &str,
+) -> R<(Vec<super::work::Canonical>, Node<Statement>)> {
+    let mut levels = vec![];
+    let mut current = body;
+    for level in 0..n {
+        let mut l = canonical(current).map_err(|m| (span, m.to_string()))?;
+        let inner = std::mem::replace(&mut l.body, empty_stmt(span));
+        current = if level + 1 < n {
+            only_statement(inner).ok_or((
+                span,
+                format!("{what} of loops that are not perfectly nested"),
+            ))?
+        } else {
+            inner
+        };
+        levels.push(l);
+    }
+    Ok((levels, current))
+}
+
 /// The one statement of `s` (itself, or the only item of a block).
-pub(super) fn only_statement(s: Node<Statement>) -> Option<Node<Statement>> {
+fn only_statement(s: Node<Statement>) -> Option<Node<Statement>> {
     match s.node {
         Statement::Compound(mut items) if items.len() == 1 => match items.pop()?.node {
             BlockItem::Statement(st) => Some(st),
@@ -309,21 +335,7 @@ impl Lowering {
     /// `collapse(n)`: one loop over the product of the `n` loops' iteration spaces.
     fn collapse(&mut self, d: &Directive, body: Node<Statement>, n: usize) -> R<Node<Statement>> {
         let span = dspan(d);
-        let mut levels = vec![];
-        let mut current = body;
-        for level in 0..n {
-            let mut l = canonical(current).map_err(|m| (span, m.to_string()))?;
-            let inner = std::mem::replace(&mut l.body, empty_stmt(span));
-            current = if level + 1 < n {
-                only_statement(inner).ok_or((
-                    span,
-                    "`collapse` of loops that are not perfectly nested".to_string(),
-                ))?
-            } else {
-                inner
-            };
-            levels.push(l);
-        }
+        let (levels, current) = perfect_nest(body, n, span, "`collapse`")?;
         let vars: Vec<String> = levels.iter().map(|l| l.var.clone()).collect();
         for (t, l) in levels.iter().enumerate().skip(1) {
             let outer = &vars[..t];
