@@ -85,13 +85,15 @@ pub(crate) fn omp_inner_loop_cut(parsed: &Parsed, answer: &mut Answer) {
             .filter(|c| is_loop_construct(&c.name) && (same_line(c.at) || same_line(c.body.0)))
             .collect();
         let named = format!("{}:{}", p.file, p.line);
-        // A worksharing loop of a constant count below the unwinding lets each thread
-        // claim every iteration and fail once more: the cut ends no execution.
+        // The claim loop (at its directive's line, where no other loop is) of a worksharing
+        // loop of a constant count below the unwinding lets each thread claim every
+        // iteration and fail once more: the cut ends no execution. A cut at the `for`'s
+        // line may be an inner loop's written on that line.
         let unwind = u64::from(answer.bounds.unwind);
         if !worksharing.is_empty()
             && worksharing
                 .iter()
-                .all(|c| c.trip.is_some_and(|n| n < unwind))
+                .all(|c| same_line(c.at) && c.trip.is_some_and(|n| n < unwind))
         {
             continue;
         }
