@@ -355,19 +355,12 @@ impl Bounds<'_> {
             Some(v) => Bound::Const(i64::try_from(v).ok()?),
             // `t`, `t + c`, `t - c` of a local with a root value (`super::values`).
             None => {
-                let (t, k) = match &c.node.rhs.node {
-                    Expression::Identifier(t) => (t.node.name.as_str(), 0),
-                    Expression::BinaryOperator(b) => {
-                        let t = super::worksharing::name_of(&b.node.lhs)?;
-                        let k = constant(&b.node.rhs)?;
-                        match b.node.operator.node {
-                            BinaryOperator::Plus => (t, k),
-                            BinaryOperator::Minus => (t, k.checked_neg()?),
-                            _ => return None,
-                        }
-                    }
+                let t = match &c.node.rhs.node {
+                    Expression::Identifier(t) => t.node.name.as_str(),
+                    Expression::BinaryOperator(b) => super::worksharing::name_of(&b.node.lhs)?,
                     _ => return None,
                 };
+                let k = super::invariant::offset(&c.node.rhs, t)?;
                 Bound::of(self.root(t)?, k)
             }
         };

@@ -75,10 +75,7 @@ pub(super) fn widened(e: &Node<Expression>) -> Option<i64> {
 
 /// `e` as a digit ([`Digit`]) with `D > 0`, `N > 0`.
 pub(super) fn digit(e: &Node<Expression>) -> Option<Digit<'_>> {
-    let (lb, scaled) = operands(e, BinaryOperator::Plus)?;
-    let (modulo, s) = operands(scaled, BinaryOperator::Multiply)?;
-    let (quotient, n) = operands(modulo, BinaryOperator::Modulo)?;
-    let (c, d) = operands(quotient, BinaryOperator::Divide)?;
+    let [lb, c, d, n, s] = parts(e)?;
     let digit = Digit {
         c: name_of(c)?,
         lb: widened(lb)?,
@@ -99,10 +96,7 @@ pub(super) struct Counted<'a> {
 
 /// `e` as a [`Counted`] digit.
 pub(super) fn counted(e: &Node<Expression>) -> Option<Counted<'_>> {
-    let (lb, scaled) = operands(e, BinaryOperator::Plus)?;
-    let (modulo, s) = operands(scaled, BinaryOperator::Multiply)?;
-    let (quotient, n) = operands(modulo, BinaryOperator::Modulo)?;
-    let (c, d) = operands(quotient, BinaryOperator::Divide)?;
+    let [lb, c, d, n, s] = parts(e)?;
     if widened(lb) != Some(0) || widened(s) != Some(1) {
         return None;
     }
@@ -111,6 +105,15 @@ pub(super) fn counted(e: &Node<Expression>) -> Option<Counted<'_>> {
         d,
         n,
     })
+}
+
+/// `lb + c / D % N * s` read into its parts `[lb, c, D, N, s]`.
+fn parts(e: &Node<Expression>) -> Option<[&Node<Expression>; 5]> {
+    let (lb, scaled) = operands(e, BinaryOperator::Plus)?;
+    let (modulo, s) = operands(scaled, BinaryOperator::Multiply)?;
+    let (quotient, n) = operands(modulo, BinaryOperator::Modulo)?;
+    let (c, d) = operands(quotient, BinaryOperator::Divide)?;
+    Some([lb, c, d, n, s])
 }
 
 /// The operands of `e` when it is a binary `o`.
@@ -190,19 +193,7 @@ pub(super) fn collapsed(
         };
         // `T i; i = …; T j; j = …;` at the block's head (the declarations' havocs between):
         // every digit of the head, two of them.
-        let mut digits: Vec<(&str, Digit)> = vec![];
-        for x in items {
-            if let Some((v, d)) = assignment(x).and_then(|(v, e)| Some((v, digit(e)?))) {
-                digits.push((v, d));
-                continue;
-            }
-            let havoc = super::worksharing::plain_call(x).is_some_and(|c| {
-                ladr_c::syntax::build::callee_name(c) == Some(ladr_ir::abi::HAVOC)
-            });
-            if !havoc && !matches!(x.node, BlockItem::Declaration(_)) {
-                break;
-            }
-        }
+        let digits = head(items, digit);
         let (i, j, one_to_one) = match (digits.as_slice(), end) {
             ([(i, di), (j, dj)], ClaimEnd::Const(hi)) => (
                 *i,
@@ -218,7 +209,7 @@ pub(super) fn collapsed(
             // Counts of variable value, one for every thread: `c ↦ (c / N_j % N_i, c %
             // N_j)` is one to one below `N_i·N_j` all the same.
             ([], ClaimEnd::Product(whole_i, whole_j)) => {
-                let Some([(i, di), (j, dj)]) = counted_head(items) else {
+                let Ok([(i, di), (j, dj)]) = <[_; 2]>::try_from(head(items, counted)) else {
                     continue;
                 };
                 let print = |e: &Node<Expression>| ladr_c::print::expr_to_string(&e.node);
@@ -258,11 +249,15 @@ pub(super) fn collapsed(
     }
 }
 
-/// The two [`Counted`] digits at the head of a block (declarations and havocs between).
-fn counted_head(items: &[Node<BlockItem>]) -> Option<[(&str, Counted<'_>); 2]> {
+/// The assignments `v = e;` at the head of a block whose `e` `read` reads, in order
+/// (declarations and the havocs of their variables between them).
+fn head<'a, D>(
+    items: &'a [Node<BlockItem>],
+    read: impl Fn(&'a Node<Expression>) -> Option<D>,
+) -> Vec<(&'a str, D)> {
     let mut digits = vec![];
     for x in items {
-        if let Some((v, d)) = assignment(x).and_then(|(v, e)| Some((v, counted(e)?))) {
+        if let Some((v, d)) = assignment(x).and_then(|(v, e)| Some((v, read(e)?))) {
             digits.push((v, d));
             continue;
         }
@@ -272,7 +267,7 @@ fn counted_head(items: &[Node<BlockItem>]) -> Option<[(&str, Counted<'_>); 2]> {
             break;
         }
     }
-    digits.try_into().ok()
+    digits
 }
 
 /// Is `x` declared once in `items`, at their top, written only by its one assignment

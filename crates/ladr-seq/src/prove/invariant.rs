@@ -27,7 +27,7 @@ use lang_c::span::Node;
 use std::collections::HashMap;
 
 /// `v + c`, `v - c`, `c + v`, `v`: `c`.
-fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
+pub(super) fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
     match &e.node {
         Expression::Identifier(x) if x.node.name == v => Some(0),
         Expression::BinaryOperator(b) => {

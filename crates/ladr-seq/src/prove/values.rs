@@ -48,6 +48,8 @@ pub struct Roots<'a> {
     /// Every function's uses but `main`'s, and every parameter name.
     others: Vec<Uses<'a>>,
     parameters: HashSet<String>,
+    /// Whether some function names `main` (then it may run more than once).
+    main_named: bool,
 }
 
 /// Does item `i` name `v` (anywhere, declarators' sizes too)?
@@ -100,6 +102,7 @@ impl<'a> Roots<'a> {
             file_scope: HashMap::new(),
             others: vec![],
             parameters: HashSet::new(),
+            main_named: false,
         };
         for e in &unit.0 {
             match &e.node {
@@ -130,6 +133,11 @@ impl<'a> Roots<'a> {
                 _ => {}
             }
         }
+        roots.main_named = roots.others.iter().any(|o| o.used.contains("main"))
+            || roots
+                .main
+                .as_ref()
+                .is_some_and(|(_, u)| u.used.contains("main"));
         roots
     }
 
@@ -140,8 +148,7 @@ impl<'a> Roots<'a> {
         let [(d, x, true)] = u.declared.get(m)?.as_slice() else {
             return None;
         };
-        let named = self.others.iter().any(|o| o.used.contains("main")) || u.used.contains("main");
-        if named || self.parameters.contains(m) || u.addressed.contains(m) {
+        if self.main_named || self.parameters.contains(m) || u.addressed.contains(m) {
             return None;
         }
         let k = single_write(items, m)?;

@@ -27,7 +27,7 @@
 //! `ordered` regions in a doacross loop.
 
 use super::directive::{Clause, Directive};
-use super::loops::perfect_nest;
+use super::loops::{long, perfect_nest};
 use super::lower::{atomic_section, dspan, fail, Lowering, R};
 use super::work::constant_trip;
 use crate::syntax::build::*;
@@ -74,6 +74,13 @@ fn is_dependence(c: &Clause) -> bool {
     c.name == "depend" || c.name == "doacross"
 }
 
+/// `depend(kind: rest)`: `kind` and `rest`, trimmed.
+fn kind_of(c: &Clause) -> (&str, &str) {
+    let args = c.args.as_deref().unwrap_or("").trim();
+    let (kind, rest) = args.split_once(':').unwrap_or((args, ""));
+    (kind.trim(), rest.trim())
+}
+
 fn dependences(d: &Directive, dims: &[Dim]) -> R<Vec<Dependence>> {
     let mut out = vec![];
     for c in &d.clauses {
@@ -84,8 +91,7 @@ fn dependences(d: &Directive, dims: &[Dim]) -> R<Vec<Dependence>> {
             );
         }
         let args = c.args.as_deref().unwrap_or("").trim();
-        let (kind, rest) = args.split_once(':').unwrap_or((args, ""));
-        match (kind.trim(), rest.trim()) {
+        match kind_of(c) {
             ("source", "" | "omp_cur_iteration") => out.push(Dependence::Source),
             ("sink", vector) => out.push(Dependence::Sink(sink_vector(d, vector, dims)?)),
             _ => return fail(d, format!("`{}({args})` on a doacross `ordered`", c.name)),
@@ -144,10 +150,6 @@ fn sink_vector(d: &Directive, v: &str, dims: &[Dim]) -> R<Vec<i64>> {
             "a sink vector that does not name an earlier iteration (its wait would never end)",
         ),
     }
-}
-
-fn long(e: Node<Expression>, span: Span) -> Node<Expression> {
-    cast(type_name(&[TypeSpecifier::Long], 0, span), e, span)
 }
 
 fn constant(v: i64, span: Span) -> Node<Expression> {
@@ -298,10 +300,7 @@ impl Lowering {
             if !inside(*at) {
                 continue;
             }
-            let source = dir
-                .clauses
-                .iter()
-                .any(|c| c.args.as_deref().unwrap_or("").trim().starts_with("source"));
+            let source = dir.clauses.iter().any(|c| kind_of(c).0 == "source");
             if source {
                 if *block != body.0 {
                     return fail(dir, "`ordered depend(source)` under control flow or outside the innermost loop's body");

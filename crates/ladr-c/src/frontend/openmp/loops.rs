@@ -33,7 +33,7 @@ use crate::syntax::walk::visit_mut;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 
-fn long(e: Node<Expression>, span: Span) -> Node<Expression> {
+pub(super) fn long(e: Node<Expression>, span: Span) -> Node<Expression> {
     cast(type_name(&[TypeSpecifier::Long], 0, span), e, span)
 }
 
