@@ -347,3 +347,33 @@ fn a_proof_does_not_answer_an_unsupported_program() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("unsupported"), "{err}");
 }
+
+/// PolyBench's shape (DataRaceBench's DRB041, DRB043): arrays from an allocator without a
+/// body, `double (*A)[2][2]` passed as `*A` to functions `main` calls once whose inner
+/// blocks declare the same names, a time loop of two teams (rows, then columns), loop
+/// bounds of `<=`, `c - j` and `?:` of constant values. The proof takes the allocator's
+/// results for fresh objects, as the bounded check does, and says so; the twin writes
+/// row 0 from every iteration and races.
+#[test]
+fn polybench_blocks_through_spliced_functions_are_proved() {
+    proved_with_racy_twin("omp_heap_rows_free.c", "omp_heap_rows_racy.c", (13, 13));
+    let p = proof("omp_heap_rows_free.c");
+    assert!(
+        p.assumptions.iter().any(|a| a.contains("`alloc_data`")),
+        "{:?}",
+        p.assumptions
+    );
+}
+
+/// SV-COMP's `pthread-numerical-integration` shape: a global counter only `main` writes, a
+/// create loop to `nt` (a copy of `n`) and a join loop to `n`, `main`'s locals declared
+/// at its top (their `normalise` havoc takes no address): after the join loop `main`
+/// runs alone. The twin joins one thread fewer and races on `area`.
+#[test]
+fn join_loops_with_a_global_counter_and_a_copied_bound_are_proved() {
+    proved_with_racy_twin(
+        "prove_global_counter_free.c",
+        "prove_global_counter_racy.c",
+        (10, 28),
+    );
+}

@@ -6,7 +6,7 @@ use crate::answer::steps;
 pub use crate::answer::{GiveUp, ObjectAnswer, ProofAnswer};
 use ladr_c::diag::Result;
 use ladr_c::frontend::Parsed;
-use ladr_ir::program::{Options, Proved};
+use ladr_ir::program::{AssumedResult, Options, Proved};
 use ladr_seq::pipeline::{translate, Stage};
 use std::time::Instant;
 
@@ -53,6 +53,11 @@ pub fn prove_with_facts(parsed: &Parsed, opts: &Options) -> Result<(ProofAnswer,
             })
             .collect(),
         time_s: t0.elapsed().as_secs_f64(),
+        assumptions: proof
+            .assumed_fresh
+            .iter()
+            .map(|f| crate::answer::assumption_text(f, AssumedResult::FreshObject))
+            .collect(),
     };
     Ok((answer, proof.proved_objects))
 }

@@ -142,10 +142,15 @@ pub fn eval(e: &Expression, env: &Env) -> Const {
                 &c.node.then_expression,
                 &c.node.else_expression,
             ];
-            if parts.iter().any(|x| eval(&x.node, env) == Not) {
-                Not
-            } else {
-                Constant
+            let [c, t, e] = parts.map(|x| eval(&x.node, env));
+            match (c, t, e) {
+                (Not, _, _) | (_, Not, _) | (_, _, Not) => Not,
+                // Two non-negative values: the usual arithmetic conversions of the branches
+                // (an int against an unsigned) cannot change the one chosen.
+                (Value(c), Value(t), Value(e)) if t >= 0 && e >= 0 => {
+                    Value(if c != 0 { t } else { e })
+                }
+                _ => Constant,
             }
         }
         _ => Not,
@@ -273,7 +278,10 @@ mod tests {
         assert_eq!(eval(&expr("-0x10 + (long)1"), &none), Const::Value(-15));
         assert_eq!(eval(&expr("sizeof(int) + 1"), &none), Const::Constant);
         assert_eq!(eval(&expr("1 / 0"), &none), Const::Constant);
-        assert_eq!(eval(&expr("1 ? 2 : 3"), &none), Const::Constant);
+        assert_eq!(eval(&expr("1 ? 2 : 3"), &none), Const::Value(2));
+        assert_eq!(eval(&expr("2 < 1 ? 2 : 3"), &none), Const::Value(3));
+        // `c ? -1 : 0u` is an unsigned: a negative branch is not computed.
+        assert_eq!(eval(&expr("1 ? -1 : 0u"), &none), Const::Constant);
         assert_eq!(eval(&expr("!(0 >= 30)"), &none), Const::Value(1));
         assert_eq!(eval(&expr("2 == 2 && 1 < 0"), &none), Const::Value(0));
         // -1 < 0u is false in C: comparisons with a negative side are not computed.

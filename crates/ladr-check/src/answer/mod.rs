@@ -74,7 +74,7 @@ pub(crate) fn of_proof(proof: ProofAnswer, parsed: &Parsed, opts: &Options) -> A
             ended: Word::new("all-found"),
             reason: None,
         }),
-        assumptions: vec![],
+        assumptions: proof.assumptions.clone(),
         stats: Stats {
             translate_s: proof.time_s,
             ..Stats::default()

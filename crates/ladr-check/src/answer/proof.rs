@@ -16,6 +16,9 @@ pub struct ProofAnswer {
     pub gave_up: Vec<GiveUp>,
     /// Seconds the analysis took (normalising included).
     pub time_s: f64,
+    /// What the proof assumes of functions without a body (as the bounded check does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

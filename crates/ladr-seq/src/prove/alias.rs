@@ -17,7 +17,9 @@
 //!    no `a`, the file-scope array `a`; or `a` is a pointer local of `main` declared so,
 //!    its address never taken, whose every write is `a = b;` of one name `b` (or a null
 //!    pointer constant), and `b` names `A` (through at most [`CHAIN`] such locals: a
-//!    parameter bound to an array, a block of `super::blocks`);
+//!    parameter bound to an array, a block of `super::blocks`); `a = *q;` of such a
+//!    pointer `q` whose every value is `&A` names `A` too (`double (*X)[N][M]` of a
+//!    block passed as `*X`);
 //!  * `A` is `T A[N0][N1]…[Nk]` with constant `N1`…`Nk` (`N0` any size) and `p` is
 //!    `T (*p)[N1]…[Nk]` (`T *p` for k = 0), `T` printed alike.
 //!
@@ -40,6 +42,10 @@ pub(super) enum Source {
     Null,
     /// Dimension `j` of the array named ([`row_of`]).
     Row(String, usize),
+    /// `*y`: what the pointer named points to.
+    Deref(String),
+    /// `&y`: the address of the object named.
+    Address(String),
     Other,
 }
 
@@ -100,9 +106,10 @@ impl Visitor for Walker<'_, '_> {
                         _ if !plain => Source::Other,
                         Some(y) => Source::Name(y.to_string()),
                         None if super::access::is_zero(rhs) => Source::Null,
-                        None => match row_of(rhs) {
-                            Some((a, j)) => Source::Row(a.to_string(), j),
-                            None => Source::Other,
+                        None => match (row_of(rhs), pointer_step(rhs)) {
+                            (Some((a, j)), _) => Source::Row(a.to_string(), j),
+                            (_, Some(s)) => s,
+                            _ => Source::Other,
                         },
                     };
                     self.uses.writes.entry(x.to_string()).or_default().push(y);
@@ -209,11 +216,9 @@ fn sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<Size>> {
         .iter()
         .map(|x| match &x.node {
             DerivedDeclarator::Array(a) => Some(match &a.node.size {
-                ArraySize::VariableExpression(e) => match &e.node {
-                    Expression::Constant(_) => {
-                        Size::Constant(ladr_c::print::expr_to_string(&e.node))
-                    }
-                    Expression::Identifier(i) => Size::Name(i.node.name.clone()),
+                ArraySize::VariableExpression(e) => match (const_value(e), &e.node) {
+                    (Some(c), _) => Size::Constant(c.to_string()),
+                    (None, Expression::Identifier(i)) => Size::Name(i.node.name.clone()),
                     _ => Size::Other,
                 },
                 _ => Size::Other,
@@ -221,6 +226,12 @@ fn sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<Size>> {
             _ => None,
         })
         .collect()
+}
+
+/// The value of an integer constant expression (`500 + 0`, an array's dimension).
+pub(super) fn const_value(e: &Node<Expression>) -> Option<i64> {
+    let env = ladr_c::syntax::constant::Env::none();
+    i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
 }
 
 /// What an index of the array or pointer declared `d` leads to: the derived declarators
@@ -297,6 +308,19 @@ fn row_of(e: &Node<Expression>) -> Option<(&str, usize)> {
     (a == a2 && j >= 1 && j2 == j + 1).then_some((a, j))
 }
 
+/// `*y` or `&y` (casts aside) of a name `y`.
+fn pointer_step(e: &Node<Expression>) -> Option<Source> {
+    let Expression::UnaryOperator(u) = &e.node else {
+        return None;
+    };
+    let y = name_of(super::access::strip_casts(&u.node.operand))?.to_string();
+    match u.node.operator.node {
+        UnaryOperator::Indirection => Some(Source::Deref(y)),
+        UnaryOperator::Address => Some(Source::Address(y)),
+        _ => None,
+    }
+}
+
 /// How many of `main`'s pointer locals a capture's value may pass through.
 const CHAIN: usize = 8;
 
@@ -313,22 +337,62 @@ fn is_array(d: &Declarator) -> bool {
 /// function (`u`): by its writes `p = y;` (casts aside) and its initialiser; with `null`,
 /// writes of a null pointer constant too (no access through that value survives).
 fn single_source<'u>(u: &'u Uses, p: &str, x: &'u InitDeclarator, null: bool) -> Option<&'u str> {
-    let mut sources: Vec<Option<&str>> = vec![];
+    match single_write(u, p, x, null)? {
+        Step::Name(y) => Some(y),
+        _ => None,
+    }
+}
+
+/// One step of a pointer's value: `y`, `*y` or `&y` of a name `y`.
+#[derive(Clone, Copy, PartialEq)]
+enum Step<'u> {
+    Name(&'u str),
+    Deref(&'u str),
+    Address(&'u str),
+}
+
+/// [`single_source`], where the one value may also be `*y` or `&y` of a name `y`.
+fn single_write<'u>(u: &'u Uses, p: &str, x: &'u InitDeclarator, null: bool) -> Option<Step<'u>> {
+    let mut sources: Vec<Option<Step>> = vec![];
     for w in u.writes.get(p).into_iter().flatten() {
         match w {
-            Source::Name(y) => sources.push(Some(y)),
+            Source::Name(y) => sources.push(Some(Step::Name(y))),
+            Source::Deref(y) => sources.push(Some(Step::Deref(y))),
+            Source::Address(y) => sources.push(Some(Step::Address(y))),
             Source::Null if null => {}
             _ => sources.push(None),
         }
     }
     if let Some(i) = &x.initializer {
         sources.push(match &i.node {
-            Initializer::Expression(e) => name_of(super::access::strip_casts(e)),
+            Initializer::Expression(e) => name_of(super::access::strip_casts(e)).map(Step::Name),
             Initializer::List(_) => None,
         });
     }
     let g = (*sources.first()?)?;
     sources.iter().all(|s| *s == Some(g)).then_some(g)
+}
+
+/// The name `main`'s pointer local `a` (declared by `x`) takes its one value from, with
+/// `derefs` the `*` not yet matched by a `&`: `a = b;`, `a = *b;` (one at most), `a = &b;`
+/// (matching one).
+fn next_in_chain<'u>(
+    main: &'u Uses,
+    a: &str,
+    x: &'u InitDeclarator,
+    derefs: &mut usize,
+) -> Option<&'u str> {
+    Some(match single_write(main, a, x, true)? {
+        Step::Name(b) => b,
+        Step::Deref(b) => {
+            *derefs = (*derefs == 0).then_some(1)?;
+            b
+        }
+        Step::Address(b) => {
+            *derefs = derefs.checked_sub(1)?;
+            b
+        }
+    })
 }
 
 /// The array aliases of the unit (module doc): each alias pointer's variable, the array's.
@@ -397,12 +461,18 @@ pub fn array_aliases(
             return None;
         }
         let mut a = a.as_str();
-        // Through `main`'s pointer locals that only ever hold one name's value.
+        // `*` applied to what `a` holds: one `p = *q;` met, not yet matched by `q = &A;`.
+        let mut derefs = 0usize;
+        // Through `main`'s pointer locals that only ever hold one name's value (or `*q`
+        // of one pointer `q` that holds `&A`: the array `A` itself).
         for _ in 0..CHAIN {
             let Some(decls) = main.declared.get(a) else {
                 let [(d, x)] = file_scope.get(a)?.as_slice() else {
                     return None;
                 };
+                if derefs > 0 {
+                    return None;
+                }
                 return Some((*globals.get(a)?, a, *d, &x.declarator.node));
             };
             let [(d, x, true)] = decls.as_slice() else {
@@ -414,12 +484,12 @@ pub fn array_aliases(
             }
             if is_array(decl) {
                 let id = *locals.get(&(decl as *const Declarator as usize))?;
-                return x.initializer.is_none().then_some((id, a, *d, decl));
+                return (x.initializer.is_none() && derefs == 0).then_some((id, a, *d, decl));
             }
             if main.addressed.contains(a) {
                 return None;
             }
-            a = single_source(main, a, x, true)?;
+            a = next_in_chain(main, a, x, &mut derefs)?;
         }
         None
     };

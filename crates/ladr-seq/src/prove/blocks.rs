@@ -4,14 +4,19 @@
 //! reaches them through pointers only, so every access is one of the whole block. A block
 //! allocated once is one object as an array of `main` is one object, and read as one, the
 //! array aliases ([`super::alias`]) tell its elements apart. A top-level statement
-//! `t = malloc(e);` (or `calloc`, neither defined in the unit) of `main` becomes
-//! `T m@malloc[1]; t = m@malloc;` when:
+//! `t = malloc(e);` (or `calloc`, neither defined in the unit; or `f(…)` of a function
+//! without a body whose result the bounded check assumes is a fresh object, as
+//! PolyBench's `polybench_alloc_data`: the proof then makes that assumption too, and says
+//! so) of `main` becomes `T m@malloc[1]; t = m@malloc;` (or `T m@malloc[N1]…[Nk];
+//! t = &m@malloc;` for one pointer `T (*m)[N1]…[Nk]`) when:
 //!  * it runs at most once: `main` is named nowhere (one call of it), and no label precedes
 //!    the statement in `main`'s body (no jump goes back to it);
 //!  * `t` is a local of `main` declared once, and the program reads `t`'s value into
 //!    pointers `T *m` (`m = t;`, `m = (T *)t;`, `m` a local of `main` declared `T *m`),
 //!    all of one printed type `T`: the type the block's elements are used as (the array is
-//!    named after the first of them by name).
+//!    named after the first of them by name); or into one pointer to arrays
+//!    `T (*m)[N1]…[Nk]`, whose `*m` is then the array (`alias`' chain reads `p = *m;`
+//!    with `m = &A` as `p = A`).
 //!
 //! The array's size is immaterial (the proof never reads sizes); the block's start is the
 //! array's. What the rewrite drops is the null pointer `malloc` may return, through which
@@ -19,26 +24,51 @@
 //! defined. Only the proof sees the rewritten unit.
 
 use super::alias::{Source, Uses};
+use crate::model::library;
+use crate::passes::threads::returns::Returns;
 use ladr_c::syntax::build;
 use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-/// `t = malloc(e);` / `t = calloc(…);` as a statement: `t`.
-fn allocation<'i>(i: &'i Node<BlockItem>, defined: &HashSet<&str>) -> Option<&'i str> {
+/// `t = malloc(e);` / `t = calloc(…);` as a statement: `t`; or `t = f(…);` of a function
+/// `f` without a body whose result the bounded check assumes is a fresh object
+/// (`passes::threads`' `invented_result`): `t` and `f`, an assumption of the proof.
+fn allocation<'i>(
+    i: &'i Node<BlockItem>,
+    defined: &HashSet<&str>,
+    returns: &HashMap<String, Returns>,
+) -> Option<(&'i str, Option<&'i str>)> {
     let (t, value) = super::worksharing::assignment(i)?;
     let Expression::Call(c) = &value.node else {
         return None;
     };
     let f = build::callee_name(&c.node)?;
-    (matches!(f, "malloc" | "calloc") && !defined.contains(f)).then_some(t)
+    if defined.contains(f) {
+        return None;
+    }
+    if matches!(f, "malloc" | "calloc") {
+        return Some((t, None));
+    }
+    let r = returns.get(f)?;
+    let fresh = r.object || (r.void_pointer && !library::points_into_arguments(f));
+    (fresh && library::invents_result(f)).then_some((t, Some(f)))
+}
+
+/// The pointers `t`'s value is copied into, as [`copies`] finds them: the first by name,
+/// its `T`, and for one pointer to arrays `T (*m)[N1]…[Nk]`, those dimensions.
+struct Copies<'u> {
+    name: &'u str,
+    specs: Vec<Node<DeclarationSpecifier>>,
+    rows: Option<Vec<Node<DerivedDeclarator>>>,
 }
 
 /// The pointers `T *m` of `main` (`uses`) that `t`'s value is copied into (`m = t;`,
 /// casts aside), the first by name, and their `T`: its specifiers (storage classes left
-/// out), when they all print alike.
-fn copies<'u>(uses: &'u Uses, t: &str) -> Option<(&'u str, Vec<Node<DeclarationSpecifier>>)> {
+/// out), when they all print alike; or the one pointer `T (*m)[N1]…[Nk]` it is copied
+/// into.
+fn copies<'u>(uses: &'u Uses, t: &str) -> Option<Copies<'u>> {
     let source = Source::Name(t.to_string());
     let mut ms: Vec<&str> = uses
         .writes
@@ -48,6 +78,7 @@ fn copies<'u>(uses: &'u Uses, t: &str) -> Option<(&'u str, Vec<Node<DeclarationS
         .collect();
     ms.sort_unstable();
     let mut found: Option<(String, Vec<Node<DeclarationSpecifier>>)> = None;
+    let mut rows_of = None;
     for m in &ms {
         let [(decl, x, _)] = uses.declared.get(*m)?.as_slice() else {
             return None;
@@ -56,7 +87,10 @@ fn copies<'u>(uses: &'u Uses, t: &str) -> Option<(&'u str, Vec<Node<DeclarationS
         let pointer = matches!(d.kind.node, DeclaratorKind::Identifier(_))
             && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)));
         if !pointer {
-            return None;
+            let rows = super::alias::rows(d)
+                .filter(|r| !r.is_empty() && matches!(d.kind.node, DeclaratorKind::Declarator(_)));
+            rows_of = Some(rows?.to_vec()).filter(|_| ms.len() == 1);
+            rows_of.as_ref()?;
         }
         let specs: Vec<_> = decl
             .specifiers
@@ -74,34 +108,38 @@ fn copies<'u>(uses: &'u Uses, t: &str) -> Option<(&'u str, Vec<Node<DeclarationS
             None => found = Some((printed, specs)),
         }
     }
-    Some((ms.first()?, found?.1))
+    Some(Copies {
+        name: ms.first()?,
+        specs: found?.1,
+        rows: rows_of,
+    })
 }
 
-/// `T name[1];`
-fn array_declaration(
-    specs: Vec<Node<DeclarationSpecifier>>,
-    name: &str,
-    span: Span,
-) -> Node<BlockItem> {
+/// `T name[1];`, or `T name[N1]…[Nk];` of a pointer to such arrays.
+fn array_declaration(copies: &Copies, name: &str, span: Span) -> Node<BlockItem> {
     let size = ArraySize::VariableExpression(Box::new(build::int(1, span)));
     let array = ArrayDeclarator {
         qualifiers: vec![],
         size,
     };
-    let d = Declarator {
-        kind: build::node(DeclaratorKind::Identifier(build::id(name, span)), span),
-        derived: vec![build::node(
+    let one = || {
+        vec![build::node(
             DerivedDeclarator::Array(build::node(array, span)),
             span,
-        )],
+        )]
+    };
+    let d = Declarator {
+        kind: build::node(DeclaratorKind::Identifier(build::id(name, span)), span),
+        derived: copies.rows.clone().unwrap_or_else(one),
         extensions: vec![],
     };
+    let specs = copies.specs.clone();
     build::decl_item(build::declare(specs, build::node(d, span), None, span))
 }
 
-/// The unit with `main`'s blocks allocated once as arrays (module doc), or `None` when
-/// there is none.
-pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
+/// The unit with `main`'s blocks allocated once as arrays (module doc), and the functions
+/// without a body whose results it assumes fresh; `None` when there is none.
+pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<(TranslationUnit, Vec<String>)> {
     let mut defined: HashSet<&str> = HashSet::new();
     let mut main_at = None;
     for (k, e) in unit.0.iter().enumerate() {
@@ -128,6 +166,8 @@ pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
         return None;
     }
     let main = super::alias::uses_of(&def.node)?;
+    let returns = crate::passes::threads::returns::returns_value(&unit.0);
+    let mut assumed: Vec<String> = vec![];
     let mut labels = false;
     let mut out: Vec<Node<BlockItem>> = vec![];
     let mut names: HashSet<String> = HashSet::new();
@@ -135,14 +175,18 @@ pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
         let mut l = super::bounds::Labels(labels);
         let _ = visit::block_item(&mut l, i);
         labels = l.0;
-        let rewrite = allocation(i, &defined)
+        let rewrite = allocation(i, &defined, &returns)
             .filter(|_| !labels)
-            .filter(|t| main.declared.get(*t).is_some_and(|d| d.len() == 1))
-            .and_then(|t| Some((t, copies(&main, t)?)));
-        let Some((t, (m, specs))) = rewrite else {
+            .filter(|(t, _)| main.declared.get(*t).is_some_and(|d| d.len() == 1))
+            .and_then(|(t, f)| Some((t, f, copies(&main, t)?)));
+        let Some((t, f, copies)) = rewrite else {
             out.push(i.clone());
             continue;
         };
+        if let Some(f) = f.filter(|f| !assumed.iter().any(|a| a == f)) {
+            assumed.push(f.to_string());
+        }
+        let m = copies.name;
         let mut name = format!("{m}@malloc");
         let mut k = 1;
         while names.contains(&name) || whole.used.contains_key(&name) {
@@ -150,10 +194,15 @@ pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
             name = format!("{m}@malloc{k}");
         }
         names.insert(name.clone());
-        out.push(array_declaration(specs, &name, i.span));
+        out.push(array_declaration(&copies, &name, i.span));
+        // A pointer to arrays holds the address of the whole array.
+        let mut start = build::ident(&name, i.span);
+        if copies.rows.is_some() {
+            start = build::addr(start, i.span);
+        }
         out.push(build::item(build::expr_stmt(build::assign(
             build::ident(t, i.span),
-            build::ident(&name, i.span),
+            start,
             i.span,
         ))));
     }
@@ -164,5 +213,5 @@ pub fn blocks_as_arrays(unit: &TranslationUnit) -> Option<TranslationUnit> {
     if let ExternalDeclaration::FunctionDefinition(f) = &mut unit.0[main_at].node {
         f.node.statement.node = Statement::Compound(out);
     }
-    Some(unit)
+    Some((unit, assumed))
 }

@@ -9,7 +9,7 @@
 //! dimension `k` of `x` is a constant `D` (`x` declared once in its function, as its
 //! parameter, or at file scope, `T x[D0][D1]…` or `T (*x)[D1]…`; `D` = 1 where it is not
 //! known: a variable length is at least 1) and the values of `e` lie in `[0, D)`: `e` is
-//! a constant, or `j`, `j + c`, `j - c` of
+//! a constant, or `j`, `j + c`, `j - c`, `c + j`, `c - j` (of a constant range) of
 //!  * a counter `j` of an enclosing loop of the normal form
 //!    `j = c0; while (j < E) { … j++; }` (or `j <= E`, `E` a constant expression, of
 //!    literals and globals never written whose value is their initialiser's:
@@ -18,8 +18,10 @@
 //!    loop's), its address never taken (but by `__CPROVER_havoc_object`, a
 //!    write), written in the body only by the last statement's increment, no `goto` from
 //!    outside the body entering it: inside the body, `c0 ≤ j < E` (`≤ E`);
-//!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`.
+//!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`
+//!    (`[lb, E]` of a test `i <= E`).
 
+use super::alias::const_value;
 use super::decls::{ClaimEnd, ClaimRanges};
 use super::values::{Roots, Value};
 use super::worksharing::constant;
@@ -292,9 +294,8 @@ struct Bounds<'f> {
 }
 
 /// `j = c;`: `j` and `c`.
-fn counter_start(i: &Node<BlockItem>) -> Option<(&str, i64)> {
-    let (j, value) = super::worksharing::assignment(i)?;
-    Some((j, constant(value)?))
+fn counter_start(i: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
+    super::worksharing::assignment(i)
 }
 
 /// Is `s` the increment `j++;` (`++j;`, `j += 1;`, `j = j + 1;`)?
@@ -348,11 +349,8 @@ impl Bounds<'_> {
             return None;
         };
         let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
-        let end = match ladr_c::syntax::constant::value(
-            &c.node.rhs.node,
-            &ladr_c::syntax::constant::Env::values(self.known),
-        ) {
-            Some(v) => Bound::Const(i64::try_from(v).ok()?),
+        let end = match self.value_of(&c.node.rhs) {
+            Some(v) => Bound::Const(v),
             // `t`, `t + c`, `t - c` of a local with a root value (`super::values`).
             None => {
                 let t = match &c.node.rhs.node {
@@ -417,6 +415,19 @@ impl Bounds<'_> {
         Some((x, lo, hi))
     }
 
+    /// The value of a constant expression of literals, constant globals ([`Self::known`])
+    /// and locals whose root value is a constant ([`Roots::constant_of`]).
+    fn value_of(&self, e: &Node<Expression>) -> Option<i64> {
+        let (roots, items, uses) = self.roots;
+        match uses {
+            Some(u) => roots.constant_of((items, u, self.params), e, self.known),
+            None => {
+                let env = ladr_c::syntax::constant::Env::values(self.known);
+                i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
+            }
+        }
+    }
+
     /// The root value local `t` of the function has ([`super::values`]).
     fn root(&self, t: &str) -> Option<Value> {
         let (roots, items, uses) = self.roots;
@@ -424,7 +435,7 @@ impl Bounds<'_> {
     }
 
     fn range(&self, e: &Node<Expression>) -> Option<(i64, Bound)> {
-        if let Some(c) = constant(e) {
+        if let Some(c) = const_value(e) {
             return Some((c, Bound::Const(c.checked_add(1)?)));
         }
         match &e.node {
@@ -435,11 +446,24 @@ impl Bounds<'_> {
                 .find(|(n, _, _)| *n == i.node.name)
                 .map(|(_, lo, hi)| (*lo, hi.clone())),
             Expression::BinaryOperator(b) => {
-                let (lo, hi) = match b.node.operator.node {
+                let op = b.node.operator.node.clone();
+                if let Some(c) = const_value(&b.node.lhs) {
+                    let (lo, hi) = self.range(&b.node.rhs)?;
+                    return match (op, hi) {
+                        (BinaryOperator::Plus, hi) => Some((lo.checked_add(c)?, hi.shifted(c)?)),
+                        // `c - e`, `e` in `[lo, h)`: `[c - h + 1, c - lo]`.
+                        (BinaryOperator::Minus, Bound::Const(h)) => Some((
+                            c.checked_sub(h)?.checked_add(1)?,
+                            Bound::Const(c.checked_sub(lo)?.checked_add(1)?),
+                        )),
+                        _ => None,
+                    };
+                }
+                let (lo, hi) = match op {
                     BinaryOperator::Plus | BinaryOperator::Minus => self.range(&b.node.lhs)?,
                     _ => return None,
                 };
-                let c = constant(&b.node.rhs)?;
+                let c = const_value(&b.node.rhs)?;
                 let c = if b.node.operator.node == BinaryOperator::Minus {
                     c.checked_neg()?
                 } else {
@@ -468,7 +492,7 @@ impl Bounds<'_> {
             .iter()
             .map(|x| match &x.node {
                 DerivedDeclarator::Array(a) => match &a.node.size {
-                    ArraySize::VariableExpression(e) => match constant(e) {
+                    ArraySize::VariableExpression(e) => match const_value(e) {
                         Some(c) => Some(Dim::Const(c)),
                         None => super::worksharing::name_of(e)
                             .and_then(|t| self.root(t))
@@ -535,6 +559,7 @@ impl Visitor for Bounds<'_> {
                     Statement::While(w) => k
                         .checked_sub(1)
                         .and_then(|p| counter_start(&items[p]))
+                        .and_then(|(j, c0)| Some((j, self.value_of(c0)?)))
                         .and_then(|(j, c0)| Some((j, self.counter(j, c0, &w.node)?, w))),
                     _ => None,
                 },
@@ -556,7 +581,7 @@ impl Visitor for Bounds<'_> {
             {
                 let hi = match end {
                     ClaimEnd::Const(hi) => Some(Bound::Const(*hi)),
-                    ClaimEnd::Name(n) => self.root(n).map(|v| Bound::of(v, 0)),
+                    ClaimEnd::Name(n, c) => self.root(n).map(|v| Bound::of(v, *c)),
                     // A collapsed counter below a product: not negative is what its digits
                     // need; no row's length is a product.
                     ClaimEnd::Product(..) => Some(Bound::Unknown),

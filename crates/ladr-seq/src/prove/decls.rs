@@ -77,12 +77,12 @@ pub struct TypeFacts {
 /// its highest after the test.
 pub type ClaimRanges = HashMap<usize, (String, i64, ClaimEnd)>;
 
-/// The end a claim loop's exit test `i < E` gives its variable: a constant `E`, or a
-/// local named `E` ([`super::values`] may tell its value).
+/// The end a claim loop's exit test `i < E` (or `i <= E - 1`) gives its variable: a
+/// constant `E`, or `v + c` of a local `v` ([`super::values`] may tell its value).
 #[derive(Clone, Debug)]
 pub enum ClaimEnd {
     Const(i64),
-    Name(String),
+    Name(String, i64),
     /// `E1 * E2`, both printed (a collapsed loop's count of variable value).
     Product(String, String),
 }

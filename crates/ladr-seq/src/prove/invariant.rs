@@ -28,14 +28,22 @@ use std::collections::HashMap;
 
 /// `v + c`, `v - c`, `c + v`, `v`: `c`.
 pub(super) fn offset(e: &Node<Expression>, v: &str) -> Option<i64> {
+    name_offset(e).filter(|(n, _)| *n == v).map(|(_, c)| c)
+}
+
+/// `v`, `v + c`, `c + v` or `v - c` of a name `v` and a constant `c`: (`v`, `c`).
+pub(super) fn name_offset(e: &Node<Expression>) -> Option<(&str, i64)> {
     match &e.node {
-        Expression::Identifier(x) if x.node.name == v => Some(0),
+        Expression::Identifier(x) => Some((&x.node.name, 0)),
         Expression::BinaryOperator(b) => {
             let (l, r) = (&b.node.lhs, &b.node.rhs);
             match b.node.operator.node {
-                BinaryOperator::Plus if name_of(l) == Some(v) => constant(r),
-                BinaryOperator::Plus if name_of(r) == Some(v) => constant(l),
-                BinaryOperator::Minus if name_of(l) == Some(v) => constant(r)?.checked_neg(),
+                BinaryOperator::Plus => match (name_of(l), name_of(r)) {
+                    (Some(v), _) => Some((v, constant(r)?)),
+                    (_, Some(v)) => Some((v, constant(l)?)),
+                    _ => None,
+                },
+                BinaryOperator::Minus => Some((name_of(l)?, constant(r)?.checked_neg()?)),
                 _ => None,
             }
         }

@@ -229,15 +229,16 @@ pub struct Proof {
     /// library's states), for a program not proved as a whole: the bounded check leaves
     /// them uninstrumented (`Options::proof_facts`). Empty when the analysis gave up.
     pub proved_objects: ladr_ir::program::Proved,
+    /// Functions without a body whose every result the proof takes for a fresh object,
+    /// as the bounded check does ([`blocks`]).
+    pub assumed_fresh: Vec<String>,
 }
 
 impl Proof {
     fn gave_up(why: &str, offset: usize) -> Proof {
         Proof {
-            proved: false,
-            objects: vec![],
             give_ups: vec![(why.to_string(), offset)],
-            proved_objects: Default::default(),
+            ..Proof::default()
         }
     }
 }
@@ -265,10 +266,42 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     }
     // The blocks as arrays: a view of its own, as the heap's own rules (a block of one
     // element per thread, `slot`) read blocks, not arrays.
-    match blocks::blocks_as_arrays(unit).map(|arrays| prove_main(&arrays)) {
-        Some(p) if p.proved => p,
+    let Some((arrays, assumed)) = blocks::blocks_as_arrays(unit) else {
+        return proof;
+    };
+    match prove_main(&arrays) {
+        p if p.proved => Proof {
+            assumed_fresh: assumed,
+            ..p
+        },
         _ => proof,
     }
+}
+
+/// The functions each body calls, directly or not.
+fn reach_of(
+    bodies: &[(String, &FunctionDefinition)],
+    runs: &HashMap<String, FnRun>,
+) -> HashMap<String, BTreeSet<String>> {
+    let callees = |f: &str| -> BTreeSet<String> {
+        runs.get(f)
+            .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
+            .unwrap_or_default()
+    };
+    let mut reach: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for (name, _) in bodies {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![name.clone()];
+        while let Some(f) = todo.pop() {
+            for c in callees(&f) {
+                if seen.insert(c.clone()) {
+                    todo.push(c);
+                }
+            }
+        }
+        reach.insert(name.clone(), seen);
+    }
+    reach
 }
 
 /// [`prove_unit`] once the functions `main` calls once are spliced ([`splice`]) (and, in
@@ -291,24 +324,7 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
         decls.function_targets.as_ref().unwrap_or(&BTreeSet::new()),
         &decls.overlapping_fields,
     );
-    let callees = |f: &str| -> BTreeSet<String> {
-        runs.get(f)
-            .map(|r| r.calls.iter().map(|c| c.callee.clone()).collect())
-            .unwrap_or_default()
-    };
-    let mut reach: HashMap<String, BTreeSet<String>> = HashMap::new();
-    for (name, _) in &bodies {
-        let mut seen = BTreeSet::new();
-        let mut todo = vec![name.clone()];
-        while let Some(f) = todo.pop() {
-            for c in callees(&f) {
-                if seen.insert(c.clone()) {
-                    todo.push(c);
-                }
-            }
-        }
-        reach.insert(name.clone(), seen);
-    }
+    let reach = reach_of(&bodies, &runs);
     let mut a = Analysis {
         bodies,
         runs,
@@ -339,14 +355,20 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
         .filter(|(f, _)| creators.contains(f) || a.reach[f].iter().any(|g| creators.contains(g)))
         .map(|(f, _)| f.clone())
         .collect();
-    let facts = threads::main_facts(main_items, &may_create, main_called, &sites);
+    let main_written = threads::main_written_globals(unit);
+    let facts = threads::main_facts(
+        main_items,
+        &may_create,
+        main_called,
+        (&sites, &main_written),
+    );
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
     let team = worksharing::prepare(&mut decls, unit, (main_items, &may_create), &facts);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
         Ok(x) => x,
-        Err(p) => return p,
+        Err(why) => return Proof::gave_up(why, 0),
     };
     // 5. The accesses.
     let mut give_ups = std::mem::take(&mut global_run.give_ups);
@@ -395,10 +417,8 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
         give_ups.sort_by_key(|g| g.1);
         give_ups.dedup();
         return Proof {
-            proved: false,
-            objects: vec![],
             give_ups,
-            proved_objects: Default::default(),
+            ..Proof::default()
         };
     }
     // A mutex initialised while threads may run protects nothing.
@@ -419,8 +439,8 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
     Proof {
         proved: objects.iter().all(|o| o.safe),
         objects,
-        give_ups: vec![],
         proved_objects,
+        ..Proof::default()
     }
 }
 
@@ -668,7 +688,7 @@ impl<'a> Analysis<'a> {
         roots: &BTreeSet<String>,
         facts: &threads::MainFacts,
         may_create: &HashSet<String>,
-    ) -> Result<(HashMap<String, State>, HashMap<String, bool>), Proof> {
+    ) -> Result<(HashMap<String, State>, HashMap<String, bool>), &'static str> {
         let mut entries: HashMap<String, State> = HashMap::new();
         let mut solo: HashMap<String, bool> = HashMap::new();
         let mut solo_reached: HashSet<String> = HashSet::new();
@@ -723,7 +743,7 @@ impl<'a> Analysis<'a> {
                 return Ok((entries, solo));
             }
         }
-        Err(Proof::gave_up("the entry locksets reach no fixpoint", 0))
+        Err("the entry locksets reach no fixpoint")
     }
 }
 

@@ -11,12 +11,12 @@
 //!    runs once, here;
 //!  * its body has no label, `goto` or `return` (but a last `return;` or `return c;` of a
 //!    constant): it runs from its first statement to its last;
-//!  * every name its body (with the parameters) declares at its top level is declared
-//!    there before any use of the name in the body; such a name that `main` (or a
+//!  * a name its body (with the parameters) declares, at any depth, that `main` (or a
 //!    function spliced before) declares or uses, in the arguments too, is renamed
-//!    `name@f` in the whole body, a name no C program has (the arguments keep theirs);
-//!  * no other name the body uses is declared in `main`: every name means what it
-//!    meant.
+//!    `name@f` in the whole body, a name no C program has (the arguments keep theirs),
+//!    when every use of it in the body is in the scope of one of its declarations there;
+//!  * no name the body uses outside the scope of its own declarations (a global) is
+//!    declared in `main`: every name means what it meant.
 //!
 //! The statements keep their spans, so what the proof reports still points at `f`'s
 //! lines. Only the proof sees the spliced unit.
@@ -129,6 +129,62 @@ impl VisitorMut for Rename<'_> {
     }
 }
 
+/// The names a block's items use where no declaration of theirs is in scope (C's block
+/// scopes: a declaration binds from its end to the end of its block, or of its `for`).
+fn free_names(items: &[Node<BlockItem>]) -> HashSet<String> {
+    struct Free {
+        scopes: Vec<HashSet<String>>,
+        free: HashSet<String>,
+    }
+    impl Visitor for Free {
+        type Error = Infallible;
+        const UNEVALUATED: bool = true;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            if let Expression::Identifier(i) = &e.node {
+                let n = &i.node.name;
+                if !self.scopes.iter().any(|s| s.contains(n)) {
+                    self.free.insert(n.clone());
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+            let scoped = match &s.node {
+                Statement::Compound(_) => true,
+                Statement::For(f) => {
+                    matches!(f.node.initializer.node, ForInitializer::Declaration(_))
+                }
+                _ => false,
+            };
+            if !scoped {
+                return Ok(Walk::Descend);
+            }
+            self.scopes.push(HashSet::new());
+            let _ = visit::stmt_children(self, &s.node);
+            self.scopes.pop();
+            Ok(Walk::Skip)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Infallible> {
+            let _ = visit::declaration_children(self, d);
+            let names =
+                d.node.declarators.iter().filter_map(|x| {
+                    ladr_c::syntax::build::declarator_name(&x.node.declarator.node)
+                });
+            let top = self.scopes.last_mut().expect("a scope is open");
+            top.extend(names.map(str::to_string));
+            Ok(Walk::Skip)
+        }
+    }
+    let mut v = Free {
+        scopes: vec![HashSet::new()],
+        free: HashSet::new(),
+    };
+    for i in items {
+        let _ = visit::block_item(&mut v, i);
+    }
+    v.free
+}
+
 /// `f`'s body ready to splice where `main` has the names `main_names` (module doc), its
 /// parameters `params` bound to the call's `args`: its top-level names renamed where they
 /// clash; `None` when a name would change meaning.
@@ -145,37 +201,26 @@ fn prepared(
         .map(|(_, d)| ladr_c::syntax::build::decl_item(d))
         .chain(body)
         .collect();
-    // Each top-level name declared before any use of it in the body.
-    let mut top: HashSet<String> = HashSet::new();
-    let mut before = Names::default();
-    for item in &body {
-        for n in super::threads::declared_names(item) {
-            if before.used.contains_key(n) || before.declared.contains(n) {
-                return None;
-            }
-            top.insert(n.to_string());
-        }
-        let _ = visit::block_item(&mut before, item);
-    }
-    let renames: HashMap<String, String> = top
+    // A name the body declares (at any depth) and also uses where no declaration of
+    // it is in scope would change meaning if renamed; a free name must mean in `main`
+    // what it meant in `f`.
+    let free = free_names(&body);
+    let declared = names_of_items(&body).declared;
+    let renames: HashMap<String, String> = declared
         .iter()
         .filter(|n| main_names.declared.contains(*n) || main_names.used.contains_key(*n))
         .map(|n| (n.clone(), format!("{n}@{f}")))
         .collect();
+    if renames.keys().any(|n| free.contains(n))
+        || free.iter().any(|n| main_names.declared.contains(n))
+    {
+        return None;
+    }
     if !renames.is_empty() {
         let mut r = Rename(&renames);
         for item in &mut body {
             let _ = visit_mut::block_item(&mut r, item);
         }
-    }
-    let mine = names_of_items(&body);
-    let own = |n: &String| top.contains(n) || renames.values().any(|r| r == n);
-    let free_clash = mine
-        .used
-        .keys()
-        .any(|n| !own(n) && main_names.declared.contains(n));
-    if free_clash {
-        return None;
     }
     // `T p; p = a;` for each parameter, in order: a later parameter's type may use an
     // earlier one (`double A[n][m]`). The arguments keep `main`'s names.
@@ -317,6 +362,24 @@ mod tests {
     }
 
     #[test]
+    fn names_of_inner_blocks_are_renamed_where_they_clash() {
+        // `g` and `h` each declare `c` in an inner block; after `g` is spliced `main`
+        // has a `c`, so `h`'s is renamed, in its block and its `for`
+        let out = spliced(
+            "int A[4];\nvoid g(void) { { int c; c = 1; A[c] = 0; } }\n\
+             void h(void) { { int c; for (c = 0; c < 4; c++) A[c] = c; } for (int c = 0; c < 2; c++) A[c] = 1; }\n\
+             int main(void) { g(); h(); return 0; }\n",
+        )
+        .unwrap();
+        let main = &out[out.find("int main").unwrap()..];
+        assert_eq!(
+            main.split_whitespace().collect::<Vec<_>>().join(" "),
+            "int main(void) { { int c; c = 1; A[c] = 0; } { int c@h; for (c@h = 0; c@h < 4; c@h++) A[c@h] = c@h; } \
+             for (int c@h = 0; c@h < 2; c@h++) A[c@h] = 1; return 0; }"
+        );
+    }
+
+    #[test]
     fn calls_that_would_change_meaning_are_left_alone() {
         // called twice; variadic; an unnamed parameter; returning early; `main`'s local
         // `g` over the function's global; a use of a top-level name before its
@@ -328,6 +391,11 @@ mod tests {
             "int g;\nvoid f(void) { if (g) return; g = 1; }\nint main(void) { f(); return 0; }\n",
             "int g;\nvoid f(void) { g = 1; }\nint main(void) { int g; f(); return 0; }\n",
             "int g;\nvoid f(void) { g = 1; int g; g = 2; }\nint main(void) { g = 0; f(); return 0; }\n",
+            // an inner block's `c` clashes with `main`'s, and `f` also uses the global `c`
+            "int c;\nvoid f(void) { { int c; c = 1; } c = 2; }\nint main(void) { int c; c = 0; f(); return c; }\n",
+            // the global `c` a function uses, also declared in an inner block of `main`
+            // (refused conservatively: `main`'s names are not read by scope)
+            "int c;\nvoid f(void) { c = 2; }\nint main(void) { { int c; c = 0; } f(); return 0; }\n",
         ] {
             assert_eq!(spliced(src), None, "{src}");
         }

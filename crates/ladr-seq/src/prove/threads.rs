@@ -227,8 +227,9 @@ fn counted_loop<'a>(
         return None;
     }
     let i = ident(&init.node.lhs)?;
-    if !declared.contains(i) {
-        // A counter that is no local of `main` might be written by a thread.
+    if !declared.contains(i) && !locals.contains(i) {
+        // A counter that is no local of `main` (nor a global only `main` writes) might be
+        // written by a thread.
         return None;
     }
     let Expression::BinaryOperator(cond) = &w.node.expression.node else {
@@ -344,13 +345,18 @@ pub(super) fn declared_names(i: &Node<BlockItem>) -> Vec<&str> {
     }
 }
 
-/// Is `&v` taken anywhere in the items?
+/// Is `&v` taken anywhere in the items (but by `normalise`'s havoc of a declared local,
+/// a write)?
 fn address_taken(items: &[Node<BlockItem>], v: &str) -> bool {
     struct A<'v>(&'v str, bool);
     impl Visitor for A<'_> {
         type Error = Infallible;
         const UNEVALUATED: bool = false;
         fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
+            if matches!(&e.node, Expression::Call(c) if callee_name(&c.node) == Some(ladr_ir::abi::HAVOC))
+            {
+                return Ok(Walk::Skip);
+            }
             if let Some(x) = address_of(e) {
                 self.1 |= ident(x) == Some(self.0) || indexed(x).is_some_and(|(t, _)| t == self.0);
             }
@@ -428,6 +434,33 @@ fn loop_call(body: &[Node<BlockItem>], i: &str, callee: &str) -> Option<(String,
     found
 }
 
+/// What each top-level item of `main` calls and names; a label counts where some `goto`
+/// of `main` names it (or an item with a `goto` and no label).
+fn item_calls(body: &[Node<BlockItem>]) -> Vec<Calls> {
+    let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
+    let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
+    for c in &mut items {
+        c.labels = c.label_names.iter().any(|l| targets.contains(l))
+            || c.label_names.is_empty() && !c.gotos.is_empty();
+    }
+    items
+}
+
+impl Calls {
+    /// The items' calls, names and labels together.
+    fn whole(items: &[Calls]) -> Calls {
+        let mut whole = Calls::default();
+        for c in items {
+            whole.labels |= c.labels;
+            for (k, v) in &c.idents {
+                *whole.idents.entry(k.clone()).or_default() += v;
+            }
+            whole.calls.extend(c.calls.iter().cloned());
+        }
+        whole
+    }
+}
+
 /// Reads `main`'s top-level items. `creators`: the functions with a create; `main_called`:
 /// some function calls `main`; `sites`: how many creates name each start routine.
 /// A label no goto of `main` names (`ERROR:`) is never jumped to: no jump back over a
@@ -436,25 +469,19 @@ pub fn main_facts(
     body: &[Node<BlockItem>],
     creators: &HashSet<String>,
     main_called: bool,
-    sites: &HashMap<String, usize>,
+    (sites, main_written): (&HashMap<String, usize>, &HashSet<String>),
 ) -> MainFacts {
-    let mut items: Vec<Calls> = body.iter().map(Calls::of_item).collect();
-    let targets: HashSet<String> = items.iter().flat_map(|c| c.gotos.iter().cloned()).collect();
-    for c in &mut items {
-        c.labels = c.label_names.iter().any(|l| targets.contains(l))
-            || c.label_names.is_empty() && !c.gotos.is_empty();
-    }
+    let items = item_calls(body);
     let locals: HashSet<&str> = body.iter().flat_map(declared_names).collect();
-    let counted =
-        |prev, s| counted_loop(prev, s, &locals).filter(|(i, _, _)| !address_taken(body, i));
-    let mut whole = Calls::default();
-    for c in &items {
-        whole.labels |= c.labels;
-        for (k, v) in &c.idents {
-            *whole.idents.entry(k.clone()).or_default() += v;
-        }
-        whole.calls.extend(c.calls.iter().cloned());
-    }
+    // A loop's counter and bound: `main`'s locals, or globals only `main` writes.
+    let mut scalars = locals.clone();
+    scalars.extend(main_written.iter().map(String::as_str));
+    let counted = |prev, s| {
+        counted_loop(prev, s, &scalars)
+            .filter(|(i, _, _)| !address_taken(body, i))
+            .map(|(i, n, b)| (i, canonical(body, &scalars, n), b))
+    };
+    let whole = Calls::whole(&items);
     let phased = !main_called && !whole.labels && creators.iter().all(|f| f == "main");
     let mut facts = MainFacts::default();
     let mut live: HashSet<Handle> = HashSet::new();
@@ -582,10 +609,71 @@ pub fn main_facts(
     facts
 }
 
+/// A bound `v` whose one write in `main` is a top-level `v = w;` of a local or global `w`
+/// that `main` does not write after it (nor any other function, `scalars`): `w`'s bound
+/// (`num_threads = n;`, a create loop to `num_threads` and a join loop to `n`).
+fn canonical(body: &[Node<BlockItem>], scalars: &HashSet<&str>, b: Bound) -> Bound {
+    let mut b = b;
+    for _ in 0..4 {
+        let Bound::Local(v) = &b else { return b };
+        let mut written = body.iter().enumerate().filter(|(_, it)| writes(it, v));
+        let (Some((k, it)), None) = (written.next(), written.next()) else {
+            return b;
+        };
+        let Some(w) = assignment(it).and_then(|(x, e)| (x == v).then(|| ident(e)).flatten()) else {
+            return b;
+        };
+        if !scalars.contains(w)
+            || address_taken(body, v)
+            || body[k + 1..].iter().any(|i| writes(i, w))
+        {
+            return b;
+        }
+        b = Bound::Local(w.to_string());
+    }
+    b
+}
+
+/// The globals no function but `main` writes or takes the address of (nor a file-scope
+/// initialiser names): a thread changes them only through `main`'s pointers.
+pub fn main_written_globals(unit: &TranslationUnit) -> HashSet<String> {
+    let mut globals: HashSet<String> = HashSet::new();
+    let mut named: HashSet<String> = HashSet::new();
+    for e in &unit.0 {
+        match &e.node {
+            ExternalDeclaration::Declaration(d) => {
+                for x in &d.node.declarators {
+                    let n = ladr_c::syntax::build::declarator_name(&x.node.declarator.node);
+                    globals.extend(n.map(str::to_string));
+                    if let Some(i) = &x.node.initializer {
+                        let mut names = super::splice::Names::default();
+                        let _ = visit::initializer(&mut names, i);
+                        named.extend(names.used.into_keys());
+                    }
+                }
+            }
+            ExternalDeclaration::FunctionDefinition(f) => {
+                if ladr_c::syntax::build::function_name(&f.node) == Some("main") {
+                    continue;
+                }
+                let Some(u) = super::alias::uses_of(&f.node) else {
+                    // A function this cannot read may write anything.
+                    return HashSet::new();
+                };
+                named.extend(u.writes.into_keys());
+                named.extend(u.addressed);
+            }
+            _ => {}
+        }
+    }
+    globals.retain(|g| !named.contains(g));
+    globals
+}
+
 /// Records item `k` of `main` (`alone`: no thread live before it) if it is a team block
 /// or a team nest ([`super::nest`]): its threads are joined inside it, so nothing it
-/// starts outlives it; its items outside its teams' create-to-join spans run alone when
-/// nothing ran before it.
+/// starts outlives it; its items outside its teams' create-to-join spans run alone, and
+/// its team blocks' threads never run together, when nothing ran before it.
 fn teams(
     facts: &mut MainFacts,
     s: &Node<Statement>,
@@ -604,10 +692,17 @@ fn teams(
     if alone && !facts.routines.is_empty() {
         *phase += 1;
     }
-    for r in nest.blocks.iter().flat_map(|(_, b)| b.routines.iter()) {
-        let e = facts.routines.entry(r.clone()).or_default();
-        e.many = true;
-        e.phases.insert(*phase);
+    // Each team block joins its threads before the next one starts: with no thread live
+    // before the nest, each is a phase of its own.
+    for (j, (_, b)) in nest.blocks.iter().enumerate() {
+        if alone && j > 0 {
+            *phase += 1;
+        }
+        for r in &b.routines {
+            let e = facts.routines.entry(r.clone()).or_default();
+            e.many = true;
+            e.phases.insert(*phase);
+        }
     }
     true
 }
@@ -709,15 +804,16 @@ fn assignment(item: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
     }
 }
 
-/// Is item `k` `t = malloc(…);` (or `calloc`; not naming `t`, checked by the caller's
-/// count), `t = v;` right after `v = malloc(…);` with `v` named nowhere else in `main`
+/// Is item `k` `t = malloc(…);` (or `calloc`, or `t = 0;`; not naming `t`, checked by the
+/// caller's count), `t = v;` right after `v = malloc(…);` with `v` named nowhere else in `main`
 /// (`normalise`'s temporary of a call), or `normalise`'s havoc of `t`?
 fn assigns_or_havocs(body: &[Node<BlockItem>], items: &[Calls], k: usize, t: &str) -> bool {
     if let Some((lhs, rhs)) = assignment(&body[k]) {
         if lhs != t {
             return false;
         }
-        if fresh_block(rhs) {
+        // A fresh block, or the null pointer (through which no create writes a handle).
+        if fresh_block(rhs) || ladr_c::syntax::constant::is_null_pointer_constant(&rhs.node) {
             return true;
         }
         let Some(v) = ident(rhs) else { return false };

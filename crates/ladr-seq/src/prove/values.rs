@@ -148,7 +148,8 @@ impl<'a> Roots<'a> {
         let [(d, x, true)] = u.declared.get(m)?.as_slice() else {
             return None;
         };
-        if self.main_named || self.parameters.contains(m) || u.addressed.contains(m) {
+        // (Another function's parameter of the same name is another variable.)
+        if self.main_named || u.addressed.contains(m) {
             return None;
         }
         let k = single_write(items, m)?;
@@ -261,6 +262,28 @@ impl<'a> Roots<'a> {
         let k = single_write(items, t)?;
         let (_, value) = assignment(&items[k])?;
         self.of_global(name_of(super::access::strip_casts(value))?)
+    }
+
+    /// The value of `e`, a constant expression of literals, the names `known` gives a
+    /// value and locals of the function whose root is a constant ([`Self::of_local`]):
+    /// `nj > nm ? nj : nm` of roots 128.
+    pub fn constant_of(
+        &self,
+        (items, u, params): (&[Node<BlockItem>], &Uses, &[String]),
+        e: &Node<Expression>,
+        known: &HashMap<String, i128>,
+    ) -> Option<i64> {
+        let mut values = known.clone();
+        for n in pure_names(e).unwrap_or_default() {
+            if values.contains_key(&n) {
+                continue;
+            }
+            if let Some(Value::Const(v)) = self.of_local(items, u, params, &n) {
+                values.insert(n, i128::from(v));
+            }
+        }
+        let env = ladr_c::syntax::constant::Env::values(&values);
+        i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
     }
 }
 

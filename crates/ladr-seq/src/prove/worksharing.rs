@@ -20,7 +20,8 @@
 //!    never taken and whose every write in the program is in an atomic section
 //!    (`c = k + 1` in such a claim, or `c = 0`);
 //!
-//! and whose next statement is `i = lb + k * s;` (`lb`, `s` integer constants, `s != 0`),
+//! and whose next statement is `i = lb + k * s;` (`s` an integer constant, `s != 0`, `lb`
+//! one too or a local whose value is a constant for every thread, `super::values`),
 //! `i` an automatic local of `f` whose address is never taken and which no other
 //! statement of the loop writes. In such a section each thread takes a `k` at least the
 //! counter and leaves the counter above it: two threads hold the same `k` only if the
@@ -354,8 +355,9 @@ struct Claim<'a> {
     counter: String,
     k: String,
     i: String,
-    /// `lb` and `s` of `i = lb + k * s`.
-    lb: i64,
+    /// `lb` and `s` of `i = lb + k * s`: `lb` a constant, or an expression of locals
+    /// (its value a constant for every thread, [`super::values`]).
+    lb: Result<i64, &'a Node<Expression>>,
     step: i64,
     body: &'a [Node<BlockItem>],
 }
@@ -530,7 +532,7 @@ fn claim<'a>(w: &'a Node<Statement>, body: &'a Node<Statement>) -> Option<Claim<
     if b.node.operator.node != BinaryOperator::Plus {
         return None;
     }
-    let lb = constant(&b.node.lhs)?;
+    let lb = constant(&b.node.lhs).ok_or(&*b.node.lhs);
     let Expression::BinaryOperator(m) = &b.node.rhs.node else {
         return None;
     };
@@ -672,7 +674,7 @@ pub fn iterations(
             let _ = visit::stmt(&mut e, &def.statement);
             e
         };
-        let params = parameter_names(&def.declarator.node);
+        let params = ladr_c::syntax::build::parameter_names(&def.declarator.node);
         // `f`: started and called by team blocks only, at most once each.
         let routine_ok = team.contains(&f);
         // The counter: a global no local of `f` shadows, written only by its claim and
@@ -694,6 +696,16 @@ pub fn iterations(
         if !(routine_ok && counter_ok && local_ok(&c.k) && local_ok(&c.i)) {
             continue;
         }
+        let items = match &def.statement.node {
+            Statement::Compound(items) => items.as_slice(),
+            _ => &[],
+        };
+        let uses = super::alias::uses_of(def);
+        // A lower bound of one constant value for every thread.
+        let known = |e| roots.constant_of((items, uses.as_ref()?, &params), e, &HashMap::new());
+        let Some(lb) = c.lb.map_or_else(known, Some) else {
+            continue;
+        };
         let mut found = Indices {
             i: &c.i,
             id: c.id,
@@ -705,13 +717,8 @@ pub fn iterations(
         if let Some((test, end)) =
             exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
-            if c.lb >= 0 {
+            if lb >= 0 {
                 // An expression of locals each of one value for every thread.
-                let items = match &def.statement.node {
-                    Statement::Compound(items) => items.as_slice(),
-                    _ => &[],
-                };
-                let uses = super::alias::uses_of(def);
                 let rooted = |e: &Node<Expression>| {
                     uses.as_ref().is_some_and(|u| {
                         super::values::pure_names(e).is_some_and(|names| {
@@ -723,7 +730,7 @@ pub fn iterations(
                 };
                 super::collapse::collapsed(c.body, &c.i, &end, &rooted, &mut out);
             }
-            ranges.insert(test, (c.i.clone(), c.lb, end));
+            ranges.insert(test, (c.i.clone(), lb, end));
         }
     }
     (out, ranges)
@@ -751,21 +758,27 @@ fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
     let Expression::BinaryOperator(b) = &u.node.operand.node else {
         return None;
     };
-    let less = u.node.operator.node == UnaryOperator::Negate
-        && b.node.operator.node == BinaryOperator::Less
-        && name_of(&b.node.lhs) == Some(c.i.as_str());
-    if !less {
+    // `i <= E` is `i < E + 1`.
+    let closed = match b.node.operator.node {
+        BinaryOperator::Less => 0,
+        BinaryOperator::LessOrEqual => 1,
+        _ => return None,
+    };
+    if u.node.operator.node != UnaryOperator::Negate || name_of(&b.node.lhs) != Some(c.i.as_str()) {
         return None;
     }
     let print = |e: &Node<Expression>| ladr_c::print::expr_to_string(&e.node);
     let hi = match (super::collapse::widened(&b.node.rhs), &b.node.rhs.node) {
-        (Some(hi), _) => super::decls::ClaimEnd::Const(hi),
+        (Some(hi), _) => super::decls::ClaimEnd::Const(hi.checked_add(closed)?),
         (None, Expression::BinaryOperator(m))
-            if m.node.operator.node == BinaryOperator::Multiply =>
+            if m.node.operator.node == BinaryOperator::Multiply && closed == 0 =>
         {
             super::decls::ClaimEnd::Product(print(&m.node.lhs), print(&m.node.rhs))
         }
-        _ => super::decls::ClaimEnd::Name(name_of(&b.node.rhs)?.to_string()),
+        _ => {
+            let (v, c) = super::invariant::name_offset(&b.node.rhs)?;
+            super::decls::ClaimEnd::Name(v.to_string(), c.checked_add(closed)?)
+        }
     };
     let leaves = match &t.node.then_statement.node {
         Statement::Compound(items) => items.last().is_some_and(
@@ -780,20 +793,6 @@ fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
         l.0
     });
     (leaves && !labels_inside).then_some((first as *const Node<BlockItem> as usize, hi))
-}
-
-/// The names of a function declarator's parameters.
-fn parameter_names(d: &Declarator) -> Vec<String> {
-    d.derived
-        .iter()
-        .filter_map(|x| match &x.node {
-            DerivedDeclarator::Function(f) => Some(f),
-            _ => None,
-        })
-        .flat_map(|f| f.node.parameters.iter())
-        .filter_map(|p| p.node.declarator.as_ref())
-        .filter_map(|d| ladr_c::syntax::build::declarator_name(&d.node).map(str::to_string))
-        .collect()
 }
 
 /// Is every declaration of `n` in `s` without a storage class (an automatic local)?

@@ -70,7 +70,7 @@ mod keys;
 mod library_calls;
 mod locals;
 mod pthread_table;
-mod returns;
+pub(crate) mod returns;
 mod rewriter;
 mod routines;
 mod storage;

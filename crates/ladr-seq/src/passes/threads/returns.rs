@@ -11,17 +11,17 @@ use std::collections::{HashMap, HashSet};
 
 /// What a function declared at file scope returns.
 #[derive(Clone, Copy, Default)]
-pub(super) struct Returns {
+pub(crate) struct Returns {
     /// A value (its type is not `void`).
-    pub(super) value: bool,
+    pub(crate) value: bool,
     /// A pointer to an object (not `void *`, not a function pointer).
-    pub(super) object: bool,
+    pub(crate) object: bool,
     /// A pointer to a struct the program never completes (`DIR *`, glibc's
     /// `struct __dirstream`): `sizeof` of its pointee is an error, and the program cannot
     /// look inside it, so a fresh object of one byte stands for it.
-    pub(super) opaque: bool,
+    pub(crate) opaque: bool,
     /// `void *`: a pointer the program may use as one to an object of any type.
-    pub(super) void_pointer: bool,
+    pub(crate) void_pointer: bool,
 }
 
 /// The struct (or union) tag a type specifier names, directly or through a typedef.
@@ -43,7 +43,7 @@ fn struct_tag<'a>(
 }
 
 /// What each function declared at file scope returns.
-pub(super) fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns> {
+pub(crate) fn returns_value(decls: &[Node<ExternalDeclaration>]) -> HashMap<String, Returns> {
     let mut out = HashMap::new();
     // Typedefs of one type specifier, and the struct tags the program completes.
     let mut typedefs: HashMap<&str, &TypeSpecifier> = HashMap::new();
