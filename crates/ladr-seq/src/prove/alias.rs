@@ -230,8 +230,12 @@ fn sizes(derived: &[Node<DerivedDeclarator>]) -> Option<Vec<Size>> {
 
 /// The value of an integer constant expression (`500 + 0`, an array's dimension).
 pub(super) fn const_value(e: &Node<Expression>) -> Option<i64> {
-    let env = ladr_c::syntax::constant::Env::none();
-    i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
+    value_in(e, &ladr_c::syntax::constant::Env::none())
+}
+
+/// The value of an integer constant expression whose names `env` may give values.
+pub(super) fn value_in(e: &Node<Expression>, env: &ladr_c::syntax::constant::Env) -> Option<i64> {
+    i64::try_from(ladr_c::syntax::constant::value(&e.node, env)?).ok()
 }
 
 /// What an index of the array or pointer declared `d` leads to: the derived declarators

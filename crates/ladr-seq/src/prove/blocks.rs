@@ -87,10 +87,13 @@ fn copies<'u>(uses: &'u Uses, t: &str) -> Option<Copies<'u>> {
         let pointer = matches!(d.kind.node, DeclaratorKind::Identifier(_))
             && matches!(d.derived.as_slice(), [x] if matches!(x.node, DerivedDeclarator::Pointer(_)));
         if !pointer {
-            let rows = super::alias::rows(d)
-                .filter(|r| !r.is_empty() && matches!(d.kind.node, DeclaratorKind::Declarator(_)));
-            rows_of = Some(rows?.to_vec()).filter(|_| ms.len() == 1);
-            rows_of.as_ref()?;
+            // Or the one pointer to arrays `T (*m)[N1]…[Nk]` `t` is copied into.
+            let rows = super::alias::rows(d).filter(|r| {
+                !r.is_empty()
+                    && matches!(d.kind.node, DeclaratorKind::Declarator(_))
+                    && ms.len() == 1
+            })?;
+            rows_of = Some(rows.to_vec());
         }
         let specs: Vec<_> = decl
             .specifiers

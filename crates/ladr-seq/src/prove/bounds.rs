@@ -351,14 +351,9 @@ impl Bounds<'_> {
         let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
         let end = match self.value_of(&c.node.rhs) {
             Some(v) => Bound::Const(v),
-            // `t`, `t + c`, `t - c` of a local with a root value (`super::values`).
+            // `t`, `t + c`, `c + t`, `t - c` of a local with a root value (`super::values`).
             None => {
-                let t = match &c.node.rhs.node {
-                    Expression::Identifier(t) => t.node.name.as_str(),
-                    Expression::BinaryOperator(b) => super::worksharing::name_of(&b.node.lhs)?,
-                    _ => return None,
-                };
-                let k = super::invariant::offset(&c.node.rhs, t)?;
+                let (t, k) = super::invariant::name_offset(&c.node.rhs)?;
                 Bound::of(self.root(t)?, k)
             }
         };
@@ -421,10 +416,7 @@ impl Bounds<'_> {
         let (roots, items, uses) = self.roots;
         match uses {
             Some(u) => roots.constant_of((items, u, self.params), e, self.known),
-            None => {
-                let env = ladr_c::syntax::constant::Env::values(self.known);
-                i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
-            }
+            None => super::alias::value_in(e, &ladr_c::syntax::constant::Env::values(self.known)),
         }
     }
 

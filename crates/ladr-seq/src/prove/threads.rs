@@ -476,10 +476,11 @@ pub fn main_facts(
     // A loop's counter and bound: `main`'s locals, or globals only `main` writes.
     let mut scalars = locals.clone();
     scalars.extend(main_written.iter().map(String::as_str));
-    let counted = |prev, s| {
+    // The counted loop that is item `k`.
+    let counted = |prev, s, k| {
         counted_loop(prev, s, &scalars)
             .filter(|(i, _, _)| !address_taken(body, i))
-            .map(|(i, n, b)| (i, canonical(body, &scalars, n), b))
+            .map(|(i, n, b)| (i, canonical(body, &scalars, n, k), b))
     };
     let whole = Calls::whole(&items);
     let phased = !main_called && !whole.labels && creators.iter().all(|f| f == "main");
@@ -538,12 +539,12 @@ pub fn main_facts(
                 e.phases.insert(phase);
             }
             let looped = stmt
-                .and_then(|s| counted(prev, s))
+                .and_then(|s| counted(prev, s, k))
                 .filter(|_| creates.len() == 1)
                 .and_then(|(i, n, b)| loop_call(b, i, "pthread_create").map(|(t, _)| (t, n)));
             note_instances(&mut facts, &looped, creates[0], sites);
             let counter = stmt
-                .and_then(|s| Some((s, counted(prev, s)?.0)))
+                .and_then(|s| Some((s, counted(prev, s, k)?.0)))
                 .filter(|_| creates.len() == 1 && looped.is_some());
             if let Some((i, w)) =
                 counter.and_then(|(s, i)| Some((i, super::disjoint::counter_width(body, s, i)?)))
@@ -592,7 +593,7 @@ pub fn main_facts(
                 if let Some(t) = c.arguments.first().and_then(ident) {
                     live.remove(&Handle::Var(t.to_string()));
                 }
-            } else if let Some((i, n, b)) = counted(prev, s) {
+            } else if let Some((i, n, b)) = counted(prev, s, k) {
                 if let Some((t, _)) = loop_call(b, i, "pthread_join") {
                     let h = Handle::Loop(t, n);
                     let valid = started
@@ -609,10 +610,11 @@ pub fn main_facts(
     facts
 }
 
-/// A bound `v` whose one write in `main` is a top-level `v = w;` of a local or global `w`
-/// that `main` does not write after it (nor any other function, `scalars`): `w`'s bound
-/// (`num_threads = n;`, a create loop to `num_threads` and a join loop to `n`).
-fn canonical(body: &[Node<BlockItem>], scalars: &HashSet<&str>, b: Bound) -> Bound {
+/// The bound `v` of the loop that is item `at` of `main`, when its one write in `main` is a
+/// top-level `v = w;` before the loop, of a local or global `w` that `main` does not write
+/// after it (nor any other function, `scalars`): `w`'s bound (`num_threads = n;`, a create
+/// loop to `num_threads` and a join loop to `n`).
+fn canonical(body: &[Node<BlockItem>], scalars: &HashSet<&str>, b: Bound, at: usize) -> Bound {
     let mut b = b;
     for _ in 0..4 {
         let Bound::Local(v) = &b else { return b };
@@ -623,7 +625,8 @@ fn canonical(body: &[Node<BlockItem>], scalars: &HashSet<&str>, b: Bound) -> Bou
         let Some(w) = assignment(it).and_then(|(x, e)| (x == v).then(|| ident(e)).flatten()) else {
             return b;
         };
-        if !scalars.contains(w)
+        if k >= at
+            || !scalars.contains(w)
             || address_taken(body, v)
             || body[k + 1..].iter().any(|i| writes(i, w))
         {

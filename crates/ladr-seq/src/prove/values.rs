@@ -282,8 +282,7 @@ impl<'a> Roots<'a> {
                 values.insert(n, i128::from(v));
             }
         }
-        let env = ladr_c::syntax::constant::Env::values(&values);
-        i64::try_from(ladr_c::syntax::constant::value(&e.node, &env)?).ok()
+        super::alias::value_in(e, &ladr_c::syntax::constant::Env::values(&values))
     }
 }
 
