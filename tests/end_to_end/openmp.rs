@@ -33,6 +33,15 @@ fn atomic_update_races_only_with_plain_accesses() {
     free("omp_atomic_free.c");
 }
 
+/// A claim past the end of a worksharing loop (a skip) moves the counter on; the claims
+/// after it that would wrap `i` around are past the end too, never iterations at
+/// `i = INT_MIN` (where two blocks that may be null met as one memory: a false race).
+#[test]
+fn claims_past_the_end_never_wrap_around() {
+    racy("omp_claim_wrap_racy.c", (10, 11));
+    free("omp_claim_wrap_free.c");
+}
+
 /// A loop-local temporary is shared unless `private`.
 #[test]
 fn private_temporary() {

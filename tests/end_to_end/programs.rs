@@ -247,8 +247,8 @@ fn void_pointer_results_are_fresh_blocks() {
     racy("void_into_argument_racy.c", (10, 16));
     assert_assumptions(
         &checked("void_result_free.c"),
-        "the result of `alloc_block` (no body) is a null pointer or a fresh object of its \
-         pointee type (of any size for `void *`), not one of the program's objects",
+        "the result of `alloc_block` (no body) is a null pointer or a fresh object of any \
+         size, not one of the program's objects",
     );
 }
 

@@ -176,8 +176,9 @@ pub struct Assumption {
 pub enum AssumedResult {
     /// Any value of its type (CBMC's choice for a function without a body).
     AnyValue,
-    /// A pointer to an object: a null pointer or a fresh object of the pointee type (of any
-    /// size for `void *`), never one of the program's objects (a pointer that may point to
+    /// A pointer to an object: a null pointer or a fresh object of any size (an array of
+    /// any length of the pointee type; one byte for an incomplete type), never one of the
+    /// program's objects (a pointer that may point to
     /// any object makes every access through it costly for CBMC, and may meet the program's
     /// own objects: false races).
     FreshObject,

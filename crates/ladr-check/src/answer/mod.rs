@@ -508,8 +508,8 @@ pub fn assumption_text(function: &str, result: AssumedResult) -> String {
             format!("the result of `{function}` (no body) is any value of its type")
         }
         AssumedResult::FreshObject => format!(
-            "the result of `{function}` (no body) is a null pointer or a fresh object of its \
-             pointee type (of any size for `void *`), not one of the program's objects"
+            "the result of `{function}` (no body) is a null pointer or a fresh object of any \
+             size, not one of the program's objects"
         ),
     }
 }

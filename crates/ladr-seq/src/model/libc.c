@@ -150,8 +150,8 @@ int __ladr_close(int fd)
   return 0;
 }
 
-/* The result of a function without a body that returns a pointer to an object: a null
-   pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
+/* The result of a function without a body that returns a pointer to an incomplete type: a
+   null pointer or a fresh object of `n` bytes, never one of the program's objects (stated in the
    answer's assumptions). */
 void *__ladr_fresh_object(unsigned long n)
 {
@@ -160,9 +160,10 @@ void *__ladr_fresh_object(unsigned long n)
   return __CPROVER_allocate(n, 0);
 }
 
-/* The result of a function without a body that returns `void *`: a null pointer or a fresh
-   object of any size (the program may use it as an object of any type, `(double (*)[500])
-   alloc(…)`), never one of the program's objects. */
+/* The result of a function without a body that returns a pointer to an object (or `void *`):
+   a null pointer or a fresh object of any size (the program may use it as an array of any
+   length, or `void *` as an object of any type, `(double (*)[500]) alloc(…)`), never one of
+   the program's objects. */
 void *__ladr_fresh_block(void)
 {
   if (__VERIFIER_nondet_bool())

@@ -44,8 +44,7 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
-/// A team block's shape: the index of its first create, of its last join, and the
-/// routines it starts.
+/// A team block's shape: the index of its first create, of its last join, its routines.
 pub struct TeamBlock {
     pub first: usize,
     pub last: usize,
@@ -81,8 +80,7 @@ impl Visitor for Contents {
     }
 }
 
-/// Whether `s` jumps or is a place jumped to (a label, `goto`, `return`, `break`,
-/// `continue`, `switch`).
+/// Whether `s` jumps or is jumped to (label, `goto`, `return`, `break`, `continue`, `switch`).
 pub(super) fn jumps(s: &Statement) -> bool {
     matches!(
         s,
@@ -362,8 +360,7 @@ struct Claim<'a> {
     body: &'a [Node<BlockItem>],
 }
 
-/// The claim section `{ atomic_begin(); k = nondet(); …; c = k + 1; atomic_end(); }`
-/// (module doc): (`c`, `k`).
+/// The claim section `{ atomic_begin(); k = nondet(); …; c = k + 1; atomic_end(); }`: (c, k).
 fn claim_section(items: &[Node<BlockItem>]) -> Option<(String, String)> {
     let n = items.len();
     if n < 4
@@ -454,8 +451,7 @@ fn at_least(cond: &Node<Expression>, c: &str, k: &str) -> bool {
     conjunct(&u.node.operand, c, k)
 }
 
-/// The claim loops of `f`'s body at no loop depth, with the names declared (unshadowed)
-/// around them.
+/// The claim loops of `f`'s body at no loop depth, with the names declared around them.
 fn claim_loops<'a>(f: &'a FunctionDefinition) -> Vec<(Claim<'a>, HashSet<String>)> {
     fn walk<'a>(
         s: &'a Node<Statement>,
@@ -736,11 +732,10 @@ pub fn iterations(
     (out, ranges)
 }
 
-/// The claim body's first statement `if (!(i < E)) { …; goto L; }` (`E` a constant, possibly
-/// cast: [`super::collapse::widened`], or a name; `L`
-/// no label of the loop, a positive step): its address, and `E`. After it, `i` is in
-/// `[lb, E)`: `k` is at least the counter, which is never negative
-/// ([`super::bounds::counter_from_zero`]).
+/// The claim body's first statement `if (!(i < E [&& …])) { …; goto L; }` (`E` a constant,
+/// possibly cast: [`super::collapse::widened`], or a name; `L` no label of the loop, a
+/// positive step): its address, and `E`. After it, `i` is in `[lb, E)`: `k` is at least the
+/// counter, never negative ([`super::bounds::counter_from_zero`]); `…`: the no-wrap test.
 fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
     let first = c.body.first()?;
     let BlockItem::Statement(s) = &first.node else {
@@ -755,7 +750,13 @@ fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
     let Expression::UnaryOperator(u) = &t.node.condition.node else {
         return None;
     };
-    let Expression::BinaryOperator(b) = &u.node.operand.node else {
+    let tested = match &u.node.operand.node {
+        Expression::BinaryOperator(a) if a.node.operator.node == BinaryOperator::LogicalAnd => {
+            &a.node.lhs
+        }
+        _ => &u.node.operand,
+    };
+    let Expression::BinaryOperator(b) = &tested.node else {
         return None;
     };
     // `i <= E` is `i < E + 1`.

@@ -9,7 +9,7 @@
 //!                                        k = claims;
 //!                                      claims = k + 1; }
 //!                                    i = lb + k * s;
-//!                                    if (!(i < ub)) { atomic { done = done + 1;
+//!                                    if (!(i < ub && i == lb + k * s)) { atomic { done = done + 1;
 //!                                        if (done == team) { claims = 0; done = 0; } } break; }
 //!                                    body
 //!                                  }
@@ -32,7 +32,9 @@
 //! found this way is the program's and why no execution is lost). A skip marks the loop
 //! (`skipped`): the iterations passed over are pending, run later by a thread still in the
 //! loop (any order is some schedule's), so the last thread out assumes there was none — an
-//! execution that leaves them unrun is no execution of the program. `!=` loops do not
+//! execution that leaves them unrun is no execution of the program. After a skip past the
+//! end the counter may pass `i`'s range: a claim whose value wraps around is past the end
+//! too (`i == lb + k * s` in the exit test). `!=` loops do not
 //! skip: an iteration number past the end may satisfy `i != ub` again; nor do loops with a
 //! monotonic schedule (`static`, `monotonic:`), whose threads run their iterations in
 //! increasing order and so could not run the passed-over ones later.
@@ -385,28 +387,28 @@ impl Lowering {
         };
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
+        let skips = skip.is_some();
         let (k, take, give_up) = self.claims(span, skip);
         let i = || ident(&l.var, span);
         let mut loop_items = take;
-        let times = binop(
-            BinaryOperator::Multiply,
-            ident(&k, span),
-            l.step.clone(),
+        let at = |k| binop(BinaryOperator::Multiply, k, l.step.clone(), span);
+        let value = binop(
+            BinaryOperator::Plus,
+            l.lb.clone(),
+            at(ident(&k, span)),
             span,
         );
-        loop_items.push(set(
-            i(),
-            binop(BinaryOperator::Plus, l.lb.clone(), times, span),
-            span,
-        ));
+        loop_items.push(set(i(), value.clone(), span));
         let mut stop = give_up;
         stop.push(node(Statement::Break, span));
-        loop_items.push(if_stmt(
-            not(l.cond.clone(), span),
-            block_of(stop, span),
-            None,
-            span,
-        ));
+        // After a skip past the end the counter may pass `i`'s range: a claim whose value
+        // wraps around is past the end too (an iteration `lb + k * step` is never that).
+        let within = if skips {
+            and(l.cond.clone(), eq(i(), value, span), span)
+        } else {
+            l.cond.clone()
+        };
+        loop_items.push(if_stmt(not(within, span), block_of(stop, span), None, span));
         let lastprivate: Vec<String> = d
             .clause("lastprivate")
             .map(|c| c.vars())
@@ -433,12 +435,12 @@ impl Lowering {
                 binop(
                     BinaryOperator::Plus,
                     l.lb.clone(),
-                    binop(
-                        BinaryOperator::Multiply,
-                        binop(BinaryOperator::Plus, ident(&k, span), int(1, span), span),
-                        l.step.clone(),
+                    at(binop(
+                        BinaryOperator::Plus,
+                        ident(&k, span),
+                        int(1, span),
                         span,
-                    ),
+                    )),
                     span,
                 ),
                 span,

@@ -104,8 +104,9 @@ impl SlotRewriter<'_> {
     /// program uses and that may invent one ([`library::invents_result`]): records the
     /// assumption of its result (`Program::assumptions`), and
     /// when that result is a pointer to an object, the fresh object that stands for it:
-    /// `(__typeof__(f(a))) __ladr_fresh_object(sizeof(*(__typeof__(f(a))) 0))`; for a
-    /// `void *`, `(__typeof__(f(a))) __ladr_fresh_block()`, an object of any size (CBMC's
+    /// `(__typeof__(f(a))) __ladr_fresh_block()`, an object of any size (an `int *` may be
+    /// an array of any length: one `int` made `p[1]` out of bounds, a missed race); one
+    /// byte, `__ladr_fresh_object(1)`, for a pointer to an incomplete type (CBMC's
     /// "any value" of a pointer may point into the program's own objects, even ladr's:
     /// DataRaceBench's `polybench_alloc_data` made a false race on a capture global).
     fn invented_result(
@@ -138,18 +139,17 @@ impl SlotRewriter<'_> {
         }
         let span = e.span;
         let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
-        if fresh_block {
-            return Some(cast(ty(), call(abi::FRESH_BLOCK, vec![], span), span));
-        }
-        if !returns.object {
+        if !returns.object && !fresh_block {
             return None;
         }
-        let size = if returns.opaque {
-            int(1, span)
-        } else {
-            size_of_val(deref(cast(ty(), int(0, span), span), span), span)
-        };
-        Some(cast(ty(), call(abi::FRESH_OBJECT, vec![size], span), span))
+        if returns.opaque {
+            return Some(cast(
+                ty(),
+                call(abi::FRESH_OBJECT, vec![int(1, span)], span),
+                span,
+            ));
+        }
+        Some(cast(ty(), call(abi::FRESH_BLOCK, vec![], span), span))
     }
 
     /// Heap objects of a non-constant size: see `__ladr_malloc` in the model. A size made
