@@ -272,6 +272,9 @@ fn integer_addresses_race_and_bounded_pointers_are_no_assumption() {
     racy("mmio_unchecked.c", (7, 13));
     // CBMC's null pointer is in the integer-address object too: not one of them.
     free("null_member_free.c");
+    // Nor are two null pointers' elements at one large offset (8000 ≥ the null page).
+    racy("null_offset_racy.c", (5, 6));
+    free("null_offset_free.c");
     for bounded in ["global_joined_free.c", "library_free.c"] {
         assert!(
             checked(bounded).json_value.get("assumptions").is_none(),

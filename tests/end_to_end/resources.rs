@@ -283,3 +283,38 @@ fn a_crash_repeated_at_two_bound_pairs_stops_the_deepening() {
     assert!(ran <= 3, "{ran} bound pairs ran: {v}");
     assert!(steps.len() > 3, "{v}");
 }
+
+/// A "no race" whose vacuity query (does any execution within the bounds create a thread?)
+/// gives no answer is no answer: SV-COMP mode took it for `true` when the deadline had
+/// passed before the query could run (goblint's `28-race_reach_91`: no execution within
+/// 10/9 got past `main`'s set-up loops). A stand-in CBMC runs the real one on the check
+/// (its program has the race flags) and fails the vacuity query (which has none).
+#[test]
+fn a_no_race_of_unknown_vacuity_is_unknown() {
+    use std::os::unix::fs::PermissionsExt;
+    let s = Sandbox::new();
+    s.write(
+        "free.c",
+        "#include <pthread.h>\nint x;\nvoid *t(void *a) { return a; }\nint main(void) {\n  \
+         pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  x = 1;\n  pthread_join(h, 0);\n  \
+         return x;\n}\n",
+    );
+    let real = ladr_cbmc::locate(None).expect("CBMC (scripts/install-cbmc)");
+    let fake = s.write(
+        "fake-cbmc",
+        &format!(
+            "#!/bin/sh\nfor a in \"$@\"; do\n  if [ -f \"$a\" ] && ! grep -q __ladr_drd \"$a\"; \
+             then echo 'no answer' >&2; exit 6; fi\ndone\nexec '{}' \"$@\"\n",
+            real.display()
+        ),
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let fake = fake.display().to_string();
+    let r = s.run(&["free.c", "--cbmc", &fake, "--no-prove", "--no-deepen"]);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("vacuity query gave no answer"), "{all}");
+    // With the real CBMC the same check is a "no race".
+    let r = s.run(&["free.c", "--no-prove", "--no-deepen"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}

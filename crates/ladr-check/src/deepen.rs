@@ -360,8 +360,15 @@ pub fn unwind_past_vacuity(
     })
 }
 
-/// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]; an unanswered query
-/// leaves it false), with CBMC stopped at `deadline`.
+/// How long a vacuity query may run after the deadline (or with less time left): a "no
+/// race" whose vacuity is not known is no answer, and the last pair of a deepening
+/// stopped by the deadline would otherwise never be asked.
+const VACUITY_GRACE: Duration = Duration::from_secs(5);
+
+/// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]), with CBMC stopped at
+/// `deadline` or after [`VACUITY_GRACE`]; an unanswered query sets
+/// `report.vacuity_unanswered` (the answer is then unknown: a "no race" at bounds no
+/// execution of which creates a thread was a `true` in SV-COMP mode).
 pub fn mark_vacuity(
     parsed: &Parsed,
     report: &mut Report,
@@ -372,15 +379,17 @@ pub fn mark_vacuity(
     if !matches!(report.verdict, Finding::NoRace) {
         return;
     }
-    let mut c = cbmc_opts.clone();
-    if let Some(d) = deadline {
-        if d <= Instant::now() {
-            return;
+    let c = match deadline {
+        Some(d) if d.saturating_duration_since(Instant::now()) < VACUITY_GRACE => {
+            cbmc_opts.for_at_most(VACUITY_GRACE)
         }
-        c = cbmc_opts.until(d, Duration::ZERO);
-    }
+        Some(d) => cbmc_opts.until(d, Duration::ZERO),
+        None => cbmc_opts.clone(),
+    };
     let t0 = Instant::now();
-    report.vacuous = vacuity(parsed, bounds, &c) == Some(true);
+    let vacuous = vacuity(parsed, bounds, &c);
+    report.vacuous = vacuous == Some(true);
+    report.vacuity_unanswered = vacuous.is_none();
     report.stats.cbmc += t0.elapsed();
 }
 

@@ -66,6 +66,9 @@ pub struct Report {
     /// A "no race" that is vacuous: the program creates threads, but no execution within
     /// the bounds creates one ([`vacuity`]).
     pub vacuous: bool,
+    /// A "no race" whose vacuity query gave no answer in time ([`crate::mark_vacuity`]):
+    /// whether any execution within the bounds creates a thread is not known.
+    pub vacuity_unanswered: bool,
     pub program: Program,
     pub trace: Vec<cbmc::Step>,
     /// The printer's line map of the sequential program (the origin of each output line).
@@ -353,6 +356,7 @@ pub fn read_outcome(parsed: &Parsed, t: Translated, outcome: cbmc::Outcome) -> R
         stats,
         cuts,
         vacuous: false,
+        vacuity_unanswered: false,
         program,
         trace,
         origins: t.printed.origins,

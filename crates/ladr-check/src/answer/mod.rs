@@ -455,6 +455,14 @@ fn build(
     cuts.dedup();
     let verdict = match &report.verdict {
         crate::Finding::Race { .. } => Verdict::Race,
+        crate::Finding::NoRace if report.vacuity_unanswered => Verdict::Unknown {
+            reason: format!(
+                "no race within {} rounds and {} unwindings, but whether any execution \
+                 within them creates a thread is not known (the vacuity query gave no \
+                 answer); may help: a longer --timeout",
+                opts.rounds, opts.unwind
+            ),
+        },
         crate::Finding::NoRace => Verdict::NoRace,
         crate::Finding::Unknown { reason } => Verdict::Unknown {
             reason: reason.clone(),

@@ -264,7 +264,7 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
 /// Every zero-width bit-field of the program replaced by the padding that keeps its layout
 /// ([`ladr_ir::bit_fields::pad_zero_width`]), now that the race flags are placed.
-fn pad_zero_width_bit_fields(p: &mut Program) {
+pub(crate) fn pad_zero_width_bit_fields(p: &mut Program) {
     struct Pad;
     impl VisitorMut for Pad {
         type Error = std::convert::Infallible;

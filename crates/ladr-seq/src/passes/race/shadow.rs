@@ -72,6 +72,58 @@ pub(super) struct Place {
     size: Node<Expression>,
     /// `addr` names a variable (or a member of one): always valid, never in an array.
     variable: bool,
+    /// The pointers the address goes through, innermost first ([`through`]).
+    through: Vec<Node<Expression>>,
+}
+
+/// The pointers address `a` goes through, innermost first: `p` and `p->q` of `&p->q[i]`,
+/// `a` of `&a[i][j]` and of `(char (*)[n]) (a + 8)`. At most four.
+fn through(a: &Node<Expression>) -> Vec<Node<Expression>> {
+    fn pointer(p: &Node<Expression>, out: &mut Vec<Node<Expression>>) {
+        let p = match &p.node {
+            Expression::Cast(c) => return pointer(&c.node.expression, out),
+            Expression::BinaryOperator(b)
+                if matches!(
+                    b.node.operator.node,
+                    BinaryOperator::Plus | BinaryOperator::Minus
+                ) && matches!(b.node.rhs.node, Expression::Constant(_)) =>
+            {
+                return pointer(&b.node.lhs, out);
+            }
+            Expression::Constant(_) | Expression::StringLiteral(_) => return,
+            // `&lv` is not null: only the pointers `lv` goes through may be.
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+                return lvalue(&u.node.operand, out);
+            }
+            _ => p,
+        };
+        lvalue(p, out);
+        out.push(p.clone());
+    }
+    fn lvalue(lv: &Node<Expression>, out: &mut Vec<Node<Expression>>) {
+        match &lv.node {
+            Expression::BinaryOperator(x) if x.node.operator.node == BinaryOperator::Index => {
+                pointer(&x.node.lhs, out)
+            }
+            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => {
+                pointer(&m.node.expression, out)
+            }
+            Expression::Member(m) => lvalue(&m.node.expression, out),
+            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+                pointer(&u.node.operand, out)
+            }
+            _ => {}
+        }
+    }
+    let mut out = vec![];
+    match &a.node {
+        Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
+            lvalue(&u.node.operand, &mut out)
+        }
+        _ => pointer(a, &mut out),
+    }
+    out.truncate(4);
+    out
 }
 
 impl Place {
@@ -86,9 +138,11 @@ impl Place {
                 size: size(&a, span),
                 addr: a,
                 variable: true,
+                through: vec![],
             };
             return (None, place);
         }
+        let through = through(&a);
         let void_pointer = type_name(&[TypeSpecifier::Void], 1, span);
         let compute = comma(
             vec![
@@ -119,6 +173,7 @@ impl Place {
                 span,
             ),
             variable: false,
+            through,
         };
         (Some(compute), place)
     }
@@ -169,7 +224,9 @@ impl Instrumenter<'_> {
     /// register) is never valid for CBMC, but every such pointer points into one object,
     /// CBMC's integer address, at the integer as offset (as `(char *)1` does): two accesses
     /// of one register meet there, as they do in the machine. The null pointer is in that
-    /// object too, so the integer must be at least [`NULL_PAGE`].
+    /// object too, so the integer must be at least [`NULL_PAGE`], and no pointer the access
+    /// goes through null (`a[2000]` of two null `a` and `b` met at offset 8000 as one
+    /// register: a false race; `(int *)0x40001000` is not null).
     fn valid(&self, at: &Place, span: Span) -> Option<Node<Expression>> {
         if at.variable {
             return None;
@@ -193,7 +250,17 @@ impl Instrumenter<'_> {
             int(NULL_PAGE, span),
             span,
         );
-        Some(or(in_bounds, and(same, above_null_page, span), span))
+        let register = at
+            .through
+            .iter()
+            .fold(and(same, above_null_page, span), |r, p| {
+                and(
+                    r,
+                    binop(BinaryOperator::NotEquals, p.clone(), int(0, span), span),
+                    span,
+                )
+            });
+        Some(or(in_bounds, register, span))
     }
 
     /// `P2 && !drd && [valid &&] (c1_w && overlaps(a) && (drd = 1, first = c1_site,
