@@ -388,8 +388,10 @@ fn exit_cleanly_on_signals() {
     });
 }
 
-/// How long after the time limit the watchdog gives up on a check still translating.
-const WATCHDOG_GRACE: Duration = Duration::from_secs(1);
+/// How long after the time limit the watchdog gives up on a check still translating: past
+/// the vacuity query's grace ([`ladr_check::VACUITY_GRACE`]), whose answer decides whether
+/// the "no race" of the finished bound pairs stands.
+const WATCHDOG_GRACE: Duration = ladr_check::VACUITY_GRACE.saturating_add(Duration::from_secs(1));
 
 /// The options of `ladr FILE` and `ladr check` written with a separate value (`--rounds 3`,
 /// `-I dir`), as clap knows them.

@@ -363,7 +363,7 @@ pub fn unwind_past_vacuity(
 /// How long a vacuity query may run after the deadline (or with less time left): a "no
 /// race" whose vacuity is not known is no answer, and the last pair of a deepening
 /// stopped by the deadline would otherwise never be asked.
-const VACUITY_GRACE: Duration = Duration::from_secs(5);
+pub const VACUITY_GRACE: Duration = Duration::from_secs(5);
 
 /// Sets `report.vacuous` for a "no race" at `bounds` ([`vacuity`]), with CBMC stopped at
 /// `deadline` or after [`VACUITY_GRACE`]; an unanswered query sets

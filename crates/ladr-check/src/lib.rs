@@ -37,7 +37,7 @@ pub use answer::{
     AccessInfo, Answer, Bounds, Context, GiveUp, LockHeld, ObjectAnswer, OmpConstruct, Position,
     ProofAnswer, Race, Search, Stats, StepInfo, Thread, Value, Verdict, Word,
 };
-pub use deepen::DEEPEN_STEPS;
+pub use deepen::{DEEPEN_STEPS, VACUITY_GRACE};
 pub use parallel::{Deepening, Plan, StepState};
 
 pub(crate) use deepen::*;
