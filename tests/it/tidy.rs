@@ -312,6 +312,7 @@ fn ladr_check_exports_one_entry_point_and_its_types() {
         "use Verdict",
         "use Word",
         "use DEEPEN_STEPS",
+        "use VACUITY_GRACE",
         "use Deepening",
         "use Plan",
         "use StepState",
