@@ -360,7 +360,7 @@ impl Checker<'_> {
                         self.call(&c.node);
                         self.calls(&b.node.rhs);
                     }
-                    // `t = (T) __ladr_fresh_object(n)`: `threads`' object for the result of
+                    // `t = (T) __ladr_fresh_block()`: `threads`' object for the result of
                     // a function without a body that returns a pointer.
                     Expression::Cast(x)
                         if b.node.operator.node == BinaryOperator::Assign

@@ -51,8 +51,7 @@ fn allocation<'i>(
     if matches!(f, "malloc" | "calloc") {
         return Some((t, None));
     }
-    let r = returns.get(f)?;
-    let fresh = r.object || (r.void_pointer && !library::points_into_arguments(f));
+    let fresh = returns.get(f)?.fresh(f);
     (fresh && library::invents_result(f)).then_some((t, Some(f)))
 }
 

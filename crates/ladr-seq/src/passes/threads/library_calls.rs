@@ -116,8 +116,7 @@ impl SlotRewriter<'_> {
         call_span: Span,
     ) -> Option<Node<Expression>> {
         let returns = self.returns_value.get(n).copied().unwrap_or_default();
-        // A `void *` into an argument is no fresh object ([`library::points_into_arguments`]).
-        let fresh_block = returns.void_pointer && !library::points_into_arguments(n);
+        let fresh = returns.fresh(n);
         if self.discarded == Some(call_span)
             || self.defs.contains_key(n)
             || !returns.value
@@ -125,7 +124,7 @@ impl SlotRewriter<'_> {
         {
             return None;
         }
-        let result = if returns.object || fresh_block {
+        let result = if fresh {
             AssumedResult::FreshObject
         } else {
             AssumedResult::AnyValue
@@ -139,7 +138,7 @@ impl SlotRewriter<'_> {
         }
         let span = e.span;
         let ty = || type_name(&[typeof_expr(e.clone(), span)], 0, span);
-        if !returns.object && !fresh_block {
+        if !fresh {
             return None;
         }
         if returns.opaque {

@@ -24,6 +24,17 @@ pub(crate) struct Returns {
     pub(crate) void_pointer: bool,
 }
 
+impl Returns {
+    /// Is a call's result (of function `name`, without a body) a null pointer or a fresh
+    /// object: a pointer to an object, or a `void *` that does not point into the call's
+    /// arguments ([`crate::model::library::points_into_arguments`])? The bounded check
+    /// makes the object (`library_calls.rs`), the static proof assumes the same
+    /// (`prove/blocks.rs`).
+    pub(crate) fn fresh(&self, name: &str) -> bool {
+        self.object || (self.void_pointer && !crate::model::library::points_into_arguments(name))
+    }
+}
+
 /// The struct (or union) tag a type specifier names, directly or through a typedef.
 fn struct_tag<'a>(
     t: &'a TypeSpecifier,
