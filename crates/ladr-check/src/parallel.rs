@@ -304,6 +304,10 @@ struct Executor<'a> {
     /// repeated (every unit is stopped).
     cancel: Vec<Arc<AtomicBool>>,
     board: Mutex<Board>,
+    /// The vacuity of the first bound pair's unwinding, asked by the worker that sees it
+    /// answer "no race" first ([`Executor::ask_vacuity`]): `Some(None)` once taken, then
+    /// what the query said.
+    vacuity: Mutex<Option<Option<bool>>>,
 }
 
 impl<'a> Executor<'a> {
@@ -349,6 +353,7 @@ impl<'a> Executor<'a> {
                 cbmc: probed.1,
                 ..Board::default()
             }),
+            vacuity: Mutex::new(None),
         }
     }
 }
@@ -497,6 +502,7 @@ impl Executor<'_> {
             if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
+            self.ask_vacuity();
             let u = self.next.fetch_add(1, Ordering::SeqCst);
             let Some(&(s, i)) = self.units.get(u) else {
                 return;
@@ -504,6 +510,51 @@ impl Executor<'_> {
             if !self.cancel[u].load(Ordering::SeqCst) {
                 self.run_unit(s, i);
             }
+        }
+    }
+
+    /// Asks the vacuity query ([`vacuity`]) of the first bound pair once, as soon as it
+    /// answered "no race" and no race is known, while the later pairs run: vacuity depends on
+    /// the unwinding alone and only grows smaller with it (every execution within U
+    /// unwindings is one within more), so a "not vacuous" there holds for every later pair
+    /// ([`Executor::known_vacuity`]). The answer's own query came after the last pair, when a
+    /// time limit often left it no time (capstone's fixed side: "no race" at 3/2 unknown).
+    /// Only with a time limit and a schedule of more than one pair.
+    fn ask_vacuity(&self) {
+        if self.deadline.is_none() || self.bounds.len() < 2 {
+            return;
+        }
+        {
+            let b = self.lock();
+            if b.no_race[0].is_none() || b.race.is_some() {
+                return;
+            }
+            let mut v = self.vacuity.lock().unwrap_or_else(|e| e.into_inner());
+            if v.is_some() {
+                return;
+            }
+            *v = Some(None);
+        }
+        let c = match self.deadline {
+            Some(d) => self.cbmc_opts.until(d, Duration::ZERO),
+            None => self.cbmc_opts.clone(),
+        };
+        let t0 = Instant::now();
+        let vacuous = vacuity(self.parsed, &self.bounds[0], &c);
+        self.lock().cbmc += t0.elapsed();
+        *self.vacuity.lock().unwrap_or_else(|e| e.into_inner()) = Some(vacuous);
+    }
+
+    /// The vacuity of a "no race" at step `s` as far as [`Executor::ask_vacuity`] knows it:
+    /// not vacuous at any unwinding from the first pair's on once the first pair's is not;
+    /// vacuous at the first pair's unwinding when its query said so.
+    fn known_vacuity(&self, s: usize) -> Option<bool> {
+        let v = (*self.vacuity.lock().unwrap_or_else(|e| e.into_inner()))??;
+        let (first, at) = (self.bounds[0].unwind, self.bounds[s].unwind);
+        match v {
+            false if at >= first => Some(false),
+            true if at == first => Some(true),
+            _ => None,
         }
     }
 
@@ -825,7 +876,10 @@ pub(crate) fn check_races_parallel(
         if let Some(k) = &request.keep {
             keep_files(k, &seq, &outcome)?;
         }
-        mark_vacuity(parsed, &mut report, &at_bounds, cbmc_opts, deadline);
+        match executor.known_vacuity(at) {
+            Some(v) if matches!(report.verdict, Finding::NoRace) => report.vacuous = v,
+            _ => mark_vacuity(parsed, &mut report, &at_bounds, cbmc_opts, deadline),
+        }
     }
     if report.vacuous && prefix == n_steps && request.deepen_steps > 0 {
         // A vacuous "no race" after the whole schedule: the bounds grow on, one pair at a
