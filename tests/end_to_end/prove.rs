@@ -118,6 +118,12 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         (8, 8),
     ),
     (
+        "chunks",
+        "prove_chunks_free.c",
+        "prove_chunks_racy.c",
+        (16, 16),
+    ),
+    (
         "one-thread",
         "prove_heap_site_free.c",
         "prove_heap_site_racy.c",

@@ -25,6 +25,7 @@ mod prove;
 mod prove_alias;
 mod prove_barrier;
 mod prove_blocks;
+mod prove_chunks;
 mod prove_disjoint;
 mod prove_element;
 mod prove_fields;

@@ -21,22 +21,24 @@
 //! Threads come from `std::thread::scope`; the work list is a counter over a fixed vector
 //! of units, so no scheduler of our own is involved.
 
+mod vacuous;
+
 use crate::{
-    deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome, run_cbmc,
-    unwind_past_vacuity, vacuity, Finding, Phase, Progress, Races, Report, Request, Translated,
-    Waited, MAX_DEEPENING_STEPS, PROBE_SHARE,
+    deepening_bounds, keep_files, mark_vacuity, more_races, read_outcome, run_cbmc, vacuity,
+    Finding, Phase, Progress, Races, Report, Request, Translated, Waited, MAX_DEEPENING_STEPS,
 };
 use ladr_c::diag::{Error, ErrorKind, Result};
 use ladr_c::frontend::Parsed;
 use ladr_c::print::print_unit;
 use ladr_cbmc as cbmc;
-use ladr_ir::program::{CutKind, Options, Program};
+use ladr_ir::program::{Options, Program};
 use ladr_seq::pipeline::{translate, Stage};
 use ladr_seq::swarm;
 use lang_c::ast::TranslationUnit;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
+use vacuous::{deepen_while_vacuous, past_vacuity};
 
 /// How one check uses the machine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,133 +357,6 @@ impl<'a> Executor<'a> {
             }),
             vacuity: Mutex::new(None),
         }
-    }
-}
-
-/// What [`deepen_while_vacuous`] found: a better answer, and the time all its checks took.
-struct Deeper {
-    answer: Option<(Done, Options)>,
-    spent: (Duration, Duration),
-}
-
-/// After a vacuous "no race" at the end of the schedule: first the least unwinding at which
-/// `main` creates a thread ([`unwind_past_vacuity`], cheap vacuity queries) at the first
-/// bound pair's rounds, checked once; then, when that finds nothing, the bound pairs of
-/// `steps`, one at a time (each through the executor, its swarm instances on the request's
-/// jobs), while time is left and the answer stays a vacuous "no race". A race, or a "no
-/// race" that is not vacuous, is the better answer; a pair without an answer ends the
-/// search. What each pair gave is appended to `deepening`.
-fn deepen_while_vacuous(
-    parsed: &Parsed,
-    request: &Request,
-    progress: &dyn Progress,
-    (at, steps): (&Options, std::ops::RangeInclusive<u32>),
-    deepening: &mut Deepening,
-) -> Deeper {
-    let mut deeper = Deeper {
-        answer: None,
-        spent: (Duration::ZERO, Duration::ZERO),
-    };
-    if let Some(deadline) = request.deadline {
-        let start = Options {
-            rounds: request.bounds.rounds,
-            ..at.clone()
-        };
-        let t0 = Instant::now();
-        let jump = unwind_past_vacuity(parsed, &start, &request.cbmc, deadline);
-        deeper.spent.1 += t0.elapsed();
-        if let Some(bounds) = jump {
-            if check_past_vacuity(parsed, request, progress, bounds, deepening, &mut deeper) {
-                return deeper;
-            }
-        }
-    }
-    for step in steps {
-        let bounds = deepening_bounds(&request.bounds, step);
-        if check_past_vacuity(parsed, request, progress, bounds, deepening, &mut deeper) {
-            break;
-        }
-    }
-    deeper
-}
-
-/// Before the schedule (with a time limit and deepening): when the first bound pair's
-/// unwinding cut a loop (`first`, its program when the probe translated it) and the vacuity
-/// query says no execution within it creates a thread, the least unwinding at which one does
-/// ([`unwind_past_vacuity`]): the schedule starts there instead of spending its time on bound
-/// pairs that check no access of a thread (a key of nine characters lowercased by `main`
-/// before the threads start). `None`: start at the request's bounds.
-fn past_vacuity(
-    parsed: &Parsed,
-    request: &Request,
-    steps: u32,
-    first: Option<&Program>,
-) -> Option<Options> {
-    let deadline = request.deadline?;
-    let cuts_loop = |p: &Program| p.cuts.iter().any(|c| c.kind == CutKind::Loop);
-    if steps == 0 || !first.is_some_and(cuts_loop) {
-        return None;
-    }
-    let share = deadline.saturating_duration_since(Instant::now()) / PROBE_SHARE;
-    if share.is_zero() {
-        return None;
-    }
-    let opts = &request.bounds;
-    if vacuity(parsed, opts, &request.cbmc.for_at_most(share)) != Some(true) {
-        return None;
-    }
-    unwind_past_vacuity(parsed, opts, &request.cbmc, deadline)
-}
-
-/// One check of [`deepen_while_vacuous`] at `bounds`, its time added to `deeper`: true when
-/// the search ends there (a race or a "no race" that is not vacuous, then `deeper.answer`;
-/// no answer; the time is up).
-fn check_past_vacuity(
-    parsed: &Parsed,
-    request: &Request,
-    progress: &dyn Progress,
-    bounds: Options,
-    deepening: &mut Deepening,
-    deeper: &mut Deeper,
-) -> bool {
-    if request.deadline.is_some_and(|d| Instant::now() >= d) {
-        return true;
-    }
-    let zero = (Duration::ZERO, Duration::ZERO);
-    let executor = Executor::new(parsed, request, progress, vec![bounds.clone()], zero, None);
-    let (b, schedule, answered) = executor.finish(request.plan.jobs);
-    // Pairs before these without a time (the probe's schedule) keep the times aligned.
-    deepening.done_at.resize(deepening.steps.len(), None);
-    deepening.steps.extend(schedule.steps);
-    deepening.instances.extend(schedule.instances);
-    deepening.done_at.extend(schedule.done_at);
-    deeper.spent.0 += b.translate;
-    deeper.spent.1 += b.cbmc;
-    crate::drop_in_background((b, executor.shared));
-    let Ok((mut done, _)) = answered else {
-        return true;
-    };
-    match &done.report.verdict {
-        Finding::Race { .. } => {
-            deeper.answer = Some((done, bounds));
-            true
-        }
-        Finding::NoRace => {
-            let cbmc_opts = &request.cbmc;
-            mark_vacuity(
-                parsed,
-                &mut done.report,
-                &bounds,
-                cbmc_opts,
-                request.deadline,
-            );
-            if done.report.vacuous {
-                return false;
-            }
-            deeper.answer = Some((done, bounds));
-            true
-        }
-        Finding::Unknown { .. } => true,
     }
 }
 
@@ -847,7 +722,7 @@ pub(crate) fn check_races_parallel(
         (probed, first, fallback) = (start.spent, Some((program, time)), start.fallback);
     }
     let t0 = Instant::now();
-    let first_bounds = past_vacuity(parsed, request, steps, first.as_ref().map(|f| &f.0));
+    let (first_bounds, known) = past_vacuity(parsed, request, steps, first.as_ref().map(|f| &f.0));
     // The vacuity queries' time counts in the answer's, as the probe's does.
     probed.1 += t0.elapsed();
     if first_bounds.is_some() {
@@ -858,6 +733,9 @@ pub(crate) fn check_races_parallel(
     let bounds: Vec<Options> = (0..=steps).map(|k| deepening_bounds(base, k)).collect();
     let n_steps = bounds.len();
     let executor = Executor::new(parsed, request, progress, bounds, probed, first);
+    if known.is_some() {
+        *executor.vacuity.lock().unwrap_or_else(|e| e.into_inner()) = Some(known);
+    }
     let (mut b, mut deepening, answered) = executor.finish(request.plan.jobs);
     let prefix = deepening.prefix();
     let (first, at) = answered?;

@@ -137,6 +137,9 @@ pub struct Decls<'a> {
     /// The indices that are an iteration's own in a worksharing loop, by the address of
     /// their expression ([`super::worksharing`]).
     pub iterations: HashMap<usize, super::Step>,
+    /// The ids of those of [`Decls::iterations`] that are chunks claimed under a lock
+    /// ([`super::chunks`]), not worksharing loops.
+    pub chunk_ids: HashSet<usize>,
     /// Pointers that can only hold the start of one array, of its element type: `p[i]` is
     /// that array's element ([`super::alias`]).
     pub array_aliases: HashMap<VarId, VarId>,
@@ -196,6 +199,7 @@ impl<'a> Decls<'a> {
             index_routines: HashMap::new(),
             thread_keys: HashSet::new(),
             iterations: HashMap::new(),
+            chunk_ids: HashSet::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),
             team_places: HashMap::new(),

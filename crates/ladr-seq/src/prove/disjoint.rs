@@ -260,8 +260,16 @@ impl<'a> Scan<'_, 'a> {
 
     /// The step of index `e` (an owner's element, `P[e]`).
     pub fn index_step(&self, e: &Node<Expression>) -> Step {
+        let key = e as *const Node<Expression> as usize;
         match super::access::constant_index(e) {
             None if self.thread_index(e) => Step::Own,
+            // An iteration's own index of a claim loop or chunk ([`Step::Iter`]).
+            None => self
+                .decls
+                .iterations
+                .get(&key)
+                .cloned()
+                .unwrap_or(Step::Index(None)),
             c => Step::Index(c),
         }
     }

@@ -35,6 +35,7 @@ mod alias;
 mod barrier;
 mod blocks;
 mod bounds;
+mod chunks;
 mod collapse;
 mod decls;
 mod disjoint;
@@ -364,6 +365,7 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
     );
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
     let team = worksharing::prepare(&mut decls, unit, (main_items, &may_create), &facts);
+    decls.chunk_ids = chunks::chunk_indices(unit, &decls.bodies, main_items, &mut decls.iterations);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {

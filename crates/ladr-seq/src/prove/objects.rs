@@ -432,6 +432,8 @@ struct Seen {
     own: bool,
     /// … at a worksharing loop's iteration index.
     iteration: bool,
+    /// … at an index of a chunk claimed under a lock.
+    chunk: bool,
     /// … at an index of a value every thread read alike.
     invariant: bool,
     barrier: bool,
@@ -453,7 +455,12 @@ fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
             "invariant-index",
             "accesses that may run in parallel are at different offsets from one value every thread read alike (a variable written only while no other thread runs), or of different iterations of one worksharing loop, or touch different members or constant indices",
         )
-    } else if seen.iteration {
+    } else if seen.chunk && !seen.iteration {
+        (
+            "chunks",
+            "accesses that may run in parallel are at one index of a chunk each thread claimed from one counter under one lock, chunks that never overlap (or touch different members or constant indices)",
+        )
+    } else if seen.iteration || seen.chunk {
         (
             "worksharing",
             "accesses that may run in parallel are of one worksharing loop's iterations at one index of its loop variable, which two threads never run at once (or touch different members or constant indices)",
@@ -512,7 +519,13 @@ fn verdict(
                 seen.disjoint = true;
                 seen.invariant |= invariant_apart(&a.path, &b.path);
                 seen.own |= a.path.contains(&Step::Own);
-                seen.iteration |= a.path.iter().any(|s| matches!(s, Step::Iter(..)));
+                for s in &a.path {
+                    if let Step::Iter(id, ..) = s {
+                        let chunk = decls.chunk_ids.contains(id);
+                        seen.chunk |= chunk;
+                        seen.iteration |= !chunk;
+                    }
+                }
                 continue;
             }
             seen.parallel = true;

@@ -234,7 +234,7 @@ pub(super) fn constant(e: &Node<Expression>) -> Option<i64> {
 }
 
 /// `e` as `α·i + β` of the variable named `i` (constants α, β).
-fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
+pub(super) fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
     if let Some(c) = constant(e) {
         return Some((0, c));
     }
