@@ -23,6 +23,7 @@ mod print_roundtrip;
 mod proof_shrink;
 mod prove;
 mod prove_alias;
+mod prove_asm;
 mod prove_barrier;
 mod prove_blocks;
 mod prove_chunks;

@@ -32,6 +32,7 @@
 
 mod access;
 mod alias;
+mod asm;
 mod barrier;
 mod blocks;
 mod bounds;
@@ -259,6 +260,8 @@ struct Analysis<'a> {
 
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
+    let lowered = asm::as_c(unit);
+    let unit = lowered.as_ref().unwrap_or(unit);
     let spliced = splice::splice_main(unit);
     let unit = spliced.as_ref().unwrap_or(unit);
     let proof = prove_main(unit);

@@ -42,10 +42,9 @@ pub fn indirect_target(name: &str) -> bool {
 /// Inline assembly that touches no memory and no variable: no operands, and
 /// instructions that are nothing or a spin-wait hint (`pause`, `yield`, `nop`: the
 /// `SPINLOCK_BACKOFF` of thmap and rpmalloc). A `"memory"` clobber only makes it a
-/// compiler barrier, which orders nothing the proof relies on. Any other assembly stops
-/// the proof, also one whose outputs are registers (`cpuid` into locals): the proof's
-/// other rules (an element lock's key, a block's owner) find a variable's writes among
-/// assignments, and an output operand is none.
+/// compiler barrier, which orders nothing the proof relies on. Extended assembly with
+/// operands and no `"memory"` clobber reaches the proof as C ([`super::asm`]); any other
+/// stops it.
 pub fn inert_asm(asm: &AsmStatement) -> bool {
     let template = match asm {
         AsmStatement::GnuBasic(t) => &t.node,
