@@ -54,11 +54,10 @@ fn has_operand_asm(unit: &TranslationUnit) -> bool {
 /// The extended `asm` this pass rewrites: operands, and no `"memory"` clobber.
 fn rewritten(a: &AsmStatement) -> Option<&GnuExtendedAsmStatement> {
     match a {
-        AsmStatement::GnuExtended(g)
-            if !(g.outputs.is_empty() && g.inputs.is_empty())
-                && !g.clobbers.iter().any(|c| text(&c.node) == "memory") =>
-        {
-            Some(g)
+        AsmStatement::GnuExtended(g) => {
+            let operands = !(g.outputs.is_empty() && g.inputs.is_empty());
+            let memory = g.clobbers.iter().any(|c| text(&c.node) == "memory");
+            (operands && !memory).then_some(g)
         }
         _ => None,
     }
