@@ -35,7 +35,7 @@
 //! [`super::Step::Iter`] of the counter: two threads making such an access at once hold
 //! different `c`, as two threads of a worksharing loop hold different iterations.
 
-use super::worksharing::{affine, automatic, havocs, name_of, Effects};
+use super::worksharing::{automatic, havocs, name_of, Effects, Indices};
 use super::Step;
 use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -45,11 +45,12 @@ use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 use std::convert::Infallible;
 
-/// One claim: its counter, its mutex, and the indices `(key, ±1, β)` of its loop.
+/// One claim: its counter, its mutex, and the indices `±c + β` of its loop (by their
+/// expression's address, [`Step::Iter`] of a placeholder id).
 struct Claim {
     counter: String,
     mutex: String,
-    indices: Vec<(usize, i64, i64)>,
+    indices: HashMap<usize, Step>,
 }
 
 /// Adds the indices `±c + β` of every claim's loop (module doc) to `out`, by their
@@ -85,8 +86,10 @@ pub fn chunk_indices(
             continue;
         }
         for c in mine {
-            for &(key, a, b) in &c.indices {
-                out.insert(key, Step::Iter(id, a, b));
+            for (&key, step) in &c.indices {
+                if let Step::Iter(_, a, b) = step {
+                    out.insert(key, Step::Iter(id, *a, *b));
+                }
             }
         }
         ids.insert(id);
@@ -152,9 +155,11 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
     if count(&c) != 3 || count(&end) != 2 {
         return None;
     }
+    let mut indices = HashMap::new();
     let mut found = Indices {
-        c: &c,
-        out: Vec::new(),
+        i: &c,
+        id: 0,
+        out: &mut indices,
     };
     for i in rest {
         let _ = visit::block_item(&mut found, i);
@@ -162,7 +167,7 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
     Some(Claim {
         counter,
         mutex: mutex.to_string(),
-        indices: found.out,
+        indices,
     })
 }
 
@@ -340,28 +345,6 @@ fn increments(i: &Node<BlockItem>, c: &str) -> bool {
             }
         }
         _ => false,
-    }
-}
-
-/// The indices `±c + β` of a loop's body.
-struct Indices<'c> {
-    c: &'c str,
-    out: Vec<(usize, i64, i64)>,
-}
-
-impl Visitor for Indices<'_> {
-    type Error = Infallible;
-    const UNEVALUATED: bool = true;
-    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-        if let Expression::BinaryOperator(b) = &e.node {
-            if b.node.operator.node == BinaryOperator::Index {
-                if let Some((a, k)) = affine(&b.node.rhs, self.c).filter(|(a, _)| a.abs() == 1) {
-                    let key = &*b.node.rhs as *const Node<Expression> as usize;
-                    self.out.push((key, a, k));
-                }
-            }
-        }
-        Ok(Walk::Descend)
     }
 }
 

@@ -234,7 +234,7 @@ pub(super) fn constant(e: &Node<Expression>) -> Option<i64> {
 }
 
 /// `e` as `α·i + β` of the variable named `i` (constants α, β).
-pub(super) fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
+fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
     if let Some(c) = constant(e) {
         return Some((0, c));
     }
@@ -891,10 +891,10 @@ fn counter_writes_ok(unit: &TranslationUnit, c: &str) -> bool {
 }
 
 /// Records the indices `±i + β` of a claim loop's body.
-struct Indices<'o> {
-    i: &'o str,
-    id: usize,
-    out: &'o mut HashMap<usize, super::Step>,
+pub(super) struct Indices<'o> {
+    pub(super) i: &'o str,
+    pub(super) id: usize,
+    pub(super) out: &'o mut HashMap<usize, super::Step>,
 }
 
 impl Visitor for Indices<'_> {
