@@ -117,4 +117,12 @@ fn racy_chunk_programs_are_not_proved() {
     ];
     let more: Vec<(&str, &str)> = more.iter().map(|(n, b)| (*n, b.as_str())).collect();
     assert_none_proved_with_main(PREFIX, MAIN, &more);
+    // A `__thread` counter: every thread claims from its own, all from 0.
+    let own_counter = PREFIX.replace("int next;", "__thread int next;");
+    let whole = thr(CLAIM, BODY);
+    assert_none_proved_with_main(&own_counter, MAIN, &[("c12", whole.as_str())]);
+    // A `__thread` mutex: every thread locks its own.
+    let own_mutex = format!("{PREFIX}__thread pthread_mutex_t tm;\n");
+    let whole = thr(CLAIM, BODY).replace("&m)", "&tm)");
+    assert_none_proved_with_main(&own_mutex, MAIN, &[("c13", whole.as_str())]);
 }

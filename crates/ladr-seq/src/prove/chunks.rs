@@ -18,8 +18,9 @@
 //! hold that value plus `K > 0`, and `next` was written once. So each claim takes the
 //! window `[next, next + K)` and moves `next` to its end, in one critical section.
 //!
-//! Every claim on `next` holds the same global mutex `m`, and `next` (a file-scope
-//! variable of a signed integer type, not an array, its address never taken) is written
+//! Every claim on `next` holds the same global mutex `m` (not `__thread`), and `next` (a
+//! file-scope variable of a signed integer type, not an array nor `__thread`, its address
+//! never taken) is written
 //! nowhere else but in `main`'s top-level statements before the first that calls
 //! `pthread_create` or a function of the program (`main` has no label; no function calls
 //! `main`): while threads run, `next` only grows (its overflow is undefined), so windows of
@@ -35,6 +36,7 @@
 //! [`super::Step::Iter`] of the counter: two threads making such an access at once hold
 //! different `c`, as two threads of a worksharing loop hold different iterations.
 
+use super::decls::{Var, VarId};
 use super::worksharing::{automatic, havocs, name_of, Effects, Indices};
 use super::Step;
 use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
@@ -57,7 +59,11 @@ struct Claim {
 /// expression's address, as [`Step::Iter`] of the claim's counter; returns the ids given.
 pub fn chunk_indices(
     unit: &TranslationUnit,
-    bodies: &HashMap<String, &FunctionDefinition>,
+    (bodies, globals, vars): (
+        &HashMap<String, &FunctionDefinition>,
+        &HashMap<String, VarId>,
+        &[Var],
+    ),
     main_items: &[Node<BlockItem>],
     out: &mut HashMap<usize, Step>,
 ) -> HashSet<usize> {
@@ -74,12 +80,15 @@ pub fn chunk_indices(
     let _ = visit::unit(&mut all, unit);
     let solo = solo_prefix(main_items, bodies);
     let in_main = effects_of(&main_items[..solo]);
-    let globals = file_scope_names(unit);
+    // One object shared by every thread: a file-scope variable, not `__thread`.
+    let shared = |n: &str| globals.get(n).is_some_and(|&v| !vars[v].thread_local);
     for (counter, id) in counters(unit) {
         let mine: Vec<&Claim> = claims.iter().filter(|c| c.counter == counter).collect();
         let Some(first) = mine.first() else { continue };
-        let same_mutex =
-            globals.contains(first.mutex.as_str()) && mine.iter().all(|c| c.mutex == first.mutex);
+        let same_mutex = shared(&first.mutex) && mine.iter().all(|c| c.mutex == first.mutex);
+        if !shared(&counter) {
+            continue;
+        }
         let count = |e: &Effects| e.written.get(&counter).copied().unwrap_or(0);
         let writes_known = count(&all) == mine.len() + count(&in_main);
         if !same_mutex || all.addressed.contains(&counter) || !writes_known {
@@ -384,19 +393,6 @@ fn counters(unit: &TranslationUnit) -> Vec<(String, usize)> {
         }
     }
     out
-}
-
-/// The names file-scope declarations declare.
-fn file_scope_names(unit: &TranslationUnit) -> HashSet<&str> {
-    unit.0
-        .iter()
-        .filter_map(|e| match &e.node {
-            ExternalDeclaration::Declaration(d) => Some(d),
-            _ => None,
-        })
-        .flat_map(|d| d.node.declarators.iter())
-        .filter_map(|x| declarator_name(&x.node.declarator.node))
-        .collect()
 }
 
 /// How many of `main`'s top-level statements come before the first that calls

@@ -368,7 +368,8 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
     );
     disjoint::thread_keys(&mut decls, &facts, &a.reach, (main_items, &locals));
     let team = worksharing::prepare(&mut decls, unit, (main_items, &may_create), &facts);
-    decls.chunk_ids = chunks::chunk_indices(unit, &decls.bodies, main_items, &mut decls.iterations);
+    let shared = (&decls.bodies, &decls.globals, decls.vars.as_slice());
+    decls.chunk_ids = chunks::chunk_indices(unit, shared, main_items, &mut decls.iterations);
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {
