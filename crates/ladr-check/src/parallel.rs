@@ -310,6 +310,8 @@ struct Executor<'a> {
     /// answer "no race" first ([`Executor::ask_vacuity`]): `Some(None)` once taken, then
     /// what the query said.
     vacuity: Mutex<Option<Option<bool>>>,
+    /// Set by a race: stops that query's CBMC (the race is the answer).
+    vacuity_cancel: Arc<AtomicBool>,
 }
 
 impl<'a> Executor<'a> {
@@ -356,6 +358,7 @@ impl<'a> Executor<'a> {
                 ..Board::default()
             }),
             vacuity: Mutex::new(None),
+            vacuity_cancel: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -394,11 +397,12 @@ impl Executor<'_> {
     /// unwindings is one within more), so a "not vacuous" there holds for every later pair
     /// ([`Executor::known_vacuity`]). The answer's own query came after the last pair, when a
     /// time limit often left it no time (capstone's fixed side: "no race" at 3/2 unknown).
-    /// Only with a time limit and a schedule of more than one pair.
+    /// Only with a time limit and a schedule of more than one pair; a race found meanwhile
+    /// stops its CBMC.
     fn ask_vacuity(&self) {
-        if self.deadline.is_none() || self.bounds.len() < 2 {
+        let Some(deadline) = self.deadline.filter(|_| self.bounds.len() >= 2) else {
             return;
-        }
+        };
         {
             let b = self.lock();
             if b.no_race[0].is_none() || b.race.is_some() {
@@ -410,10 +414,8 @@ impl Executor<'_> {
             }
             *v = Some(None);
         }
-        let c = match self.deadline {
-            Some(d) => self.cbmc_opts.until(d, Duration::ZERO),
-            None => self.cbmc_opts.clone(),
-        };
+        let mut c = self.cbmc_opts.until(deadline, Duration::ZERO);
+        c.cancel = Some(self.vacuity_cancel.clone());
         let t0 = Instant::now();
         let vacuous = vacuity(self.parsed, &self.bounds[0], &c);
         self.lock().cbmc += t0.elapsed();
@@ -533,6 +535,7 @@ impl Executor<'_> {
         match &done.report.verdict {
             Finding::Race { .. } => {
                 b.answers[s][i] = Some(StepState::Race);
+                self.vacuity_cancel.store(true, Ordering::SeqCst);
                 if b.race.as_ref().is_none_or(|(first, _)| u < *first) {
                     self.cancel_from(u + 1);
                     b.race = Some((u, done));

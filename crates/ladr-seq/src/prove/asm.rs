@@ -15,6 +15,7 @@
 //! still stops the proof, unless it is inert ([`super::pure::inert_asm`]); basic `asm`
 //! without operands is left as it is (inert or a stop).
 
+use super::pure::text_of;
 use ladr_c::syntax::build::{assign, block, call, expr_stmt, item};
 use ladr_c::syntax::walk::visit_mut::{self, VisitorMut};
 use ladr_c::syntax::walk::Walk;
@@ -56,20 +57,14 @@ fn rewritten(a: &AsmStatement) -> Option<&GnuExtendedAsmStatement> {
     match a {
         AsmStatement::GnuExtended(g) => {
             let operands = !(g.outputs.is_empty() && g.inputs.is_empty());
-            let memory = g.clobbers.iter().any(|c| text(&c.node) == "memory");
+            let memory = g
+                .clobbers
+                .iter()
+                .any(|c| text_of(&c.node).as_deref() == Some("memory"));
             (operands && !memory).then_some(g)
         }
         _ => None,
     }
-}
-
-/// A string literal's text without its quotes (pieces joined).
-fn text(literal: &StringLiteral) -> String {
-    literal
-        .iter()
-        .map(|p| p.trim_matches('"'))
-        .collect::<Vec<_>>()
-        .concat()
 }
 
 struct Lower;
@@ -93,7 +88,8 @@ impl VisitorMut for Lower {
         }
         for op in &g.outputs {
             let lvalue = &op.node.variable_name;
-            if text(&op.node.constraints.node).contains('+') {
+            // A read too when read-write (or its constraint cannot be read).
+            if text_of(&op.node.constraints.node).is_none_or(|t| t.contains('+')) {
                 items.push(read(lvalue));
             }
             let value = call(&nondet, vec![], span);

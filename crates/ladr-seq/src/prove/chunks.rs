@@ -37,7 +37,10 @@
 //! different `c`, as two threads of a worksharing loop hold different iterations.
 
 use super::decls::{Var, VarId};
-use super::worksharing::{automatic, havocs, name_of, Effects, Indices};
+use super::disjoint::has_labels;
+use super::worksharing::{
+    address_of_name, automatic, effects_of_items, havocs, name_of, Effects, Indices,
+};
 use super::Step;
 use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -73,13 +76,14 @@ pub fn chunk_indices(
         .filter(|(name, _)| *name != "main")
         .filter_map(|(_, f)| claim_of(f))
         .collect();
-    if claims.is_empty() || has_labels(main_items) || calls(unit, &|n| n == "main") {
+    let main_labels = bodies.get("main").is_some_and(|m| has_labels(m));
+    if claims.is_empty() || main_labels || calls(unit, &|n| n == "main") {
         return ids;
     }
     let mut all = Effects::default();
     let _ = visit::unit(&mut all, unit);
     let solo = solo_prefix(main_items, bodies);
-    let in_main = effects_of(&main_items[..solo]);
+    let in_main = effects_of_items(&main_items[..solo]);
     // One object shared by every thread: a file-scope variable, not `__thread`.
     let shared = |n: &str| globals.get(n).is_some_and(|&v| !vars[v].thread_local);
     for (counter, id) in counters(unit) {
@@ -111,7 +115,7 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
     let Statement::Compound(items) = &f.statement.node else {
         return None;
     };
-    if has_labels(items) {
+    if has_labels(f) {
         return None;
     }
     let at = (1..items.len().saturating_sub(1)).find(|&j| {
@@ -121,7 +125,7 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
     let (_, mutex) = mutex_call(&items[at - 1])?;
     let (c, end, counter) = window(&items[at])?;
     let params = parameter_names(&f.declarator.node);
-    let mine = effects_of(items);
+    let mine = effects_of_items(items);
     let local = |n: &str| {
         !params.iter().any(|p| p == n)
             && mine.declared.iter().filter(|d| *d == n).count() == 1
@@ -154,7 +158,7 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
         .iter()
         .find_map(|i| chunk_loop(i, &c, &end))?;
     let (last, rest) = body.split_last()?;
-    let inside = effects_of(rest);
+    let inside = effects_of_items(rest);
     let written = |n: &str| inside.written.get(n).copied().unwrap_or(0);
     if !increments(last, &c) || written(&c) + written(&end) > 0 || inside.jumps {
         return None;
@@ -194,13 +198,7 @@ fn mutex_call(i: &Node<BlockItem>) -> Option<(&str, &str)> {
     let [arg] = c.node.arguments.as_slice() else {
         return None;
     };
-    let Expression::UnaryOperator(u) = &arg.node else {
-        return None;
-    };
-    if u.node.operator.node != UnaryOperator::Address {
-        return None;
-    }
-    Some((callee_name(&c.node)?, name_of(&u.node.operand)?))
+    Some((callee_name(&c.node)?, address_of_name(arg)?))
 }
 
 /// The claim statement `i`: (`c`, `end`, the counter).
@@ -427,34 +425,4 @@ fn calls(unit: &TranslationUnit, which: &dyn Fn(&str) -> bool) -> bool {
     let mut f = CallFinder(which, false);
     let _ = visit::unit(&mut f, unit);
     f.1
-}
-
-/// Labels or `goto`s among `items`.
-fn has_labels(items: &[Node<BlockItem>]) -> bool {
-    struct L(bool);
-    impl Visitor for L {
-        type Error = Infallible;
-        const UNEVALUATED: bool = true;
-        fn label(&mut self, _l: &Identifier) -> Result<(), Infallible> {
-            self.0 = true;
-            Ok(())
-        }
-        fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
-            self.0 |= matches!(s.node, Statement::Goto(_) | Statement::Labeled(_));
-            Ok(Walk::Descend)
-        }
-    }
-    let mut l = L(false);
-    for i in items {
-        let _ = visit::block_item(&mut l, i);
-    }
-    l.0
-}
-
-fn effects_of(items: &[Node<BlockItem>]) -> Effects {
-    let mut e = Effects::default();
-    for i in items {
-        let _ = visit::block_item(&mut e, i);
-    }
-    e
 }

@@ -126,7 +126,7 @@ pub fn passes_counter(arg: &Node<Expression>, i: &str, w: u32) -> bool {
 }
 
 /// Does the body have a label or a goto?
-fn has_labels(f: &FunctionDefinition) -> bool {
+pub(super) fn has_labels(f: &FunctionDefinition) -> bool {
     struct L(bool);
     impl Visitor for L {
         type Error = Infallible;

@@ -67,7 +67,7 @@ pub fn inert_asm(asm: &AsmStatement) -> bool {
 }
 
 /// The text of a string literal's pieces, without their quotes (`None`: a prefixed one).
-fn text_of(literal: &StringLiteral) -> Option<String> {
+pub(super) fn text_of(literal: &StringLiteral) -> Option<String> {
     let mut text = String::new();
     for piece in literal {
         text.push_str(piece.strip_prefix('"').and_then(|p| p.strip_suffix('"'))?);

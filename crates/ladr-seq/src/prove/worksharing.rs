@@ -100,7 +100,7 @@ pub(super) fn name_of(e: &Node<Expression>) -> Option<&str> {
     }
 }
 
-fn address_of_name(e: &Node<Expression>) -> Option<&str> {
+pub(super) fn address_of_name(e: &Node<Expression>) -> Option<&str> {
     match &e.node {
         Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Address => {
             name_of(&u.node.operand)
@@ -311,7 +311,7 @@ impl Visitor for Effects {
     }
 }
 
-fn effects_of_items(items: &[Node<BlockItem>]) -> Effects {
+pub(super) fn effects_of_items(items: &[Node<BlockItem>]) -> Effects {
     let mut e = Effects::default();
     for i in items {
         let _ = visit::block_item(&mut e, i);
