@@ -1,8 +1,8 @@
 int x;
 int main(void) {
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 2)
   for (int i = 0; i < 100; i++)
-    if (i == 40 || i == 41)
+    if (i == 40 || i == 43)
       x = i;
   return x;
 }

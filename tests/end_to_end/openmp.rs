@@ -611,9 +611,9 @@ fn inner_loop_cut_by_the_unwinding_is_unknown() {
 }
 
 /// A race between iterations 40 and 41: where the claims may skip ahead (no `schedule`)
-/// two claims reach them; a `static` schedule's threads take their iterations in order, so
-/// a cut of that loop leaves them unchecked, and the bounded "no race" it gave (on a racy
-/// program) is an unknown naming the loop.
+/// two claims reach them; a `schedule(static, 2)` loop's threads take their chunks of two
+/// in order, so a cut of that loop leaves iterations 40 and 43 unchecked, and the bounded
+/// "no race" it gave (on a racy program) is an unknown naming the loop.
 #[test]
 fn a_cut_of_a_static_loop_is_no_answer() {
     racy("omp_late_racy.c", (6, 6));
@@ -621,6 +621,17 @@ fn a_cut_of_a_static_loop_is_no_answer() {
         &["tests/e2e/omp_static_late_racy.c"],
         &["cut the loop at tests/e2e/omp_static_late_racy.c:3"],
     );
+}
+
+/// `schedule(static, 1)` in a team the program does not size: a team of at least as many
+/// threads as iterations runs each iteration on a thread of its own, so the claims skip
+/// ahead as an unscheduled loop's do (`openmp/static_skip.rs`): iterations 3 and 90 race
+/// within the default bounds (DataRaceBench's DRB005 needed 27 claims per thread), and
+/// the twin whose iteration 90 writes a spare element has none.
+#[test]
+fn static_one_iteration_chunks_reach_the_whole_range() {
+    racy("omp_static_far_racy.c", (7, 7));
+    free("omp_static_far_free.c");
 }
 
 /// A `parallel for` in a loop of `main`: a team per round, the creations of the third team

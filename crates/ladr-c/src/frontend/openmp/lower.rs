@@ -58,6 +58,11 @@ pub struct Lowering {
     pub constructs: Vec<super::Construct>,
     /// Whether a constant `omp_set_num_threads` sizes the teams without `num_threads`.
     pub team_set_by_program: bool,
+    /// Whether nothing in the unit tells a team's threads apart ([`super::static_skip`]).
+    pub identity_free: bool,
+    /// For each enclosing `parallel` region: whether OpenMP's defaults size it
+    /// ([`super::static_skip::plain_region`]).
+    pub plain_regions: Vec<bool>,
     /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
     pub has_tasks: bool,
     /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
@@ -181,6 +186,12 @@ impl Lowering {
             self.loop_depth = 0;
             self.region_marks
                 .push((self.scopes.len(), self.privatised.len()));
+            self.plain_regions.push(
+                governing
+                    .iter()
+                    .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))
+                    .all(super::static_skip::plain_region),
+            );
         }
         let made_private = governing.len();
         for d in &governing {
@@ -191,6 +202,7 @@ impl Lowering {
             .truncate(self.privatised.len() - made_private);
         if parallels > 0 {
             self.region_marks.pop();
+            self.plain_regions.pop();
         }
         self.parallel_depth -= parallels;
         let applied = walked.and_then(|()| {
@@ -600,21 +612,10 @@ impl Lowering {
     }
 }
 
-/// The variables directive `d` makes private in its statement `s`: its `private`,
-/// `firstprivate`, `lastprivate`, `reduction` and `linear` lists, and the loop variable of a
-/// loop construct.
+/// The variables directive `d` makes private in its statement `s`: its clauses'
+/// ([`clause_privates`]) and the loop variable of a loop construct.
 fn privatised_by(d: &Directive, s: &Node<Statement>) -> Vec<String> {
-    let mut names: Vec<String> = [
-        "private",
-        "firstprivate",
-        "lastprivate",
-        "reduction",
-        "linear",
-    ]
-    .iter()
-    .flat_map(|c| d.vars_of(c))
-    .map(|v| v.split(':').next().unwrap_or("").trim().to_string())
-    .collect();
+    let mut names = clause_privates(d);
     let loops = d
         .words
         .iter()
@@ -629,4 +630,20 @@ fn privatised_by(d: &Directive, s: &Node<Statement>) -> Vec<String> {
         }
     }
     names
+}
+
+/// The variables of directive `d`'s `private`, `firstprivate`, `lastprivate`, `reduction`
+/// and `linear` lists.
+pub(super) fn clause_privates(d: &Directive) -> Vec<String> {
+    [
+        "private",
+        "firstprivate",
+        "lastprivate",
+        "reduction",
+        "linear",
+    ]
+    .iter()
+    .flat_map(|c| d.vars_of(c))
+    .map(|v| v.split(':').next().unwrap_or("").trim().to_string())
+    .collect()
 }

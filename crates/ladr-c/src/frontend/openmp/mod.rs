@@ -30,6 +30,7 @@ mod lanes;
 mod loops;
 mod lower;
 mod outline;
+mod static_skip;
 mod task;
 mod taskloop;
 mod tasks;
@@ -224,6 +225,8 @@ pub fn lower(
         claims_epoch: None,
         constructs: vec![],
         team_set_by_program: set_by_program.is_some(),
+        identity_free: static_skip::identity_free(unit, &dirs),
+        plain_regions: vec![],
         has_tasks: dirs.iter().any(|d| {
             d.words
                 .iter()

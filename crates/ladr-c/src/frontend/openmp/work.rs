@@ -37,7 +37,8 @@
 //! too (`i == lb + k * s` in the exit test). `!=` loops do not
 //! skip: an iteration number past the end may satisfy `i != ub` again; nor do loops with a
 //! monotonic schedule (`static`, `monotonic:`), whose threads run their iterations in
-//! increasing order and so could not run the passed-over ones later.
+//! increasing order and so could not run the passed-over ones later — except `static` and
+//! `static, 1` in a team whose size OpenMP chooses ([`super::static_skip`]).
 use super::directive::Directive;
 use super::lower::{atomic_section, dspan, fail, Lowering, R};
 use super::vars::Form;
@@ -256,7 +257,7 @@ impl Lowering {
         candidate: &str,
         span: Span,
     ) -> Option<Skip> {
-        let in_order = monotonic(d) || self.claims_epoch.is_some();
+        let in_order = (monotonic(d) && !self.static_may_skip(d, l)) || self.claims_epoch.is_some();
         let skip = (!in_order).then(|| skip(l, candidate, span)).flatten();
         let trip = constant_trip(l);
         for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {

@@ -1,0 +1,224 @@
+//! `schedule(static)` and `schedule(static, 1)` loops whose claims may skip ahead.
+//!
+//! A monotonic schedule's thread runs its iterations in increasing order, so a claim that
+//! skipped iterations (left them pending, [`super::work`]) could not have them run later by
+//! the same thread, and such loops keep their claims in order. With a team the program does
+//! not size, OpenMP leaves the team's size to the implementation: with at least as many
+//! threads as iterations, `static` (chunks of about `n / T`, at most one per thread) and
+//! `static, 1` give each thread at most one iteration, so every iteration runs on a thread
+//! of its own, at any time, and the iterations a claim passes over are other threads',
+//! still to run. A prefix of the model's execution is then a prefix of that team's, when
+//! nothing tells the model's two threads from that team's many:
+//!
+//! - no team size fixed by the program (`num_threads`, `if`, `omp_set_num_threads`) and a
+//!   `default` that is `shared` or `none`;
+//! - nothing in the unit that reads a thread's identity or the team's size (the `omp_`
+//!   runtime beyond locks and clocks, `master`, `masked`, `threadprivate`, `copyin`,
+//!   thread-local variables): the model's thread 0 runs what, in that team, several threads
+//!   run;
+//! - the loop body names no variable private to the thread other than the loop variable
+//!   and its own locals (a private value one iteration leaves for the next would be
+//!   carried between what are, in that team, two threads).
+//!
+//! Other `static` loops (a chunk size other than 1, a `monotonic:` modifier, an orphaned
+//! `for` whose region is not known here) keep their claims in order.
+use super::directive::Directive;
+use super::lower::{clause_privates, Lowering};
+use super::work::Canonical;
+use crate::syntax::query::{any_expr, Operands};
+use crate::syntax::walk::visit::{self, Visitor};
+use crate::syntax::walk::Walk;
+use lang_c::ast::*;
+use lang_c::span::Node;
+use std::collections::HashSet;
+
+/// The runtime calls that say nothing about the thread or the team.
+const NEUTRAL_RUNTIME: &[&str] = &[
+    "omp_get_wtime",
+    "omp_get_wtick",
+    "omp_init_lock",
+    "omp_set_lock",
+    "omp_unset_lock",
+    "omp_test_lock",
+    "omp_destroy_lock",
+    "omp_init_nest_lock",
+    "omp_set_nest_lock",
+    "omp_unset_nest_lock",
+    "omp_destroy_nest_lock",
+];
+
+/// Directives that read or keep a thread's identity.
+const IDENTITY_DIRECTIVES: &[&str] = &["master", "masked", "threadprivate", "copyin"];
+
+/// Whether nothing in the unit tells one thread of a team from another (module header).
+pub(super) fn identity_free(unit: &TranslationUnit, dirs: &[Directive]) -> bool {
+    struct Identity(bool);
+    impl Visitor for Identity {
+        type Error = std::convert::Infallible;
+        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
+            if let Expression::Call(c) = &e.node {
+                if let Expression::Identifier(id) = &c.node.callee.node {
+                    let n = id.node.name.as_str();
+                    if n.starts_with("omp_") && !NEUTRAL_RUNTIME.contains(&n) {
+                        self.0 = true;
+                    }
+                }
+            }
+            Ok(Walk::Descend)
+        }
+        fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Self::Error> {
+            let thread_local = d.node.specifiers.iter().any(|s| {
+                matches!(&s.node, DeclarationSpecifier::StorageClass(c)
+                    if c.node == StorageClassSpecifier::ThreadLocal)
+            });
+            self.0 |= thread_local;
+            Ok(Walk::Descend)
+        }
+    }
+    let by_directive = dirs.iter().any(|d| {
+        d.words
+            .iter()
+            .any(|w| IDENTITY_DIRECTIVES.contains(&w.as_str()))
+    });
+    let mut v = Identity(by_directive);
+    let Ok(()) = visit::unit(&mut v, unit);
+    !v.0
+}
+
+/// Whether the `parallel` directive `d` leaves its team's size and its default
+/// data-sharing to OpenMP's defaults (no `num_threads`, no `if`, `default` shared or none).
+pub(super) fn plain_region(d: &Directive) -> bool {
+    let default_ok = d
+        .clause("default")
+        .is_none_or(|c| matches!(c.args.as_deref().map(str::trim), Some("shared" | "none")));
+    d.clause("num_threads").is_none() && d.clause("if").is_none() && default_ok
+}
+
+/// Whether `d`'s schedule is `static` with at most one iteration per chunk in a team of
+/// at least as many threads as iterations: `static` or `static, 1`, no modifier.
+fn one_iteration_chunks(d: &Directive) -> bool {
+    let Some(args) = d.clause("schedule").and_then(|c| c.args.as_deref()) else {
+        return false;
+    };
+    let words: Vec<&str> = args
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    matches!(words.as_slice(), ["static"] | ["static", "1"])
+}
+
+impl Lowering {
+    /// Whether the claims of the `static` loop `l` of directive `d` may skip (module header).
+    pub(super) fn static_may_skip(&self, d: &Directive, l: &Canonical) -> bool {
+        if !self.identity_free || self.team_set_by_program || !one_iteration_chunks(d) {
+            return false;
+        }
+        let mut private: HashSet<String> = clause_privates(d).into_iter().collect();
+        if d.words.first().is_some_and(|w| w == "parallel") {
+            if !plain_region(d) {
+                return false;
+            }
+        } else {
+            // A `for` in a region: the region's own privates and locals count too.
+            let (Some(true), Some(&(scopes, privatised))) =
+                (self.plain_regions.last(), self.region_marks.last())
+            else {
+                return false;
+            };
+            private.extend(self.privatised[privatised..].iter().flatten().cloned());
+            private.extend(self.scopes[scopes..].iter().flat_map(|s| s.keys().cloned()));
+        }
+        private.remove(&l.var);
+        !any_expr(
+            &l.body,
+            Operands::All,
+            |e| matches!(&e.node, Expression::Identifier(id) if private.contains(&id.node.name)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Whether the claims of the (single) worksharing loop in `src` keep their order.
+    fn in_order(src: &str) -> bool {
+        let lowered = crate::frontend::parse_part(src, "t.c", 2).expect("parses");
+        let loops: Vec<bool> = lowered
+            .omp_constructs
+            .iter()
+            .filter(|c| c.name.ends_with("for"))
+            .map(|c| c.claims_in_order)
+            .collect();
+        assert_eq!(loops.len(), 1, "{src}");
+        loops[0]
+    }
+
+    fn program(schedule: &str, extra: &str, body: &str) -> String {
+        format!(
+            "int a[200]; int t;\nint main(void) {{\n  int i, p = 0;\n{extra}\
+             #pragma omp parallel for {schedule}\n  for (i = 0; i < 100; i++) {body}\n  return 0;\n}}\n"
+        )
+    }
+
+    #[test]
+    fn static_one_iteration_chunks_skip_in_an_unsized_team() {
+        for s in [
+            "schedule(static)",
+            "schedule(static, 1)",
+            "schedule( static ,1 )",
+        ] {
+            assert!(!in_order(&program(s, "", "a[i] = i;")), "{s}");
+        }
+        // In a region: its locals declared in the loop body are the iteration's own.
+        let region = "int a[200];\nint main(void) {\n#pragma omp parallel\n  {\n#pragma omp for schedule(static,1)\n    for (int i = 0; i < 100; i++) { int j = i; a[j] = 1; }\n  }\n  return 0;\n}\n";
+        assert!(!in_order(region));
+    }
+
+    #[test]
+    fn other_static_loops_keep_their_claims_in_order() {
+        let cases = [
+            // chunks of several iterations, a modifier
+            program("schedule(static, 2)", "", "a[i] = i;"),
+            program("schedule(monotonic: static)", "", "a[i] = i;"),
+            // the program sizes the team
+            program("schedule(static) num_threads(4)", "", "a[i] = i;"),
+            program("schedule(static) if(p)", "", "a[i] = i;"),
+            program(
+                "schedule(static)",
+                "  omp_set_num_threads(4);\n",
+                "a[i] = i;",
+            ),
+            // something tells the threads apart
+            program("schedule(static)", "", "a[i] = omp_get_thread_num();"),
+            program(
+                "schedule(static)",
+                "  t = omp_get_num_threads();\n",
+                "a[i] = i;",
+            ),
+            // a private variable carries a value from one iteration to the next
+            program("schedule(static) private(p)", "", "{ a[p] = i; p = i; }"),
+            program(
+                "schedule(static) firstprivate(p)",
+                "",
+                "{ a[i + p] = i; p++; }",
+            ),
+            program("schedule(static) reduction(+: p)", "", "p += a[i];"),
+            program("schedule(static) default(firstprivate)", "", "a[i] = i;"),
+        ];
+        for src in cases {
+            assert!(in_order(&src), "{src}");
+        }
+        let identity = [
+            "int a[200];\nint main(void) {\n#pragma omp parallel\n  {\n#pragma omp for schedule(static)\n    for (int i = 0; i < 100; i++) a[i] = 1;\n#pragma omp master\n    a[0] = 2;\n  }\n  return 0;\n}\n",
+            "int a[200];\n_Thread_local int t;\nint main(void) {\n#pragma omp parallel for schedule(static)\n  for (int i = 0; i < 100; i++) a[i] = t;\n  return 0;\n}\n",
+            // a local of the region is private to each thread
+            "int a[200];\nint main(void) {\n#pragma omp parallel\n  {\n    int last = 0;\n#pragma omp for schedule(static)\n    for (int i = 0; i < 100; i++) { a[i] = last; last = i; }\n  }\n  return 0;\n}\n",
+            // so is a variable a `private` clause of the region names
+            "int a[200];\nint main(void) {\n  int q = 0;\n#pragma omp parallel private(q)\n  {\n#pragma omp for schedule(static)\n    for (int i = 0; i < 100; i++) { a[i] = q; q = i; }\n  }\n  return 0;\n}\n",
+            // the region's size is fixed
+            "int a[200];\nint main(void) {\n#pragma omp parallel num_threads(3)\n  {\n#pragma omp for schedule(static)\n    for (int i = 0; i < 100; i++) a[i] = 1;\n  }\n  return 0;\n}\n",
+        ];
+        for src in identity {
+            assert!(in_order(src), "{src}");
+        }
+    }
+}
