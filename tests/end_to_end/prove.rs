@@ -177,6 +177,13 @@ const PAIRS: &[(&str, &str, &str, (u32, u32))] = &[
         "omp_prove_local_racy.c",
         (10, 10),
     ),
+    // A helper's heap array through the local every thread read alike (`Step::Base`).
+    (
+        "worksharing",
+        "omp_heap_local_free.c",
+        "omp_heap_local_racy.c",
+        (11, 11),
+    ),
     // Rows `i` and `i - 1` of the `i` every thread of the team read alike.
     (
         "invariant-index",

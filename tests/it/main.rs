@@ -25,6 +25,7 @@ mod prove;
 mod prove_alias;
 mod prove_asm;
 mod prove_barrier;
+mod prove_base;
 mod prove_blocks;
 mod prove_chunks;
 mod prove_disjoint;

@@ -227,7 +227,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                         let n = self.pointer_node(Some(&m.node.expression));
                         let fresh = self.is_fresh(&m.node.expression);
                         let path = prepend(Step::Field(member.to_string()), outer);
-                        self.deref_part = self.typed_part(&m.node.expression, path);
+                        self.deref_part = self
+                            .typed_part(&m.node.expression, path)
+                            .map(|(p, t)| (p, Some(t)));
                         self.deref_fresh(mode, false, at, n, fresh);
                         self.deref_part = None;
                     }
@@ -312,7 +314,7 @@ impl<'d, 'a> Scan<'d, 'a> {
                 } else if !self.through_pointer(op, None, mode, at) {
                     let n = self.pointer_node(Some(op));
                     let fresh = self.is_fresh(op);
-                    self.deref_part = self.typed_part(op, outer);
+                    self.deref_part = self.typed_part(op, outer).map(|(p, t)| (p, Some(t)));
                     self.deref_fresh(mode, false, at, n, fresh);
                     self.deref_part = None;
                 }
@@ -375,7 +377,9 @@ impl<'d, 'a> Scan<'d, 'a> {
                     Tri::No => {
                         let n = self.index_pointer_node(&b.lhs, &b.rhs);
                         let fresh = self.is_fresh(&b.lhs);
+                        self.deref_part = self.based_element(&b.lhs, &b.rhs);
                         self.deref_fresh(mode, false, at, n, fresh);
+                        self.deref_part = None;
                         let skip = self.fresh_index_base(&b.lhs, mode);
                         let outer = std::mem::replace(&mut self.fresh_skip, skip);
                         self.read(&b.lhs);
@@ -420,6 +424,27 @@ impl<'d, 'a> Scan<'d, 'a> {
                 self.read(&b.rhs);
             }
         }
+    }
+
+    /// The part `[Base(g, T), index]` of `p[index]` whose pointer `p` holds the value of
+    /// file-scope `g` read once ([`Step::Base`]), with no pointee type for the objects
+    /// (the path is kept for every object, [`super::objects`]).
+    fn based_element(
+        &self,
+        p: &Node<Expression>,
+        index: &Node<Expression>,
+    ) -> Option<(Path, Option<String>)> {
+        let g = *self
+            .decls
+            .bases
+            .get(&(p as *const Node<Expression> as usize))?;
+        let Expression::Identifier(i) = &p.node else {
+            return None;
+        };
+        let key = self.decls.vars[self.lookup(&i.node.name)?]
+            .pointee_key
+            .clone()?;
+        Some((vec![Step::Base(g, key), self.index_step(index)], None))
     }
 
     /// The global `e` names, when it owns its blocks ([`super::owned`]).

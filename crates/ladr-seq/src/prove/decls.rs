@@ -55,6 +55,9 @@ pub struct Var {
     pub plain: Option<String>,
     /// A pointer to an arithmetic keyword type (`int *p`): `*p`, `p[i]` are no arrays.
     pub scalar_pointee: bool,
+    /// Such a pointer's pointee type, spelled (its type keywords): two pointers with the
+    /// same key index elements of one size ([`super::Step::Base`]).
+    pub pointee_key: Option<String>,
     /// Of type `int`, `unsigned`, `long` or `long long` (signed or not, not `_Atomic`):
     /// its arithmetic is modulo its width, with no promotion ([`super::guard`]).
     pub wide_integer: bool,
@@ -137,6 +140,9 @@ pub struct Decls<'a> {
     /// The indices that are an iteration's own in a worksharing loop, by the address of
     /// their expression ([`super::worksharing`]).
     pub iterations: HashMap<usize, super::Step>,
+    /// The pointers `L` of element accesses `L[e]` that hold a file-scope pointer's value
+    /// read once, by the address of `L`'s expression: that variable ([`super::invariant`]).
+    pub bases: HashMap<usize, VarId>,
     /// The ids of those of [`Decls::iterations`] that are chunks claimed under a lock
     /// ([`super::chunks`]), not worksharing loops.
     pub chunk_ids: HashSet<usize>,
@@ -199,6 +205,7 @@ impl<'a> Decls<'a> {
             index_routines: HashMap::new(),
             thread_keys: HashSet::new(),
             iterations: HashMap::new(),
+            bases: HashMap::new(),
             chunk_ids: HashSet::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),
@@ -364,6 +371,8 @@ impl<'a> Decls<'a> {
             shape: super::element::shape(specs, declarator),
             plain: super::element::plain(specs, declarator),
             scalar_pointee: scalar_pointee(specs, declarator),
+            pointee_key: scalar_pointee(specs, declarator)
+                .then(|| format!("{:?}", ladr_c::syntax::build::type_specifiers(specs))),
             wide_integer: wide_integer(specs, declarator),
             longs: ladr_c::syntax::build::type_specifiers(specs)
                 .iter()

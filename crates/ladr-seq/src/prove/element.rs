@@ -191,7 +191,12 @@ fn apart(x: &[Step], y: &[Step], decls: &Decls) -> bool {
             _ if s == t
                 && !matches!(
                     s,
-                    Step::Index(None) | Step::Own | Step::Fresh | Step::Iter(..) | Step::Inv(..)
+                    Step::Index(None)
+                        | Step::Own
+                        | Step::Fresh
+                        | Step::Iter(..)
+                        | Step::Inv(..)
+                        | Step::Base(..)
                 ) => {}
             (Step::Field(f), Step::Field(g)) => {
                 let shared = &decls.overlapping_fields;

@@ -17,6 +17,12 @@
 //! the earlier of the two reads of `g` to the accesses some thread other than the writer
 //! is alive (each reader is, from its read on), so no write of `g` falls between the two
 //! reads and both read one value.
+//!
+//! The same local as the pointer of an element access, `v[e]`, is [`Step::Base`]`(g, T)`
+//! (`T` `v`'s arithmetic pointee type): the element `e` of the array of `T` that starts
+//! where `g` pointed, one start for all threads by the same argument ([`Decls::bases`]).
+//!
+//! [`Decls::bases`]: super::decls::Decls::bases
 
 use super::worksharing::{assignment, constant, name_of, Effects};
 use super::Step;
@@ -57,6 +63,7 @@ pub fn invariant_indices(
     bodies: &HashMap<String, &FunctionDefinition>,
     globals: &HashMap<String, super::VarId>,
     out: &mut HashMap<usize, Step>,
+    bases: &mut HashMap<usize, super::VarId>,
 ) {
     for f in bodies.values() {
         let Statement::Compound(items) = &f.statement.node else {
@@ -92,6 +99,9 @@ pub fn invariant_indices(
                     };
                     if b.node.operator.node != BinaryOperator::Index {
                         return;
+                    }
+                    if name_of(&b.node.lhs) == Some(v) {
+                        bases.insert(&*b.node.lhs as *const Node<Expression> as usize, g);
                     }
                     if let Some(c) = offset(&b.node.rhs, v) {
                         let key = &*b.node.rhs as *const Node<Expression> as usize;

@@ -89,6 +89,12 @@ pub enum Step {
     /// accesses at once read one value when `.0` is written only while no other thread
     /// may run, so different offsets are different elements.
     Inv(VarId, i64),
+    /// The array of elements of type `.1` (a pointer's arithmetic pointee type, spelled)
+    /// that starts where file-scope pointer `.0` pointed when the accessing function read
+    /// it: `L[e]` of a local `L = G;` ([`invariant`]). Followed by the index's step. Two
+    /// accesses with one such base at once, `G` written only while no other thread may
+    /// run, index one array: their indices tell them apart.
+    Base(VarId, String),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).

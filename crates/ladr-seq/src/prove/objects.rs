@@ -87,6 +87,22 @@ fn may_overlap(
             Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..) | Step::Inv(..)
         )
     };
+    // Elements of one array of one element type, at a start every thread read alike: on
+    // to the indices. Any other base, or a base against another path: maybe.
+    match (a.first(), b.first()) {
+        (Some(Step::Base(g, s)), Some(Step::Base(h, t)))
+            if g == h && s == t && stable.contains(g) =>
+        {
+            return may_overlap(
+                &a[1..].to_vec(),
+                &b[1..].to_vec(),
+                (decls, stable),
+                same_routine,
+            );
+        }
+        (Some(Step::Base(..)), _) | (_, Some(Step::Base(..))) => return true,
+        _ => {}
+    }
     let mut equal_so_far = true;
     for (x, y) in a.iter().zip(b) {
         if !equal_so_far {
@@ -200,6 +216,11 @@ pub fn judge(
                         if typed(o, t) {
                             u.path = a.path.clone();
                         }
+                    }
+                    // An element of an array at a base every thread read alike: kept for
+                    // every object (another path never tells it apart, `may_overlap`).
+                    if matches!(a.path.first(), Some(Step::Base(..))) {
+                        u.path = a.path.clone();
                     }
                     let object = match *o {
                         Obj::Var(v) => Object::Var(v),
@@ -689,6 +710,7 @@ fn path_text(path: &Path) -> String {
             Step::Fresh => "[the next thread's index]".to_string(),
             Step::Iter(..) => "[the iteration's index]".to_string(),
             Step::Inv(..) => "[a value every thread read alike]".to_string(),
+            Step::Base(..) => "(an element at a start every thread read alike)".to_string(),
         })
         .collect()
 }

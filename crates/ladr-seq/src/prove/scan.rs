@@ -146,7 +146,7 @@ pub struct Scan<'d, 'a> {
     pub outer: Path,
     /// The part of the object pointed to, and the pointer's declared pointee, of the
     /// access through a pointer being recorded.
-    pub deref_part: Option<(Path, String)>,
+    pub deref_part: Option<(Path, Option<String>)>,
     /// The top-level item of the function's body being walked.
     pub item: Option<usize>,
     /// The team barrier place of the item being walked ([`super::team_barrier`]).
@@ -574,7 +574,7 @@ impl<'d, 'a> Scan<'d, 'a> {
             self.wrote_index(v, index);
         }
         let (path, pointee) = match (target, self.deref_part.take()) {
-            (Target::Deref(_), Some((part, pointee))) if path.is_empty() => (part, Some(pointee)),
+            (Target::Deref(_), Some((part, pointee))) if path.is_empty() => (part, pointee),
             _ => (path, None),
         };
         if !self.record {
