@@ -634,6 +634,21 @@ fn static_one_iteration_chunks_reach_the_whole_range() {
     free("omp_static_far_free.c");
 }
 
+/// `schedule(dynamic, 2)`: a chunk's two iterations run on one thread, in order, so the
+/// updates of `a[2m]` by iterations 2m and 2m + 1 never race (a claim per iteration
+/// reported that race, which no schedule has); chunk m's write of `a[2m + 2]` and chunk
+/// m + 1's read of it do. `guided` with chunks above 1 is refused at its line: its chunk
+/// boundaries are the implementation's.
+#[test]
+fn chunks_of_several_iterations_run_on_one_thread() {
+    free("omp_chunk_free.c");
+    racy("omp_chunk_racy.c", (7, 7));
+    let (code, _, err) = ladr(&["tests/data/unsupported/openmp_guided_chunk.c"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`schedule(guided, c)`"), "{err}");
+    assert!(err.contains("openmp_guided_chunk.c:4"), "{err}");
+}
+
 /// A `parallel for` in a loop of `main`: a team per round, the creations of the third team
 /// on cut by --max-threads. The team needs no test of its size (no `if` clause), so the
 /// code after the first cut creation is dead and dropped; the race in the second team's

@@ -386,6 +386,7 @@ impl Lowering {
         let Some(var) = var else {
             return fail(d, format!("the loop variable `{}` is not declared", l.var));
         };
+        let (l, chunk_size) = self.chunked(d, l, &var, span)?;
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
         let skips = skip.is_some();
@@ -474,6 +475,7 @@ impl Lowering {
                 span,
             )),
         ];
+        items.extend(chunk_size);
         let forever = node(
             Statement::While(node(
                 WhileStatement {
