@@ -426,27 +426,6 @@ impl<'d, 'a> Scan<'d, 'a> {
         }
     }
 
-    /// The part `[Base(g, T), index]` of `p[index]` whose pointer `p` holds the value of
-    /// file-scope `g` read once ([`Step::Base`]), with no pointee type for the objects
-    /// (the path is kept for every object, [`super::objects`]).
-    fn based_element(
-        &self,
-        p: &Node<Expression>,
-        index: &Node<Expression>,
-    ) -> Option<(Path, Option<String>)> {
-        let g = *self
-            .decls
-            .bases
-            .get(&(p as *const Node<Expression> as usize))?;
-        let Expression::Identifier(i) = &p.node else {
-            return None;
-        };
-        let key = self.decls.vars[self.lookup(&i.node.name)?]
-            .pointee_key
-            .clone()?;
-        Some((vec![Step::Base(g, key), self.index_step(index)], None))
-    }
-
     /// The global `e` names, when it owns its blocks ([`super::owned`]).
     fn owner(&self, e: &Node<Expression>) -> Option<VarId> {
         let Expression::Identifier(i) = &e.node else {

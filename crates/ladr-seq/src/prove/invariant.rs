@@ -25,7 +25,7 @@
 //! [`Decls::bases`]: super::decls::Decls::bases
 
 use super::worksharing::{assignment, constant, name_of, Effects};
-use super::Step;
+use super::{Path, Step};
 use ladr_c::syntax::query::{for_each_expr, Operands};
 use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
@@ -59,12 +59,8 @@ pub(super) fn name_offset(e: &Node<Expression>) -> Option<(&str, i64)> {
 
 /// The invariant indices of every function of `bodies` (module doc), added to `out` where
 /// it has no step for the index yet.
-pub fn invariant_indices(
-    bodies: &HashMap<String, &FunctionDefinition>,
-    globals: &HashMap<String, super::VarId>,
-    out: &mut HashMap<usize, Step>,
-    bases: &mut HashMap<usize, super::VarId>,
-) {
+pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usize, Step>) {
+    let (bodies, globals, bases) = (&decls.bodies, &decls.globals, &mut decls.bases);
     for f in bodies.values() {
         let Statement::Compound(items) = &f.statement.node else {
             continue;
@@ -110,5 +106,28 @@ pub fn invariant_indices(
                 });
             }
         }
+    }
+}
+
+impl super::scan::Scan<'_, '_> {
+    /// The part `[Base(g, T), index]` of `p[index]` whose pointer `p` holds the value of
+    /// file-scope `g` read once ([`Step::Base`]), with no pointee type for the objects
+    /// (the path is kept for every object, [`super::objects`]).
+    pub(super) fn based_element(
+        &self,
+        p: &Node<Expression>,
+        index: &Node<Expression>,
+    ) -> Option<(Path, Option<String>)> {
+        let g = *self
+            .decls
+            .bases
+            .get(&(p as *const Node<Expression> as usize))?;
+        let Expression::Identifier(i) = &p.node else {
+            return None;
+        };
+        let key = self.decls.vars[self.lookup(&i.node.name)?]
+            .pointee_key
+            .clone()?;
+        Some((vec![Step::Base(g, key), self.index_step(index)], None))
     }
 }

@@ -960,12 +960,7 @@ pub fn prepare(
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
     let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts);
-    super::invariant::invariant_indices(
-        &decls.bodies,
-        &decls.globals,
-        &mut found,
-        &mut decls.bases,
-    );
+    super::invariant::invariant_indices(decls, &mut found);
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
     decls.claim_ranges = ranges;
