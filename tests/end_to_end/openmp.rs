@@ -649,6 +649,22 @@ fn chunks_of_several_iterations_run_on_one_thread() {
     assert!(err.contains("openmp_guided_chunk.c:4"), "{err}");
 }
 
+/// `num_threads(2) schedule(static, 1)`: OpenMP's round robin runs iteration i on thread
+/// i % 2, so `sum[i % 2] += i` has no race (a claim of any iteration by any thread
+/// reported one); each thread claims its own iterations in order (`static_skip.rs`,
+/// `round_robin`), and with every claim unwound the answer is "no race". Its twin's
+/// iterations 0 and 3, on threads 0 and 1, both update `sum[0]`.
+#[test]
+fn a_sized_team_runs_static_chunks_round_robin() {
+    let (code, out, err) = ladr(&["tests/e2e/omp_round_robin_free.c", "--unwind", "5"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.starts_with("no race found within 2 rounds and 5 unwindings"),
+        "{out}"
+    );
+    racy("omp_round_robin_racy.c", (7, 7));
+}
+
 /// A `parallel for` in a loop of `main`: a team per round, the creations of the third team
 /// on cut by --max-threads. The team needs no test of its size (no `if` clause), so the
 /// code after the first cut creation is dead and dropped; the race in the second team's

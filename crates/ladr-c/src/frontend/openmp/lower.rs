@@ -63,6 +63,9 @@ pub struct Lowering {
     /// For each enclosing `parallel` region: whether OpenMP's defaults size it
     /// ([`super::static_skip::plain_region`]).
     pub plain_regions: Vec<bool>,
+    /// For each enclosing `parallel` region: whether the program sizes its team
+    /// (`num_threads`, `if`, `omp_set_num_threads`; [`super::static_skip`]).
+    pub sized_regions: Vec<bool>,
     /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
     pub has_tasks: bool,
     /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
@@ -192,6 +195,11 @@ impl Lowering {
                     .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))
                     .all(super::static_skip::plain_region),
             );
+            let sized = governing.iter().any(|d| {
+                d.words.first().is_some_and(|w| w == "parallel")
+                    && (d.clause("num_threads").is_some() || d.clause("if").is_some())
+            });
+            self.sized_regions.push(sized || self.team_set_by_program);
         }
         let made_private = governing.len();
         for d in &governing {
@@ -203,6 +211,7 @@ impl Lowering {
         if parallels > 0 {
             self.region_marks.pop();
             self.plain_regions.pop();
+            self.sized_regions.pop();
         }
         self.parallel_depth -= parallels;
         let applied = walked.and_then(|()| {

@@ -228,6 +228,7 @@ pub fn lower(
         team_set_by_program: set_by_program.is_some(),
         identity_free: static_skip::identity_free(unit, &dirs),
         plain_regions: vec![],
+        sized_regions: vec![],
         has_tasks: dirs.iter().any(|d| {
             d.words
                 .iter()

@@ -22,6 +22,10 @@
 //!
 //! Other `static` loops (a chunk size other than 1, a `monotonic:` modifier, an orphaned
 //! `for` whose region is not known here) keep their claims in order.
+//!
+//! In a team the program sizes, `schedule(static, c)` is OpenMP's round robin, exactly:
+//! thread `t` of `T` runs chunks `t`, `t + T`, … ([`Lowering::round_robin`]), with no
+//! shared counter; two chunks of one thread never run at once.
 use super::directive::Directive;
 use super::lower::{clause_privates, Lowering};
 use super::work::Canonical;
@@ -108,6 +112,37 @@ fn one_iteration_chunks(d: &Directive) -> bool {
 }
 
 impl Lowering {
+    /// Whether `d`'s loop runs OpenMP's round robin exactly: `schedule(static, c)` with a
+    /// chunk size, in a team the program sizes (`num_threads`, `if`,
+    /// `omp_set_num_threads`). Thread `t` of a team of `T` then runs chunks `t`, `t + T`,
+    /// … in order, and no other thread runs them ([`super::work`]); two chunks of one
+    /// thread never run at once (`sum[i % 4] += x[i]` under `num_threads(4)
+    /// schedule(static, 1)`: each thread its own element).
+    pub(super) fn round_robin(&self, d: &Directive) -> bool {
+        let Some(args) = d.clause("schedule").and_then(|c| c.args.as_deref()) else {
+            return false;
+        };
+        let Some((kind, _)) = args.split_once(',') else {
+            return false;
+        };
+        let kind: Vec<&str> = kind
+            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if !matches!(kind.as_slice(), ["static"] | ["monotonic", "static"])
+            || self.claims_epoch.is_some()
+        {
+            return false;
+        }
+        if d.words.first().is_some_and(|w| w == "parallel") {
+            d.clause("num_threads").is_some()
+                || d.clause("if").is_some()
+                || self.team_set_by_program
+        } else {
+            self.parallel_depth > 0 && self.sized_regions.last() == Some(&true)
+        }
+    }
+
     /// Whether the claims of the `static` loop `l` of directive `d` may skip (module header).
     pub(super) fn static_may_skip(&self, d: &Directive, l: &Canonical) -> bool {
         if !self.identity_free || self.team_set_by_program || !one_iteration_chunks(d) {

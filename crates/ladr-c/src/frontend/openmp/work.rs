@@ -207,6 +207,49 @@ fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Stateme
     expr_stmt(assign(lhs, rhs, span))
 }
 
+/// `long name = init;` as a block item.
+fn long_decl(name: &str, init: Option<Node<Expression>>, span: Span) -> Node<BlockItem> {
+    decl_item(simple_decl(
+        &[TypeSpecifier::Long],
+        name,
+        None,
+        false,
+        init,
+        span,
+    ))
+}
+
+/// The claims of OpenMP's round robin (`static_skip::round_robin`): no shared counter,
+/// thread `t` of `T` takes chunk `k = t + turn * T` of its `turn`-th claim (`turn` counts
+/// from 0 at each encounter); nothing to re-arm, nothing counted at the failing claim.
+fn round_robin_claims(
+    turn: &str,
+    n: usize,
+    span: Span,
+) -> (String, Vec<Node<Statement>>, Vec<Node<Statement>>) {
+    let k = names::omp("k", n);
+    let next = binop(
+        BinaryOperator::Plus,
+        ident(names::OMP_THREAD_NUM, span),
+        binop(
+            BinaryOperator::Multiply,
+            ident(turn, span),
+            ident(names::OMP_TEAM_SIZE, span),
+            span,
+        ),
+        span,
+    );
+    let take = vec![
+        set(ident(&k, span), next, span),
+        set(
+            ident(turn, span),
+            binop(BinaryOperator::Plus, ident(turn, span), int(1, span), span),
+            span,
+        ),
+    ];
+    (k, take, vec![])
+}
+
 /// The farthest a claim skips beyond the counter: `k * step` stays far from the range of
 /// `long` (a loop has at most a few claims per thread within the unwinding).
 const SKIP_CAP: u64 = 2147483647;
@@ -390,7 +433,11 @@ impl Lowering {
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
         let skips = skip.is_some();
-        let (k, take, give_up) = self.claims(span, skip);
+        let turn = names::omp("rr", self.fresh());
+        let (k, take, give_up) = match self.round_robin(d) {
+            true => round_robin_claims(&turn, self.fresh(), span),
+            false => self.claims(span, skip),
+        };
         let i = || ident(&l.var, span);
         let mut loop_items = take;
         let at = |k| binop(BinaryOperator::Multiply, k, l.step.clone(), span);
@@ -466,16 +513,10 @@ impl Lowering {
         let mut items = vec![
             decl_item(var.declare(&l.var, Form::Same, None, false, span)),
             decl_item(var.declare(&candidate, Form::Same, None, false, span)),
-            decl_item(simple_decl(
-                &[TypeSpecifier::Long],
-                &k,
-                None,
-                false,
-                None,
-                span,
-            )),
+            long_decl(&k, None, span),
         ];
         items.extend(chunk_size);
+        items.push(long_decl(&turn, Some(int(0, span)), span));
         let forever = node(
             Statement::While(node(
                 WhileStatement {
