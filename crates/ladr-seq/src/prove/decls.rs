@@ -357,6 +357,7 @@ impl<'a> Decls<'a> {
             .iter()
             .any(|c| matches!(c, StorageClassSpecifier::ThreadLocal));
         let facts = self.type_facts(specs, declarator, 0);
+        let scalar_pointee = scalar_pointee(specs, declarator);
         Var {
             name: name.to_string(),
             function: function.map(str::to_string),
@@ -370,8 +371,8 @@ impl<'a> Decls<'a> {
             position: None,
             shape: super::element::shape(specs, declarator),
             plain: super::element::plain(specs, declarator),
-            scalar_pointee: scalar_pointee(specs, declarator),
-            pointee_key: scalar_pointee(specs, declarator)
+            scalar_pointee,
+            pointee_key: scalar_pointee
                 .then(|| format!("{:?}", ladr_c::syntax::build::type_specifiers(specs))),
             wide_integer: wide_integer(specs, declarator),
             longs: ladr_c::syntax::build::type_specifiers(specs)

@@ -76,8 +76,8 @@ struct Use {
 /// Two indices of one value every thread read alike ([`Step::Inv`], of a variable in
 /// `stable`) are equal at equal offsets and different at different ones.
 fn may_overlap(
-    a: &Path,
-    b: &Path,
+    a: &[Step],
+    b: &[Step],
     (decls, stable): (&Decls, &HashSet<VarId>),
     same_routine: bool,
 ) -> bool {
@@ -93,12 +93,7 @@ fn may_overlap(
         (Some(Step::Base(g, s)), Some(Step::Base(h, t)))
             if g == h && s == t && stable.contains(g) =>
         {
-            return may_overlap(
-                &a[1..].to_vec(),
-                &b[1..].to_vec(),
-                (decls, stable),
-                same_routine,
-            );
+            return may_overlap(&a[1..], &b[1..], (decls, stable), same_routine);
         }
         (Some(Step::Base(..)), _) | (_, Some(Step::Base(..))) => return true,
         _ => {}

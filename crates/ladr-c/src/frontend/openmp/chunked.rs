@@ -26,20 +26,13 @@
 use super::directive::Directive;
 use super::lower::{fail, Lowering, R};
 use super::outline::expression;
+use super::static_skip::schedule;
 use super::vars::{Form, Var};
-use super::work::Canonical;
+use super::work::{long_decl, Canonical};
 use crate::syntax::build::*;
 use crate::syntax::names;
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
-
-/// The chunk size text of `d`'s `schedule` (none: no chunk size, or `1`).
-fn chunk_text(d: &Directive) -> Option<String> {
-    let args = d.clause("schedule")?.args.as_deref()?;
-    let (_, size) = args.split_once(',')?;
-    let size = size.trim();
-    (size != "1").then(|| size.to_string())
-}
 
 impl Lowering {
     /// `d`'s loop `l` claiming chunks when its schedule has chunks of several iterations
@@ -52,15 +45,12 @@ impl Lowering {
         var: &Var,
         span: Span,
     ) -> R<(Canonical, Vec<Node<BlockItem>>)> {
-        let Some(text) = chunk_text(d) else {
+        // The chunk size's text, when it is not `1`.
+        let Some(text) = schedule(d).and_then(|(_, c)| c.filter(|c| *c != "1")) else {
             return Ok((l, vec![]));
         };
-        let kind = d
-            .clause("schedule")
-            .and_then(|c| c.args.as_deref())
-            .unwrap_or("")
-            .to_string();
-        if kind.contains("guided") {
+        let args = d.clause("schedule").and_then(|c| c.args.as_deref());
+        if args.is_some_and(|a| a.contains("guided")) {
             return fail(d, "`schedule(guided, c)` with a chunk size above 1");
         }
         if d.clause("lastprivate").is_some() {
@@ -82,16 +72,9 @@ impl Lowering {
         let size = names::omp("chunk", n);
         let first = names::omp("first", n);
         let j = names::omp("j", n);
-        let c = expression(d, &text, "schedule")?;
+        let c = expression(d, text, "schedule")?;
         let decls = vec![
-            decl_item(simple_decl(
-                &[TypeSpecifier::Long],
-                &size,
-                None,
-                false,
-                Some(c),
-                span,
-            )),
+            long_decl(&size, Some(c), span),
             item(assume(
                 binop(
                     BinaryOperator::GreaterOrEqual,
@@ -157,14 +140,7 @@ impl Lowering {
         let body = block(
             vec![
                 decl_item(var.declare(&first, Form::Same, Some(iv()), false, span)),
-                decl_item(simple_decl(
-                    &[TypeSpecifier::Long],
-                    &j,
-                    None,
-                    false,
-                    None,
-                    span,
-                )),
+                long_decl(&j, None, span),
                 item(chunk_loop),
             ],
             span,

@@ -60,12 +60,9 @@ pub struct Lowering {
     pub team_set_by_program: bool,
     /// Whether nothing in the unit tells a team's threads apart ([`super::static_skip`]).
     pub identity_free: bool,
-    /// For each enclosing `parallel` region: whether OpenMP's defaults size it
-    /// ([`super::static_skip::plain_region`]).
-    pub plain_regions: Vec<bool>,
-    /// For each enclosing `parallel` region: whether the program sizes its team
-    /// (`num_threads`, `if`, `omp_set_num_threads`; [`super::static_skip`]).
-    pub sized_regions: Vec<bool>,
+    /// For each enclosing `parallel` region: its `parallel` directives (the team's size and
+    /// data-sharing, [`super::static_skip`]).
+    pub regions: Vec<Vec<Directive>>,
     /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
     pub has_tasks: bool,
     /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
@@ -189,17 +186,13 @@ impl Lowering {
             self.loop_depth = 0;
             self.region_marks
                 .push((self.scopes.len(), self.privatised.len()));
-            self.plain_regions.push(
+            self.regions.push(
                 governing
                     .iter()
                     .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))
-                    .all(super::static_skip::plain_region),
+                    .cloned()
+                    .collect(),
             );
-            let sized = governing.iter().any(|d| {
-                d.words.first().is_some_and(|w| w == "parallel")
-                    && (d.clause("num_threads").is_some() || d.clause("if").is_some())
-            });
-            self.sized_regions.push(sized || self.team_set_by_program);
         }
         let made_private = governing.len();
         for d in &governing {
@@ -210,8 +203,7 @@ impl Lowering {
             .truncate(self.privatised.len() - made_private);
         if parallels > 0 {
             self.region_marks.pop();
-            self.plain_regions.pop();
-            self.sized_regions.pop();
+            self.regions.pop();
         }
         self.parallel_depth -= parallels;
         let applied = walked.and_then(|()| {

@@ -186,8 +186,8 @@ pub fn lower(
             "an OpenMP directive ladr cannot read".to_string(),
         )
     })?;
-    let calls = uses_runtime(unit);
-    if dirs.is_empty() && !calls {
+    let calls = runtime_calls(unit);
+    if dirs.is_empty() && calls.is_empty() {
         return Ok(Lowered::default());
     }
     let copy;
@@ -226,9 +226,8 @@ pub fn lower(
         claims_epoch: None,
         constructs: vec![],
         team_set_by_program: set_by_program.is_some(),
-        identity_free: static_skip::identity_free(unit, &dirs),
-        plain_regions: vec![],
-        sized_regions: vec![],
+        identity_free: static_skip::identity_free(unit, &dirs, &calls),
+        regions: vec![],
         has_tasks: dirs.iter().any(|d| {
             d.words
                 .iter()
@@ -479,20 +478,21 @@ fn attach(
     Ok(())
 }
 
-fn uses_runtime(unit: &TranslationUnit) -> bool {
-    struct U(bool);
+/// The OpenMP runtime functions (`omp_…`) the unit calls.
+fn runtime_calls(unit: &TranslationUnit) -> HashSet<String> {
+    struct U(HashSet<String>);
     impl Visitor for U {
         type Error = std::convert::Infallible;
         fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
             if let Expression::Call(c) = &e.node {
-                if callee_name(&c.node).is_some_and(|n| n.starts_with("omp_")) {
-                    self.0 = true;
+                if let Some(n) = callee_name(&c.node).filter(|n| n.starts_with("omp_")) {
+                    self.0.insert(n.to_string());
                 }
             }
             Ok(Walk::Descend)
         }
     }
-    let mut u = U(false);
+    let mut u = U(HashSet::new());
     let Ok(()) = visit::unit(&mut u, unit);
     u.0
 }

@@ -29,6 +29,7 @@
 use super::directive::Directive;
 use super::lower::{clause_privates, Lowering};
 use super::work::Canonical;
+use crate::syntax::build::has_storage;
 use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit::{self, Visitor};
 use crate::syntax::walk::Walk;
@@ -54,61 +55,66 @@ const NEUTRAL_RUNTIME: &[&str] = &[
 /// Directives that read or keep a thread's identity.
 const IDENTITY_DIRECTIVES: &[&str] = &["master", "masked", "threadprivate", "copyin"];
 
-/// Whether nothing in the unit tells one thread of a team from another (module header).
-pub(super) fn identity_free(unit: &TranslationUnit, dirs: &[Directive]) -> bool {
-    struct Identity(bool);
-    impl Visitor for Identity {
+/// Whether nothing in the unit tells one thread of a team from another (module header):
+/// `calls` are the runtime functions the unit calls.
+pub(super) fn identity_free(
+    unit: &TranslationUnit,
+    dirs: &[Directive],
+    calls: &HashSet<String>,
+) -> bool {
+    struct ThreadLocal(bool);
+    impl Visitor for ThreadLocal {
         type Error = std::convert::Infallible;
-        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Self::Error> {
-            if let Expression::Call(c) = &e.node {
-                if let Expression::Identifier(id) = &c.node.callee.node {
-                    let n = id.node.name.as_str();
-                    if n.starts_with("omp_") && !NEUTRAL_RUNTIME.contains(&n) {
-                        self.0 = true;
-                    }
-                }
-            }
-            Ok(Walk::Descend)
-        }
         fn declaration(&mut self, d: &Node<Declaration>) -> Result<Walk, Self::Error> {
-            let thread_local = d.node.specifiers.iter().any(|s| {
-                matches!(&s.node, DeclarationSpecifier::StorageClass(c)
-                    if c.node == StorageClassSpecifier::ThreadLocal)
-            });
-            self.0 |= thread_local;
+            self.0 |= has_storage(&d.node, StorageClassSpecifier::ThreadLocal);
             Ok(Walk::Descend)
         }
     }
+    let by_call = calls.iter().any(|n| !NEUTRAL_RUNTIME.contains(&n.as_str()));
     let by_directive = dirs.iter().any(|d| {
         d.words
             .iter()
             .any(|w| IDENTITY_DIRECTIVES.contains(&w.as_str()))
     });
-    let mut v = Identity(by_directive);
+    let mut v = ThreadLocal(by_call || by_directive);
     let Ok(()) = visit::unit(&mut v, unit);
     !v.0
 }
 
+/// Whether the program sizes the team of the `parallel` directive `d` itself
+/// (`num_threads`, `if`).
+fn sizes_team(d: &Directive) -> bool {
+    d.clause("num_threads").is_some() || d.clause("if").is_some()
+}
+
 /// Whether the `parallel` directive `d` leaves its team's size and its default
 /// data-sharing to OpenMP's defaults (no `num_threads`, no `if`, `default` shared or none).
-pub(super) fn plain_region(d: &Directive) -> bool {
+fn plain_region(d: &Directive) -> bool {
     let default_ok = d
         .clause("default")
         .is_none_or(|c| matches!(c.args.as_deref().map(str::trim), Some("shared" | "none")));
-    d.clause("num_threads").is_none() && d.clause("if").is_none() && default_ok
+    !sizes_team(d) && default_ok
+}
+
+/// `d`'s `schedule` clause: the words of its kind (`monotonic`, `static`, …) and the text
+/// of its chunk size, if it has one.
+pub(super) fn schedule(d: &Directive) -> Option<(Vec<&str>, Option<&str>)> {
+    let args = d.clause("schedule")?.args.as_deref()?;
+    let (kind, chunk) = match args.split_once(',') {
+        Some((kind, chunk)) => (kind, Some(chunk.trim())),
+        None => (args, None),
+    };
+    let words = kind
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    Some((words, chunk))
 }
 
 /// Whether `d`'s schedule is `static` with at most one iteration per chunk in a team of
 /// at least as many threads as iterations: `static` or `static, 1`, no modifier.
 fn one_iteration_chunks(d: &Directive) -> bool {
-    let Some(args) = d.clause("schedule").and_then(|c| c.args.as_deref()) else {
-        return false;
-    };
-    let words: Vec<&str> = args
-        .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    matches!(words.as_slice(), ["static"] | ["static", "1"])
+    matches!(schedule(d), Some((kind, None | Some("1"))) if kind == ["static"])
 }
 
 impl Lowering {
@@ -119,28 +125,27 @@ impl Lowering {
     /// thread never run at once (`sum[i % 4] += x[i]` under `num_threads(4)
     /// schedule(static, 1)`: each thread its own element).
     pub(super) fn round_robin(&self, d: &Directive) -> bool {
-        let Some(args) = d.clause("schedule").and_then(|c| c.args.as_deref()) else {
+        let Some((kind, Some(_))) = schedule(d) else {
             return false;
         };
-        let Some((kind, _)) = args.split_once(',') else {
-            return false;
-        };
-        let kind: Vec<&str> = kind
-            .split(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
-            .filter(|w| !w.is_empty())
-            .collect();
         if !matches!(kind.as_slice(), ["static"] | ["monotonic", "static"])
             || self.claims_epoch.is_some()
         {
             return false;
         }
+        self.region_of(d)
+            .is_some_and(|r| self.team_set_by_program || r.into_iter().any(sizes_team))
+    }
+
+    /// The `parallel` directives of the region whose team runs `d`'s loop: `d` itself for
+    /// a combined `parallel for`, the enclosing region's for a `for` inside one; none for
+    /// an orphaned `for` (its region is not known here).
+    fn region_of<'d>(&'d self, d: &'d Directive) -> Option<Vec<&'d Directive>> {
         if d.words.first().is_some_and(|w| w == "parallel") {
-            d.clause("num_threads").is_some()
-                || d.clause("if").is_some()
-                || self.team_set_by_program
-        } else {
-            self.parallel_depth > 0 && self.sized_regions.last() == Some(&true)
+            return Some(vec![d]);
         }
+        let region = self.regions.last().filter(|_| self.parallel_depth > 0)?;
+        Some(region.iter().collect())
     }
 
     /// Whether the claims of the `static` loop `l` of directive `d` may skip (module header).
@@ -148,16 +153,16 @@ impl Lowering {
         if !self.identity_free || self.team_set_by_program || !one_iteration_chunks(d) {
             return false;
         }
+        let Some(region) = self.region_of(d) else {
+            return false;
+        };
+        if !region.into_iter().all(plain_region) {
+            return false;
+        }
         let mut private: HashSet<String> = clause_privates(d).into_iter().collect();
-        if d.words.first().is_some_and(|w| w == "parallel") {
-            if !plain_region(d) {
-                return false;
-            }
-        } else {
+        if d.words.first().is_none_or(|w| w != "parallel") {
             // A `for` in a region: the region's own privates and locals count too.
-            let (Some(true), Some(&(scopes, privatised))) =
-                (self.plain_regions.last(), self.region_marks.last())
-            else {
+            let Some(&(scopes, privatised)) = self.region_marks.last() else {
                 return false;
             };
             private.extend(self.privatised[privatised..].iter().flatten().cloned());

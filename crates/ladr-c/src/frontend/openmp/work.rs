@@ -208,7 +208,7 @@ fn set(lhs: Node<Expression>, rhs: Node<Expression>, span: Span) -> Node<Stateme
 }
 
 /// `long name = init;` as a block item.
-fn long_decl(name: &str, init: Option<Node<Expression>>, span: Span) -> Node<BlockItem> {
+pub(super) fn long_decl(name: &str, init: Option<Node<Expression>>, span: Span) -> Node<BlockItem> {
     decl_item(simple_decl(
         &[TypeSpecifier::Long],
         name,
@@ -433,10 +433,11 @@ impl Lowering {
         let candidate = names::omp("candidate", self.fresh());
         let skip = self.claim_skip(d, &l, &candidate, span);
         let skips = skip.is_some();
-        let turn = names::omp("rr", self.fresh());
-        let (k, take, give_up) = match self.round_robin(d) {
-            true => round_robin_claims(&turn, self.fresh(), span),
-            false => self.claims(span, skip),
+        // OpenMP's round robin: the thread's count of its claims, no shared counter.
+        let turn = self.round_robin(d).then(|| names::omp("rr", self.fresh()));
+        let (k, take, give_up) = match &turn {
+            Some(turn) => round_robin_claims(turn, self.fresh(), span),
+            None => self.claims(span, skip),
         };
         let i = || ident(&l.var, span);
         let mut loop_items = take;
@@ -516,7 +517,7 @@ impl Lowering {
             long_decl(&k, None, span),
         ];
         items.extend(chunk_size);
-        items.push(long_decl(&turn, Some(int(0, span)), span));
+        items.extend(turn.map(|t| long_decl(&t, Some(int(0, span)), span)));
         let forever = node(
             Statement::While(node(
                 WhileStatement {
