@@ -378,6 +378,15 @@ fn polybench_blocks_through_spliced_functions_are_proved() {
     );
 }
 
+/// A wavefront (DataRaceBench's jacobi-2d kernel): rows `3*i - 2*t + d` of the team's
+/// shared `t` (`d` in -1..=1) are apart for two iterations (prove/affine.rs), and the
+/// inner loop's columns, bounded relative to `t` and `i`, stay in their row; the twin
+/// reads the row iteration `i - 1` writes.
+#[test]
+fn wavefront_rows_of_a_shared_step_are_proved_apart() {
+    proved_with_racy_twin("omp_wavefront_free.c", "omp_wavefront_racy.c", (10, 10));
+}
+
 /// SV-COMP's `pthread-numerical-integration` shape: a global counter only `main` writes, a
 /// create loop to `nt` (a copy of `n`) and a join loop to `n`, `main`'s locals declared
 /// at its top (their `normalise` havoc takes no address): after the join loop `main`

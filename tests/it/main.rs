@@ -22,6 +22,7 @@ mod print_corpus;
 mod print_roundtrip;
 mod proof_shrink;
 mod prove;
+mod prove_affine;
 mod prove_alias;
 mod prove_asm;
 mod prove_barrier;

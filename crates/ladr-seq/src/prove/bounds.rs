@@ -21,6 +21,7 @@
 //!  * a claim loop's variable after its exit test (`worksharing::exit_test`): `[lb, E)`
 //!    (`[lb, E]` of a test `i <= E`).
 
+use super::affine::{add, linear, Linear};
 use super::alias::const_value;
 use super::decls::{ClaimEnd, ClaimRanges};
 use super::values::{Roots, Value};
@@ -124,6 +125,7 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
         };
         let uses = super::alias::uses_of(&f.node);
         let mut b = Bounds {
+            relative: vec![],
             facts: &facts,
             known: &known,
             globals: &globals,
@@ -290,6 +292,9 @@ struct Bounds<'f> {
     ),
     /// The counters of the enclosing loops: name, lowest value, one past the highest.
     ranges: Vec<(String, i64, Bound)>,
+    /// The enclosing loops' counters of bounds relative to fixed locals: name, lowest
+    /// value, one past the highest ([`Bounds::relative_counter`]).
+    relative: Vec<(String, Linear, Linear)>,
     out: &'f mut HashSet<usize>,
 }
 
@@ -342,9 +347,6 @@ impl Bounds<'_> {
 
     /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
     fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, Bound)> {
-        if !self.local(j) {
-            return None;
-        }
         let Expression::BinaryOperator(c) = &w.expression.node else {
             return None;
         };
@@ -362,17 +364,75 @@ impl Bounds<'_> {
             BinaryOperator::LessOrEqual if is_j => end.shifted(1)?,
             _ => return None,
         };
+        self.counted(j, w).then_some((c0, hi))
+    }
+
+    /// Is `w`'s body one that only its last statement's `j++` moves `j` in (`j` a local
+    /// whose address is never taken, not declared in the body, no `goto` entering it)?
+    fn counted(&self, j: &str, w: &WhileStatement) -> bool {
         let Statement::Compound(items) = &w.statement.node else {
-            return None;
+            return false;
         };
-        if !items.last().is_some_and(|i| increments(i, j)) {
-            return None;
+        if !self.local(j) || !items.last().is_some_and(|i| increments(i, j)) {
+            return false;
         }
         let body = Body::of_statement(&w.statement, j);
         let entered = body.labels.iter().any(|l| {
             self.facts.gotos.get(l).copied().unwrap_or(0) != body.gotos.get(l).copied().unwrap_or(0)
         });
-        (body.writes == 1 && body.declarations == 0 && !entered).then_some((c0, hi))
+        body.writes == 1 && body.declarations == 0 && !entered
+    }
+
+    /// The range `[lo, hi)` of the counter `j` of `j = start; while (j < E) { … j++; }`
+    /// (or `j <= E`) inside the body, as linear forms of locals (address never taken) that
+    /// neither the body writes nor declares: their values at the loop's start are theirs
+    /// throughout it (module doc).
+    fn relative_counter(
+        &self,
+        j: &str,
+        start: &Node<Expression>,
+        w: &WhileStatement,
+    ) -> Option<(Linear, Linear)> {
+        let lo = linear(start)?;
+        let Expression::BinaryOperator(c) = &w.expression.node else {
+            return None;
+        };
+        if super::worksharing::name_of(&c.node.lhs) != Some(j) {
+            return None;
+        }
+        let mut hi = linear(&c.node.rhs)?;
+        match c.node.operator.node {
+            BinaryOperator::Less => {}
+            BinaryOperator::LessOrEqual => hi.1 = hi.1.checked_add(1)?,
+            _ => return None,
+        }
+        let fixed = |n: &String| {
+            let body = Body::of_statement(&w.statement, n);
+            n != j && self.local(n) && body.writes == 0 && body.declarations == 0
+        };
+        let names_fixed = lo.0.keys().chain(hi.0.keys()).all(fixed);
+        (names_fixed && self.counted(j, w)).then_some((lo, hi))
+    }
+
+    /// The constant range `[lo, hi)` of `j + E` of the innermost relative counter `j`
+    /// whose bounds' names `E` cancels.
+    fn relative_range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {
+        let (names, b) = linear(e)?;
+        for (j, lo, hi) in self.relative.iter().rev() {
+            if names.get(j) != Some(&1) {
+                continue;
+            }
+            let mut rest = names.clone();
+            rest.remove(j);
+            let (l, h) = (
+                add(lo.clone(), (rest.clone(), b), 1)?,
+                add(hi.clone(), (rest, b), 1)?,
+            );
+            if l.0.is_empty() && h.0.is_empty() {
+                return Some((l.1, h.1));
+            }
+        }
+        None
     }
 
     /// `x = lb + c / D % N * s;` ([`super::collapse::digit`]) with `c` known not negative,
@@ -519,10 +579,12 @@ impl Bounds<'_> {
         for (k, i) in indices.iter().enumerate().skip(1) {
             // A dimension not known is at least 1 (C11 6.7.6.2p5): index 0 is within it.
             let d = dims.get(k - 1).cloned().flatten().unwrap_or(Dim::Const(1));
-            if self
-                .range(i)
-                .is_some_and(|(lo, hi)| lo >= 0 && hi.within(&d))
-            {
+            let within = |(lo, hi): (i64, Bound)| lo >= 0 && hi.within(&d);
+            let relative = || {
+                self.relative_range(i)
+                    .map(|(lo, hi)| (lo, Bound::Const(hi)))
+            };
+            if self.range(i).is_some_and(within) || relative().is_some_and(within) {
                 let node: &Node<Expression> = i;
                 self.out.insert(node as *const Node<Expression> as usize);
             }
@@ -551,18 +613,32 @@ impl Visitor for Bounds<'_> {
                     Statement::While(w) => k
                         .checked_sub(1)
                         .and_then(|p| counter_start(&items[p]))
-                        .and_then(|(j, c0)| Some((j, self.value_of(c0)?)))
-                        .and_then(|(j, c0)| Some((j, self.counter(j, c0, &w.node)?, w))),
+                        .map(|(j, c0)| (j, c0, w)),
                     _ => None,
                 },
                 _ => None,
             };
-            match looped {
-                Some((j, (lo, hi), w)) => {
+            let ranged = looped.and_then(|(j, c0, w)| {
+                let constant = self
+                    .value_of(c0)
+                    .and_then(|c0| self.counter(j, c0, &w.node));
+                let range = match constant {
+                    Some((lo, hi)) => Ok((lo, hi)),
+                    None => Err(self.relative_counter(j, c0, &w.node)?),
+                };
+                Some((j, range, w))
+            });
+            match ranged {
+                Some((j, range, w)) => {
                     let _ = visit::expr(self, &w.node.expression);
-                    self.ranges.push((j.to_string(), lo, hi));
+                    let (ranges, relative) = (self.ranges.len(), self.relative.len());
+                    match range {
+                        Ok((lo, hi)) => self.ranges.push((j.to_string(), lo, hi)),
+                        Err((lo, hi)) => self.relative.push((j.to_string(), lo, hi)),
+                    }
                     let _ = visit::stmt(self, &w.node.statement);
-                    self.ranges.pop();
+                    self.ranges.truncate(ranges);
+                    self.relative.truncate(relative);
                 }
                 None => {
                     let _ = visit::block_item(self, item);

@@ -36,11 +36,10 @@
 //! [`super::Step::Iter`] of the counter: two threads making such an access at once hold
 //! different `c`, as two threads of a worksharing loop hold different iterations.
 
+use super::affine::Indices;
 use super::decls::{Var, VarId};
 use super::disjoint::has_labels;
-use super::worksharing::{
-    address_of_name, automatic, effects_of_items, havocs, name_of, Effects, Indices,
-};
+use super::worksharing::{address_of_name, automatic, effects_of_items, havocs, name_of, Effects};
 use super::Step;
 use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
@@ -100,8 +99,8 @@ pub fn chunk_indices(
         }
         for c in mine {
             for (&key, step) in &c.indices {
-                if let Step::Iter(_, a, b) = step {
-                    out.insert(key, Step::Iter(id, *a, *b));
+                if let Step::Iter(_, a, b, t) = step {
+                    out.insert(key, Step::Iter(id, *a, *b, t.clone()));
                 }
             }
         }
@@ -173,6 +172,9 @@ fn claim_of(f: &FunctionDefinition) -> Option<Claim> {
         i: &c,
         id: 0,
         out: &mut indices,
+        inv: HashMap::new(),
+        shared: vec![],
+        signed: false,
     };
     for i in rest {
         let _ = visit::block_item(&mut found, i);

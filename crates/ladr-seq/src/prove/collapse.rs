@@ -243,7 +243,7 @@ pub(super) fn collapsed(
                 && name_of(&outer.node.rhs) == Some(j)
             {
                 let key = &*inner.node.rhs as *const Node<Expression> as usize;
-                out.insert(key, super::Step::Iter(id, 1, 0));
+                out.insert(key, super::Step::Iter(id, 1, 0, vec![]));
             }
         });
     }

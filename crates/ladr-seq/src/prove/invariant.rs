@@ -24,6 +24,7 @@
 //!
 //! [`Decls::bases`]: super::decls::Decls::bases
 
+use super::decls::VarId;
 use super::worksharing::{assignment, constant, name_of, Effects};
 use super::{Path, Step};
 use ladr_c::syntax::query::{for_each_expr, Operands};
@@ -57,6 +58,44 @@ pub(super) fn name_offset(e: &Node<Expression>) -> Option<(&str, i64)> {
     }
 }
 
+/// The automatic locals of `f` that hold the value a file-scope variable had when the
+/// call read it (module doc): each local's name, with that variable, and the top-level
+/// statement that writes it.
+pub(super) fn invariant_locals(
+    f: &FunctionDefinition,
+    globals: &HashMap<String, VarId>,
+) -> HashMap<String, (VarId, usize)> {
+    let mut out = HashMap::new();
+    let Statement::Compound(items) = &f.statement.node else {
+        return out;
+    };
+    let mut whole = Effects::default();
+    let _ = visit::stmt(&mut whole, &f.statement);
+    let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
+    for item in items {
+        let Some((v, value)) = assignment(item) else {
+            continue;
+        };
+        let Some(&g) = name_of(value).and_then(|g| globals.get(g)) else {
+            continue;
+        };
+        // `v`'s one write, this one, before any mention and with no label before.
+        let Some(k) = super::values::single_write(items, v) else {
+            continue;
+        };
+        let declared_once = whole.declared.iter().filter(|d| *d == v).count() == 1;
+        let local = std::ptr::eq(&items[k], item)
+            && declared_once
+            && !params.iter().any(|p| p == v)
+            && !globals.contains_key(v)
+            && super::worksharing::automatic(&f.statement, v);
+        if local {
+            out.insert(v.to_string(), (g, k));
+        }
+    }
+    out
+}
+
 /// The invariant indices of every function of `bodies` (module doc), added to `out` where
 /// it has no step for the index yet.
 pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usize, Step>) {
@@ -65,29 +104,7 @@ pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usiz
         let Statement::Compound(items) = &f.statement.node else {
             continue;
         };
-        let mut whole = Effects::default();
-        let _ = visit::stmt(&mut whole, &f.statement);
-        let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
-        for item in items {
-            let Some((v, value)) = assignment(item) else {
-                continue;
-            };
-            let Some(&g) = name_of(value).and_then(|g| globals.get(g)) else {
-                continue;
-            };
-            // `v`'s one write, this one, before any mention and with no label before.
-            let Some(k) = super::values::single_write(items, v) else {
-                continue;
-            };
-            let declared_once = whole.declared.iter().filter(|d| *d == v).count() == 1;
-            let local = std::ptr::eq(&items[k], item)
-                && declared_once
-                && !params.iter().any(|p| p == v)
-                && !globals.contains_key(v)
-                && super::worksharing::automatic(&f.statement, v);
-            if !local {
-                continue;
-            }
+        for (v, (g, k)) in invariant_locals(f, globals) {
             for later in &items[k + 1..] {
                 for_each_expr(later, Operands::All, |e| {
                     let Expression::BinaryOperator(b) = &e.node else {
@@ -96,10 +113,10 @@ pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usiz
                     if b.node.operator.node != BinaryOperator::Index {
                         return;
                     }
-                    if name_of(&b.node.lhs) == Some(v) {
+                    if name_of(&b.node.lhs) == Some(v.as_str()) {
                         bases.insert(&*b.node.lhs as *const Node<Expression> as usize, g);
                     }
-                    if let Some(c) = offset(&b.node.rhs, v) {
+                    if let Some(c) = offset(&b.node.rhs, &v) {
                         let key = &*b.node.rhs as *const Node<Expression> as usize;
                         out.entry(key).or_insert(Step::Inv(g, c));
                     }

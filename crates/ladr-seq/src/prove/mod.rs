@@ -31,6 +31,7 @@
 //!    no shared objects; named accesses of one automatic local are of one call's object.
 
 mod access;
+mod affine;
 mod alias;
 mod asm;
 mod barrier;
@@ -79,11 +80,12 @@ pub enum Step {
     /// create of the slot `&B[i]` in the same round of the loop ([`slot`]). No running
     /// thread has it.
     Fresh,
-    /// An index `α·i + β` (`.1` = α, `.2` = β) of the loop variable `i` of the claim loop
-    /// `.0` ([`worksharing`]): two threads that make such an access at once run different
-    /// iterations, so two accesses with one such step by two threads touch different
-    /// elements.
-    Iter(usize, i64, i64),
+    /// An index `α·i + β + Σ κ·v` (`.1` = α, `.2` = β, `.3` the `(g, κ)` of locals `v`
+    /// holding file-scope `g`'s value, by `g`) of the loop variable `i` of the claim loop
+    /// `.0` ([`worksharing`], [`affine`]): two threads that make such an access at once
+    /// run different iterations, so two accesses with one such step by two threads touch
+    /// different elements (with one α and terms: [`affine::iterations_apart`]).
+    Iter(usize, i64, i64, Vec<(VarId, i64)>),
     /// An index `v + c` (`.1` = c) of a local `v` that holds the value file-scope variable
     /// `.0` had when its function read it ([`invariant`]): two threads that make such
     /// accesses at once read one value when `.0` is written only while no other thread

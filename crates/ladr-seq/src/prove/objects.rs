@@ -102,7 +102,7 @@ fn may_overlap(
     for (x, y) in a.iter().zip(b) {
         if !equal_so_far {
             match (x, y) {
-                (Step::Iter(..), Step::Iter(..)) if x == y => return false,
+                _ if super::affine::iterations_apart(x, y, stable) => return false,
                 _ if index(x) && index(y) => continue,
                 _ => return true,
             }
@@ -116,7 +116,7 @@ fn may_overlap(
             (Step::Own, Step::Own) if same_routine => return false,
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             // Two threads at once run different iterations ([`super::worksharing`]).
-            (Step::Iter(..), Step::Iter(..)) if x == y => return false,
+            _ if super::affine::iterations_apart(x, y, stable) => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
                 return shared.contains(f) || shared.contains(g);
@@ -479,7 +479,7 @@ fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
     } else if seen.iteration || seen.chunk {
         (
             "worksharing",
-            "accesses that may run in parallel are of one worksharing loop's iterations at one index of its loop variable, which two threads never run at once (or touch different members or constant indices)",
+            "accesses that may run in parallel are of one worksharing loop's iterations at indices α·i + β of its loop variable that no two iterations share, and two threads never run one iteration at once (or touch different members or constant indices)",
         )
     } else if seen.disjoint {
         (

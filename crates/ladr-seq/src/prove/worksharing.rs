@@ -233,31 +233,6 @@ pub(super) fn constant(e: &Node<Expression>) -> Option<i64> {
     }
 }
 
-/// `e` as `α·i + β` of the variable named `i` (constants α, β).
-fn affine(e: &Node<Expression>, i: &str) -> Option<(i64, i64)> {
-    if let Some(c) = constant(e) {
-        return Some((0, c));
-    }
-    match &e.node {
-        Expression::Identifier(x) if x.node.name == i => Some((1, 0)),
-        Expression::BinaryOperator(b) => {
-            let (l, r) = (affine(&b.node.lhs, i)?, affine(&b.node.rhs, i)?);
-            match b.node.operator.node {
-                BinaryOperator::Plus => Some((l.0.checked_add(r.0)?, l.1.checked_add(r.1)?)),
-                BinaryOperator::Minus => Some((l.0.checked_sub(r.0)?, l.1.checked_sub(r.1)?)),
-                BinaryOperator::Multiply if l.0 == 0 => {
-                    Some((r.0.checked_mul(l.1)?, r.1.checked_mul(l.1)?))
-                }
-                BinaryOperator::Multiply if r.0 == 0 => {
-                    Some((l.0.checked_mul(r.1)?, l.1.checked_mul(r.1)?))
-                }
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The names an expression or statement writes (assignments, `++`, `--`), the names
 /// whose address it takes, its calls' callees, and whether it jumps or declares.
 #[derive(Default)]
@@ -628,6 +603,7 @@ pub fn iterations(
     bodies: &HashMap<String, &FunctionDefinition>,
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
+    file_scope: &HashMap<String, super::decls::VarId>,
 ) -> (HashMap<usize, super::Step>, super::decls::ClaimRanges) {
     let mut out = HashMap::new();
     let mut ranges = HashMap::new();
@@ -697,19 +673,32 @@ pub fn iterations(
             _ => &[],
         };
         let uses = super::alias::uses_of(def);
-        // A lower bound of one constant value for every thread.
+        // A lower bound of one constant value for every thread, or of one value every
+        // thread of the team read alike ([`super::affine`]: the steps name its variables).
         let known = |e| roots.constant_of((items, uses.as_ref()?, &params), e, &HashMap::new());
-        let Some(lb) = c.lb.map_or_else(known, Some) else {
+        let lb = c.lb.map_or_else(known, Some);
+        let inv = super::invariant::invariant_locals(def, file_scope);
+        let shared = match (lb, c.lb) {
+            (None, Err(e)) => super::affine::shared_value(e, &inv),
+            _ => Some(vec![]),
+        };
+        let Some(shared) = shared else {
             continue;
         };
-        let mut found = Indices {
+        let mut found = super::affine::Indices {
             i: &c.i,
             id: c.id,
             out: &mut out,
+            inv,
+            shared,
+            signed: super::affine::signed(&def.statement, &c.i),
         };
         for item in c.body {
             let _ = visit::block_item(&mut found, item);
         }
+        let Some(lb) = lb else {
+            continue;
+        };
         if let Some((test, end)) =
             exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
@@ -890,29 +879,6 @@ fn counter_writes_ok(unit: &TranslationUnit, c: &str) -> bool {
     w.1
 }
 
-/// Records the indices `±i + β` of a claim loop's body.
-pub(super) struct Indices<'o> {
-    pub(super) i: &'o str,
-    pub(super) id: usize,
-    pub(super) out: &'o mut HashMap<usize, super::Step>,
-}
-
-impl Visitor for Indices<'_> {
-    type Error = Infallible;
-    const UNEVALUATED: bool = true;
-    fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, Infallible> {
-        if let Expression::BinaryOperator(b) = &e.node {
-            if b.node.operator.node == BinaryOperator::Index {
-                if let Some((a, c)) = affine(&b.node.rhs, self.i).filter(|(a, _)| a.abs() == 1) {
-                    let key = &*b.node.rhs as *const Node<Expression> as usize;
-                    self.out.insert(key, super::Step::Iter(self.id, a, c));
-                }
-            }
-        }
-        Ok(Walk::Descend)
-    }
-}
-
 impl<'a> super::scan::Scan<'_, 'a> {
     /// `path`, the part `e` names ([`super::scan::Scan::part`]), with its unknown indices
     /// that are a claim loop's iteration's own made [`super::Step::Iter`].
@@ -959,7 +925,7 @@ pub fn prepare(
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts);
+    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts, &decls.globals);
     super::invariant::invariant_indices(decls, &mut found);
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
