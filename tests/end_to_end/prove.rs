@@ -387,6 +387,14 @@ fn wavefront_rows_of_a_shared_step_are_proved_apart() {
     proved_with_racy_twin("omp_wavefront_free.c", "omp_wavefront_racy.c", (10, 10));
 }
 
+/// Indirect accesses through a constant index table into one block seen from two starts
+/// (DataRaceBench's DRB052): no two entries equal or 3 apart, so proved (prove/table.rs,
+/// prove/origin.rs); the twin's entries 2 and 5 collide through the two starts.
+#[test]
+fn index_table_entries_that_never_collide_are_proved_apart() {
+    proved_with_racy_twin("omp_index_table_free.c", "omp_index_table_racy.c", (15, 16));
+}
+
 /// SV-COMP's `pthread-numerical-integration` shape: a global counter only `main` writes, a
 /// create loop to `nt` (a copy of `n`) and a join loop to `n`, `main`'s locals declared
 /// at its top (their `normalise` havoc takes no address): after the join loop `main`

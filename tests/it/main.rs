@@ -38,6 +38,7 @@ mod prove_library;
 mod prove_literal;
 mod prove_lockptr;
 mod prove_once;
+mod prove_table;
 mod prove_team_barrier;
 mod prove_userlock;
 mod prove_worksharing;

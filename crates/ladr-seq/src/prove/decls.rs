@@ -143,6 +143,11 @@ pub struct Decls<'a> {
     /// The pointers `L` of element accesses `L[e]` that hold a file-scope pointer's value
     /// read once, by the address of `L`'s expression: that variable ([`super::invariant`]).
     pub bases: HashMap<usize, VarId>,
+    /// The constant index tables by variable: their entries ([`super::table`]).
+    pub tables: HashMap<VarId, Vec<i64>>,
+    /// File-scope pointers set from one local of `main` with a constant offset: that
+    /// local and the offset in elements ([`super::origin`]).
+    pub base_origins: HashMap<VarId, (String, i64)>,
     /// The ids of those of [`Decls::iterations`] that are chunks claimed under a lock
     /// ([`super::chunks`]), not worksharing loops.
     pub chunk_ids: HashSet<usize>,
@@ -206,6 +211,8 @@ impl<'a> Decls<'a> {
             thread_keys: HashSet::new(),
             iterations: HashMap::new(),
             bases: HashMap::new(),
+            tables: HashMap::new(),
+            base_origins: HashMap::new(),
             chunk_ids: HashSet::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),

@@ -197,6 +197,7 @@ fn apart(x: &[Step], y: &[Step], decls: &Decls) -> bool {
                         | Step::Iter(..)
                         | Step::Inv(..)
                         | Step::Base(..)
+                        | Step::Table(..)
                 ) => {}
             (Step::Field(f), Step::Field(g)) => {
                 let shared = &decls.overlapping_fields;

@@ -51,11 +51,13 @@ mod literal;
 mod lockptr;
 mod nest;
 mod once;
+mod origin;
 mod owned;
 mod pure;
 mod scan;
 mod slot;
 mod splice;
+mod table;
 mod team_barrier;
 mod threads;
 mod userlock;
@@ -97,6 +99,10 @@ pub enum Step {
     /// accesses with one such base at once, `G` written only while no other thread may
     /// run, index one array: their indices tell them apart.
     Base(VarId, String),
+    /// An index `v + c` (`.2` = c) of a local `v` that holds entry `i` of the constant
+    /// table `.1`, `i` the variable of the claim loop `.0` ([`table`]): two threads that
+    /// make such accesses at once index two different entries.
+    Table(usize, VarId, i64),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).

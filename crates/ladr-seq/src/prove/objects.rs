@@ -84,7 +84,12 @@ fn may_overlap(
     let index = |s: &Step| {
         matches!(
             s,
-            Step::Index(_) | Step::Own | Step::Fresh | Step::Iter(..) | Step::Inv(..)
+            Step::Index(_)
+                | Step::Own
+                | Step::Fresh
+                | Step::Iter(..)
+                | Step::Inv(..)
+                | Step::Table(..)
         )
     };
     // Elements of one array of one element type, at a start every thread read alike: on
@@ -95,6 +100,27 @@ fn may_overlap(
         {
             return may_overlap(&a[1..], &b[1..], (decls, stable), same_routine);
         }
+        // Two starts `k` and `k'` elements into one array ([`super::origin`]): the
+        // elements counted from its start.
+        (Some(Step::Base(g, s)), Some(Step::Base(h, t)))
+            if s == t && stable.contains(g) && stable.contains(h) =>
+        {
+            let origins = &decls.base_origins;
+            if let (Some((r, k)), Some((q, l))) = (origins.get(g), origins.get(h)) {
+                if r == q {
+                    let from_start = |p: &[Step], k: i64| -> Vec<Step> {
+                        let mut p = p[1..].to_vec();
+                        if let Some(first) = p.first_mut() {
+                            *first = super::origin::shifted(first, k);
+                        }
+                        p
+                    };
+                    let (a, b) = (from_start(a, *k), from_start(b, *l));
+                    return may_overlap(&a, &b, (decls, stable), same_routine);
+                }
+            }
+            return true;
+        }
         (Some(Step::Base(..)), _) | (_, Some(Step::Base(..))) => return true,
         _ => {}
     }
@@ -103,6 +129,7 @@ fn may_overlap(
         if !equal_so_far {
             match (x, y) {
                 _ if super::affine::iterations_apart(x, y, stable) => return false,
+                _ if super::table::tables_apart(x, y, &decls.tables) => return false,
                 _ if index(x) && index(y) => continue,
                 _ => return true,
             }
@@ -117,6 +144,7 @@ fn may_overlap(
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             // Two threads at once run different iterations ([`super::worksharing`]).
             _ if super::affine::iterations_apart(x, y, stable) => return false,
+            _ if super::table::tables_apart(x, y, &decls.tables) => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
                 return shared.contains(f) || shared.contains(g);
@@ -704,6 +732,7 @@ fn path_text(path: &Path) -> String {
             Step::Own => "[own index]".to_string(),
             Step::Fresh => "[the next thread's index]".to_string(),
             Step::Iter(..) => "[the iteration's index]".to_string(),
+            Step::Table(..) => "[the iteration's table entry]".to_string(),
             Step::Inv(..) => "[a value every thread read alike]".to_string(),
             Step::Base(..) => "(an element at a start every thread read alike)".to_string(),
         })

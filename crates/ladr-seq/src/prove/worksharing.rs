@@ -603,7 +603,10 @@ pub fn iterations(
     bodies: &HashMap<String, &FunctionDefinition>,
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
-    file_scope: &HashMap<String, super::decls::VarId>,
+    (file_scope, tables): (
+        &HashMap<String, super::decls::VarId>,
+        &HashMap<super::decls::VarId, Vec<i64>>,
+    ),
 ) -> (HashMap<usize, super::Step>, super::decls::ClaimRanges) {
     let mut out = HashMap::new();
     let mut ranges = HashMap::new();
@@ -714,6 +717,10 @@ pub fn iterations(
                     })
                 };
                 super::collapse::collapsed(c.body, &c.i, &end, &rooted, &mut out);
+            }
+            if let super::decls::ClaimEnd::Const(hi) = end {
+                let claim = (c.i.as_str(), c.id, lb, hi);
+                super::table::table_steps(def, c.body, claim, (tables, file_scope), &mut out);
             }
             ranges.insert(test, (c.i.clone(), lb, end));
         }
@@ -925,7 +932,10 @@ pub fn prepare(
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts, &decls.globals);
+    decls.tables = super::table::tables(unit, &decls.globals);
+    decls.base_origins = super::origin::base_origins(unit, decls);
+    let file_scope = (&decls.globals, &decls.tables);
+    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts, file_scope);
     super::invariant::invariant_indices(decls, &mut found);
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
