@@ -146,8 +146,8 @@ pub struct Decls<'a> {
     /// The constant index tables by variable: their entries ([`super::table`]).
     pub tables: HashMap<VarId, Vec<i64>>,
     /// File-scope pointers set from one local of `main` with a constant offset: that
-    /// local and the offset in elements ([`super::origin`]).
-    pub base_origins: HashMap<VarId, (String, i64)>,
+    /// local, the offset in elements and their type ([`super::origin`]).
+    pub base_origins: HashMap<VarId, super::origin::Origin>,
     /// The ids of those of [`Decls::iterations`] that are chunks claimed under a lock
     /// ([`super::chunks`]), not worksharing loops.
     pub chunk_ids: HashSet<usize>,

@@ -106,8 +106,9 @@ fn may_overlap(
             if s == t && stable.contains(g) && stable.contains(h) =>
         {
             let origins = &decls.base_origins;
-            if let (Some((r, k)), Some((q, l))) = (origins.get(g), origins.get(h)) {
-                if r == q {
+            if let (Some((r, k, u)), Some((q, l, _))) = (origins.get(g), origins.get(h)) {
+                // One origin, offsets in elements of the type the accesses index.
+                if r == q && u == s {
                     let from_start = |p: &[Step], k: i64| -> Vec<Step> {
                         let mut p = p[1..].to_vec();
                         if let Some(first) = p.first_mut() {

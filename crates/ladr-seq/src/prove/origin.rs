@@ -26,12 +26,15 @@ use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
 
+/// A start's origin: `main`'s local, the offset in elements, their type (spelled).
+pub type Origin = (String, i64, String);
+
 /// How many copies a chain may pass through.
 const CHAIN: usize = 8;
 
 /// The origin of each file-scope variable that has one (module doc): `main`'s local and
 /// the offset in elements.
-pub fn base_origins(unit: &TranslationUnit, decls: &Decls) -> HashMap<VarId, (String, i64)> {
+pub fn base_origins(unit: &TranslationUnit, decls: &Decls) -> HashMap<VarId, Origin> {
     let mut out = HashMap::new();
     let Some(main) = decls.bodies.get("main") else {
         return out;
@@ -135,7 +138,7 @@ pub fn base_origins(unit: &TranslationUnit, decls: &Decls) -> HashMap<VarId, (St
                     None => break,
                 },
                 None => {
-                    resolved = Some((x.to_string(), k));
+                    resolved = Some((x.to_string(), k, t.to_string()));
                     break;
                 }
             }
