@@ -129,15 +129,7 @@ pub(super) fn signed(body: &Node<Statement>, i: &str) -> bool {
                 ladr_c::syntax::build::declarator_name(&x.node.declarator.node) == Some(self.0)
             });
             if named {
-                let types: Vec<&TypeSpecifier> = d
-                    .node
-                    .specifiers
-                    .iter()
-                    .filter_map(|s| match &s.node {
-                        DeclarationSpecifier::TypeSpecifier(t) => Some(&t.node),
-                        _ => None,
-                    })
-                    .collect();
+                let types = ladr_c::syntax::build::type_specifiers(&d.node.specifiers);
                 let integer = !types.is_empty()
                     && types.iter().all(|t| {
                         matches!(

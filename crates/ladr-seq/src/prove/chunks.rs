@@ -238,7 +238,7 @@ fn window(i: &Node<BlockItem>) -> Option<(String, String, String)> {
             }
             BlockItem::Statement(_) => {
                 let (x, e) = super::worksharing::assignment(item)?;
-                let (y, k) = affine_of(e)?;
+                let (y, k) = super::invariant::name_offset(e)?;
                 let v = match value.get(y) {
                     Some(v) => *v,
                     // The first name read that holds no value yet is the counter.
@@ -272,27 +272,6 @@ fn window(i: &Node<BlockItem>) -> Option<(String, String, String)> {
         }
     };
     Some((named(0)?, named(k)?, g.to_string()))
-}
-
-/// `y` or `y + K` (`K + y`, `y - K`): (`y`, `K`).
-fn affine_of(e: &Node<Expression>) -> Option<(&str, i64)> {
-    if let Some(y) = name_of(e) {
-        return Some((y, 0));
-    }
-    let Expression::BinaryOperator(b) = &e.node else {
-        return None;
-    };
-    let (l, r) = (&b.node.lhs, &b.node.rhs);
-    let k = super::worksharing::constant;
-    match b.node.operator.node {
-        BinaryOperator::Plus => match (name_of(l), name_of(r)) {
-            (Some(y), None) => Some((y, k(r)?)),
-            (None, Some(y)) => Some((y, k(l)?)),
-            _ => None,
-        },
-        BinaryOperator::Minus => Some((name_of(l)?, k(r)?.checked_neg()?)),
-        _ => None,
-    }
 }
 
 /// `while (c < end) { … }` (alone in a block, or not): its body's items.
@@ -348,7 +327,7 @@ fn increments(i: &Node<BlockItem>, c: &str) -> bool {
             match b.node.operator.node {
                 BinaryOperator::AssignPlus => one(&b.node.rhs),
                 BinaryOperator::Assign => {
-                    matches!(affine_of(&b.node.rhs), Some((y, 1)) if y == c)
+                    matches!(super::invariant::name_offset(&b.node.rhs), Some((y, 1)) if y == c)
                 }
                 _ => false,
             }

@@ -105,24 +105,32 @@ pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usiz
             continue;
         };
         for (v, (g, k)) in invariant_locals(f, globals) {
-            for later in &items[k + 1..] {
-                for_each_expr(later, Operands::All, |e| {
-                    let Expression::BinaryOperator(b) = &e.node else {
-                        return;
-                    };
-                    if b.node.operator.node != BinaryOperator::Index {
-                        return;
-                    }
-                    if name_of(&b.node.lhs) == Some(v.as_str()) {
-                        bases.insert(&*b.node.lhs as *const Node<Expression> as usize, g);
-                    }
-                    if let Some(c) = offset(&b.node.rhs, &v) {
-                        let key = &*b.node.rhs as *const Node<Expression> as usize;
-                        out.entry(key).or_insert(Step::Inv(g, c));
-                    }
-                });
-            }
+            each_index(&items[k + 1..], |lhs, rhs| {
+                if name_of(lhs) == Some(v.as_str()) {
+                    bases.insert(lhs as *const Node<Expression> as usize, g);
+                }
+                if let Some(c) = offset(rhs, &v) {
+                    let key = rhs as *const Node<Expression> as usize;
+                    out.entry(key).or_insert(Step::Inv(g, c));
+                }
+            });
         }
+    }
+}
+
+/// Calls `f` with the array and the index of every element access `a[i]` in `items`.
+pub(super) fn each_index(
+    items: &[Node<BlockItem>],
+    mut f: impl FnMut(&Node<Expression>, &Node<Expression>),
+) {
+    for item in items {
+        for_each_expr(item, Operands::All, |e| {
+            if let Expression::BinaryOperator(b) = &e.node {
+                if b.node.operator.node == BinaryOperator::Index {
+                    f(&b.node.lhs, &b.node.rhs);
+                }
+            }
+        });
     }
 }
 

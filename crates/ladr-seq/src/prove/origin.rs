@@ -17,7 +17,7 @@
 //! (`stable`), point `k` and `k'` elements into one array.
 
 use super::decls::{Decls, VarId};
-use super::worksharing::{constant, name_of, Effects};
+use super::worksharing::{name_of, Effects};
 use super::Step;
 use ladr_c::syntax::build::{declarator_name, parameter_names};
 use ladr_c::syntax::query::Operands;
@@ -132,7 +132,7 @@ pub fn base_origins(unit: &TranslationUnit, decls: &Decls) -> HashMap<VarId, Ori
             if w >= before || pointee(x, true) != Some(t) {
                 break;
             }
-            match link(value) {
+            match super::invariant::name_offset(value) {
                 Some((y, c)) => match k.checked_add(c) {
                     Some(k) => chain = (y, k, w),
                     None => break,
@@ -161,26 +161,6 @@ fn initialised(unit: &TranslationUnit, g: &str) -> bool {
 
 fn strip(e: &Node<Expression>) -> &Node<Expression> {
     super::access::strip_casts(e)
-}
-
-/// `y`, `y + c`, `c + y`, `y - c` (no cast): `y` and the offset.
-fn link(e: &Node<Expression>) -> Option<(&str, i64)> {
-    if let Some(y) = name_of(e) {
-        return Some((y, 0));
-    }
-    let Expression::BinaryOperator(b) = &e.node else {
-        return None;
-    };
-    let (l, r) = (&b.node.lhs, &b.node.rhs);
-    match b.node.operator.node {
-        BinaryOperator::Plus => match (name_of(l), name_of(r)) {
-            (Some(y), _) => Some((y, constant(r)?)),
-            (_, Some(y)) => Some((y, constant(l)?)),
-            _ => None,
-        },
-        BinaryOperator::Minus => Some((name_of(l)?, constant(r)?.checked_neg()?)),
-        _ => None,
-    }
 }
 
 /// A straight-line statement of `main` on a name.

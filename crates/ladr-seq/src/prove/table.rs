@@ -18,7 +18,6 @@ use super::decls::VarId;
 use super::worksharing::{constant, name_of, Effects};
 use super::Step;
 use ladr_c::syntax::build::{declarator_name, parameter_names};
-use ladr_c::syntax::query::{for_each_expr, Operands};
 use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -146,20 +145,14 @@ pub(super) fn table_steps(
             if !(in_table && declared_here && once && std::ptr::eq(&items[k], item)) {
                 continue;
             }
-            for later in &items[k + 1..] {
-                for_each_expr(later, Operands::All, |e| {
-                    let Expression::BinaryOperator(b) = &e.node else {
-                        return;
-                    };
-                    if b.node.operator.node != BinaryOperator::Index {
-                        return;
-                    }
-                    if let Some(c) = super::invariant::offset(&b.node.rhs, v) {
-                        let key = &*b.node.rhs as *const Node<Expression> as usize;
-                        out.insert(key, Step::Table(id, t, c));
-                    }
-                });
-            }
+            super::invariant::each_index(&items[k + 1..], |_, rhs| {
+                if let Some(c) = super::invariant::offset(rhs, v) {
+                    out.insert(
+                        rhs as *const Node<Expression> as usize,
+                        Step::Table(id, t, c),
+                    );
+                }
+            });
         }
     }
 }
