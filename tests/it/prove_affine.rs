@@ -82,3 +82,36 @@ fn a_stride_of_an_unsigned_variable_is_not_used() {
                a[2 * i][0] = a[2 * i + 1][0];\n  return 0;\n}\n";
     assert!(!proof_of_source(src).proved);
 }
+
+/// A racy kernel over two blocks passed as `double (*)[N]`: the explanation is the view
+/// that names the block and its accesses, not memory reached through pointers.
+#[test]
+fn an_unproved_kernel_names_its_block() {
+    let src = "void *alloc_data(int n, int s);\n\
+               static void kernel(double A[8][8], double B[8][8]) {\n  int i;\n\
+               #pragma omp parallel for\n  for (i = 0; i < 7; i++)\n    \
+               A[i + 1][0] = A[i][0] + B[i][0];\n}\n\
+               int main(void) {\n  \
+               double (*A)[8][8] = (double (*)[8][8])alloc_data(64, sizeof(double));\n  \
+               double (*B)[8][8] = (double (*)[8][8])alloc_data(64, sizeof(double));\n  \
+               kernel(*A, *B);\n  free(A);\n  free(B);\n  return 0;\n}\n";
+    let p = proof_of_source(src);
+    assert!(!p.proved);
+    let lines = ladr_report::proof::lines(&p);
+    let unproved: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("not proved"))
+        .collect();
+    assert!(
+        unproved
+            .iter()
+            .any(|l| l.contains("`A@malloc (local of main)`")),
+        "{lines:#?}"
+    );
+    assert!(
+        !unproved
+            .iter()
+            .any(|l| l.contains("memory reached through pointers")),
+        "{lines:#?}"
+    );
+}

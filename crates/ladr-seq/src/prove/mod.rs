@@ -292,7 +292,26 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
             assumed_fresh: assumed,
             ..p
         },
-        _ => proof,
+        // Neither view proves the program: when the first leaves memory reached through
+        // pointers unproved and the arrays view does not (it names each block by its local
+        // and tells its elements apart), the explanation is the arrays view's, which says
+        // which block and which accesses; what the bounded check leaves uninstrumented
+        // stays the first view's (`proved_objects`, of the program it checks).
+        p => {
+            let lumped = |p: &Proof| {
+                p.objects
+                    .iter()
+                    .any(|o| !o.safe && o.name == objects::UNNAMED)
+            };
+            let closer = p.give_ups.is_empty() && lumped(&proof) && !lumped(&p);
+            match closer {
+                true => Proof {
+                    objects: p.objects,
+                    ..proof
+                },
+                false => proof,
+            }
+        }
     }
 }
 

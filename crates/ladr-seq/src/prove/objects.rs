@@ -176,6 +176,9 @@ fn invariant_apart(a: &Path, b: &Path) -> bool {
     matches!((&a[k], &b[k]), (Step::Inv(g, _), Step::Inv(h, _)) if g == h) && !later_iteration
 }
 
+/// The name of the memory reached through pointers the points-to does not tell apart.
+pub const UNNAMED: &str = "memory reached through pointers (heap blocks, the C library's)";
+
 /// Judges every shared object; and the safe ones the bounded program names alike.
 pub fn judge(
     decls: &Decls,
@@ -419,7 +422,7 @@ fn name_of(decls: &Decls, sites: &BTreeMap<usize, String>, o: &Object) -> String
                 None => name.to_string(),
             }
         }
-        Object::Unnamed => "memory reached through pointers (heap blocks, the C library's)".into(),
+        Object::Unnamed => UNNAMED.into(),
         Object::Site(at) => format!(
             "heap blocks allocated in `{}` (the call at byte {at})",
             sites.get(at).map_or("?", |f| f.as_str())
