@@ -60,17 +60,16 @@ pub(super) fn name_offset(e: &Node<Expression>) -> Option<(&str, i64)> {
 
 /// The automatic locals of `f` that hold the value a file-scope variable had when the
 /// call read it (module doc): each local's name, with that variable, and the top-level
-/// statement that writes it.
+/// statement that writes it (`whole`: what `f`'s body does with its names).
 pub(super) fn invariant_locals(
     f: &FunctionDefinition,
+    whole: &Effects,
     globals: &HashMap<String, VarId>,
 ) -> HashMap<String, (VarId, usize)> {
     let mut out = HashMap::new();
     let Statement::Compound(items) = &f.statement.node else {
         return out;
     };
-    let mut whole = Effects::default();
-    let _ = visit::stmt(&mut whole, &f.statement);
     let params = ladr_c::syntax::build::parameter_names(&f.declarator.node);
     for item in items {
         let Some((v, value)) = assignment(item) else {
@@ -104,7 +103,9 @@ pub fn invariant_indices(decls: &mut super::decls::Decls, out: &mut HashMap<usiz
         let Statement::Compound(items) = &f.statement.node else {
             continue;
         };
-        for (v, (g, k)) in invariant_locals(f, globals) {
+        let mut whole = Effects::default();
+        let _ = visit::stmt(&mut whole, &f.statement);
+        for (v, (g, k)) in invariant_locals(f, &whole, globals) {
             each_index(&items[k + 1..], |lhs, rhs| {
                 if name_of(lhs) == Some(v.as_str()) {
                     bases.insert(lhs as *const Node<Expression> as usize, g);

@@ -19,12 +19,12 @@
 use super::decls::{Decls, VarId};
 use super::worksharing::{name_of, Effects};
 use super::Step;
-use ladr_c::syntax::build::{declarator_name, parameter_names};
+use ladr_c::syntax::build::declarator_name;
 use ladr_c::syntax::query::Operands;
 use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// A start's origin: `main`'s local, the offset in elements, their type (spelled).
 pub type Origin = (String, i64, String);
@@ -54,14 +54,7 @@ pub fn base_origins(unit: &TranslationUnit, decls: &Decls) -> HashMap<VarId, Ori
     if let Statement::Compound(items) = &main.statement.node {
         straight(items, &mut events);
     }
-    // The names functions declare locals or parameters of.
-    let mut inner: HashSet<String> = HashSet::new();
-    for f in decls.bodies.values() {
-        let mut inside = Effects::default();
-        let _ = visit::stmt(&mut inside, &f.statement);
-        inner.extend(inside.declared);
-        inner.extend(parameter_names(&f.declarator.node));
-    }
+    let inner = super::worksharing::local_names(decls.bodies.values().copied());
     let shadowed = |g: &str| inner.contains(g);
     // The pointee type of `main`'s local `x` (declared once) or of global `g`.
     let pointee = |x: &str, local: bool| -> Option<&str> {

@@ -17,11 +17,11 @@
 use super::decls::VarId;
 use super::worksharing::{constant, name_of, Effects};
 use super::Step;
-use ladr_c::syntax::build::{declarator_name, parameter_names};
+use ladr_c::syntax::build::declarator_name;
 use ladr_c::syntax::walk::visit;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// The unit's tables (module doc) by variable: their entries.
 pub fn tables(
@@ -30,27 +30,21 @@ pub fn tables(
 ) -> HashMap<VarId, Vec<i64>> {
     let mut effects = Effects::default();
     let _ = visit::unit(&mut effects, unit);
-    // Names some function declares a local or parameter of.
-    let mut shadowed: HashSet<String> = HashSet::new();
+    let shadowed = super::worksharing::local_names(unit.0.iter().filter_map(|e| match &e.node {
+        ExternalDeclaration::FunctionDefinition(f) => Some(&f.node),
+        _ => None,
+    }));
     let mut candidates: HashMap<&str, Vec<Vec<i64>>> = HashMap::new();
     for e in &unit.0 {
-        match &e.node {
-            ExternalDeclaration::FunctionDefinition(f) => {
-                shadowed.extend(parameter_names(&f.node.declarator.node));
-                let mut inside = Effects::default();
-                let _ = visit::stmt(&mut inside, &f.node.statement);
-                shadowed.extend(inside.declared);
-            }
-            ExternalDeclaration::Declaration(d) => {
-                for x in &d.node.declarators {
-                    let Some(name) = declarator_name(&x.node.declarator.node) else {
-                        continue;
-                    };
-                    let entries = entries(&x.node.declarator.node, x.node.initializer.as_ref());
-                    candidates.entry(name).or_default().extend(entries);
-                }
-            }
-            _ => {}
+        let ExternalDeclaration::Declaration(d) = &e.node else {
+            continue;
+        };
+        for x in &d.node.declarators {
+            let Some(name) = declarator_name(&x.node.declarator.node) else {
+                continue;
+            };
+            let entries = entries(&x.node.declarator.node, x.node.initializer.as_ref());
+            candidates.entry(name).or_default().extend(entries);
         }
     }
     let mut out = HashMap::new();
@@ -107,16 +101,14 @@ fn entries(d: &Declarator, init: Option<&Node<Initializer>>) -> Option<Vec<i64>>
 }
 
 /// The table steps of a claim loop's `body` (module doc): `i` its variable over `[lo,
-/// hi)`, `id` its id, `def` its function.
+/// hi)`, `id` its id, `whole` what its function's body does with its names.
 pub(super) fn table_steps(
-    def: &FunctionDefinition,
+    whole: &Effects,
     body: &[Node<BlockItem>],
     (i, id, lo, hi): (&str, usize, i64, i64),
     (tables, globals): (&HashMap<VarId, Vec<i64>>, &HashMap<String, VarId>),
     out: &mut HashMap<usize, Step>,
 ) {
-    let mut whole = Effects::default();
-    let _ = visit::stmt(&mut whole, &def.statement);
     let mut found = vec![body];
     for item in body {
         if let BlockItem::Statement(st) = &item.node {

@@ -233,6 +233,20 @@ pub(super) fn constant(e: &Node<Expression>) -> Option<i64> {
     }
 }
 
+/// The names the functions `bodies` declare locals or parameters of.
+pub(super) fn local_names<'f>(
+    bodies: impl IntoIterator<Item = &'f FunctionDefinition>,
+) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for f in bodies {
+        let mut inside = Effects::default();
+        let _ = visit::stmt(&mut inside, &f.statement);
+        out.extend(inside.declared);
+        out.extend(ladr_c::syntax::build::parameter_names(&f.declarator.node));
+    }
+    out
+}
+
 /// The names an expression or statement writes (assignments, `++`, `--`), the names
 /// whose address it takes, its calls' callees, and whether it jumps or declares.
 #[derive(Default)]
@@ -601,8 +615,7 @@ pub fn team_routines(
 pub fn iterations(
     unit: &TranslationUnit,
     bodies: &HashMap<String, &FunctionDefinition>,
-    main: (&[Node<BlockItem>], &HashSet<String>),
-    facts: &super::threads::MainFacts,
+    team: &HashSet<String>,
     (file_scope, tables): (
         &HashMap<String, super::decls::VarId>,
         &HashMap<super::decls::VarId, Vec<i64>>,
@@ -610,7 +623,6 @@ pub fn iterations(
 ) -> (HashMap<usize, super::Step>, super::decls::ClaimRanges) {
     let mut out = HashMap::new();
     let mut ranges = HashMap::new();
-    let team = team_routines(unit, main, facts);
     if team.is_empty() {
         return (out, ranges);
     }
@@ -680,7 +692,7 @@ pub fn iterations(
         // thread of the team read alike ([`super::affine`]: the steps name its variables).
         let known = |e| roots.constant_of((items, uses.as_ref()?, &params), e, &HashMap::new());
         let lb = c.lb.map_or_else(known, Some);
-        let inv = super::invariant::invariant_locals(def, file_scope);
+        let inv = super::invariant::invariant_locals(def, &mine, file_scope);
         let shared = match (lb, c.lb) {
             (None, Err(e)) => super::affine::shared_value(e, &inv),
             _ => Some(vec![]),
@@ -720,7 +732,7 @@ pub fn iterations(
             }
             if let super::decls::ClaimEnd::Const(hi) = end {
                 let claim = (c.i.as_str(), c.id, lb, hi);
-                super::table::table_steps(def, c.body, claim, (tables, file_scope), &mut out);
+                super::table::table_steps(&mine, c.body, claim, (tables, file_scope), &mut out);
             }
             ranges.insert(test, (c.i.clone(), lb, end));
         }
@@ -932,15 +944,20 @@ pub fn prepare(
     main: (&[Node<BlockItem>], &HashSet<String>),
     facts: &super::threads::MainFacts,
 ) -> HashSet<String> {
-    decls.tables = super::table::tables(unit, &decls.globals);
-    decls.base_origins = super::origin::base_origins(unit, decls);
+    let team = team_routines(unit, main, facts);
+    // Tables index only claim loops' steps, origins only `Step::Base`'s.
+    if !team.is_empty() {
+        decls.tables = super::table::tables(unit, &decls.globals);
+    }
     let file_scope = (&decls.globals, &decls.tables);
-    let (mut found, ranges) = iterations(unit, &decls.bodies, main, facts, file_scope);
+    let (mut found, ranges) = iterations(unit, &decls.bodies, &team, file_scope);
     super::invariant::invariant_indices(decls, &mut found);
+    if !decls.bases.is_empty() {
+        decls.base_origins = super::origin::base_origins(unit, decls);
+    }
     decls.iterations = found;
     decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
     decls.claim_ranges = ranges;
-    let team = team_routines(unit, main, facts);
     decls.team_places = super::team_barrier::places(unit, &decls.bodies, &team);
     team
 }
