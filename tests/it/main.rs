@@ -41,6 +41,7 @@ mod prove_once;
 mod prove_table;
 mod prove_team_barrier;
 mod prove_userlock;
+mod prove_window;
 mod prove_worksharing;
 mod race;
 mod racefree;

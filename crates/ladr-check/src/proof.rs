@@ -24,8 +24,23 @@ pub fn prove_with_facts(parsed: &Parsed, opts: &Options) -> Result<(ProofAnswer,
         proof_facts: false,
         ..opts.clone()
     };
-    let program = translate(parsed.unit.clone(), &opts, Stage::Normalised, |_, _| {})?;
-    let proof = ladr_seq::prove::prove(&program);
+    // A program with `simd` lanes: first the view with those loops plain, whose lanes the
+    // proof checks itself; it answers only when it proves the whole program (its verdicts
+    // on single objects do not hold for the program the bounded check runs).
+    let folded = match parsed.proof_view() {
+        Some(Ok(view)) => {
+            let unit = translate(view.parsed.unit, &opts, Stage::Normalised, |_, _| {})?;
+            Some(ladr_seq::prove::prove_folded(&unit, &view.simd_bodies)).filter(|p| p.proved)
+        }
+        _ => None,
+    };
+    let proof = match folded {
+        Some(p) => p,
+        None => {
+            let program = translate(parsed.unit.clone(), &opts, Stage::Normalised, |_, _| {})?;
+            ladr_seq::prove::prove(&program)
+        }
+    };
     let position = |offset: usize| steps::position(&parsed.map.lookup(offset));
     let answer = ProofAnswer {
         proved: proof.proved,

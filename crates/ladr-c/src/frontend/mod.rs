@@ -110,6 +110,52 @@ impl Parsed {
     }
 }
 
+/// The program as the static proof sees it: its `simd` loops inside regions plain loops
+/// of their threads ([`openmp::Mode::FoldSimd`]), with their bodies' spans (start, end).
+/// `None` where no `simd` loop has a lane, or the program was linked from several files.
+pub struct ProofView {
+    pub parsed: Parsed,
+    pub simd_bodies: Vec<(usize, usize)>,
+}
+
+impl Parsed {
+    /// [`ProofView`] of the program, lowered again from its unit before the lowering.
+    pub fn proof_view(&self) -> Option<Result<ProofView>> {
+        let unlowered = self.omp_unlowered.as_ref()?;
+        let mut unit = TranslationUnit::clone(unlowered);
+        let team = self.omp_threads.unwrap_or(2);
+        let mode = openmp::Mode::FoldSimd;
+        let lowered = match openmp::lower_with(&mut unit, Some(unlowered), &self.text, team, mode) {
+            Ok(l) => l,
+            Err((span, what)) => {
+                let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
+                e.source = Some(Arc::new(self.map.clone()));
+                return Some(Err(e));
+            }
+        };
+        if lowered.folded_simd.is_empty() {
+            return None;
+        }
+        if let Err(span) = resolve_auto_type(&mut unit) {
+            let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
+            e.source = Some(Arc::new(self.map.clone()));
+            return Some(Err(e));
+        }
+        Some(Ok(ProofView {
+            parsed: Parsed {
+                path: self.path.clone(),
+                text: self.text.clone(),
+                unit,
+                map: self.map.clone(),
+                omp_threads: lowered.omp_threads,
+                omp_constructs: lowered.constructs,
+                omp_unlowered: None,
+            },
+            simd_bodies: lowered.folded_simd,
+        }))
+    }
+}
+
 /// Reads, preprocesses and parses `path`.
 pub fn load(path: &Path, opts: &Options) -> Result<Parsed> {
     let display = path.display().to_string();
@@ -260,7 +306,7 @@ fn parse_any(pre: &str, file: &str, omp_team: usize, names: Names) -> Result<Par
                 }
             };
             let omp_unlowered = unlowered
-                .filter(|_| lowered.omp_threads.is_some())
+                .filter(|_| lowered.omp_threads.is_some() || lowered.lanes)
                 .map(Arc::new);
             Ok(Part {
                 text: parse.source,

@@ -25,6 +25,7 @@ use super::affine::{add, linear, Linear};
 use super::alias::const_value;
 use super::decls::{ClaimEnd, ClaimRanges};
 use super::values::{Roots, Value};
+use super::window::Extreme;
 use super::worksharing::constant;
 use super::{Path, Step};
 use ladr_c::syntax::build::{declarator_name, parameter_names};
@@ -43,6 +44,8 @@ enum Bound {
     Sym(String, i64),
     /// Not known: the range says only how low the values go.
     Unknown,
+    /// Below both (a minimum's branches).
+    Either(Box<Bound>, Box<Bound>),
 }
 
 impl Bound {
@@ -59,7 +62,20 @@ impl Bound {
             Bound::Const(h) => Bound::Const(h.checked_add(c)?),
             Bound::Sym(r, off) => Bound::Sym(r.clone(), off.checked_add(c)?),
             Bound::Unknown => Bound::Unknown,
+            Bound::Either(a, b) => Bound::Either(Box::new(a.shifted(c)?), Box::new(b.shifted(c)?)),
         })
+    }
+
+    /// The least constant bound it has.
+    fn constant(&self) -> Option<i64> {
+        match self {
+            Bound::Const(h) => Some(*h),
+            Bound::Either(a, b) => match (a.constant(), b.constant()) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            },
+            _ => None,
+        }
     }
 
     /// Is every value below the bound below `d` too?
@@ -69,6 +85,7 @@ impl Bound {
             // A dimension of variable length is at least 1 (C11 6.7.6.2p5).
             (Bound::Const(h), Dim::Sym(_)) => *h <= 1,
             (Bound::Sym(r, off), Dim::Sym(s)) => r == s && *off <= 0,
+            (Bound::Either(a, b), d) => a.within(d) || b.within(d),
             (Bound::Sym(..), Dim::Const(_)) | (Bound::Unknown, _) => false,
         }
     }
@@ -81,8 +98,12 @@ enum Dim {
     Sym(String),
 }
 
-/// The addresses of the index expressions known in bounds (module doc).
-pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize> {
+/// The addresses of the index expressions known in bounds (module doc), and the window
+/// steps of indices of tile counters ([`super::window`]) by their expression's address.
+pub fn in_bounds(
+    unit: &TranslationUnit,
+    claims: &ClaimRanges,
+) -> (HashSet<usize>, HashMap<usize, Step>) {
     let roots = Roots::of(unit);
     let mut globals: HashMap<String, Vec<Declarator>> = HashMap::new();
     for e in &unit.0 {
@@ -97,6 +118,7 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
     }
     let exact = crate::passes::unwind::exact_globals(unit);
     let mut out = HashSet::new();
+    let mut windows = HashMap::new();
     for e in &unit.0 {
         let ExternalDeclaration::FunctionDefinition(f) = &e.node else {
             continue;
@@ -133,11 +155,13 @@ pub fn in_bounds(unit: &TranslationUnit, claims: &ClaimRanges) -> HashSet<usize>
             claims,
             roots: (&roots, items, uses.as_ref()),
             ranges: vec![],
+            claim_vars: vec![],
             out: &mut out,
+            windows: &mut windows,
         };
         let _ = visit::stmt(&mut b, &f.node.statement);
     }
-    out
+    (out, windows)
 }
 
 /// The declarators of a function's parameters.
@@ -294,8 +318,23 @@ struct Bounds<'f> {
     ranges: Vec<(String, i64, Bound)>,
     /// The enclosing loops' counters of bounds relative to fixed locals: name, lowest
     /// value, one past the highest ([`Bounds::relative_counter`]).
-    relative: Vec<(String, Linear, Linear)>,
+    relative: Vec<(String, Vec<Linear>, Vec<Linear>)>,
+    /// The enclosing claim loops' variables: name, the loop's id, signed.
+    claim_vars: Vec<(String, usize, bool)>,
     out: &'f mut HashSet<usize>,
+    windows: &'f mut HashMap<usize, Step>,
+}
+
+/// The range of `c·e` for `e` in `[lo, hi)` and a constant `c > 0`.
+fn scaled(lo: i64, hi: &Bound, c: i64) -> Option<(i64, Bound)> {
+    if c <= 0 {
+        return None;
+    }
+    let hi = match hi.constant() {
+        Some(h) => Bound::Const(h.checked_sub(1)?.checked_mul(c)?.checked_add(1)?),
+        None => Bound::Unknown,
+    };
+    Some((lo.checked_mul(c)?, hi))
 }
 
 /// `j = c;`: `j` and `c`.
@@ -304,7 +343,7 @@ fn counter_start(i: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
 }
 
 /// Is `s` the increment `j++;` (`++j;`, `j += 1;`, `j = j + 1;`)?
-fn increments(s: &Node<BlockItem>, j: &str) -> bool {
+pub(super) fn increments(s: &Node<BlockItem>, j: &str) -> bool {
     let BlockItem::Statement(s) = &s.node else {
         return false;
     };
@@ -345,26 +384,86 @@ impl Bounds<'_> {
             && !self.facts.addressed.contains(x)
     }
 
-    /// The range of the counter `j` started at `c0` inside the body of `w` (module doc).
+    /// The range of the counter `j` started at `c0` or above inside the body of `w`
+    /// (module doc).
     fn counter(&self, j: &str, c0: i64, w: &WhileStatement) -> Option<(i64, Bound)> {
         let Expression::BinaryOperator(c) = &w.expression.node else {
             return None;
         };
         let is_j = matches!(&c.node.lhs.node, Expression::Identifier(i) if i.node.name == j);
-        let end = match self.value_of(&c.node.rhs) {
-            Some(v) => Bound::Const(v),
-            // `t`, `t + c`, `c + t`, `t - c` of a local with a root value (`super::values`).
-            None => {
-                let (t, k) = super::invariant::name_offset(&c.node.rhs)?;
-                Bound::of(self.root(t)?, k)
-            }
-        };
+        let end = self.bound_of(&c.node.rhs);
         let hi = match c.node.operator.node {
             BinaryOperator::Less if is_j => end,
             BinaryOperator::LessOrEqual if is_j => end.shifted(1)?,
             _ => return None,
         };
         self.counted(j, w).then_some((c0, hi))
+    }
+
+    /// `e`'s value as a bound: a constant, `t + c` of a local with a root value
+    /// (`super::values`), or below each branch of a minimum ([`super::window::branches`]).
+    fn bound_of(&self, e: &Node<Expression>) -> Bound {
+        let one = |x: &Node<Expression>| match self.value_of(x) {
+            Some(v) => Bound::Const(v),
+            None => super::invariant::name_offset(x)
+                .and_then(|(t, k)| Some(Bound::of(self.root(t)?, k)))
+                // At most the highest value of its range.
+                .or_else(|| self.range(x)?.1.shifted(-1))
+                .unwrap_or(Bound::Unknown),
+        };
+        let branches = super::window::branches(e, Extreme::Min);
+        let mut bounds = branches
+            .iter()
+            .map(|x| one(x))
+            .filter(|b| *b != Bound::Unknown);
+        let first = bounds.next().unwrap_or(Bound::Unknown);
+        bounds.fold(first, |a, b| Bound::Either(Box::new(a), Box::new(b)))
+    }
+
+    /// A lowest value of `e`: a constant, the low end of its range, or the greatest of
+    /// those of a maximum's branches.
+    fn low(&self, e: &Node<Expression>) -> Option<i64> {
+        super::window::branches(e, Extreme::Max)
+            .into_iter()
+            .filter_map(|x| self.value_of(x).or_else(|| self.range(x).map(|(lo, _)| lo)))
+            .max()
+    }
+
+    /// Narrows the ranges of the counters a test `x <= E`, `x < E`, `x >= E`, `x > E` (of
+    /// a constant `E`, [`Self::value_of`]; conjuncts of `&&`) bounds, while it holds.
+    /// Nothing writes a counter inside its loop's body but its last increment.
+    fn guard(&mut self, c: &Node<Expression>) {
+        let Expression::BinaryOperator(b) = &c.node else {
+            return;
+        };
+        let op = b.node.operator.node.clone();
+        if op == BinaryOperator::LogicalAnd {
+            self.guard(&b.node.lhs);
+            self.guard(&b.node.rhs);
+            return;
+        }
+        let Some(x) = super::worksharing::name_of(&b.node.lhs) else {
+            return;
+        };
+        let Some(v) = self.value_of(&b.node.rhs) else {
+            return;
+        };
+        let Some((_, lo, hi)) = self.ranges.iter().rev().find(|(n, ..)| n == x).cloned() else {
+            return;
+        };
+        let (lo, hi) = match op {
+            BinaryOperator::LessOrEqual | BinaryOperator::Less => {
+                let closed = i64::from(op == BinaryOperator::LessOrEqual);
+                let Some(end) = v.checked_add(closed) else {
+                    return;
+                };
+                (lo, Bound::Either(Box::new(hi), Box::new(Bound::Const(end))))
+            }
+            BinaryOperator::GreaterOrEqual => (lo.max(v), hi),
+            BinaryOperator::Greater => (lo.max(v.saturating_add(1)), hi),
+            _ => return,
+        };
+        self.ranges.push((x.to_string(), lo, hi));
     }
 
     /// Is `w`'s body one that only its last statement's `j++` moves `j` in (`j` a local
@@ -392,44 +491,121 @@ impl Bounds<'_> {
         j: &str,
         start: &Node<Expression>,
         w: &WhileStatement,
-    ) -> Option<(Linear, Linear)> {
-        let lo = linear(start)?;
+    ) -> Option<(Vec<Linear>, Vec<Linear>)> {
         let Expression::BinaryOperator(c) = &w.expression.node else {
             return None;
         };
         if super::worksharing::name_of(&c.node.lhs) != Some(j) {
             return None;
         }
-        let mut hi = linear(&c.node.rhs)?;
-        match c.node.operator.node {
-            BinaryOperator::Less => {}
-            BinaryOperator::LessOrEqual => hi.1 = hi.1.checked_add(1)?,
+        let closed = match c.node.operator.node {
+            BinaryOperator::Less => 0,
+            BinaryOperator::LessOrEqual => 1,
             _ => return None,
-        }
-        let fixed = |n: &String| {
-            let body = Body::of_statement(&w.statement, n);
-            n != j && self.local(n) && body.writes == 0 && body.declarations == 0
         };
-        let names_fixed = lo.0.keys().chain(hi.0.keys()).all(fixed);
-        (names_fixed && self.counted(j, w)).then_some((lo, hi))
+        let fixed = |f: &Linear| {
+            f.0.keys().all(|n| {
+                let body = Body::of_statement(&w.statement, n);
+                n != j && self.local(n) && body.writes == 0 && body.declarations == 0
+            })
+        };
+        // Each branch of a maximum start is a lowest value, of a minimum end a bound.
+        // A constant value, or a linear form.
+        let form = |e: &Node<Expression>| match self.value_of(e) {
+            Some(v) => Some((Default::default(), v)),
+            None => linear(e),
+        };
+        let lows: Vec<Linear> = super::window::branches(start, Extreme::Max)
+            .into_iter()
+            .filter_map(form)
+            .filter(fixed)
+            .collect();
+        let highs: Vec<Linear> = super::window::branches(&c.node.rhs, Extreme::Min)
+            .into_iter()
+            .filter_map(|e| {
+                let (names, h) = form(e)?;
+                Some((names, h.checked_add(closed)?))
+            })
+            .filter(fixed)
+            .collect();
+        let found = !lows.is_empty() && !highs.is_empty();
+        (found && self.counted(j, w)).then_some((lows, highs))
+    }
+
+    /// The window step of the index `e` = `j + c` of a relative counter `j` whose bounds
+    /// are `α·i + l` and `α·i + h + 1` of an enclosing claim loop's variable `i`
+    /// ([`super::window`]).
+    fn window_of(&self, e: &Node<Expression>) -> Option<Step> {
+        let (names, c) = linear(e)?;
+        let [(j, 1)] = names.iter().collect::<Vec<_>>()[..] else {
+            return None;
+        };
+        let (_, lows, highs) = self.relative.iter().rev().find(|(n, ..)| n == j)?;
+        for (i, id, signed) in self.claim_vars.iter().rev() {
+            // `α·i + l` (α, l), or a constant `l` (no α).
+            let of_i = |f: &Linear| match f.0.iter().collect::<Vec<_>>()[..] {
+                [(n, a)] if n == i && *a > 0 && (*a == 1 || *signed) => Some((Some(*a), f.1)),
+                [] => Some((None, f.1)),
+                _ => None,
+            };
+            // The range of `i` here: a constant `C` is `α·i + (C - α·max)` at least, and
+            // `α·i + (C - α·min)` at most.
+            let range = self.ranges.iter().rev().find(|(n, ..)| n == i);
+            let least = range.map(|(_, lo, _)| *lo);
+            let most = range.and_then(|(_, _, hi)| hi.constant()?.checked_sub(1));
+            let at = |(a, k): (Option<i64>, i64), alpha: i64, ext: Option<i64>| match a {
+                Some(_) => Some(k),
+                None => k.checked_sub(alpha.checked_mul(ext?)?),
+            };
+            let (lows, highs): (Vec<_>, Vec<_>) = (
+                lows.iter().filter_map(of_i).collect(),
+                highs.iter().filter_map(of_i).collect(),
+            );
+            // Each α of a bound's form: the greatest lowest value and the least end.
+            let alphas = lows.iter().chain(&highs).filter_map(|(a, _)| *a);
+            let windows = alphas.filter_map(|alpha| {
+                let l = lows
+                    .iter()
+                    .filter(|(a, _)| a.is_none_or(|a| a == alpha))
+                    .filter_map(|&f| at(f, alpha, most))
+                    .max()?;
+                let h = highs
+                    .iter()
+                    .filter(|(a, _)| a.is_none_or(|a| a == alpha))
+                    .filter_map(|&f| at(f, alpha, least))
+                    .min()?;
+                let lo = l.checked_add(c)?;
+                let hi = h.checked_sub(1)?.checked_add(c)?;
+                // The room α leaves beyond the window's span: the more, the more apart.
+                let room = alpha.checked_sub(hi.checked_sub(lo)?)?;
+                Some((room, Step::Window(*id, alpha, lo, hi)))
+            });
+            if let Some((_, w)) = windows.max_by_key(|(room, _)| *room) {
+                return Some(w);
+            }
+        }
+        None
     }
 
     /// The constant range `[lo, hi)` of `j + E` of the innermost relative counter `j`
     /// whose bounds' names `E` cancels.
     fn relative_range(&self, e: &Node<Expression>) -> Option<(i64, i64)> {
         let (names, b) = linear(e)?;
-        for (j, lo, hi) in self.relative.iter().rev() {
+        for (j, lows, highs) in self.relative.iter().rev() {
             if names.get(j) != Some(&1) {
                 continue;
             }
             let mut rest = names.clone();
             rest.remove(j);
-            let (l, h) = (
-                add(lo.clone(), (rest.clone(), b), 1)?,
-                add(hi.clone(), (rest, b), 1)?,
-            );
-            if l.0.is_empty() && h.0.is_empty() {
-                return Some((l.1, h.1));
+            // The greatest constant lowest value and the least constant bound.
+            let constant = |f: &Linear| {
+                let g = add(f.clone(), (rest.clone(), b), 1)?;
+                g.0.is_empty().then_some(g.1)
+            };
+            let l = lows.iter().filter_map(constant).max();
+            let h = highs.iter().filter_map(constant).min();
+            if let (Some(l), Some(h)) = (l, h) {
+                return Some((l, h));
             }
         }
         None
@@ -499,23 +675,30 @@ impl Bounds<'_> {
                 .map(|(_, lo, hi)| (*lo, hi.clone())),
             Expression::BinaryOperator(b) => {
                 let op = b.node.operator.node.clone();
-                if let Some(c) = const_value(&b.node.lhs) {
+                // A constant, or a local whose one value is one.
+                let known = |x: &Node<Expression>| const_value(x).or_else(|| self.value_of(x));
+                if let Some(c) = known(&b.node.lhs) {
                     let (lo, hi) = self.range(&b.node.rhs)?;
-                    return match (op, hi) {
-                        (BinaryOperator::Plus, hi) => Some((lo.checked_add(c)?, hi.shifted(c)?)),
+                    return match op {
+                        BinaryOperator::Plus => Some((lo.checked_add(c)?, hi.shifted(c)?)),
                         // `c - e`, `e` in `[lo, h)`: `[c - h + 1, c - lo]`.
-                        (BinaryOperator::Minus, Bound::Const(h)) => Some((
-                            c.checked_sub(h)?.checked_add(1)?,
+                        BinaryOperator::Minus => Some((
+                            c.checked_sub(hi.constant()?)?.checked_add(1)?,
                             Bound::Const(c.checked_sub(lo)?.checked_add(1)?),
                         )),
+                        BinaryOperator::Multiply => scaled(lo, &hi, c),
                         _ => None,
                     };
+                }
+                if op == BinaryOperator::Multiply {
+                    let (lo, hi) = self.range(&b.node.lhs)?;
+                    return scaled(lo, &hi, known(&b.node.rhs)?);
                 }
                 let (lo, hi) = match op {
                     BinaryOperator::Plus | BinaryOperator::Minus => self.range(&b.node.lhs)?,
                     _ => return None,
                 };
-                let c = const_value(&b.node.rhs)?;
+                let c = known(&b.node.rhs)?;
                 let c = if b.node.operator.node == BinaryOperator::Minus {
                     c.checked_neg()?
                 } else {
@@ -575,6 +758,13 @@ impl Bounds<'_> {
             return;
         };
         indices.reverse();
+        for i in &indices {
+            if let Some(step) = self.window_of(i) {
+                let node: &Node<Expression> = i;
+                self.windows
+                    .insert(node as *const Node<Expression> as usize, step);
+            }
+        }
         let dims = self.dims(&x.node.name);
         for (k, i) in indices.iter().enumerate().skip(1) {
             // A dimension not known is at least 1 (C11 6.7.6.2p5): index 0 is within it.
@@ -603,10 +793,22 @@ impl Visitor for Bounds<'_> {
         Ok(Walk::Descend)
     }
     fn stmt(&mut self, s: &Node<Statement>) -> Result<Walk, Infallible> {
+        if let Statement::If(t) = &s.node {
+            // The ranges the test narrows, in the `then` branch.
+            let _ = visit::expr(self, &t.node.condition);
+            let depth = self.ranges.len();
+            self.guard(&t.node.condition);
+            let _ = visit::stmt(self, &t.node.then_statement);
+            self.ranges.truncate(depth);
+            if let Some(e) = &t.node.else_statement {
+                let _ = visit::stmt(self, e);
+            }
+            return Ok(Walk::Skip);
+        }
         let Statement::Compound(items) = &s.node else {
             return Ok(Walk::Descend);
         };
-        let depth = self.ranges.len();
+        let (depth, claims) = (self.ranges.len(), self.claim_vars.len());
         for (k, item) in items.iter().enumerate() {
             let looped = match &item.node {
                 BlockItem::Statement(w) => match &w.node {
@@ -619,44 +821,47 @@ impl Visitor for Bounds<'_> {
                 _ => None,
             };
             let ranged = looped.and_then(|(j, c0, w)| {
-                let constant = self
-                    .value_of(c0)
-                    .and_then(|c0| self.counter(j, c0, &w.node));
-                let range = match constant {
-                    Some((lo, hi)) => Ok((lo, hi)),
-                    None => Err(self.relative_counter(j, c0, &w.node)?),
-                };
-                Some((j, range, w))
+                let constant = self.low(c0).and_then(|c0| self.counter(j, c0, &w.node));
+                let relative = self.relative_counter(j, c0, &w.node);
+                (constant.is_some() || relative.is_some()).then_some((j, constant, relative, w))
             });
             match ranged {
-                Some((j, range, w)) => {
+                Some((j, constant, relative, w)) => {
                     let _ = visit::expr(self, &w.node.expression);
-                    let (ranges, relative) = (self.ranges.len(), self.relative.len());
-                    match range {
-                        Ok((lo, hi)) => self.ranges.push((j.to_string(), lo, hi)),
-                        Err((lo, hi)) => self.relative.push((j.to_string(), lo, hi)),
+                    let (ranges, relatives) = (self.ranges.len(), self.relative.len());
+                    if let Some((lo, hi)) = constant {
+                        self.ranges.push((j.to_string(), lo, hi));
+                    }
+                    if let Some((lo, hi)) = relative {
+                        self.relative.push((j.to_string(), lo, hi));
                     }
                     let _ = visit::stmt(self, &w.node.statement);
                     self.ranges.truncate(ranges);
-                    self.relative.truncate(relative);
+                    self.relative.truncate(relatives);
                 }
                 None => {
                     let _ = visit::block_item(self, item);
                 }
             }
             // A claim loop's exit test: its variable's range for the rest of the body.
-            if let Some((i, lo, end)) = self.claims.get(&(item as *const Node<BlockItem> as usize))
-            {
-                let hi = match end {
+            if let Some(c) = self.claims.get(&(item as *const Node<BlockItem> as usize)) {
+                let hi = match &c.end {
                     ClaimEnd::Const(hi) => Some(Bound::Const(*hi)),
-                    ClaimEnd::Name(n, c) => self.root(n).map(|v| Bound::of(v, *c)),
+                    ClaimEnd::Name(n, k) => self.root(n).map(|v| Bound::of(v, *k)),
                     // A collapsed counter below a product: not negative is what its digits
                     // need; no row's length is a product.
                     ClaimEnd::Product(..) => Some(Bound::Unknown),
+                    // An end of constant value ([`Self::value_of`]).
+                    ClaimEnd::Unknown => Some(
+                        super::exit_test::tested_end(item)
+                            .and_then(|(_, e, closed)| self.value_of(e)?.checked_add(closed))
+                            .map_or(Bound::Unknown, Bound::Const),
+                    ),
                 };
                 if let Some(hi) = hi {
-                    self.ranges.push((i.clone(), *lo, hi));
+                    self.ranges.push((c.var.clone(), c.lo, hi));
                 }
+                self.claim_vars.push((c.var.clone(), c.id, c.signed));
             }
             // A collapsed loop's digit: its range for the rest of the block.
             if let Some((x, lo, hi)) = self.digit(item, &items[k + 1..]) {
@@ -664,6 +869,7 @@ impl Visitor for Bounds<'_> {
             }
         }
         self.ranges.truncate(depth);
+        self.claim_vars.truncate(claims);
         Ok(Walk::Skip)
     }
 }

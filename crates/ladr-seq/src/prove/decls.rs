@@ -76,9 +76,22 @@ pub struct TypeFacts {
     pub depth: Option<usize>,
 }
 
-/// Claim loops' exit tests by address: the loop variable, its lowest value and one past
-/// its highest after the test.
-pub type ClaimRanges = HashMap<usize, (String, i64, ClaimEnd)>;
+/// Claim loops' exit tests by address.
+pub type ClaimRanges = HashMap<usize, ClaimRange>;
+
+/// What a claim loop's exit test tells of its variable.
+#[derive(Clone, Debug)]
+pub struct ClaimRange {
+    /// The loop variable.
+    pub var: String,
+    /// Its lowest value, and one past its highest after the test.
+    pub lo: i64,
+    pub end: ClaimEnd,
+    /// The claim loop's id ([`super::Step::Iter`]).
+    pub id: usize,
+    /// The variable is of a signed type.
+    pub signed: bool,
+}
 
 /// The end a claim loop's exit test `i < E` (or `i <= E - 1`) gives its variable: a
 /// constant `E`, or `v + c` of a local `v` ([`super::values`] may tell its value).
@@ -88,6 +101,8 @@ pub enum ClaimEnd {
     Name(String, i64),
     /// `E1 * E2`, both printed (a collapsed loop's count of variable value).
     Product(String, String),
+    /// Some other expression: the test gives only the lowest value.
+    Unknown,
 }
 
 /// The program's declarations.
@@ -160,6 +175,8 @@ pub struct Decls<'a> {
     /// The row indices known within their dimension, by the address of their expression
     /// ([`super::bounds`]).
     pub in_bounds: HashSet<usize>,
+    /// The `simd` bodies of the proof's view and their elements ([`super::lanes`]).
+    pub lanes: super::lanes::Lanes,
     /// The phases of the team routines' straight-line items, by the item's address
     /// ([`super::team_barrier`]).
     pub team_places: HashMap<usize, super::team_barrier::Place>,
@@ -216,6 +233,7 @@ impl<'a> Decls<'a> {
             chunk_ids: HashSet::new(),
             array_aliases: HashMap::new(),
             in_bounds: HashSet::new(),
+            lanes: Default::default(),
             team_places: HashMap::new(),
             claim_ranges: HashMap::new(),
             bare_reads: HashSet::new(),

@@ -198,6 +198,7 @@ fn apart(x: &[Step], y: &[Step], decls: &Decls) -> bool {
                         | Step::Inv(..)
                         | Step::Base(..)
                         | Step::Table(..)
+                        | Step::Window(..)
                 ) => {}
             (Step::Field(f), Step::Field(g)) => {
                 let shared = &decls.overlapping_fields;

@@ -42,11 +42,13 @@ mod collapse;
 mod decls;
 mod disjoint;
 mod element;
+mod exit_test;
 mod fields;
 mod fresh;
 mod guard;
 mod heap;
 mod invariant;
+mod lanes;
 mod literal;
 mod lockptr;
 mod nest;
@@ -62,6 +64,7 @@ mod team_barrier;
 mod threads;
 mod userlock;
 mod values;
+mod window;
 mod worksharing;
 
 use decls::{Decls, VarId};
@@ -103,6 +106,11 @@ pub enum Step {
     /// table `.1`, `i` the variable of the claim loop `.0` ([`table`]): two threads that
     /// make such accesses at once index two different entries.
     Table(usize, VarId, i64),
+    /// An index `j + c` of a counter `j` of a loop `j = α·i + l; while (j <= α·i + h)`
+    /// inside the claim loop `.0` of variable `i` (`.1` = α > 0, `.2` = l + c, `.3` = h +
+    /// c): its values lie in the window `[α·i + .2, α·i + .3]` of the thread's iteration
+    /// `i` ([`window`]): two threads' windows are apart when α exceeds their spans.
+    Window(usize, i64, i64, i64),
 }
 
 /// The part of a variable an access or a lock names (empty: all of it).
@@ -264,6 +272,13 @@ pub fn prove(program: &ladr_ir::program::Program) -> Proof {
     prove_unit(&program.unit)
 }
 
+/// [`prove`] of a program whose `simd` loops inside regions are plain loops of their
+/// threads, their bodies at `simd` (spans: `ladr_c::frontend::ProofView`): the proof
+/// checks their lanes too ([`lanes`]).
+pub fn prove_folded(program: &ladr_ir::program::Program, simd: &[(usize, usize)]) -> Proof {
+    prove_views(&program.unit, simd)
+}
+
 /// What the analysis learned of the functions.
 struct Analysis<'a> {
     bodies: Vec<(String, &'a FunctionDefinition)>,
@@ -274,11 +289,16 @@ struct Analysis<'a> {
 
 /// [`prove`] of a translation unit in normal form.
 pub fn prove_unit(unit: &TranslationUnit) -> Proof {
+    prove_views(unit, &[])
+}
+
+/// [`prove_unit`], with the `simd` bodies of [`prove_folded`].
+fn prove_views(unit: &TranslationUnit, simd: &[(usize, usize)]) -> Proof {
     let lowered = asm::as_c(unit);
     let unit = lowered.as_ref().unwrap_or(unit);
     let spliced = splice::splice_main(unit);
     let unit = spliced.as_ref().unwrap_or(unit);
-    let proof = prove_main(unit);
+    let proof = prove_main(unit, simd);
     if proof.proved {
         return proof;
     }
@@ -287,7 +307,7 @@ pub fn prove_unit(unit: &TranslationUnit) -> Proof {
     let Some((arrays, assumed)) = blocks::blocks_as_arrays(unit) else {
         return proof;
     };
-    match prove_main(&arrays) {
+    match prove_main(&arrays, simd) {
         p if p.proved => Proof {
             assumed_fresh: assumed,
             ..p
@@ -343,7 +363,7 @@ fn reach_of(
 
 /// [`prove_unit`] once the functions `main` calls once are spliced ([`splice`]) (and, in
 /// a second view, the blocks it allocates once are arrays: [`blocks`]).
-fn prove_main(unit: &TranslationUnit) -> Proof {
+fn prove_main(unit: &TranslationUnit, simd: &[(usize, usize)]) -> Proof {
     let mut decls = Decls::of(unit);
     decls.owned = owned::owned_globals(unit, &decls);
     let mut locals = HashMap::new();
@@ -403,6 +423,12 @@ fn prove_main(unit: &TranslationUnit) -> Proof {
     let team = worksharing::prepare(&mut decls, unit, (main_items, &may_create), &facts);
     let shared = (&decls.bodies, &decls.globals, decls.vars.as_slice());
     decls.chunk_ids = chunks::chunk_indices(unit, shared, main_items, &mut decls.iterations);
+    if !simd.is_empty() {
+        match lanes::check(unit, simd, &decls.in_bounds) {
+            Ok(l) => decls.lanes = l,
+            Err((why, at)) => return Proof::gave_up(&why, at),
+        }
+    }
     let roots: BTreeSet<String> = sites.keys().cloned().chain(["main".into()]).collect();
     // 4. Entry locksets and solo-ness.
     let (entries, solo) = match a.entries(&mut decls, &mut locals, &roots, &facts, &may_create) {

@@ -90,6 +90,7 @@ fn may_overlap(
                 | Step::Iter(..)
                 | Step::Inv(..)
                 | Step::Table(..)
+                | Step::Window(..)
         )
     };
     // Elements of one array of one element type, at a start every thread read alike: on
@@ -130,6 +131,7 @@ fn may_overlap(
         if !equal_so_far {
             match (x, y) {
                 _ if super::affine::iterations_apart(x, y, stable) => return false,
+                _ if super::window::windows_apart(x, y) => return false,
                 _ if super::table::tables_apart(x, y, &decls.tables) => return false,
                 _ if index(x) && index(y) => continue,
                 _ => return true,
@@ -145,6 +147,7 @@ fn may_overlap(
             (Step::Own, Step::Fresh) | (Step::Fresh, Step::Own) => return false,
             // Two threads at once run different iterations ([`super::worksharing`]).
             _ if super::affine::iterations_apart(x, y, stable) => return false,
+            _ if super::window::windows_apart(x, y) => return false,
             _ if super::table::tables_apart(x, y, &decls.tables) => return false,
             (Step::Field(f), Step::Field(g)) if f != g => {
                 let shared = &decls.overlapping_fields;
@@ -172,7 +175,7 @@ fn invariant_apart(a: &Path, b: &Path) -> bool {
     let later_iteration = a[k..]
         .iter()
         .zip(&b[k..])
-        .any(|(x, y)| x == y && matches!(x, Step::Iter(..)));
+        .any(|(x, y)| x == y && matches!(x, Step::Iter(..) | Step::Window(..)));
     matches!((&a[k], &b[k]), (Step::Inv(g, _), Step::Inv(h, _)) if g == h) && !later_iteration
 }
 
@@ -511,7 +514,7 @@ fn apart(seen: &Seen) -> Option<(&'static str, &'static str)> {
     } else if seen.iteration || seen.chunk {
         (
             "worksharing",
-            "accesses that may run in parallel are of one worksharing loop's iterations at indices α·i + β of its loop variable that no two iterations share, and two threads never run one iteration at once (or touch different members or constant indices)",
+            "accesses that may run in parallel are of one worksharing loop's iterations at indices α·i + β of its loop variable (or in tiles [α·i + l, α·i + h] of it) that no two iterations share, and two threads never run one iteration at once (or touch different members or constant indices)",
         )
     } else if seen.disjoint {
         (
@@ -548,6 +551,24 @@ fn verdict(
     let mut seen = Seen::default();
     for (i, a) in list.iter().enumerate() {
         for b in &list[i..] {
+            // Two iterations of one `simd` loop of one thread ([`super::lanes`]).
+            let lanes = (a.write || b.write)
+                && a.function == b.function
+                && decls.lanes.conflict(a.offset, b.offset);
+            if lanes {
+                return ObjectProof {
+                    name,
+                    safe: false,
+                    rule: "unproved",
+                    reason: format!(
+                        "a {} and a {} in two iterations of one `simd` loop in `{}` may touch one element",
+                        kind(a.write),
+                        kind(b.write),
+                        a.function
+                    ),
+                    pair: Some((note(a), note(b))),
+                };
+            }
             if !(a.write || b.write) || (a.own && b.own) || !parallel(&a.threads, &b.threads, facts)
             {
                 continue;
@@ -568,7 +589,7 @@ fn verdict(
                 seen.invariant |= invariant_apart(&a.path, &b.path);
                 seen.own |= a.path.contains(&Step::Own);
                 for s in &a.path {
-                    if let Step::Iter(id, ..) = s {
+                    if let Step::Iter(id, ..) | Step::Window(id, ..) = s {
                         let chunk = decls.chunk_ids.contains(id);
                         seen.chunk |= chunk;
                         seen.iteration |= !chunk;
@@ -737,6 +758,7 @@ fn path_text(path: &Path) -> String {
             Step::Fresh => "[the next thread's index]".to_string(),
             Step::Iter(..) => "[the iteration's index]".to_string(),
             Step::Table(..) => "[the iteration's table entry]".to_string(),
+            Step::Window(..) => "[an index in the iteration's window]".to_string(),
             Step::Inv(..) => "[a value every thread read alike]".to_string(),
             Step::Base(..) => "(an element at a start every thread read alike)".to_string(),
         })

@@ -226,6 +226,10 @@ pub(super) fn shifted(s: &Step, k: i64) -> Step {
             Some(c) => Step::Inv(*g, c),
             None => Step::Index(None),
         },
+        Step::Window(l, a, lo, hi) => match (lo.checked_add(k), hi.checked_add(k)) {
+            (Some(lo), Some(hi)) => Step::Window(*l, *a, lo, hi),
+            _ => Step::Index(None),
+        },
         Step::Table(l, t, c) => match c.checked_add(k) {
             Some(c) => Step::Table(*l, *t, c),
             None => Step::Index(None),

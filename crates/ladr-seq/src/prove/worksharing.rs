@@ -337,16 +337,16 @@ fn assignment_statement(s: &Node<Statement>) -> Option<(&str, &Node<Expression>)
 
 /// A claim loop found in a function: its counter, claim variable `k`, loop variable
 /// `i`, and the statements after `i`'s assignment.
-struct Claim<'a> {
+pub(super) struct Claim<'a> {
     id: usize,
     counter: String,
     k: String,
-    i: String,
+    pub(super) i: String,
     /// `lb` and `s` of `i = lb + k * s`: `lb` a constant, or an expression of locals
     /// (its value a constant for every thread, [`super::values`]).
     lb: Result<i64, &'a Node<Expression>>,
-    step: i64,
-    body: &'a [Node<BlockItem>],
+    pub(super) step: i64,
+    pub(super) body: &'a [Node<BlockItem>],
 }
 
 /// The claim section `{ atomic_begin(); k = nondet(); …; c = k + 1; atomic_end(); }`: (c, k).
@@ -714,8 +714,8 @@ pub fn iterations(
         let Some(lb) = lb else {
             continue;
         };
-        if let Some((test, end)) =
-            exit_test(&c).filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
+        if let Some((test, end)) = super::exit_test::exit_test(&c)
+            .filter(|_| super::bounds::counter_from_zero(unit, &c.counter))
         {
             if lb >= 0 {
                 // An expression of locals each of one value for every thread.
@@ -734,74 +734,17 @@ pub fn iterations(
                 let claim = (c.i.as_str(), c.id, lb, hi);
                 super::table::table_steps(&mine, c.body, claim, (tables, file_scope), &mut out);
             }
-            ranges.insert(test, (c.i.clone(), lb, end));
+            let range = super::decls::ClaimRange {
+                var: c.i.clone(),
+                lo: lb,
+                end,
+                id: c.id,
+                signed: super::affine::signed(&def.statement, &c.i),
+            };
+            ranges.insert(test, range);
         }
     }
     (out, ranges)
-}
-
-/// The claim body's first statement `if (!(i < E [&& …])) { …; goto L; }` (`E` a constant,
-/// possibly cast: [`super::collapse::widened`], or a name; `L` no label of the loop, a
-/// positive step): its address, and `E`. After it, `i` is in `[lb, E)`: `k` is at least the
-/// counter, never negative ([`super::bounds::counter_from_zero`]); `…`: the no-wrap test.
-fn exit_test(c: &Claim) -> Option<(usize, super::decls::ClaimEnd)> {
-    let first = c.body.first()?;
-    let BlockItem::Statement(s) = &first.node else {
-        return None;
-    };
-    let Statement::If(t) = &s.node else {
-        return None;
-    };
-    if c.step <= 0 || t.node.else_statement.is_some() {
-        return None;
-    }
-    let Expression::UnaryOperator(u) = &t.node.condition.node else {
-        return None;
-    };
-    let tested = match &u.node.operand.node {
-        Expression::BinaryOperator(a) if a.node.operator.node == BinaryOperator::LogicalAnd => {
-            &a.node.lhs
-        }
-        _ => &u.node.operand,
-    };
-    let Expression::BinaryOperator(b) = &tested.node else {
-        return None;
-    };
-    // `i <= E` is `i < E + 1`.
-    let closed = match b.node.operator.node {
-        BinaryOperator::Less => 0,
-        BinaryOperator::LessOrEqual => 1,
-        _ => return None,
-    };
-    if u.node.operator.node != UnaryOperator::Negate || name_of(&b.node.lhs) != Some(c.i.as_str()) {
-        return None;
-    }
-    let print = |e: &Node<Expression>| ladr_c::print::expr_to_string(&e.node);
-    let hi = match (super::collapse::widened(&b.node.rhs), &b.node.rhs.node) {
-        (Some(hi), _) => super::decls::ClaimEnd::Const(hi.checked_add(closed)?),
-        (None, Expression::BinaryOperator(m))
-            if m.node.operator.node == BinaryOperator::Multiply && closed == 0 =>
-        {
-            super::decls::ClaimEnd::Product(print(&m.node.lhs), print(&m.node.rhs))
-        }
-        _ => {
-            let (v, c) = super::invariant::name_offset(&b.node.rhs)?;
-            super::decls::ClaimEnd::Name(v.to_string(), c.checked_add(closed)?)
-        }
-    };
-    let leaves = match &t.node.then_statement.node {
-        Statement::Compound(items) => items.last().is_some_and(
-            |i| matches!(&i.node, BlockItem::Statement(s) if matches!(s.node, Statement::Goto(_))),
-        ),
-        Statement::Goto(_) => true,
-        _ => false,
-    };
-    let labels_inside = c.body.iter().any(|i| {
-        let mut l = super::bounds::Labels(false);
-        let _ = visit::block_item(&mut l, i);
-        l.0
-    });
-    (leaves && !labels_inside).then_some((first as *const Node<BlockItem> as usize, hi))
 }
 
 /// Is every declaration of `n` in `s` without a storage class (an automatic local)?
@@ -956,7 +899,11 @@ pub fn prepare(
         decls.base_origins = super::origin::base_origins(unit, decls);
     }
     decls.iterations = found;
-    decls.in_bounds = super::bounds::in_bounds(unit, &ranges);
+    let (in_bounds, windows) = super::bounds::in_bounds(unit, &ranges);
+    decls.in_bounds = in_bounds;
+    for (key, step) in windows {
+        decls.iterations.entry(key).or_insert(step);
+    }
     decls.claim_ranges = ranges;
     decls.team_places = super::team_barrier::places(unit, &decls.bodies, &team);
     team

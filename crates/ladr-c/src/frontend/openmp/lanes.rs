@@ -135,6 +135,20 @@ impl Lowering {
             }
         }
         let span = dspan(d);
+        let plain = d
+            .clauses
+            .iter()
+            .all(|c| ["simdlen", "aligned", "safelen"].contains(&c.name.as_str()));
+        if self.mode == super::Mode::FoldSimd && !is_for && !standalone && plain {
+            // The proof's view: the thread runs the loop itself; the proof checks that no
+            // two of its iterations conflict (`ladr_seq::prove::lanes`).
+            let Statement::For(f) = &body.node else {
+                return fail(d, "a `simd` directive not followed by a `for` loop");
+            };
+            let b = f.node.statement.span;
+            self.folded_simd.push((b.start, b.end));
+            return Ok(body);
+        }
         let n = self.fresh();
         let posted = names::omp("lane_posted", n);
         let left = names::omp("lane_left", n);

@@ -81,6 +81,10 @@ pub struct Lowering {
     pub lane_frame: Option<super::lanes::LaneFrame>,
     /// Whether the lane's state objects are declared.
     pub declared_lane_state: bool,
+    /// How `simd` loops inside a region are lowered.
+    pub mode: super::Mode,
+    /// The bodies of the `simd` loops left plain ([`super::Mode::FoldSimd`]).
+    pub folded_simd: Vec<(usize, usize)>,
 }
 
 pub fn fail<T>(d: &Directive, what: impl Into<String>) -> R<T> {

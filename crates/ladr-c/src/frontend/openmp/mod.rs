@@ -95,6 +95,23 @@ pub struct Lowered {
     /// `Some(default_team)` when a `parallel` region's team got that size (see [`lower`]).
     pub omp_threads: Option<usize>,
     pub constructs: Vec<Construct>,
+    /// Whether some `simd` loop got a lane ([`lanes`]).
+    pub lanes: bool,
+    /// With [`Mode::FoldSimd`]: the bodies (start and end offsets) of the `simd` loops
+    /// inside a region that stayed plain loops of their thread.
+    pub folded_simd: Vec<(usize, usize)>,
+}
+
+/// How `simd` loops inside a region are lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// With a lane thread ([`lanes`]): the bounded check's model.
+    Lanes,
+    /// As plain loops of the thread, their bodies listed in [`Lowered::folded_simd`]: the
+    /// static proof's view, which checks the lanes of those loops itself
+    /// (`ladr_seq::prove`). Only `simd` without clauses but `simdlen`, `aligned` and
+    /// `safelen`; others get their lane.
+    FoldSimd,
 }
 
 /// What ladr reads instead of gcc's `<omp.h>` (which lang-c cannot parse): the runtime
@@ -180,6 +197,17 @@ pub fn lower(
     text: &str,
     default_team: usize,
 ) -> Result<Lowered, Failure> {
+    lower_with(unit, original, text, default_team, Mode::Lanes)
+}
+
+/// [`lower`], with `simd` loops lowered as `mode` says.
+pub fn lower_with(
+    unit: &mut TranslationUnit,
+    original: Option<&TranslationUnit>,
+    text: &str,
+    default_team: usize,
+    mode: Mode,
+) -> Result<Lowered, Failure> {
     let dirs = directive::directives(text).map_err(|at| {
         (
             Span::span(at, at + 1),
@@ -240,6 +268,8 @@ pub fn lower(
         lane_arms: vec![],
         lane_frame: None,
         declared_lane_state: false,
+        mode,
+        folded_simd: vec![],
     };
     attach(unit, dirs, &mut l)?;
     thread_private(unit, &l.threadprivate)?;
@@ -282,6 +312,8 @@ pub fn lower(
     Ok(Lowered {
         omp_threads: unsized_team.then_some(default_team),
         constructs: l.constructs,
+        lanes: l.declared_lane_state,
+        folded_simd: l.folded_simd,
     })
 }
 
