@@ -936,6 +936,7 @@ fn options(cli: &Cli) -> Options {
             (None, true) => None,
             (None, false) => Some(ladr_ir::program::DEFAULT_MAX_THREADS),
         },
+        sample_loops: true,
     }
 }
 

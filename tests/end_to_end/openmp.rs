@@ -571,20 +571,26 @@ fn unfinished_worksharing_loop_is_unknown() {
 
 /// A loop each thread of a team runs iteration after iteration, cut by the unwinding: its
 /// later iterations never met the other threads' (here the last one, `j = 7`, reads the
-/// row another thread writes), so a "no race" there is "unknown" naming the loop — also
-/// where the loop is in a function the region calls. Unwound whole (`--max-unwind`), the
-/// race is found, and its values are those of the variables the accesses name (the
-/// barrier model's parameter `b` is not the user's array `b`), at the accesses.
+/// row another thread writes), so a "no race" there is "unknown" naming the loop (a loop
+/// around another: an innermost one runs as one iteration, any, `unwind::sample`, and its
+/// race is found — also where the loop is in a function the region calls). Unwound whole
+/// (`--max-unwind`), the race is found, and its values are those of the variables the
+/// accesses name (the barrier model's parameter `b` is not the user's array `b`), at the
+/// accesses.
 #[test]
 fn inner_loop_cut_by_the_unwinding_is_unknown() {
-    for (file, line) in [("omp_inner_loop_racy.c", 6), ("omp_inner_call_racy.c", 4)] {
+    assert_unknown(
+        &["tests/e2e/omp_inner_nest_racy.c", "--max-unwind", "4"],
+        &["iteration after iteration", "omp_inner_nest_racy.c:6"],
+    );
+    for (file, unwind) in [
+        ("omp_inner_nest_racy.c", "64"),
+        ("omp_inner_loop_racy.c", "4"),
+        ("omp_inner_call_racy.c", "4"),
+        ("omp_inner_loop_racy.c", "64"),
+    ] {
         let path = format!("tests/e2e/{file}");
-        let at = format!("{file}:{line}");
-        assert_unknown(
-            &[&path, "--max-unwind", "4"],
-            &["iteration after iteration", &at],
-        );
-        let (code, out, err) = ladr(&[&path, "--format", "json", "--max-unwind", "64"]);
+        let (code, out, err) = ladr(&[&path, "--format", "json", "--max-unwind", unwind]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
         assert_eq!(v["verdict"], "race", "{file}: {out}");
         assert_eq!(code, 1, "{out}");
@@ -608,6 +614,16 @@ fn inner_loop_cut_by_the_unwinding_is_unknown() {
             );
         }
     }
+}
+
+/// An inner loop of 100 iterations per row runs as one iteration, any (`unwind::sample`):
+/// the race between a row's last element (`j = 99`) and the next row's `b[i][-1]` (the same
+/// element) is found, which no unwinding short of 100 copies reaches; its twin, reading
+/// within the row, is race-free.
+#[test]
+fn a_race_at_a_rows_end_is_found_through_one_iteration_of_any() {
+    racy("omp_row_end_racy.c", (8, 8));
+    free("omp_row_end_free.c");
 }
 
 /// A race between iterations 40 and 41: where the claims may skip ahead (no `schedule`)

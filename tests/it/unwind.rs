@@ -57,6 +57,27 @@ int main() {
 
 #[test]
 fn constant_bound_above_max_unwind_uses_default() {
+    // Not innermost: not sampled (`unwind::sample`), copied `--unwind` times and cut.
+    insta::assert_snapshot!(check_max(
+        r#"
+int a[300];
+int main() {
+  pthread_create(0, 0, 0, 0);
+  int i; __CPROVER_havoc_object(&i);
+  i = 0;
+  while (i < 300) { a[i] = i; while (a[i] > 5) a[i] = 0; i += 1; }
+  return 0;
+}
+"#,
+        2,
+        100
+    ));
+}
+
+#[test]
+fn an_innermost_loop_copies_would_cut_runs_one_iteration_any() {
+    // After a thread exists, 300 iterations beyond `--max-unwind`: one step that runs
+    // iteration `k` of any value between havocs of what the loop writes (`unwind::sample`).
     insta::assert_snapshot!(check_max(
         r#"
 int a[300];

@@ -56,6 +56,8 @@ pub const PROBE_RATIO: u32 = 2;
 pub fn probe_bounds(opts: &Options) -> Option<Options> {
     (opts.max_unwind > opts.unwind).then(|| Options {
         max_unwind: opts.unwind,
+        // Cut, as the probe's answer says: not run as one iteration (`unwind::sample`).
+        sample_loops: false,
         ..opts.clone()
     })
 }

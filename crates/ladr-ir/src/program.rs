@@ -73,6 +73,10 @@ pub struct Options {
     /// beyond them is not run (a [`CutKind::Threads`] cut, the executions that reach it
     /// are not explored). `None`: only the model's limit ([`CutKind::ThreadCount`]).
     pub max_threads: Option<u32>,
+    /// `unwind` runs loops copies would cut as one iteration, any (`unwind::sample`);
+    /// off for the translation again of a program whose sampled loops write what decides
+    /// something (`Program::sampled`).
+    pub sample_loops: bool,
 }
 
 /// The default of `Options::heap_block` (`--heap-block`).
@@ -116,6 +120,7 @@ impl Default for Options {
             proved: None,
             exclude: vec![],
             max_threads: None,
+            sample_loops: true,
         }
     }
 }
@@ -266,6 +271,9 @@ pub struct Program {
     /// (filled by `dataonly`): no branch and no address depends on those values, so a race
     /// found with the steps is a race of the program.
     pub exact_summaries: bool,
+    /// How many of `summaries` are loops outside the set-up run as one iteration
+    /// (`unwind::sample`).
+    pub sampled: usize,
     /// The file-scope variables whose contents decide nothing (filled by `dataonly`; the
     /// stores into the arrays among them are dropped).
     pub data_only: std::collections::BTreeSet<String>,
@@ -338,6 +346,7 @@ impl Program {
             assumptions: vec![],
             summaries: vec![],
             exact_summaries: false,
+            sampled: 0,
             data_only: Default::default(),
             slots: vec![],
             thread_locals: Default::default(),

@@ -165,6 +165,29 @@ pub fn translate(
     upto: Stage,
     mut after_pass: impl FnMut(PassId, &Program),
 ) -> Result<Program> {
+    // Loops run as one iteration (`unwind::sample`) whose arbitrary values decide
+    // something: a race found would be no answer, so the loops keep their copies.
+    let again = (opts.sample_loops && upto == Stage::Seq).then(|| unit.clone());
+    let p = translate_once(unit, opts, upto, &mut after_pass)?;
+    match again {
+        Some(unit) if p.sampled > 0 && !p.exact_summaries => {
+            let copies = Options {
+                sample_loops: false,
+                ..opts.clone()
+            };
+            translate_once(unit, &copies, upto, &mut after_pass)
+        }
+        _ => Ok(p),
+    }
+}
+
+/// [`translate`] with `opts` as they are.
+fn translate_once(
+    unit: TranslationUnit,
+    opts: &Options,
+    upto: Stage,
+    after_pass: &mut impl FnMut(PassId, &Program),
+) -> Result<Program> {
     crate::unsupported::check(&unit)?;
     let mut p = Program::new(unit);
     for pass in PASSES {

@@ -2,7 +2,10 @@
 //! array keeps only the evaluation of its value,
 //! `(void)(value)`; an increment of one, and `__CPROVER_havoc_object` of one, become `0`.
 //! Only stores in effect position (an expression statement, the operands of a comma in
-//! one) are touched: their value is not used.
+//! one) are touched: their value is not used. Of the value only its side effects stay
+//! ([`effects_of`]: the race instrumentation of its reads): reading a data-only element
+//! whose value nothing uses costs CBMC a selection over the whole object (DRB014's
+//! 80000-byte block filled the SAT solver's memory at 2/2).
 
 use super::cells::Cell;
 use super::{Analysis, Scope};
@@ -49,7 +52,7 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
         Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
             let (objs, _) = a.place(&sc, &b.node.lhs, true);
             within(&objs).then(|| {
-                let value = (*b.node.rhs).clone();
+                let value = effects_of(&b.node.rhs);
                 cast(type_name(&[TypeSpecifier::Void], 0, span), value, span)
             })
         }
@@ -64,9 +67,60 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
             }
             within(&targets).then(|| int(0, span))
         }
+        // A print's values decide nothing (`super::PRINTS`; CBMC's `printf` reads only its
+        // format): only their side effects stay.
+        Expression::Call(c) => {
+            let values_from = match callee_name(&c.node) {
+                Some("printf") => 1,
+                Some("fprintf") => 2,
+                _ => usize::MAX,
+            };
+            for x in c.node.arguments.iter_mut().skip(values_from) {
+                *x = effects_of(x);
+            }
+            None
+        }
         _ => None,
     };
     if let Some(r) = replacement {
         *e = r;
     }
+}
+
+/// `e` evaluated for its side effects only, in its order: its side-effect-free parts
+/// become `0` (through commas, casts, unary operators and binary operators but `&&` and
+/// `||`, whose right operand runs only sometimes).
+fn effects_of(e: &Node<Expression>) -> Node<Expression> {
+    use ladr_c::syntax::walk::has_side_effect;
+    let span = e.span;
+    if !has_side_effect(&e.node) {
+        return int(0, span);
+    }
+    let node = match &e.node {
+        Expression::Comma(es) => {
+            let mut es = es.clone();
+            if let Some(last) = es.last_mut() {
+                *last = effects_of(last);
+            }
+            Expression::Comma(es)
+        }
+        Expression::Cast(c) => return effects_of(&c.node.expression),
+        Expression::UnaryOperator(u) if !is_inc_dec(&u.node.operator.node) => {
+            return effects_of(&u.node.operand)
+        }
+        Expression::BinaryOperator(b)
+            if !is_assign_op(&b.node.operator.node)
+                && !matches!(
+                    b.node.operator.node,
+                    BinaryOperator::LogicalAnd | BinaryOperator::LogicalOr
+                ) =>
+        {
+            Expression::Comma(Box::new(vec![
+                effects_of(&b.node.lhs),
+                effects_of(&b.node.rhs),
+            ]))
+        }
+        _ => return e.clone(),
+    };
+    Node::new(node, span)
 }

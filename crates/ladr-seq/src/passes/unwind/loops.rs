@@ -442,7 +442,7 @@ impl Unwinder<'_> {
 }
 
 /// The items of a loop body `{ … }`, looking through blocks that wrap the whole body.
-fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
+pub(super) fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
     let Statement::Compound(items) = &body.node else {
         return None;
     };
@@ -462,7 +462,7 @@ fn body_items(body: &Node<Statement>) -> Option<&[Node<BlockItem>]> {
 }
 
 /// The step of `i++`, `i--`, `i += k`, `i -= k`, `i = i + k`, `i = i - k`.
-fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
+pub(super) fn step_of(s: &Node<Statement>, i: &str) -> Option<i128> {
     let Statement::Expression(Some(e)) = &s.node else {
         return None;
     };

@@ -50,6 +50,7 @@ mod constants;
 mod loops;
 mod prune;
 mod regions;
+mod sample;
 mod solo;
 mod wait;
 
@@ -99,6 +100,8 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
                 names: &mut p.names,
                 cuts: &mut p.cuts,
                 summaries: &mut p.summaries,
+                sample: opts.sample_loops,
+                sampled: &mut p.sampled,
                 unwind: opts.unwind.max(1) as usize,
                 max_unwind: opts.max_unwind as i128,
                 locals,
@@ -146,6 +149,9 @@ struct Unwinder<'a> {
     cuts: &'a mut Vec<Cut>,
     /// The set-up loops made one step (`Program::summaries`).
     summaries: &'a mut Vec<lang_c::span::Span>,
+    /// Loops run as one iteration (`sample`), counted (`Program::sampled`).
+    sample: bool,
+    sampled: &'a mut usize,
     unwind: usize,
     max_unwind: i128,
     /// Locals and parameters of the function.
@@ -249,6 +255,15 @@ impl Unwinder<'_> {
                     let slow = self.unwind_while(s, self.unwind, false);
                     *s = if_stmt(guard, fast, Some(slow), s.span);
                     continue;
+                }
+                // A loop copies would cut, outside the set-up: one iteration, any (`sample`).
+                if self.sample && !self.solo && !matches!(exact, Some(Bound::Known(..))) {
+                    if let Some(step) = self.sample_loop(s)? {
+                        *self.sampled += 1;
+                        self.summaries.push(s.span);
+                        *s = step;
+                        continue;
+                    }
                 }
                 match (exact, &mut s.node) {
                     (Some(Bound::Known(n, exact)), Statement::While(w)) => {

@@ -49,15 +49,15 @@ use std::convert::Infallible;
 
 /// What a loop writes and whether it does anything the set-up abstraction cannot cover.
 #[derive(Default)]
-struct Effects {
+pub(super) struct Effects {
     /// Variables written whole (`x = …`, `x.f = …`, `x++`, `__CPROVER_havoc_object(&x)`).
-    whole: BTreeSet<String>,
+    pub(super) whole: BTreeSet<String>,
     /// Roots of indexed stores, with the number of indices (`a[i][j] = …`: `a`, 2).
-    indexed: HashMap<String, usize>,
-    labels: HashSet<String>,
-    gotos: HashSet<String>,
-    declared: HashSet<String>,
-    refused: bool,
+    pub(super) indexed: HashMap<String, usize>,
+    pub(super) labels: HashSet<String>,
+    pub(super) gotos: HashSet<String>,
+    pub(super) declared: HashSet<String>,
+    pub(super) refused: bool,
 }
 
 impl Effects {
@@ -275,6 +275,16 @@ impl Visitor for Arrays {
                 .iter()
                 .filter(|x| matches!(x.node, DerivedDeclarator::Array(_)))
                 .count();
+            // `T (*p)[N]…`: a pointer to rows; `p[i][j]…` indexes the one object it
+            // points into.
+            let rows = matches!(&d.node.kind.node, DeclaratorKind::Declarator(inner)
+                if matches!(inner.node.derived.as_slice(),
+                    [Node { node: DerivedDeclarator::Pointer(_), .. }])
+                    && matches!(inner.node.kind.node, DeclaratorKind::Identifier(_)));
+            if arrays == d.node.derived.len() && arrays > 0 && rows {
+                self.0.insert(n.to_string(), arrays + 1);
+                return Ok(Walk::Skip);
+            }
             if arrays == d.node.derived.len() && arrays > 0 {
                 self.0.insert(n.to_string(), arrays);
             } else {
