@@ -90,23 +90,50 @@ impl Parsed {
     pub fn with_omp_team(&self, team: usize) -> Option<Result<Parsed>> {
         let unlowered = self.omp_unlowered.as_ref()?;
         self.omp_threads?;
+        Some(
+            self.lowered_again(unlowered, team, openmp::Mode::Lanes)
+                .map(|(p, _)| p),
+        )
+    }
+
+    /// [`ProofView`] of the program, lowered again from its unit before the lowering.
+    pub fn proof_view(&self) -> Option<Result<ProofView>> {
+        let unlowered = self.omp_unlowered.as_ref()?;
+        let team = self.omp_threads.unwrap_or(2);
+        match self.lowered_again(unlowered, team, openmp::Mode::FoldSimd) {
+            Ok((_, l)) if l.folded_simd.is_empty() => None,
+            Ok((parsed, l)) => Some(Ok(ProofView {
+                parsed,
+                simd_bodies: l.folded_simd,
+            })),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// The unit before the lowering, `unlowered`, lowered again with `team` and `mode`, and
+    /// what the lowering says.
+    fn lowered_again(
+        &self,
+        unlowered: &TranslationUnit,
+        team: usize,
+        mode: openmp::Mode,
+    ) -> Result<(Parsed, openmp::Lowered)> {
         let mut unit = TranslationUnit::clone(unlowered);
-        let lowered = match lower_unit(&mut unit, Some(unlowered), &self.text, team) {
-            Ok(l) => l,
-            Err(mut e) => {
+        let lowered =
+            lower_unit(&mut unit, Some(unlowered), &self.text, team, mode).map_err(|mut e| {
                 e.source = Some(Arc::new(self.map.clone()));
-                return Some(Err(e));
-            }
-        };
-        Some(Ok(Parsed {
+                e
+            })?;
+        let parsed = Parsed {
             path: self.path.clone(),
             text: self.text.clone(),
             unit,
             map: self.map.clone(),
             omp_threads: lowered.omp_threads,
-            omp_constructs: lowered.constructs,
+            omp_constructs: lowered.constructs.clone(),
             omp_unlowered: self.omp_unlowered.clone(),
-        }))
+        };
+        Ok((parsed, lowered))
     }
 }
 
@@ -116,44 +143,6 @@ impl Parsed {
 pub struct ProofView {
     pub parsed: Parsed,
     pub simd_bodies: Vec<(usize, usize)>,
-}
-
-impl Parsed {
-    /// [`ProofView`] of the program, lowered again from its unit before the lowering.
-    pub fn proof_view(&self) -> Option<Result<ProofView>> {
-        let unlowered = self.omp_unlowered.as_ref()?;
-        let mut unit = TranslationUnit::clone(unlowered);
-        let team = self.omp_threads.unwrap_or(2);
-        let mode = openmp::Mode::FoldSimd;
-        let lowered = match openmp::lower_with(&mut unit, Some(unlowered), &self.text, team, mode) {
-            Ok(l) => l,
-            Err((span, what)) => {
-                let mut e = Error::unsupported(span, format!("OpenMP: {what}"));
-                e.source = Some(Arc::new(self.map.clone()));
-                return Some(Err(e));
-            }
-        };
-        if lowered.folded_simd.is_empty() {
-            return None;
-        }
-        if let Err(span) = resolve_auto_type(&mut unit) {
-            let mut e = Error::unsupported(span, "`__auto_type` without an initialiser");
-            e.source = Some(Arc::new(self.map.clone()));
-            return Some(Err(e));
-        }
-        Some(Ok(ProofView {
-            parsed: Parsed {
-                path: self.path.clone(),
-                text: self.text.clone(),
-                unit,
-                map: self.map.clone(),
-                omp_threads: lowered.omp_threads,
-                omp_constructs: lowered.constructs,
-                omp_unlowered: None,
-            },
-            simd_bodies: lowered.folded_simd,
-        }))
-    }
 }
 
 /// Reads, preprocesses and parses `path`.
@@ -298,7 +287,14 @@ fn parse_any(pre: &str, file: &str, omp_team: usize, names: Names) -> Result<Par
             // Kept for lowering again with another team size, and read by the lowering
             // (OpenMP programs only: a directive or a runtime call names `omp`).
             let unlowered = parse.source.contains("omp").then(|| unit.clone());
-            let lowered = match lower_unit(&mut unit, unlowered.as_ref(), &parse.source, omp_team) {
+            let lanes = openmp::Mode::Lanes;
+            let lowered = match lower_unit(
+                &mut unit,
+                unlowered.as_ref(),
+                &parse.source,
+                omp_team,
+                lanes,
+            ) {
                 Ok(l) => l,
                 Err(mut e) => {
                     e.source = Some(map());
@@ -329,8 +325,9 @@ fn lower_unit(
     original: Option<&TranslationUnit>,
     text: &str,
     omp_team: usize,
+    mode: openmp::Mode,
 ) -> Result<openmp::Lowered> {
-    let lowered = openmp::lower(unit, original, text, omp_team)
+    let lowered = openmp::lower_with(unit, original, text, omp_team, mode)
         .map_err(|(span, what)| Error::unsupported(span, format!("OpenMP: {what}")))?;
     resolve_auto_type(unit)
         .map_err(|span| Error::unsupported(span, "`__auto_type` without an initialiser"))?;
