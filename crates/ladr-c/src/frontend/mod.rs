@@ -101,23 +101,23 @@ impl Parsed {
         let unlowered = self.omp_unlowered.as_ref()?;
         let team = self.omp_threads.unwrap_or(2);
         match self.lowered_again(unlowered, team, openmp::Mode::FoldSimd) {
-            Ok((_, l)) if l.folded_simd.is_empty() => None,
-            Ok((parsed, l)) => Some(Ok(ProofView {
+            Ok((_, simd_bodies)) if simd_bodies.is_empty() => None,
+            Ok((parsed, simd_bodies)) => Some(Ok(ProofView {
                 parsed,
-                simd_bodies: l.folded_simd,
+                simd_bodies,
             })),
             Err(e) => Some(Err(e)),
         }
     }
 
     /// The unit before the lowering, `unlowered`, lowered again with `team` and `mode`, and
-    /// what the lowering says.
+    /// the `simd` bodies it left plain ([`openmp::Lowered::folded_simd`]).
     fn lowered_again(
         &self,
         unlowered: &TranslationUnit,
         team: usize,
         mode: openmp::Mode,
-    ) -> Result<(Parsed, openmp::Lowered)> {
+    ) -> Result<(Parsed, Vec<(usize, usize)>)> {
         let mut unit = TranslationUnit::clone(unlowered);
         let lowered =
             lower_unit(&mut unit, Some(unlowered), &self.text, team, mode).map_err(|mut e| {
@@ -130,10 +130,10 @@ impl Parsed {
             unit,
             map: self.map.clone(),
             omp_threads: lowered.omp_threads,
-            omp_constructs: lowered.constructs.clone(),
+            omp_constructs: lowered.constructs,
             omp_unlowered: self.omp_unlowered.clone(),
         };
-        Ok((parsed, lowered))
+        Ok((parsed, lowered.folded_simd))
     }
 }
 

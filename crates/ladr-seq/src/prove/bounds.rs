@@ -337,6 +337,21 @@ fn scaled(lo: i64, hi: &Bound, c: i64) -> Option<(i64, Bound)> {
     Some((lo.checked_mul(c)?, hi))
 }
 
+/// `x[e0]…[ek]` that `e` is: `x`, and the indices in order (none: `e` is no index).
+pub(super) fn index_chain(e: &Node<Expression>) -> (&Node<Expression>, Vec<&Node<Expression>>) {
+    let mut indices = vec![];
+    let mut base = e;
+    while let Expression::BinaryOperator(b) = &base.node {
+        if b.node.operator.node != BinaryOperator::Index {
+            break;
+        }
+        indices.push(&*b.node.rhs);
+        base = &b.node.lhs;
+    }
+    indices.reverse();
+    (base, indices)
+}
+
 /// `j = c;`: `j` and `c`.
 fn counter_start(i: &Node<BlockItem>) -> Option<(&str, &Node<Expression>)> {
     super::worksharing::assignment(i)
@@ -745,19 +760,10 @@ impl Bounds<'_> {
 
     /// Marks the in-bounds indices of the chain `x[e0]…[ek]` that is `e`.
     fn chain(&mut self, e: &Node<Expression>) {
-        let mut indices = vec![];
-        let mut base = e;
-        while let Expression::BinaryOperator(b) = &base.node {
-            if b.node.operator.node != BinaryOperator::Index {
-                break;
-            }
-            indices.push(&b.node.rhs);
-            base = &b.node.lhs;
-        }
+        let (base, indices) = index_chain(e);
         let Expression::Identifier(x) = &base.node else {
             return;
         };
-        indices.reverse();
         for i in &indices {
             if let Some(step) = self.window_of(i) {
                 let node: &Node<Expression> = i;

@@ -88,17 +88,16 @@ impl Body<'_> {
 
     /// `x[e0]…[ek]`: `x` (if a name) and the indices in order.
     fn chain(&self, e: &Node<Expression>) -> (Option<String>, Vec<(usize, Option<i64>)>) {
-        let mut indices = vec![];
-        let mut base = e;
-        while let Expression::BinaryOperator(b) = &base.node {
-            if b.node.operator.node != BinaryOperator::Index {
-                break;
-            }
-            let at = &*b.node.rhs as *const Node<Expression> as usize;
-            indices.push((at, lane_offset(&b.node.rhs, self.j)));
-            base = &b.node.lhs;
-        }
-        indices.reverse();
+        let (base, indices) = super::bounds::index_chain(e);
+        let indices = indices
+            .into_iter()
+            .map(|i| {
+                (
+                    i as *const Node<Expression> as usize,
+                    lane_offset(i, self.j),
+                )
+            })
+            .collect();
         let name = super::worksharing::name_of(base).map(str::to_string);
         (name, indices)
     }

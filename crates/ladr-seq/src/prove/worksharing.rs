@@ -700,13 +700,14 @@ pub fn iterations(
         let Some(shared) = shared else {
             continue;
         };
+        let signed = super::affine::signed(&def.statement, &c.i);
         let mut found = super::affine::Indices {
             i: &c.i,
             id: c.id,
             out: &mut out,
             inv,
             shared,
-            signed: super::affine::signed(&def.statement, &c.i),
+            signed,
         };
         for item in c.body {
             let _ = visit::block_item(&mut found, item);
@@ -739,7 +740,7 @@ pub fn iterations(
                 lo: lb,
                 end,
                 id: c.id,
-                signed: super::affine::signed(&def.statement, &c.i),
+                signed,
             };
             ranges.insert(test, range);
         }

@@ -54,49 +54,19 @@ impl Unwinder<'_> {
         for i in &body {
             let Ok(()) = visit::block_item(&mut fx, i);
         }
-        let reads_end = |v: &String| {
-            v == &j || any_expr(&end, Operands::All, |x| ident_name(x) == Some(v.as_str()))
-        };
-        let outside: Vec<&String> = fx
-            .whole
-            .iter()
-            .filter(|v| !fx.declared.contains(*v))
-            .collect();
-        let mut indexed: Vec<(&String, &usize)> = fx
-            .indexed
-            .iter()
-            .filter(|(v, _)| !fx.declared.contains(*v))
-            .collect();
-        indexed.sort();
-        let refused = fx.refused
-            || !fx.gotos.is_subset(&fx.labels)
-            || outside
-                .iter()
-                .any(|v| reads_end(v) || self.consts.contains_key(*v))
-            || indexed.iter().any(|(v, depth)| {
-                reads_end(v)
-                    || self.consts.contains_key(*v)
-                    || fx.whole.contains(*v)
-                    || (**depth > 1 && self.array_dims.get(*v).copied().unwrap_or(0) < **depth)
-            });
-        if refused {
+        // Nothing it writes is the counter or what the end reads.
+        let reads_end =
+            |v: &str| v == j || any_expr(&end, Operands::All, |x| ident_name(x) == Some(v));
+        let Some(havocs) = self.summary_havocs(&fx, reads_end, span) else {
             return Ok(None);
-        }
-        let havocs = || -> Vec<Node<BlockItem>> {
-            let whole = outside
-                .iter()
-                .map(|v| call(abi::HAVOC, vec![addr(ident(v, span), span)], span));
-            let arrays = indexed
-                .iter()
-                .map(|(v, _)| call(abi::HAVOC, vec![ident(v, span)], span));
-            whole.chain(arrays).map(|c| item(expr_stmt(c))).collect()
         };
+        let havocs = || havocs.iter().cloned().map(item);
         let mut iteration = block(body, span);
         self.stmt(&mut iteration)?;
         let k = self.names.temp();
         let var = |n: &str| ident(n, span);
         let less = |a: Node<Expression>| binop(BinaryOperator::Less, a, end.clone(), test);
-        let mut run = havocs();
+        let mut run: Vec<Node<BlockItem>> = havocs().collect();
         run.push(decl_item(typeof_decl(&k, var(&j), false, span)));
         run.push(item(expr_stmt(call(
             abi::HAVOC,
@@ -157,26 +127,8 @@ impl Unwinder<'_> {
                 matches!(s.node, Statement::While(_))
             })
         });
-        let ok = !nested
-            && self.is_private(j)
-            && end_ok
-            && super::loops::step_of(step, j) == Some(1)
-            && !body.iter().any(|i| assigns(i, j));
+        let ok =
+            !nested && self.is_private(j) && end_ok && super::loops::step_of(step, j) == Some(1);
         ok.then(|| (j.to_string(), end.clone(), body.to_vec()))
     }
-}
-
-/// Does `i` write the variable `v` (or take its address)?
-fn assigns(i: &Node<BlockItem>, v: &str) -> bool {
-    use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
-    any_expr(i, Operands::All, |e| match &e.node {
-        Expression::BinaryOperator(b) => {
-            is_assign_op(&b.node.operator.node) && ident_name(&b.node.lhs) == Some(v)
-        }
-        Expression::UnaryOperator(u) => {
-            (is_inc_dec(&u.node.operator.node) || u.node.operator.node == UnaryOperator::Address)
-                && ident_name(&u.node.operand) == Some(v)
-        }
-        _ => false,
-    })
 }

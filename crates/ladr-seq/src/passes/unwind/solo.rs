@@ -160,6 +160,22 @@ impl Unwinder<'_> {
         };
         let mut fx = Effects::default();
         let Ok(()) = visit::stmt(&mut fx, s);
+        let span = s.span;
+        let mut items = self.summary_havocs(&fx, |_| false, span)?;
+        items.push(assume(not(w.node.expression.as_ref().clone(), span), span));
+        Some(block_of(items, span))
+    }
+
+    /// The havocs that give what a loop of effects `fx` writes outside its own
+    /// declarations arbitrary values: the variables written whole (`havoc(&x)`), then the
+    /// roots of indexed stores (`havoc(a)`), each in order. None where the loop does what
+    /// such a step cannot cover (see the module), or writes a name `kept` keeps.
+    pub(super) fn summary_havocs(
+        &self,
+        fx: &Effects,
+        kept: impl Fn(&str) -> bool,
+        span: lang_c::span::Span,
+    ) -> Option<Vec<Node<Statement>>> {
         if fx.refused || !fx.gotos.is_subset(&fx.labels) {
             return None;
         }
@@ -167,7 +183,7 @@ impl Unwinder<'_> {
         let whole: Vec<&String> = fx.whole.iter().filter(|v| outside(v)).collect();
         if whole
             .iter()
-            .any(|v| self.consts.contains_key(*v) || fx.indexed.contains_key(*v))
+            .any(|v| kept(v) || self.consts.contains_key(*v) || fx.indexed.contains_key(*v))
         {
             return None;
         }
@@ -175,13 +191,13 @@ impl Unwinder<'_> {
             fx.indexed.iter().filter(|(v, _)| outside(v)).collect();
         indexed.sort();
         for (v, depth) in &indexed {
-            if self.consts.contains_key(*v)
+            if kept(v)
+                || self.consts.contains_key(*v)
                 || (**depth > 1 && self.array_dims.get(*v).copied().unwrap_or(0) < **depth)
             {
                 return None;
             }
         }
-        let span = s.span;
         let mut items: Vec<Node<Statement>> = whole
             .into_iter()
             .map(|v| expr_stmt(call(abi::HAVOC, vec![addr(ident(v, span), span)], span)))
@@ -191,8 +207,7 @@ impl Unwinder<'_> {
                 .into_iter()
                 .map(|(v, _)| expr_stmt(call(abi::HAVOC, vec![ident(v, span)], span))),
         );
-        items.push(assume(not(w.node.expression.as_ref().clone(), span), span));
-        Some(block_of(items, span))
+        Some(items)
     }
 }
 
