@@ -54,6 +54,9 @@ pub struct Vars {
     /// Objects the static proof shows race-free with no atomic access
     /// (`Program::proved`'s `plain`): not shared for `visible` and `race` alike.
     proved_plain: std::collections::BTreeSet<String>,
+    /// Thread locals and private pointers no other thread can reach
+    /// ([`crate::confined`]): not shared, and neither is what the pointers designate.
+    pub(crate) confined: crate::confined::Confined,
 }
 
 /// Which levels of a type are `_Atomic`-qualified, outermost first: `[0]` the object
@@ -86,6 +89,7 @@ impl Vars {
             uncertain_fields: c.uncertain_fields,
             race_free: HashSet::new(),
             proved_plain: Default::default(),
+            confined: Default::default(),
         }
     }
 
@@ -159,6 +163,11 @@ impl Vars {
         self.atomic.expr(e).first().copied().unwrap_or(false)
     }
 
+    /// The automatic locals of slot bodies.
+    pub fn thread_locals(&self) -> &HashSet<String> {
+        &self.thread_locals
+    }
+
     /// True for the automatic locals of slot bodies (private or not).
     pub fn is_thread_local(&self, name: &str) -> bool {
         self.thread_locals.contains(name)
@@ -175,6 +184,7 @@ impl Vars {
         !self.private.contains(name)
             && !self.race_free.contains(name)
             && !self.proved_plain.contains(name)
+            && !self.confined.objects.contains(name)
     }
 
     /// Number of array dimensions of the value of `e` (0 when it is not an array or unknown).
@@ -426,7 +436,12 @@ fn trailing_arrays(d: &Declarator) -> usize {
     }
 }
 
-fn has_pointer(d: &Declarator) -> bool {
+/// Is `d` a pointer (`*p`, `*const p`), not an array (of pointers)?
+pub(crate) fn is_pointer_declarator(d: &Declarator) -> bool {
+    has_pointer(d) && trailing_arrays(d) == 0
+}
+
+pub(crate) fn has_pointer(d: &Declarator) -> bool {
     d.derived
         .iter()
         .any(|x| matches!(x.node, DerivedDeclarator::Pointer(_)))

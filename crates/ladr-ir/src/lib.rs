@@ -10,4 +10,5 @@ pub mod abi;
 pub mod analysis;
 pub mod bit_field_index;
 pub mod bit_fields;
+pub mod confined;
 pub mod program;

@@ -35,6 +35,8 @@ use lang_c::span::Node;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let mut vars = Vars::new(&p.unit, &p.thread_locals);
+    // A thread's own memory behind its private pointers (`ladr_ir::confined`).
+    vars.confine(&p.unit);
     // What the static proof shows race-free, with accesses that commute with every other
     // thread's step: no reason for a context switch (`docs/decisions/static.md`).
     vars.set_proved_plain(p.proved.plain.clone());
@@ -295,6 +297,22 @@ struct Finder<'a> {
     vars: &'a Vars,
 }
 
+impl Finder<'_> {
+    /// Does a library call with these `effects` access no data through `args`: each pointer
+    /// it reads or writes through points at its thread's own memory or a string literal
+    /// (`ladr_ir::confined`)? Its race instrumentation (`race::calls`) is then empty too.
+    fn no_data_through(
+        &self,
+        effects: &[(crate::model::library::Args, crate::model::library::Effect)],
+        args: &[Node<Expression>],
+    ) -> bool {
+        effects.iter().all(|&(sel, _)| {
+            crate::model::library::selected(sel, args.len())
+                .all(|i| self.vars.points_at_no_data(&args[i].node))
+        })
+    }
+}
+
 impl Visitor for Finder<'_> {
     /// Found one.
     type Error = ();
@@ -309,13 +327,22 @@ impl Visitor for Finder<'_> {
                 Err(())
             }
             Expression::Identifier(i) if self.vars.is_shared_var(&i.node.name) => Err(()),
-            Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection => {
+            Expression::UnaryOperator(u)
+                if u.node.operator.node == UnaryOperator::Indirection
+                    && !self.vars.points_into_own_thread(&u.node.operand.node) =>
+            {
                 Err(())
             }
-            Expression::Member(m) if m.node.operator.node == MemberOperator::Indirect => Err(()),
+            Expression::Member(m)
+                if m.node.operator.node == MemberOperator::Indirect
+                    && !self.vars.points_into_own_thread(&m.node.expression.node) =>
+            {
+                Err(())
+            }
             Expression::BinaryOperator(b)
                 if b.node.operator.node == BinaryOperator::Index
-                    && self.vars.array_depth(&b.node.lhs.node) == 0 =>
+                    && self.vars.array_depth(&b.node.lhs.node) == 0
+                    && !self.vars.points_into_own_thread(&b.node.lhs.node) =>
             {
                 Err(())
             }
@@ -329,19 +356,23 @@ impl Visitor for Finder<'_> {
                     // Library calls that read or write through their arguments (also through
                     // ladr's models of them), and atomic builtins (through any pointer, a
                     // private local one too).
-                    Some(n)
-                        if crate::model::library::effects(abi::modelled_function(n)).is_some()
-                            || crate::model::library::atomic_builtin(n).is_some() =>
-                    {
-                        Err(())
-                    }
                     // `normalise` havocs an uninitialised local where it is declared: the
                     // object is new there, so that is no access another thread could see.
                     _ if havoced_var(&e.node).is_some_and(|n| self.vars.is_thread_local(n)) => {
                         Ok(Walk::Skip)
                     }
+                    Some(n) if crate::model::library::atomic_builtin(n).is_some() => Err(()),
+                    // Unless each pointer they access through points at no data (the
+                    // thread's own memory, a string literal): then only the arguments'
+                    // own values matter.
+                    Some(n) => match crate::model::library::effects(abi::modelled_function(n)) {
+                        Some(effects) if !self.no_data_through(effects, &c.node.arguments) => {
+                            Err(())
+                        }
+                        _ => Ok(Walk::Descend),
+                    },
                     // Calls of unknown functions: their arguments are what matters.
-                    _ => Ok(Walk::Descend),
+                    None => Ok(Walk::Descend),
                 }
             }
             _ => Ok(Walk::Descend),

@@ -53,8 +53,10 @@
 //! trylock) or an init outside a solo statement disqualifies it. No pointer reaches such a
 //! mutex, so unlocking anything but `&m` (`&e->lock`, `&a[i].m`) leaves `m` held.
 //!
-//! Not done (kept instrumented): locals whose address is taken but stays in their thread
-//! (needs a points-to analysis), objects reached through pointers outside solo statements
+//! Locals whose address is taken but stays in their thread, and the pointers that reach
+//! only them, are `ladr_ir::confined`'s (run by `visible`, before this pass).
+//!
+//! Not done (kept instrumented): objects reached through pointers outside solo statements
 //! (but folded ones), mutexes inside objects or reached through pointers as locks of the
 //! lockset, rwlocks, `trylock` results.
 //!
