@@ -133,6 +133,15 @@ fn local_reached_through_its_threads_own_pointers() {
     );
 }
 
+/// A failed assertion of a thread's own values stops the thread there for good (`lazy`
+/// writes the stop in place; the assumption is no visible statement): its write before
+/// the assertion still races with `main`'s read, and a write after it never happens.
+#[test]
+fn a_failed_assertion_stops_its_thread() {
+    racy("assert_stop_racy.c", (6, 13));
+    free("assert_stop_free.c");
+}
+
 #[test]
 fn threads_created_in_a_loop() {
     racy("loop_create_racy.c", (3, 3));

@@ -246,7 +246,9 @@ fn sarif_global_racy() {
 #[test]
 fn sarif_condvar_racy() {
     let log = sarif_matches_json("condvar_racy.c", 11, 19);
-    // Same program, same race, same fingerprint: `ladr --format sarif` checks it again.
+    // Same program, same race, same fingerprint: `ladr --format sarif` checks it again,
+    // with the library's options (no deepening, no proof's facts in the bounded program:
+    // they change the program and so may change CBMC's interleaving).
     let out = Command::new(env!("CARGO_BIN_EXE_ladr"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
@@ -254,6 +256,7 @@ fn sarif_condvar_racy() {
             "--format",
             "sarif",
             "--no-deepen",
+            "--no-prove",
         ])
         .output()
         .expect("run ladr");

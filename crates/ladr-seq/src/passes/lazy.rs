@@ -298,6 +298,7 @@ fn slot_body(slot: usize, c: &SlotCode, blocks: &[LocalBlock]) -> Node<Statement
                 open_block(&mut out, &mut open, &mut blocks, i);
                 let mut s = s.clone();
                 let Ok(()) = visit_mut::stmt(&mut jumps, &mut s);
+                let Ok(()) = visit_mut::stmt(&mut Stops { slot, size: c.size }, &mut s);
                 out.push(item(s));
             }
             Item::Label(l, span) => {
@@ -400,6 +401,61 @@ fn vacuity_assertion(s: Span) -> Node<Statement> {
         ],
         s,
     ))
+}
+
+/// Makes each assumption of a plain statement (`visible::local_assumption`: of the thread's
+/// own values, so no label; or one of `main` before it creates a thread) the thread's stop
+/// where it fails: `if (!(c)) { assume(cs[K] < size); active[K] = 0; goto end; }`. The
+/// context ends there and the thread is never scheduled again; its `pc` stays below its
+/// size, so no join of it returns. The executions are those of a visible assumption whose
+/// context ended before it for good.
+struct Stops {
+    slot: usize,
+    size: u32,
+}
+
+impl VisitorMut for Stops {
+    type Error = Infallible;
+    fn stmt(&mut self, s: &mut Node<Statement>) -> std::result::Result<Walk, Infallible> {
+        let Statement::Expression(Some(e)) = &s.node else {
+            return Ok(Walk::Descend);
+        };
+        let Expression::Call(c) = &e.node else {
+            return Ok(Walk::Skip);
+        };
+        let ([cond], Some(abi::ASSUME)) = (c.node.arguments.as_slice(), callee_name(&c.node))
+        else {
+            return Ok(Walk::Skip);
+        };
+        let span = s.span;
+        let (slot, size) = (self.slot, u64::from(self.size));
+        let stop = block_of(
+            vec![
+                expr_stmt(call(
+                    abi::ASSUME,
+                    vec![binop(
+                        BinaryOperator::Less,
+                        abi::per_slot(abi::CS, slot, span),
+                        int(size, span),
+                        span,
+                    )],
+                    span,
+                )),
+                expr_stmt(assign(
+                    abi::per_slot(abi::ACTIVE, slot, span),
+                    int(0, span),
+                    span,
+                )),
+                goto(&visible_label(slot, self.size), span),
+            ],
+            span,
+        );
+        *s = if_stmt(not(cond.clone(), span), stop, None, span);
+        Ok(Walk::Skip)
+    }
+    fn expr(&mut self, _e: &mut Node<Expression>) -> std::result::Result<Walk, Infallible> {
+        Ok(Walk::Skip)
+    }
 }
 
 /// Adds `if (cs[K] < b) cs[K] = b;` before every goto that skips visible labels.

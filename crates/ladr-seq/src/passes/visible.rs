@@ -207,11 +207,35 @@ impl Flattener<'_> {
 
 /// True if a context switch may happen before `s` or inside it: it may access shared
 /// memory (by `vars`), calls the pthread model or a library function that reads or writes
-/// through its arguments, assumes, or is an atomic section. The one test of visibility:
+/// data through its arguments, assumes something of more than the thread's own values
+/// ([`local_assumption`]), or is an atomic section. The one test of visibility:
 /// `visible` labels such statements, and `inline` keeps a function as a call only if no
 /// statement of its body is one.
 pub fn may_switch(vars: &Vars, s: &Node<Statement>) -> bool {
     visit::stmt(&mut Finder { vars }, s).is_err() || proved_with_call(vars, s)
+}
+
+/// Is `__CPROVER_assume(c)` with these arguments about the thread's own values only: `c`
+/// accesses nothing shared and names no object but the slot's locals (no global, no model
+/// state another thread changes)? Waiting cannot make it hold, so where it fails the thread
+/// stops for good: `lazy` writes that stop in place (`if (!c)`: the context ends, the thread
+/// is never scheduled again, no join of it returns) instead of a visible statement whose
+/// context may end before it — the same executions, without a label. `assume(0)` of an
+/// `assert`'s failure, the exit test of a cut loop, an `assume_abort_if_not` of nondet
+/// locals.
+pub fn local_assumption(vars: &Vars, args: &[Node<Expression>]) -> bool {
+    let [c] = args else {
+        return false;
+    };
+    visit::expr(&mut Finder { vars }, c).is_ok()
+        && !any_expr(c, Operands::Evaluated, |e| match &e.node {
+            Expression::Identifier(i) => {
+                let n = &i.node.name;
+                !vars.is_thread_local(n) && (vars.is_variable(n) || names::is_internal(n))
+            }
+            Expression::Call(_) | Expression::Statement(_) => true,
+            _ => false,
+        })
 }
 
 /// Does `s` name an object the static proof made unshared ([`Vars::set_proved_plain`]) and
@@ -350,6 +374,11 @@ impl Visitor for Finder<'_> {
                 match callee_name(&c.node) {
                     // Assumptions block like a lock: a context must be able to end before
                     // one (e.g. the `assume(0)` where `main` returns).
+                    // But one of the thread's own values only: it can never hold later if
+                    // it fails now, so failing stops the thread there (`lazy`), no label.
+                    Some(abi::ASSUME) if local_assumption(self.vars, &c.node.arguments) => {
+                        Ok(Walk::Skip)
+                    }
                     Some(n) if is_model_call(n) || n == abi::ATOMIC_BEGIN || n == abi::ASSUME => {
                         Err(())
                     }

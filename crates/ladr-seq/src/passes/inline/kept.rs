@@ -18,7 +18,7 @@ use std::convert::Infallible;
 /// atomic, variadic or K&R-style; no statement of the body is visible
 /// ([`visible::may_switch`], with the function's parameters and locals as its own objects:
 /// each call has fresh ones); no loop, backward `goto` or `asm`; and every call is of
-/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin or another kept function (so no cycle:
+/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin but `__CPROVER_assume`, or another kept function (so no cycle:
 /// the set grows from the leaves); no `_Thread_local` object named (`threads` renames
 /// those per slot in the slots' code only). Nothing in such a body needs a later pass: no access to
 /// instrument, no label to guard, no bound to cut, no library call to model.
@@ -144,6 +144,10 @@ fn bounded_callees(
                     Some(n) if self.defs.contains_key(n) => {
                         self.callees.insert(n.to_string());
                     }
+                    // An assumption ends the execution where it fails; in a slot's code
+                    // `lazy` makes that the thread's stop (`visible::local_assumption`),
+                    // which a call's body cannot say.
+                    Some(abi::ASSUME) => return Err(()),
                     Some(n)
                         if n.starts_with(abi::NONDET_PREFIX)
                             || n.starts_with(abi::CPROVER_PREFIX) => {}
