@@ -29,7 +29,7 @@
 
 use crate::abi;
 use crate::analysis::Vars;
-use ladr_c::syntax::build::{callee_name, declarator_name};
+use ladr_c::syntax::build::{callee_name, declarator_name, parameter_names};
 use ladr_c::syntax::walk::visit::{self, Visitor};
 use ladr_c::syntax::walk::Walk;
 use lang_c::ast::*;
@@ -64,20 +64,7 @@ pub fn confine(unit: &TranslationUnit, vars: &Vars) -> Confined {
     // its body; a kept or model function's from anywhere).
     for ext in &unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-            for d in &f.node.declarator.node.derived {
-                if let DerivedDeclarator::Function(f) = &d.node {
-                    for p in &f.node.parameters {
-                        if let Some(n) = p
-                            .node
-                            .declarator
-                            .as_ref()
-                            .and_then(|d| declarator_name(&d.node))
-                        {
-                            g.tainted.insert(n.to_string());
-                        }
-                    }
-                }
-            }
+            g.tainted.extend(parameter_names(&f.node.declarator.node));
         }
     }
     g.close();
