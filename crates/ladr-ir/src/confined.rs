@@ -109,7 +109,7 @@ impl Vars {
     /// memory (a confined pointer or array, stepped or cast) or a string literal, which is
     /// never written?
     pub fn points_at_no_data(&self, e: &Expression) -> bool {
-        match e {
+        match stepped_base(e) {
             Expression::Identifier(i) => {
                 let n = &i.node.name;
                 self.confined.pointers.contains(n)
@@ -117,17 +117,31 @@ impl Vars {
                         && self.object_depth(n).is_some_and(|d| d > 0)
             }
             Expression::StringLiteral(_) => true,
-            Expression::Cast(c) => self.points_at_no_data(&c.node.expression.node),
-            Expression::BinaryOperator(b)
-                if matches!(
-                    b.node.operator.node,
-                    BinaryOperator::Plus | BinaryOperator::Minus
-                ) =>
-            {
-                self.points_at_no_data(&b.node.lhs.node)
-            }
             _ => false,
         }
+    }
+}
+
+/// Does pointer `e` point into a string literal (`(char *)"…" + k`)? A literal is never
+/// written (that is undefined), so reading it races with nothing.
+pub fn into_literal(e: &Expression) -> bool {
+    matches!(stepped_base(e), Expression::StringLiteral(_))
+}
+
+/// The pointer `e` steps from, under casts and `+ k` / `- k` offsets (`(char *)p + 1` →
+/// `p`).
+fn stepped_base(e: &Expression) -> &Expression {
+    match e {
+        Expression::Cast(c) => stepped_base(&c.node.expression.node),
+        Expression::BinaryOperator(b)
+            if matches!(
+                b.node.operator.node,
+                BinaryOperator::Plus | BinaryOperator::Minus
+            ) =>
+        {
+            stepped_base(&b.node.lhs.node)
+        }
+        other => other,
     }
 }
 

@@ -18,10 +18,11 @@ use std::convert::Infallible;
 /// atomic, variadic or K&R-style; no statement of the body is visible
 /// ([`visible::may_switch`], with the function's parameters and locals as its own objects:
 /// each call has fresh ones); no loop, backward `goto` or `asm`; and every call is of
-/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin but `__CPROVER_assume`, or another kept function (so no cycle:
-/// the set grows from the leaves); no `_Thread_local` object named (`threads` renames
-/// those per slot in the slots' code only). Nothing in such a body needs a later pass: no access to
-/// instrument, no label to guard, no bound to cut, no library call to model.
+/// `__VERIFIER_nondet_*`, a `__CPROVER_*` builtin but `__CPROVER_assume`, or another kept
+/// function (so no cycle: the set grows from the leaves); no `_Thread_local` object named
+/// (`threads` renames those per slot in the slots' code only). Nothing in such a body needs
+/// a later pass: no access to instrument, no label to guard, no bound to cut, no library
+/// call to model.
 pub(super) fn kept_functions(unit: &TranslationUnit, info: &FnInfo) -> HashSet<String> {
     let mut own_objects = HashSet::new();
     for def in info.defs.values() {

@@ -117,7 +117,8 @@ impl Instrumenter<'_> {
             Expression::UnaryOperator(u) => {
                 u.node.operator.node == UnaryOperator::Indirection
                     && !self.vars.points_into_own_thread(&u.node.operand.node)
-                    && !into_literal(&u.node.operand.node)
+                    // A library call's read of its format string is no access.
+                    && !ladr_ir::confined::into_literal(&u.node.operand.node)
             }
             Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index => {
                 if self.vars.array_depth(&b.node.lhs.node) > 0 {
@@ -449,23 +450,4 @@ fn walk_has_statement_expr(e: &Node<Expression>) -> bool {
     query::any_expr(e, query::Operands::All, |e| {
         matches!(e.node, Expression::Statement(_))
     })
-}
-
-/// Does pointer `e` point into a string literal (`(char *)"…" + k`)? A literal is never
-/// written (that is undefined), so reading it races with nothing: a library call's read of
-/// its format string is no access.
-fn into_literal(e: &Expression) -> bool {
-    match e {
-        Expression::StringLiteral(_) => true,
-        Expression::Cast(c) => into_literal(&c.node.expression.node),
-        Expression::BinaryOperator(b)
-            if matches!(
-                b.node.operator.node,
-                BinaryOperator::Plus | BinaryOperator::Minus
-            ) =>
-        {
-            into_literal(&b.node.lhs.node)
-        }
-        _ => false,
-    }
 }
