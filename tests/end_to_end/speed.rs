@@ -116,6 +116,51 @@ fn jobs_without_race_name_the_finished_prefix() {
     );
 }
 
+/// A deeper unwinding that changes nothing (no loop or recursion depends on it) gives the
+/// same sequential program: its pair takes the earlier pair's answer and says so
+/// (`same_as`) instead of running CBMC on it again; a loop the unwinding cuts makes every
+/// pair's program its own.
+#[test]
+fn a_pair_whose_program_is_an_earlier_pairs_takes_its_answer() {
+    for jobs in ["1", "2"] {
+        let (code, v) = json(&["tests/e2e/global_joined_free.c", "--jobs", jobs]);
+        assert_eq!(code, 0, "{v}");
+        let schedule = v["deepening"]["schedule"].as_array().unwrap();
+        let same: Vec<&Value> = schedule.iter().map(|p| &p["same_as"]).collect();
+        assert_eq!(
+            same[..4],
+            [
+                &Value::Null,
+                &Value::Null,
+                &serde_json::json!([3, 2]),
+                &serde_json::json!([3, 2])
+            ],
+            "{v}"
+        );
+        assert!(schedule.iter().all(|p| p["state"] == "no-race"), "{v}");
+        assert_eq!(
+            (&v["bounds"]["rounds"], &v["bounds"]["unwind"]),
+            (&3.into(), &4.into()),
+            "{v}"
+        );
+    }
+    let (code, out, _) = ladr(&["tests/e2e/global_joined_free.c", "-j", "1", "-q"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("3/3 no race (the program of 3/2), 3/4 no race (the program of 3/2)"),
+        "{out}"
+    );
+    // The cut loop: 3/3 and 3/4 unwind it further, each its own program and CBMC run.
+    let (code, v) = json(&["tests/e2e/nondet_loop_free.c", "--jobs", "1"]);
+    assert_eq!(code, 0, "{v}");
+    let schedule = v["deepening"]["schedule"].as_array().unwrap();
+    assert!(schedule.iter().all(|p| p.get("same_as").is_none()), "{v}");
+    assert_eq!(v["deepening"]["prefix"], 4, "{v}");
+    let (code, v) = json(&["tests/e2e/nondet_loop_racy.c", "--jobs", "1"]);
+    assert_eq!(code, 1, "{v}");
+    assert_eq!(lines(&v["races"][0]), [8, 16], "{v}");
+}
+
 #[test]
 fn swarm_instances_under_jobs_give_the_unsplit_answers() {
     for (file, rounds, racy) in [

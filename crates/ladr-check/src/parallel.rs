@@ -35,6 +35,7 @@ use ladr_ir::program::{Options, Program};
 use ladr_seq::pipeline::{translate, Stage};
 use ladr_seq::swarm;
 use lang_c::ast::TranslationUnit;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -128,6 +129,10 @@ pub struct Deepening {
     /// Per bound pair (where known), when its last instance gave its answer: how long a
     /// user waited for each bound's answer.
     pub done_at: Vec<Option<Instant>>,
+    /// Per bound pair (where known): the earlier pair whose sequential program this one's
+    /// is, byte for byte (nothing depended on the larger unwinding), so its answer is that
+    /// pair's and CBMC did not check it again.
+    pub same_as: Vec<Option<(u32, u32)>>,
 }
 
 impl Deepening {
@@ -232,6 +237,12 @@ struct Board {
     errors: Vec<Option<Error>>,
     /// Per step: when an instance of it last answered.
     done_at: Vec<Option<Instant>>,
+    /// Each sequential program checked, with the first unit that checks it.
+    texts: HashMap<String, usize>,
+    /// Per unit: the earlier unit whose sequential program is this one's, byte for byte
+    /// (the unwinding grew, but nothing depended on it): its answer is this one's, and
+    /// CBMC does not check the same program twice ([`Executor::twin`]).
+    twin_of: Vec<Option<usize>>,
     translate: Duration,
     cbmc: Duration,
 }
@@ -353,6 +364,7 @@ impl<'a> Executor<'a> {
                 unknown: (0..n_steps).map(|_| None).collect(),
                 errors: (0..n_steps).map(|_| None).collect(),
                 done_at: vec![None; n_steps],
+                twin_of: vec![None; n_units],
                 translate: probed.0,
                 cbmc: probed.1,
                 ..Board::default()
@@ -485,6 +497,9 @@ impl Executor<'_> {
             program.clone()
         };
         let printed = print_unit(&program.unit);
+        if self.twin(s, i, &printed.text) {
+            return;
+        }
         let t = Translated {
             program,
             printed,
@@ -521,6 +536,65 @@ impl Executor<'_> {
             outcome,
         };
         self.record(s, i, done, stopped);
+    }
+
+    /// Is instance `i` of step `s`, whose sequential program is `text`, the twin of an
+    /// earlier unit that checks the same text? Then its answer will be that unit's
+    /// ([`Executor::answer_twins`]) and it is not checked again. A deeper unwinding gives the
+    /// same program when no loop or recursion depended on it (every loop's bound a constant
+    /// unwound completely): 09-regions_19-nested_nr answered "no race" at 2/2 and 3/2 in
+    /// SV-COMP's 20 s, but not at 3/3 and 3/4, the program of 3/2 again. The earlier unit
+    /// is the one checked whichever worker printed first.
+    fn twin(&self, s: usize, i: u32, text: &str) -> bool {
+        let u = self.unit(s, i);
+        let mut b = self.lock();
+        match b.texts.get(text) {
+            Some(&first) if first < u => {
+                b.twin_of[u] = Some(first);
+                true
+            }
+            Some(&later) if later > u => {
+                // A later unit got here first (another worker): it is the twin, whatever
+                // the timing, and its CBMC is stopped.
+                b.twin_of[later] = Some(u);
+                b.texts.insert(text.to_string(), u);
+                self.cancel[later].store(true, Ordering::SeqCst);
+                false
+            }
+            Some(_) => false,
+            None => {
+                b.texts.insert(text.to_string(), u);
+                false
+            }
+        }
+    }
+
+    /// Gives each twin unit ([`Executor::twin`]) its earlier unit's answer, in work-list
+    /// order (a twin's twin is answered before it), and its step the time of that answer.
+    fn answer_twins(&self, b: &mut Board) {
+        for u in 0..self.units.len() {
+            let Some(first) = b.twin_of[u] else {
+                continue;
+            };
+            let ((s, i), (s0, i0)) = (self.units[u], self.units[first]);
+            let answer = b.answers[s0][i0 as usize].clone();
+            b.answers[s][i as usize] = answer;
+            b.done_at[s] = b.done_at[s].max(b.done_at[s0]);
+        }
+    }
+
+    /// The bounds of the earlier step whose program step `s`'s is, when each of its `n`
+    /// instances is a twin of that step's ([`Executor::twin`]).
+    fn twin_step(&self, b: &Board, s: usize, n: u32) -> Option<(u32, u32)> {
+        let steps: Vec<Option<usize>> = (0..n)
+            .map(|i| b.twin_of[self.unit(s, i)].map(|u| self.units[u].0))
+            .collect();
+        match steps.first() {
+            Some(&Some(s0)) if steps.iter().all(|&t| t == Some(s0)) => {
+                Some((self.bounds[s0].rounds, self.bounds[s0].unwind))
+            }
+            _ => None,
+        }
     }
 
     /// Records what instance `i` of step `s` gave (`stopped`: its cancel flag was set when
@@ -578,6 +652,7 @@ impl Executor<'_> {
     fn finish(&self, jobs: usize) -> (Board, Deepening, Result<(Done, usize)>) {
         self.run(jobs);
         let mut b = std::mem::take(&mut *self.lock());
+        self.answer_twins(&mut b);
         let schedule = self.schedule(&b);
         let answer = self.answering(&mut b, schedule.prefix());
         (b, schedule, answer)
@@ -613,6 +688,7 @@ impl Executor<'_> {
                     .push(((b.rounds, b.unwind), StepState::NotStarted));
                 deepening.instances.push(1);
                 deepening.done_at.push(None);
+                deepening.same_as.push(None);
                 continue;
             }
             let n = match self.shared[s].get() {
@@ -637,6 +713,7 @@ impl Executor<'_> {
                 StepState::NotStarted
             };
             deepening.done_at.push(b.done_at[s]);
+            deepening.same_as.push(self.twin_step(b, s, n));
             let b = &self.bounds[s];
             deepening.steps.push(((b.rounds, b.unwind), state));
             deepening.instances.push(n);
@@ -653,7 +730,15 @@ impl Executor<'_> {
         }
         if prefix > 0 {
             let s = prefix - 1;
-            let done = b.no_race[s]
+            // A twin step's report is its first instance's twin's: the same program's.
+            let mut from = s;
+            while b.no_race[from].is_none() {
+                match b.twin_of[self.unit(from, 0)] {
+                    Some(u) => from = self.units[u].0,
+                    None => break,
+                }
+            }
+            let done = b.no_race[from]
                 .take()
                 .expect("a step without race has a report");
             return Ok((done, s));
@@ -836,6 +921,7 @@ mod tests {
             instances: vec![1; 5],
             probe: false,
             done_at: vec![],
+            same_as: vec![],
         };
         // (3,3) finished, but (4,2) before it did not: the answer's bounds are (3,2).
         assert_eq!(d.prefix(), 2);

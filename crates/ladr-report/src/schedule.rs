@@ -20,7 +20,7 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
     // The reason of the last unfinished pair: a pair that ends alike says so in a word (a
     // CBMC crash at every pair would repeat a long message).
     let mut last_why: Option<&str> = None;
-    for (((r, u), state), &n) in d.steps.iter().zip(&d.instances) {
+    for (k, (((r, u), state), &n)) in d.steps.iter().zip(&d.instances).enumerate() {
         let what = match state {
             StepState::NoRace => "no race".to_string(),
             StepState::Race => "race".to_string(),
@@ -46,7 +46,11 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
         } else {
             String::new()
         };
-        parts.push(format!("{} {what}{split}{probe}", pair((*r, *u))));
+        let same = match d.same_as.get(k).copied().flatten() {
+            Some(earlier) => format!(" (the program of {})", pair(earlier)),
+            None => String::new(),
+        };
+        parts.push(format!("{} {what}{split}{probe}{same}", pair((*r, *u))));
     }
     let race = d.steps.iter().any(|(_, s)| *s == StepState::Race);
     if let (true, false, Some(((r, u), _))) = (d.probe, race, d.steps.first()) {
@@ -72,7 +76,9 @@ pub fn bounds_line(d: &Deepening) -> Option<String> {
 
 /// The deepening schedule in JSON: `schedule` (each bound pair: `rounds`, `unwind`,
 /// `state` — `no-race`, `race`, `unfinished` with `reason`, `not-started` —,
-/// `instances` and `done_s`, the seconds until its answer where known), `finished` (the pairs that finished "no race"), `prefix` (how many leading
+/// `instances`, `done_s`, the seconds until its answer where known, and `same_as`, the
+/// earlier pair whose program it is), `finished` (the pairs that finished "no race"),
+/// `prefix` (how many leading
 /// pairs of the schedule all finished "no race") and `probe` (the answer is the
 /// constant-loop probe's: a race, or the "no race" given when the first pair gave none).
 /// Fields in alphabetical order, as the document always printed them.
@@ -94,6 +100,10 @@ pub struct BoundPairDoc {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     pub rounds: u32,
+    /// The earlier pair whose sequential program this pair's is, byte for byte: its answer
+    /// is that pair's, and CBMC did not check it again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub same_as: Option<[u32; 2]>,
     pub state: Word,
     pub unwind: u32,
 }
@@ -122,6 +132,7 @@ impl DeepeningDoc {
                     instances,
                     reason,
                     rounds: *rounds,
+                    same_as: d.same_as.get(k).copied().flatten().map(|(r, u)| [r, u]),
                     state: state.into(),
                     unwind: *unwind,
                 }
@@ -164,13 +175,17 @@ mod tests {
             instances: vec![1; 5],
             probe: false,
             done_at: vec![],
+            same_as: vec![None, None, Some((3, 2))],
         };
         assert_eq!(
             bounds_line(&d).unwrap(),
             "bounds (rounds/unwindings): 2/2 no race, 3/2 unfinished (CBMC crashed: a long \
-             message), 3/3 unfinished (the same), 3/4 unfinished (CBMC ran out of time); not \
-             started: 4/2; every bound pair up to 2/2 finished"
+             message), 3/3 unfinished (the same) (the program of 3/2), 3/4 unfinished (CBMC \
+             ran out of time); not started: 4/2; every bound pair up to 2/2 finished"
         );
+        let doc = DeepeningDoc::of(&d, std::time::Instant::now());
+        let same: Vec<Option<[u32; 2]>> = doc.schedule.iter().map(|p| p.same_as).collect();
+        assert_eq!(same, [None, None, Some([3, 2]), None, None]);
     }
 
     #[test]
@@ -185,6 +200,7 @@ mod tests {
             instances: vec![1; 3],
             probe: false,
             done_at: vec![Some(start + std::time::Duration::from_millis(1540)), None],
+            same_as: vec![],
         };
         let doc = DeepeningDoc::of(&d, start);
         let done: Vec<Option<f64>> = doc.schedule.iter().map(|p| p.done_s).collect();

@@ -112,9 +112,11 @@ fn check_past_vacuity(
     let (b, schedule, answered) = executor.finish(request.plan.jobs);
     // Pairs before these without a time (the probe's schedule) keep the times aligned.
     deepening.done_at.resize(deepening.steps.len(), None);
+    deepening.same_as.resize(deepening.steps.len(), None);
     deepening.steps.extend(schedule.steps);
     deepening.instances.extend(schedule.instances);
     deepening.done_at.extend(schedule.done_at);
+    deepening.same_as.extend(schedule.same_as);
     deeper.spent.0 += b.translate;
     deeper.spent.1 += b.cbmc;
     crate::drop_in_background((b, executor.shared));
