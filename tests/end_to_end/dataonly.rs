@@ -34,3 +34,14 @@ fn heap_contents_that_decide_keep_their_stores() {
     racy("dataonly_heap_index_racy.c", (7, 7));
     free("dataonly_heap_index_free.c");
 }
+
+/// A dropped store keeps the reads of its place: `c[j] += 1.0` into a data-only array
+/// still reads `j` to find the element, and that read races with another thread's write
+/// of `j`. The rewrite kept the value's reads but dropped the place's, and answered "no
+/// race" (DataRaceBench's DRB111: the read of `j` in `c[j] += …` against `j++`). The twin's
+/// other thread only reads `j`.
+#[test]
+fn a_dropped_store_keeps_the_reads_of_its_place() {
+    racy("dataonly_index_racy.c", (4, 8));
+    free("dataonly_index_free.c");
+}

@@ -1,6 +1,6 @@
 //! `dataonly`'s rewrite: in the slots' code, a store whose every target is a data-only
-//! array keeps only the evaluation of its value,
-//! `(void)(value)`; an increment of one, and `__CPROVER_havoc_object` of one, become `0`.
+//! array keeps only the evaluation of its place and its value, `(void)(place, value)`; an
+//! increment of one keeps its place's, and `__CPROVER_havoc_object` of one becomes `0`.
 //! Only stores in effect position (an expression statement, the operands of a comma in
 //! one) are touched: their value is not used. Of the value only its side effects stay
 //! ([`effects_of`]: the race instrumentation of its reads): reading a data-only element
@@ -10,7 +10,7 @@
 use super::cells::Cell;
 use super::{Analysis, Scope};
 use ladr_c::syntax::build::{callee_name, cast, int, type_name};
-use ladr_c::syntax::walk::{is_assign_op, is_inc_dec};
+use ladr_c::syntax::walk::{has_side_effect, is_assign_op, is_inc_dec};
 use ladr_ir::abi;
 use lang_c::ast::*;
 use lang_c::span::Node;
@@ -52,13 +52,21 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
         Expression::BinaryOperator(b) if is_assign_op(&b.node.operator.node) => {
             let (objs, _) = a.place(&sc, &b.node.lhs, true);
             within(&objs).then(|| {
+                // The place's own reads (an index, a pointer: `c[*j] += v` reads `j`) are
+                // accesses too, instrumented inside it: they stay with the value's.
                 let value = effects_of(&b.node.rhs);
-                cast(type_name(&[TypeSpecifier::Void], 0, span), value, span)
+                let kept = if has_side_effect(&b.node.lhs.node) {
+                    let place = effects_of(&b.node.lhs);
+                    Node::new(Expression::Comma(Box::new(vec![place, value])), span)
+                } else {
+                    value
+                };
+                cast(type_name(&[TypeSpecifier::Void], 0, span), kept, span)
             })
         }
         Expression::UnaryOperator(u) if is_inc_dec(&u.node.operator.node) => {
             let (objs, _) = a.place(&sc, &u.node.operand, true);
-            within(&objs).then(|| int(0, span))
+            within(&objs).then(|| effects_of(&u.node.operand))
         }
         Expression::Call(c) if callee_name(&c.node) == Some(abi::HAVOC) => {
             let mut targets = super::cells::Set::new();
@@ -91,7 +99,6 @@ fn effect(a: &mut Analysis, sliceable: &HashSet<Cell>, e: &mut Node<Expression>)
 /// become `0` (through commas, casts, unary operators and binary operators but `&&` and
 /// `||`, whose right operand runs only sometimes).
 fn effects_of(e: &Node<Expression>) -> Node<Expression> {
-    use ladr_c::syntax::walk::has_side_effect;
     let span = e.span;
     if !has_side_effect(&e.node) {
         return int(0, span);
