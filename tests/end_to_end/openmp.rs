@@ -690,3 +690,28 @@ fn regions_in_a_loop_of_main() {
     racy("omp_region_loop_racy.c", (14, 14));
     free("omp_region_loop_free.c");
 }
+
+/// `target` runs on the host, as the host fallback does: the `parallel for` in it races
+/// between iterations as it would without `target` (DataRaceBench's DRB026). Where the
+/// fallback would differ from a device — threads beside the region that race with the
+/// copying of its mapped data, a scalar the region assigns (firstprivate there), an
+/// asynchronous target task — ladr refuses.
+#[test]
+fn target_runs_its_region_on_the_host() {
+    racy("omp_target_racy.c", (7, 7));
+    free("omp_target_free.c");
+    for (file, line, says) in [
+        ("openmp_target.c", 5, "assigning `n`, which is not mapped"),
+        (
+            "openmp_target_in_parallel.c",
+            6,
+            "inside a `parallel` region",
+        ),
+        ("openmp_target_nowait.c", 4, "the clause `nowait`"),
+    ] {
+        let (code, _, err) = ladr(&[&format!("tests/data/unsupported/{file}")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("{file}:{line}")), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
+}

@@ -65,6 +65,8 @@ pub struct Lowering {
     pub regions: Vec<Vec<Directive>>,
     /// Whether the unit has task constructs (barriers and region ends then wait for tasks).
     pub has_tasks: bool,
+    /// Whether the unit creates POSIX or C11 threads of its own ([`super::target`]).
+    pub posix_threads: bool,
     /// For each enclosing `parallel` region: the number of scopes and of [`Self::privatised`]
     /// entries outside it.
     pub region_marks: Vec<(usize, usize)>,
@@ -174,6 +176,9 @@ impl Lowering {
             .any(|d| d.words.last().is_some_and(|w| w == "sections"))
         {
             self.mark_sections(s);
+        }
+        for d in governing.iter().filter(|d| d.is(&["target"])) {
+            self.check_target(d, &governing, s)?;
         }
         let ordered = governing.iter().find(|d| d.clause("ordered").is_some());
         if let Some(d) = ordered {
@@ -359,6 +364,8 @@ impl Lowering {
                 Ok(self.masked(d, body, filter))
             }
             ["single"] => self.single(d, body),
+            // Checked before its body was lowered (`check_target`): the host fallback.
+            ["target"] => Ok(body),
             ["task"] => self.task(d, body),
             ["taskgroup"] => self.taskgroup(d, body),
             ["taskloop"] => self.taskloop(d, body),

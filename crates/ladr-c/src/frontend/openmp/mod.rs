@@ -32,6 +32,7 @@ mod loops;
 mod lower;
 mod outline;
 mod static_skip;
+mod target;
 mod task;
 mod taskloop;
 mod tasks;
@@ -256,6 +257,7 @@ pub fn lower_with(
         team_set_by_program: set_by_program.is_some(),
         identity_free: static_skip::identity_free(unit, &dirs, &calls),
         regions: vec![],
+        posix_threads: target::creates_threads(unit),
         has_tasks: dirs.iter().any(|d| {
             d.words
                 .iter()
