@@ -1,7 +1,7 @@
 int a[8];
 int main(void) {
   int i;
-#pragma omp target map(tofrom: a[0:8])
+#pragma omp target map(a[0:8])
 #pragma omp parallel for
   for (i = 0; i < 7; i++)
     a[i] = a[i + 1] + 1;

@@ -708,6 +708,11 @@ fn target_runs_its_region_on_the_host() {
             "inside a `parallel` region",
         ),
         ("openmp_target_nowait.c", 4, "the clause `nowait`"),
+        (
+            "openmp_target_map_modifier.c",
+            4,
+            "a `map` clause of this form",
+        ),
     ] {
         let (code, _, err) = ladr(&[&format!("tests/data/unsupported/{file}")]);
         assert_eq!(code, 2, "{err}");

@@ -628,20 +628,27 @@ impl Lowering {
 /// ([`clause_privates`]) and the loop variable of a loop construct.
 fn privatised_by(d: &Directive, s: &Node<Statement>) -> Vec<String> {
     let mut names = clause_privates(d);
+    names.extend(divided_loop_variable(d, s));
+    names
+}
+
+/// The variable of the loop `s` that directive `d` divides among threads or lanes (`for`,
+/// `simd`, `taskloop`, `distribute`): `i` of `for (i = 0; …)`.
+pub(super) fn divided_loop_variable(d: &Directive, s: &Node<Statement>) -> Option<String> {
     let loops = d
         .words
         .iter()
         .any(|w| ["for", "simd", "taskloop", "distribute"].contains(&w.as_str()));
-    if let (true, Statement::For(f)) = (loops, &s.node) {
-        if let ForInitializer::Expression(e) = &f.node.initializer.node {
-            if let Expression::BinaryOperator(b) = &e.node {
-                if let Some(n) = ident_name(&b.node.lhs) {
-                    names.push(n.to_string());
-                }
-            }
-        }
-    }
-    names
+    let (true, Statement::For(f)) = (loops, &s.node) else {
+        return None;
+    };
+    let ForInitializer::Expression(e) = &f.node.initializer.node else {
+        return None;
+    };
+    let Expression::BinaryOperator(b) = &e.node else {
+        return None;
+    };
+    ident_name(&b.node.lhs).map(str::to_string)
 }
 
 /// The variables of directive `d`'s `private`, `firstprivate`, `lastprivate`, `reduction`

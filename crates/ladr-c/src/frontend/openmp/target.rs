@@ -157,19 +157,7 @@ fn private_copies(d: &Directive, s: &Node<Statement>) -> Vec<String> {
         .iter()
         .flat_map(|c| d.vars_of(c))
         .collect();
-    let loops = d
-        .words
-        .iter()
-        .any(|w| ["for", "simd", "taskloop", "distribute"].contains(&w.as_str()));
-    if let (true, Statement::For(f)) = (loops, &s.node) {
-        if let ForInitializer::Expression(e) = &f.node.initializer.node {
-            if let Expression::BinaryOperator(b) = &e.node {
-                if let Some(n) = crate::syntax::build::ident_name(&b.node.lhs) {
-                    names.push(n.to_string());
-                }
-            }
-        }
-    }
+    names.extend(super::lower::divided_loop_variable(d, s));
     names
 }
 
