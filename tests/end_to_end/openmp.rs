@@ -689,8 +689,9 @@ fn regions_in_a_loop_of_main() {
 /// `target` runs on the host, as the host fallback does: the `parallel for` in it races
 /// between iterations as it would without `target` (DataRaceBench's DRB026). Where the
 /// fallback would differ from a device — threads beside the region that race with the
-/// copying of its mapped data, a scalar the region assigns (firstprivate there), an
-/// asynchronous target task — ladr refuses.
+/// copying of its mapped data (a `parallel` region's team, the program's own threads), a
+/// scalar the region assigns (firstprivate there), an asynchronous target task — ladr
+/// refuses.
 #[test]
 fn target_runs_its_region_on_the_host() {
     racy("omp_target_racy.c", (7, 7));
@@ -703,6 +704,11 @@ fn target_runs_its_region_on_the_host() {
             "inside a `parallel` region",
         ),
         ("openmp_target_nowait.c", 4, "the clause `nowait`"),
+        (
+            "openmp_target_with_pthreads.c",
+            8,
+            "a program with tasks or POSIX threads",
+        ),
         (
             "openmp_target_map_modifier.c",
             4,
