@@ -18,6 +18,7 @@
 
 use super::directive::Directive;
 use super::lower::{fail, Lowering, R};
+use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit::{self, Visitor};
 use crate::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use lang_c::ast::*;
@@ -164,24 +165,13 @@ fn private_copies(d: &Directive, s: &Node<Statement>) -> Vec<String> {
 /// Whether `unit` names `pthread_create` or `thrd_create`: threads of its own that may run
 /// beside a `target` region.
 pub(super) fn creates_threads(unit: &TranslationUnit) -> bool {
-    struct Names(bool);
-    impl Visitor for Names {
-        type Error = ();
-        fn expr(&mut self, e: &Node<Expression>) -> Result<Walk, ()> {
-            if let Expression::Identifier(i) = &e.node {
-                if ["pthread_create", "thrd_create"].contains(&i.node.name.as_str()) {
-                    self.0 = true;
-                    return Err(());
-                }
-            }
-            Ok(Walk::Descend)
+    unit.0.iter().any(|ext| match &ext.node {
+        ExternalDeclaration::FunctionDefinition(f) => {
+            any_expr(&f.node.statement, Operands::All, |e| {
+                matches!(&e.node, Expression::Identifier(i)
+                    if ["pthread_create", "thrd_create"].contains(&i.node.name.as_str()))
+            })
         }
-    }
-    let mut n = Names(false);
-    for ext in &unit.0 {
-        if let ExternalDeclaration::FunctionDefinition(f) = &ext.node {
-            let _ = visit::stmt(&mut n, &f.node.statement);
-        }
-    }
-    n.0
+        _ => false,
+    })
 }
