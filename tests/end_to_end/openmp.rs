@@ -690,13 +690,21 @@ fn regions_in_a_loop_of_main() {
 /// between iterations as it would without `target` (DataRaceBench's DRB026). Where the
 /// fallback would differ from a device — threads beside the region that race with the
 /// copying of its mapped data (a `parallel` region's team, the program's own threads), a
-/// scalar the region assigns (firstprivate there), an asynchronous target task — ladr
-/// refuses.
+/// scalar the region assigns (firstprivate there), an asynchronous target task, a function
+/// with a `target` that a region's code calls — ladr refuses.
 #[test]
 fn target_runs_its_region_on_the_host() {
     racy("omp_target_racy.c", (7, 7));
     free("omp_target_free.c");
+    // In a function only `main` calls, outside its regions (DataRaceBench's DRB099).
+    racy("omp_target_call_racy.c", (6, 6));
+    free("omp_target_call_free.c");
     refused(&[
+        (
+            "openmp_target_called_in_parallel.c",
+            2,
+            "in a function that the code of a `parallel` region or thread may call",
+        ),
         ("openmp_target.c", 5, "assigning `n`, which is not mapped"),
         (
             "openmp_target_in_parallel.c",
@@ -713,6 +721,56 @@ fn target_runs_its_region_on_the_host() {
             "openmp_target_map_modifier.c",
             4,
             "a `map` clause of this form",
+        ),
+    ]);
+}
+
+/// `teams` on the host: a league of initial threads, each running the region (DataRaceBench's
+/// DRB116: both teams update `a[4]`); `distribute` divides a loop among them, without a
+/// barrier, and a loop-carried dependence across its iterations races (combined `target
+/// teams distribute`, its clauses given to their leaves); the race report names the team. What would make the league differ from a team — a `critical`, a
+/// runtime call (in the region or a function it calls), a `parallel` inside — is refused,
+/// as is `distribute` outside `teams`.
+#[test]
+fn teams_are_a_league_of_initial_threads() {
+    racy("omp_teams_racy.c", (9, 9));
+    free("omp_teams_free.c");
+    racy("omp_distribute_racy.c", (7, 7));
+    let (code, out, _) = ladr(&["tests/e2e/omp_distribute_racy.c", "--format", "json"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("\"omp_team_num\": 1"), "{out}");
+    let (_, text, _) = ladr(&["tests/e2e/omp_teams_racy.c"]);
+    assert!(text.contains("initial thread of OpenMP team 1"), "{text}");
+    // `target teams distribute parallel for`: one `parallel for` of the league's 2 × 2
+    // threads; the reduction clause makes its sum race-free.
+    racy("omp_league_loop_racy.c", (6, 6));
+    free("omp_league_loop_free.c");
+    refused(&[
+        (
+            "openmp_distribute_parallel_for.c",
+            5,
+            "`distribute parallel for` inside a `teams` region",
+        ),
+        ("openmp_league_loop_schedule.c", 4, "the clause `schedule`"),
+        (
+            "openmp_teams_critical.c",
+            5,
+            "`critical` inside a `teams` region",
+        ),
+        (
+            "openmp_teams_thread_num.c",
+            5,
+            "calling an OpenMP runtime function",
+        ),
+        (
+            "openmp_teams_parallel.c",
+            5,
+            "`parallel for` inside a `teams` region",
+        ),
+        (
+            "openmp_distribute_alone.c",
+            5,
+            "`distribute` outside a `teams` region",
         ),
     ]);
 }

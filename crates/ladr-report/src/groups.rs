@@ -97,6 +97,7 @@ mod tests {
                 function: function.into(),
                 created_at: None,
                 omp_thread_num: None,
+                omp_team_num: None,
                 call_end: None,
             },
             values: vec![],

@@ -313,10 +313,11 @@ pub fn construct_text(a: &AccessInfo) -> Option<String> {
 }
 
 pub fn thread_text(t: &Thread) -> String {
-    let omp = t
-        .omp_thread_num
-        .map(|n| format!(", OpenMP thread {n}"))
-        .unwrap_or_default();
+    let omp = match (t.omp_thread_num, t.omp_team_num) {
+        (_, Some(n)) => format!(", initial thread of OpenMP team {n}"),
+        (Some(n), None) => format!(", OpenMP thread {n}"),
+        (None, None) => String::new(),
+    };
     match &t.created_at {
         Some(c) => format!(
             "thread {} (`{}`, created at {}:{}{omp})",

@@ -2,7 +2,7 @@
 int sum;
 int main(void) {
 #ifdef _OPENMP
-#pragma omp target teams distribute parallel for
+#pragma omp target data map(tofrom: sum)
 #endif
   for (int i = 0; i < 10; i++)
     sum += i;

@@ -331,6 +331,10 @@ pub struct Thread {
     /// the counterexample last set it (none before its team started, or without OpenMP).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub omp_thread_num: Option<u64>,
+    /// A thread a `teams` construct started: the team whose initial thread it is (its
+    /// `omp_get_team_num()`; its `omp_get_thread_num()` is 0), in place of `omp_thread_num`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub omp_team_num: Option<u64>,
     /// The `)` that closes that call's arguments (where witness format 2.x puts a
     /// `function_enter` waypoint; not serialised).
     #[serde(skip)]

@@ -88,6 +88,19 @@ pub(super) fn cut_places(report: &Report, parsed: &Parsed, kind: CutKind) -> Vec
 /// The thread of slot `k`.
 pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
     let slot = &report.program.slots[k];
+    // The team's thread number: a local of the lowered region, copied per inlining
+    // (`__ladr_28_omp_thread_num`), so matched by the name behind the copy.
+    let num = last_assignment(report, k, report.trace.len(), |lhs| {
+        names::original_name(lhs) == names::original_name(names::OMP_THREAD_NUM)
+    })
+    .and_then(|v| v.trim().parse().ok());
+    // A thread a `teams` construct starts is the initial thread of a team of the league.
+    let league = slot.created_at.is_some_and(|s| {
+        parsed
+            .omp_constructs
+            .iter()
+            .any(|c| c.at == s.start && league(&c.name))
+    });
     Thread {
         slot: k,
         // A start routine library mode generated is named after the entry it calls.
@@ -97,12 +110,8 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         created_at: slot
             .created_at
             .map(|s| position(&parsed.map.lookup(s.start))),
-        // The team's thread number: a local of the lowered region, copied per inlining
-        // (`__ladr_28_omp_thread_num`), so matched by the name behind the copy.
-        omp_thread_num: last_assignment(report, k, report.trace.len(), |lhs| {
-            names::original_name(lhs) == names::original_name(names::OMP_THREAD_NUM)
-        })
-        .and_then(|v| v.trim().parse().ok()),
+        omp_thread_num: num.filter(|_| !league),
+        omp_team_num: num.filter(|_| league),
         call_end: slot.created_at.and_then(|s| {
             let text = parsed.text.get(s.start..s.end)?;
             let close = s.start + text.rfind(')')?;
@@ -154,6 +163,13 @@ fn access_info(
         atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
         offset: (a.site.span.start, a.site.span.end),
     }
+}
+
+/// Whether the construct `name` is a league of initial threads: `teams` without a
+/// `parallel` (`teams distribute parallel for` runs as one team of the league's threads).
+fn league(name: &str) -> bool {
+    let words: Vec<&str> = name.split(' ').collect();
+    words.contains(&"teams") && !words.contains(&"parallel")
 }
 
 /// Whether `written` is `lowered` without some of its `*`, `(` and `)` (whitespace aside):

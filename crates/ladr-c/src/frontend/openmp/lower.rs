@@ -56,6 +56,13 @@ pub struct Lowering {
     pub declared_turns: HashSet<usize>,
     /// The block constructs lowered so far.
     pub constructs: Vec<super::Construct>,
+    /// The `target` directives outside `main`: the function, the directive
+    /// ([`super::target::serial_only`]).
+    pub serial_targets: Vec<(String, Span)>,
+    /// Whether the statement being lowered is inside a `teams` region ([`super::teams`]).
+    pub in_teams: bool,
+    /// The functions with OpenMP directives or runtime calls, and their callers.
+    pub omp_functions: HashSet<String>,
     /// Whether a constant `omp_set_num_threads` sizes the teams without `num_threads`.
     pub team_set_by_program: bool,
     /// Whether nothing in the unit tells a team's threads apart ([`super::static_skip`]).
@@ -161,6 +168,10 @@ impl Lowering {
                 trip: None,
                 team: None,
             }));
+        let teams = governing
+            .iter()
+            .any(|d| d.words.last().is_some_and(|w| w == "teams"));
+        let governing = self.league(governing, s)?;
         let parallels = governing
             .iter()
             .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))
@@ -207,7 +218,10 @@ impl Lowering {
         for d in &governing {
             self.privatised.push(privatised_by(d, s));
         }
+        let outer_teams = self.in_teams;
+        self.in_teams |= teams;
         let walked = self.children(s);
+        self.in_teams = outer_teams;
         self.privatised
             .truncate(self.privatised.len() - made_private);
         if parallels > 0 {
@@ -393,6 +407,9 @@ impl Lowering {
 
     /// A stand-alone directive as statements.
     fn standalone(&mut self, d: &Directive) -> R<Vec<Node<Statement>>> {
+        if self.in_teams {
+            return fail(d, format!("OpenMP `{}` inside a `teams` region", d.name()));
+        }
         if d.is(&["barrier"]) {
             return Ok(self.barrier(dspan(d)));
         }

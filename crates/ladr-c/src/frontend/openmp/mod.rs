@@ -36,6 +36,7 @@ mod target;
 mod task;
 mod taskloop;
 mod tasks;
+mod teams;
 mod vars;
 mod work;
 
@@ -230,9 +231,11 @@ pub fn lower_with(
     let set_by_program = set_num_threads(unit)?;
     let team = set_by_program.unwrap_or(default_team);
     let unsized_team = set_by_program.is_none()
-        && dirs
-            .iter()
-            .any(|d| d.words.iter().any(|w| w == "parallel") && d.clause("num_threads").is_none());
+        && dirs.iter().any(|d| {
+            d.words.iter().any(|w| w == "parallel") && d.clause("num_threads").is_none()
+                || d.words.iter().any(|w| w == "teams") && d.clause("num_teams").is_none()
+        });
+    let at: Vec<usize> = dirs.iter().map(|d| d.at).collect();
     let mut l = Lowering {
         governing: HashMap::new(),
         before: HashMap::new(),
@@ -255,6 +258,9 @@ pub fn lower_with(
         claims_epoch: None,
         constructs: vec![],
         team_set_by_program: set_by_program.is_some(),
+        in_teams: false,
+        serial_targets: vec![],
+        omp_functions: teams::omp_functions(unit, &at),
         identity_free: static_skip::identity_free(unit, &dirs, &calls),
         regions: vec![],
         posix_threads: target::creates_threads(unit),
@@ -296,6 +302,7 @@ pub fn lower_with(
     }
     unit.0 = items;
     tasks::check_routines(unit, &l.task_routines, &l.threadprivate)?;
+    target::serial_only(unit, &l.serial_targets)?;
     let left = l
         .governing
         .values()

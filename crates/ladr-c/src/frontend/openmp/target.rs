@@ -6,24 +6,29 @@
 //! - A device's copy-in and copy-out of mapped data happen at the region's ends, for every
 //!   mapped element, also those the region never touches; on the host nothing is copied.
 //!   They can race only with threads running beside the region, so `target` is modelled
-//!   only where none can: in `main`, outside every `parallel` region, in a program without
-//!   task constructs and without POSIX or C11 threads.
+//!   only where none can: outside every `parallel` region, in a program without task
+//!   constructs and without POSIX or C11 threads, in `main` or in a function that no
+//!   `parallel` region's code reaches ([`serial_only`]: then only the initial thread runs
+//!   it, and only while it runs alone).
 //! - A scalar the region uses without mapping it is firstprivate there (OpenMP 4.5): the
 //!   region's writes to it do not reach the variable. A region that assigns such a scalar
 //!   outside every construct that privatises it (`private`, `firstprivate`, a worksharing
 //!   loop's variable) is refused.
 //! - Clauses other than `map`, `device` and `if` (`nowait`, `depend`, `private`,
 //!   `defaultmap`, …), and the combined and data constructs (`target parallel`, `target
-//!   data`, `target update`, `teams`, `distribute`) are not modelled.
+//!   data`, `target update`) are not modelled; `target teams` is split in two and its
+//!   `teams` lowered by [`super::teams`].
 
 use super::directive::Directive;
 use super::lower::{fail, Lowering, R};
+use crate::syntax::build::{callee_name, function_name};
 use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit::{self, Visitor};
 use crate::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::HashSet;
+use lang_c::span::Span;
+use std::collections::{HashMap, HashSet};
 
 /// The map types a `map` clause may name before its list.
 const MAP_TYPES: &[&str] = &["to", "from", "tofrom", "alloc"];
@@ -33,18 +38,23 @@ impl Lowering {
     /// `s` is lowered): where it is, its clauses and what its region assigns (see the
     /// module).
     pub(super) fn check_target(
-        &self,
+        &mut self,
         d: &Directive,
         with: &[Directive],
         s: &Node<Statement>,
     ) -> R<()> {
         self.no_clauses(d, &["map", "device", "if"])?;
-        if self.parallel_depth > 0 || self.function_name != "main" {
+        if self.parallel_depth > 0 || self.in_teams {
             return fail(
                 d,
-                "OpenMP `target` outside `main` or inside a `parallel` region (other threads \
-                 may run beside it and race with the copying of its mapped data)",
+                "OpenMP `target` inside a `parallel` region (other threads may run beside it \
+                 and race with the copying of its mapped data)",
             );
+        }
+        if self.function_name != "main" {
+            // Checked on the lowered unit: no thread's code may reach the function.
+            self.serial_targets
+                .push((self.function_name.clone(), super::lower::dspan(d)));
         }
         if self.has_tasks || self.posix_threads {
             return fail(
@@ -174,4 +184,64 @@ pub(super) fn creates_threads(unit: &TranslationUnit) -> bool {
         }
         _ => false,
     })
+}
+
+/// Refuses a `target` in a function (`targets`: the function, the directive) that the code
+/// of a thread may reach: on the lowered unit, every function named other than as the
+/// callee of a call (a `parallel` region's or a task's start routine, a function pointer)
+/// is a root, and nothing reachable from a root by calls may hold a `target`.
+pub(super) fn serial_only(unit: &TranslationUnit, targets: &[(String, Span)]) -> R<()> {
+    if targets.is_empty() {
+        return Ok(());
+    }
+    let mut calls: HashMap<&str, HashSet<String>> = HashMap::new();
+    // Per name: how often it is named, and how often as the callee of a call.
+    let mut named: HashMap<String, (usize, usize)> = HashMap::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::FunctionDefinition(f) = &ext.node else {
+            continue;
+        };
+        let Some(name) = function_name(&f.node) else {
+            continue;
+        };
+        let mut callees = HashSet::new();
+        any_expr(&f.node.statement, Operands::All, |e| {
+            match &e.node {
+                Expression::Call(c) => {
+                    if let Some(n) = callee_name(&c.node) {
+                        named.entry(n.to_string()).or_default().1 += 1;
+                        callees.insert(n.to_string());
+                    }
+                }
+                Expression::Identifier(i) => named.entry(i.node.name.clone()).or_default().0 += 1,
+                _ => {}
+            }
+            false
+        });
+        calls.insert(name, callees);
+    }
+    let mut todo: Vec<String> = named
+        .into_iter()
+        .filter(|(n, (all, as_callee))| all > as_callee && calls.contains_key(n.as_str()))
+        .map(|(n, _)| n)
+        .collect();
+    let mut seen = HashSet::new();
+    while let Some(f) = todo.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        if let Some((_, at)) = targets.iter().find(|(t, _)| *t == f) {
+            return Err((
+                *at,
+                "OpenMP `target` in a function that the code of a `parallel` region or \
+                 thread may call (other threads may run beside it and race with the \
+                 copying of its mapped data)"
+                    .to_string(),
+            ));
+        }
+        if let Some(c) = calls.get(f.as_str()) {
+            todo.extend(c.iter().cloned());
+        }
+    }
+    Ok(())
 }
