@@ -741,6 +741,10 @@ fn teams_are_a_league_of_initial_threads() {
     assert!(out.contains("\"omp_team_num\": 1"), "{out}");
     let (_, text, _) = ladr(&["tests/e2e/omp_teams_racy.c"]);
     assert!(text.contains("initial thread of OpenMP team 1"), "{text}");
+    // In a `teams` region each initial thread is thread 0 of a team of one: both teams
+    // write `a[omp_get_thread_num()]`, `a[0]`; `a[omp_get_team_num()]` is each team's own.
+    racy("omp_team_num_racy.c", (4, 4));
+    free("omp_team_num_free.c");
     // `target teams distribute parallel for`: one `parallel for` of the league's 2 × 2
     // threads; the reduction clause makes its sum race-free.
     racy("omp_league_loop_racy.c", (6, 6));

@@ -125,6 +125,8 @@ extern void omp_set_num_threads(int);
 extern int omp_get_num_threads(void);
 extern int omp_get_max_threads(void);
 extern int omp_get_thread_num(void);
+extern int omp_get_team_num(void);
+extern int omp_get_num_teams(void);
 extern int omp_get_num_procs(void);
 extern int omp_in_parallel(void);
 extern void omp_set_dynamic(int);
@@ -607,6 +609,9 @@ fn rewrite_calls(unit: &mut TranslationUnit, team: usize) -> Result<(), Failure>
                 "omp_get_max_threads" | "omp_get_num_procs" | "omp_get_thread_limit" => {
                     int(self.0 as u64, span)
                 }
+                // Outside a `teams` region (inside one, `teams` rewrote them): a league of one.
+                "omp_get_team_num" => int(0, span),
+                "omp_get_num_teams" => int(1, span),
                 "omp_in_parallel" | "omp_get_level" | "omp_get_active_level" => {
                     binop(BinaryOperator::Greater, size(), int(1, span), span)
                 }

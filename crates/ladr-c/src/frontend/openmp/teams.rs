@@ -14,8 +14,9 @@
 //! of each team is thread 0 of a team of one (`omp_get_thread_num()` is 0 there, not the
 //! team number), and `critical`, locks and barriers bind to one team (contention group),
 //! not the league. So inside a `teams` region only `distribute` and `atomic` (which binds
-//! to every thread of the device) are modelled, and no call there reaches an OpenMP
-//! directive or runtime function; a `parallel` inside is a nested `parallel` (refused).
+//! to every thread of the device) are modelled; the region may call the runtime's team and
+//! thread numbers and counts itself ([`LeagueCalls`]), but no other runtime function and
+//! no function with OpenMP in it; a `parallel` inside is a nested `parallel` (refused).
 //! `teams` is modelled in `main`, outside every `parallel` region, alone or under `target`
 //! (also combined: `target teams`, `teams distribute`, `target teams distribute`, each
 //! clause given to its leaf). `[target] teams distribute parallel for` is one `parallel
@@ -25,11 +26,24 @@
 
 use super::directive::{Clause, Directive};
 use super::lower::{fail, Lowering, R};
-use crate::syntax::build::{callee_name, function_name};
+use crate::syntax::build::{callee_name, function_name, ident, int};
+use crate::syntax::names;
 use crate::syntax::query::{any_expr, Operands};
+use crate::syntax::walk::visit_mut::{self, VisitorMut};
+use crate::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::Node;
 use std::collections::{HashMap, HashSet};
+use std::convert::Infallible;
+
+/// The runtime functions a `teams` region may call itself, as a league answers them
+/// ([`LeagueCalls`]).
+const LEAGUE_CALLS: &[&str] = &[
+    "omp_get_team_num",
+    "omp_get_num_teams",
+    "omp_get_thread_num",
+    "omp_get_num_threads",
+];
 
 /// The clauses of a combined `target teams` that belong to `target`.
 const TARGET_CLAUSES: &[&str] = &["map", "device", "if"];
@@ -50,7 +64,7 @@ impl Lowering {
     pub(super) fn league(
         &mut self,
         governing: Vec<Directive>,
-        s: &Node<Statement>,
+        s: &mut Node<Statement>,
     ) -> R<Vec<Directive>> {
         let mut out = Vec::with_capacity(governing.len() + 1);
         // `teams` and `distribute` may govern the same statement (`#pragma omp teams` on
@@ -64,7 +78,7 @@ impl Lowering {
     fn league_of(
         &mut self,
         governing: Vec<Directive>,
-        s: &Node<Statement>,
+        s: &mut Node<Statement>,
         out: &mut Vec<Directive>,
     ) -> R<()> {
         for d in governing {
@@ -80,7 +94,8 @@ impl Lowering {
                     }
                 }
                 ["teams"] => {
-                    out.push(self.teams(&d, s)?);
+                    out.push(self.teams(&d, s, LEAGUE_CALLS)?);
+                    let Ok(()) = visit_mut::stmt(&mut LeagueCalls, s);
                     self.in_teams = true;
                 }
                 ["distribute"] => out.push(self.distribute(&d)?),
@@ -136,7 +151,7 @@ impl Lowering {
                 .collect(),
             ..d.clone()
         };
-        self.teams(&teams, s)?;
+        self.teams(&teams, s, &[])?;
         let count = |c: &str| -> R<Option<u64>> {
             match d.clause(c).map(|c| c.args.as_deref().unwrap_or("").trim()) {
                 None => Ok(None),
@@ -176,8 +191,9 @@ impl Lowering {
         Ok(())
     }
 
-    /// `teams` as the `parallel` region of the league.
-    fn teams(&mut self, d: &Directive, s: &Node<Statement>) -> R<Directive> {
+    /// `teams` as the `parallel` region of the league; the runtime functions `calls` may be
+    /// called in it (no other, no function that reaches one).
+    fn teams(&mut self, d: &Directive, s: &Node<Statement>, calls: &[&str]) -> R<Directive> {
         self.no_clauses(
             d,
             &[
@@ -203,8 +219,9 @@ impl Lowering {
             return fail(d, "`num_teams` with a lower bound");
         }
         let reaches_omp = |e: &Node<Expression>| match &e.node {
-            Expression::Call(c) => callee_name(&c.node)
-                .is_some_and(|n| n.starts_with("omp_") || self.omp_functions.contains(n)),
+            Expression::Call(c) => callee_name(&c.node).is_some_and(|n| {
+                (n.starts_with("omp_") || self.omp_functions.contains(n)) && !calls.contains(&n)
+            }),
             _ => false,
         };
         if any_expr(s, Operands::All, reaches_omp) {
@@ -250,6 +267,29 @@ impl Lowering {
             clauses,
             ..d.clone()
         })
+    }
+}
+
+/// The runtime calls of a `teams` region (before it is lowered as a team of the league's
+/// initial threads): `omp_get_team_num()` is the team thread's number in that team,
+/// `omp_get_num_teams()` its size; each initial thread is thread 0 of a team of one.
+struct LeagueCalls;
+
+impl VisitorMut for LeagueCalls {
+    type Error = Infallible;
+    fn expr(&mut self, e: &mut Node<Expression>) -> Result<Walk, Infallible> {
+        let Expression::Call(c) = &e.node else {
+            return Ok(Walk::Descend);
+        };
+        let span = e.span;
+        *e = match callee_name(&c.node) {
+            Some("omp_get_team_num") => ident(names::OMP_THREAD_NUM, span),
+            Some("omp_get_num_teams") => ident(names::OMP_TEAM_SIZE, span),
+            Some("omp_get_thread_num") => int(0, span),
+            Some("omp_get_num_threads") => int(1, span),
+            _ => return Ok(Walk::Descend),
+        };
+        Ok(Walk::Skip)
     }
 }
 
