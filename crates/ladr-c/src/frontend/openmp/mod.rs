@@ -23,6 +23,7 @@
 //! thread. What is not modelled (offload, nested `parallel`, ...) is a located "unsupported" error, never ignored.
 
 mod after;
+mod callgraph;
 mod chunked;
 mod copyprivate;
 mod directive;

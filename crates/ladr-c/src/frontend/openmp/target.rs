@@ -19,16 +19,16 @@
 //!   data`, `target update`) are not modelled; `target teams` is split in two and its
 //!   `teams` lowered by [`super::teams`].
 
+use super::callgraph::CallGraph;
 use super::directive::Directive;
 use super::lower::{fail, Lowering, R};
-use crate::syntax::build::{callee_name, function_name};
 use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit::{self, Visitor};
 use crate::syntax::walk::{is_assign_op, is_inc_dec, Walk};
 use lang_c::ast::*;
 use lang_c::span::Node;
 use lang_c::span::Span;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The map types a `map` clause may name before its list.
 const MAP_TYPES: &[&str] = &["to", "from", "tofrom", "alloc"];
@@ -194,54 +194,16 @@ pub(super) fn serial_only(unit: &TranslationUnit, targets: &[(String, Span)]) ->
     if targets.is_empty() {
         return Ok(());
     }
-    let mut calls: HashMap<&str, HashSet<String>> = HashMap::new();
-    // Per name: how often it is named, and how often as the callee of a call.
-    let mut named: HashMap<String, (usize, usize)> = HashMap::new();
-    for ext in &unit.0 {
-        let ExternalDeclaration::FunctionDefinition(f) = &ext.node else {
-            continue;
-        };
-        let Some(name) = function_name(&f.node) else {
-            continue;
-        };
-        let mut callees = HashSet::new();
-        any_expr(&f.node.statement, Operands::All, |e| {
-            match &e.node {
-                Expression::Call(c) => {
-                    if let Some(n) = callee_name(&c.node) {
-                        named.entry(n.to_string()).or_default().1 += 1;
-                        callees.insert(n.to_string());
-                    }
-                }
-                Expression::Identifier(i) => named.entry(i.node.name.clone()).or_default().0 += 1,
-                _ => {}
-            }
-            false
-        });
-        calls.insert(name, callees);
-    }
-    let mut todo: Vec<String> = named
-        .into_iter()
-        .filter(|(n, (all, as_callee))| all > as_callee && calls.contains_key(n.as_str()))
-        .map(|(n, _)| n)
-        .collect();
-    let mut seen = HashSet::new();
-    while let Some(f) = todo.pop() {
-        if !seen.insert(f.clone()) {
-            continue;
-        }
-        if let Some((_, at)) = targets.iter().find(|(t, _)| *t == f) {
-            return Err((
-                *at,
-                "OpenMP `target` in a function that the code of a `parallel` region or \
-                 thread may call (other threads may run beside it and race with the \
-                 copying of its mapped data)"
-                    .to_string(),
-            ));
-        }
-        if let Some(c) = calls.get(f.as_str()) {
-            todo.extend(c.iter().cloned());
-        }
+    let graph = CallGraph::of(unit);
+    let threads = graph.reachable(graph.values.iter().filter(|f| *f != "main").cloned());
+    if let Some((_, at)) = targets.iter().find(|(f, _)| threads.contains(f)) {
+        return Err((
+            *at,
+            "OpenMP `target` in a function that the code of a `parallel` region or thread may \
+             call (other threads may run beside it and race with the copying of its mapped \
+             data)"
+                .to_string(),
+        ));
     }
     Ok(())
 }

@@ -24,16 +24,17 @@
 //! otherwise, `distribute simd` and the clauses `dist_schedule`, `allocate`,
 //! `num_teams(lower: upper)` are refused.
 
+use super::callgraph::CallGraph;
 use super::directive::{Clause, Directive};
 use super::lower::{fail, Lowering, R};
-use crate::syntax::build::{callee_name, function_name, ident, int};
+use crate::syntax::build::{callee_name, ident, int};
 use crate::syntax::names;
 use crate::syntax::query::{any_expr, Operands};
 use crate::syntax::walk::visit_mut::{self, VisitorMut};
 use crate::syntax::walk::Walk;
 use lang_c::ast::*;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::convert::Infallible;
 
 /// The runtime functions a `teams` region may call itself, as a league answers them
@@ -296,43 +297,9 @@ impl VisitorMut for LeagueCalls {
 /// The functions of `unit` that contain an OpenMP directive (one of `at`, offsets in the
 /// text `unit` was parsed from) or call an `omp_` function, and those that call them.
 pub(super) fn omp_functions(unit: &TranslationUnit, at: &[usize]) -> HashSet<String> {
-    let mut calls: HashMap<String, HashSet<String>> = HashMap::new();
-    let mut found: HashSet<String> = HashSet::new();
-    for ext in &unit.0 {
-        let ExternalDeclaration::FunctionDefinition(f) = &ext.node else {
-            continue;
-        };
-        let Some(name) = function_name(&f.node) else {
-            continue;
-        };
-        let mut callees = HashSet::new();
-        any_expr(&f.node.statement, Operands::All, |e| {
-            if let Expression::Call(c) = &e.node {
-                callees.extend(callee_name(&c.node).map(str::to_string));
-            }
-            false
-        });
-        let direct = callees.iter().any(|n| n.starts_with("omp_"));
-        if direct
-            || at
-                .iter()
-                .any(|a| (ext.span.start..ext.span.end).contains(a))
-        {
-            found.insert(name.to_string());
-        }
-        calls.insert(name.to_string(), callees);
-    }
-    loop {
-        let more: Vec<String> = calls
-            .iter()
-            .filter(|(f, c)| !found.contains(*f) && c.iter().any(|g| found.contains(g)))
-            .map(|(f, _)| f.clone())
-            .collect();
-        if more.is_empty() {
-            return found;
-        }
-        found.extend(more);
-    }
+    CallGraph::of(unit).callers_of(|_, callees, (start, end)| {
+        callees.iter().any(|n| n.starts_with("omp_")) || at.iter().any(|a| (start..end).contains(a))
+    })
 }
 
 /// A combined `target teams [distribute]` or `teams distribute` as its leaf directives,
