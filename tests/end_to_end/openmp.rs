@@ -756,6 +756,18 @@ fn teams_are_a_league_of_initial_threads() {
             "`distribute parallel for` inside a `teams` region",
         ),
         ("openmp_league_loop_schedule.c", 4, "the clause `schedule`"),
+        // A `critical` binds to one team: in a combined construct's loop too (it was
+        // modelled as excluding the whole league, and `n++` under it "proved" race-free).
+        (
+            "openmp_league_loop_critical.c",
+            6,
+            "`critical` inside a `teams` region",
+        ),
+        (
+            "openmp_teams_distribute_critical.c",
+            6,
+            "`critical` inside a `teams` region",
+        ),
         (
             "openmp_teams_critical.c",
             5,

@@ -170,7 +170,7 @@ impl Lowering {
             }));
         let teams = governing
             .iter()
-            .any(|d| d.words.last().is_some_and(|w| w == "teams"));
+            .any(|d| d.words.iter().any(|w| w == "teams"));
         let governing = self.league(governing, s)?;
         let parallels = governing
             .iter()
