@@ -99,7 +99,7 @@ pub fn thread(report: &Report, parsed: &Parsed, k: usize) -> Thread {
         parsed
             .omp_constructs
             .iter()
-            .any(|c| c.at == s.start && league(&c.name))
+            .any(|c| c.at == s.start && c.league)
     });
     Thread {
         slot: k,
@@ -163,13 +163,6 @@ fn access_info(
         atomic_section: locks::in_atomic_section(parsed, a.site.span.start),
         offset: (a.site.span.start, a.site.span.end),
     }
-}
-
-/// Whether the construct `name` is a league of initial threads: `teams` without a
-/// `parallel` (`teams distribute parallel for` runs as one team of the league's threads).
-fn league(name: &str) -> bool {
-    let words: Vec<&str> = name.split(' ').collect();
-    words.contains(&"teams") && !words.contains(&"parallel")
 }
 
 /// Whether `written` is `lowered` without some of its `*`, `(` and `)` (whitespace aside):

@@ -167,11 +167,9 @@ impl Lowering {
                 code_after: false,
                 trip: None,
                 team: None,
+                league: false,
             }));
-        let teams = governing
-            .iter()
-            .any(|d| d.words.iter().any(|w| w == "teams"));
-        let governing = self.league(governing, s)?;
+        let (governing, teams) = self.league(governing, s)?;
         let parallels = governing
             .iter()
             .filter(|d| d.words.first().is_some_and(|w| w == "parallel"))

@@ -81,6 +81,9 @@ pub struct Construct {
     /// A `parallel` team's size where the program fixes it (`num_threads`, a constant
     /// `omp_set_num_threads`; 1 under an `if` clause, its smallest); `None`: `--omp-threads`.
     pub team: Option<u64>,
+    /// A `teams` construct whose threads are the initial threads of a league's teams (not
+    /// `teams distribute parallel for`, one team of the league's threads).
+    pub league: bool,
 }
 
 impl Construct {

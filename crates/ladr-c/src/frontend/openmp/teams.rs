@@ -61,19 +61,21 @@ const TEAMS_CLAUSES: &[&str] = &[
 impl Lowering {
     /// The directives governing `s`, with `teams` and `distribute` as the `parallel` and
     /// `for nowait` that model them (checked: see the module); `target teams` split in two.
-    /// Refuses any other directive inside a `teams` region.
+    /// Refuses any other directive inside a `teams` region. Also whether one of them
+    /// starts a `teams` region (`s` is inside it).
     pub(super) fn league(
         &mut self,
         governing: Vec<Directive>,
         s: &mut Node<Statement>,
-    ) -> R<Vec<Directive>> {
+    ) -> R<(Vec<Directive>, bool)> {
         let mut out = Vec::with_capacity(governing.len() + 1);
         // `teams` and `distribute` may govern the same statement (`#pragma omp teams` on
         // the line before `#pragma omp distribute`).
         let outer = self.in_teams;
         let r = self.league_of(governing, s, &mut out);
+        let opened = self.in_teams && !outer;
         self.in_teams = outer;
-        r.map(|()| out)
+        r.map(|()| (out, opened))
     }
 
     fn league_of(
@@ -97,6 +99,9 @@ impl Lowering {
                 ["teams"] => {
                     out.push(self.teams(&d, s, LEAGUE_CALLS)?);
                     let Ok(()) = visit_mut::stmt(&mut LeagueCalls, s);
+                    for c in self.constructs.iter_mut().filter(|c| c.at == d.at) {
+                        c.league = true;
+                    }
                     self.in_teams = true;
                 }
                 ["distribute"] => out.push(self.distribute(&d)?),
@@ -195,18 +200,9 @@ impl Lowering {
     /// `teams` as the `parallel` region of the league; the runtime functions `calls` may be
     /// called in it (no other, no function that reaches one).
     fn teams(&mut self, d: &Directive, s: &Node<Statement>, calls: &[&str]) -> R<Directive> {
-        self.no_clauses(
-            d,
-            &[
-                "num_teams",
-                "thread_limit",
-                "private",
-                "firstprivate",
-                "shared",
-                "default",
-                "reduction",
-            ],
-        )?;
+        let mut known = TEAMS_CLAUSES.to_vec();
+        known.extend(["private", "firstprivate"]);
+        self.no_clauses(d, &known)?;
         if self.parallel_depth > 0 || self.in_teams || self.function_name != "main" {
             return fail(
                 d,
