@@ -154,6 +154,29 @@ void f(void) {
     ));
 }
 
+/// An uninitialised pointer starts as a null pointer, also when a typedef (or a typedef of
+/// one) makes it a pointer; an integer typedef and a struct (even one with pointer
+/// members) keep N4's havoc.
+#[test]
+fn uninitialised_pointers_through_typedefs() {
+    insta::assert_snapshot!(check(
+        "struct node { struct node *next; };
+typedef struct node *node_p;
+typedef node_p node_q;
+typedef void *(*run_t)(void *);
+typedef unsigned long word;
+void f(void) {
+  node_p a;
+  node_q b;
+  run_t r;
+  word w;
+  struct node n;
+  struct node *volatile v;
+  int *p;
+}"
+    ));
+}
+
 #[test]
 fn declarator_corner_cases() {
     insta::assert_snapshot!(check(

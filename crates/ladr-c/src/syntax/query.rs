@@ -265,6 +265,72 @@ pub fn enumerators(unit: &TranslationUnit) -> HashSet<String> {
     found.into_set()
 }
 
+/// A declarator of a pointer, not `volatile` itself: `*p`, `(*f)(…)`, or a plain name of a
+/// pointer typedef alone (`thread_func_t fn`, or a typedef of one) among `specs`.
+pub fn declares_pointer(
+    dd: &Declarator,
+    specs: &[&TypeSpecifier],
+    pointer_typedefs: &HashSet<String>,
+) -> bool {
+    is_plain_pointer(dd)
+        || is_function_pointer(dd)
+        || (dd.derived.is_empty()
+            && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+            && matches!(specs, [TypeSpecifier::TypedefName(n)]
+                if pointer_typedefs.contains(&n.node.name)))
+}
+
+/// The file scope's typedefs of object or function pointers, in the sense of
+/// [`declares_pointer`] (`typedef struct timer *timer_t;`, `typedef void *(*run_t)(void *);`
+/// and a typedef of one). A typedef a later declaration redefines as something else keeps
+/// its first meaning: C forbids that redefinition.
+pub fn pointer_typedefs(unit: &TranslationUnit) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for ext in &unit.0 {
+        let ExternalDeclaration::Declaration(d) = &ext.node else {
+            continue;
+        };
+        if !super::build::is_typedef(&d.node) {
+            continue;
+        }
+        let types = super::build::type_specifiers(&d.node.specifiers);
+        for id in &d.node.declarators {
+            let dd = &id.node.declarator.node;
+            if let Some(n) = super::build::declarator_name(dd) {
+                if declares_pointer(dd, &types, &out) {
+                    out.insert(n.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `*x`: a pointer, not `volatile` itself.
+fn is_plain_pointer(dd: &Declarator) -> bool {
+    matches!(dd.kind.node, DeclaratorKind::Identifier(_))
+        && matches!(dd.derived.as_slice(), [p] if matches!(&p.node,
+            DerivedDeclarator::Pointer(q) if q.iter().all(|q| !matches!(&q.node,
+                PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Volatile))))
+}
+
+/// `(*f)(…)`: a pointer to a function (returning anything but a function pointer: `void
+/// *(*f)(void *)` too), not `volatile` itself.
+fn is_function_pointer(dd: &Declarator) -> bool {
+    let function = |d: &Node<DerivedDeclarator>| {
+        matches!(
+            d.node,
+            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
+        )
+    };
+    matches!(&dd.kind.node, DeclaratorKind::Declarator(inner) if is_plain_pointer(&inner.node))
+        && dd.derived.iter().filter(|d| function(d)).count() == 1
+        && dd
+            .derived
+            .iter()
+            .all(|d| function(d) || matches!(d.node, DerivedDeclarator::Pointer(_)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

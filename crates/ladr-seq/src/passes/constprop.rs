@@ -143,21 +143,6 @@ fn is_int_specs(specs: &[&TypeSpecifier], int_typedefs: &HashSet<String>) -> boo
     any
 }
 
-/// A declarator of a pointer, not `volatile` itself: `*p`, `(*f)(…)`, or a plain name of a
-/// pointer typedef alone (`thread_func_t fn`, or a typedef of one) among `specs`.
-fn is_pointer_declarator(
-    dd: &Declarator,
-    specs: &[&TypeSpecifier],
-    pointer_typedefs: &HashSet<String>,
-) -> bool {
-    is_plain_pointer(dd)
-        || is_function_pointer(dd)
-        || (dd.derived.is_empty()
-            && matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-            && matches!(specs, [TypeSpecifier::TypedefName(n)]
-                if pointer_typedefs.contains(&n.node.name)))
-}
-
 /// The number of array dimensions of an array object's declarator (`int a[2][3]`: 2; 0 for
 /// `int (*p)[3]`, a pointer).
 fn object_array_dims(d: &Declarator) -> usize {
@@ -170,7 +155,10 @@ fn object_array_dims(d: &Declarator) -> usize {
 
 impl FileScope {
     fn collect(unit: &TranslationUnit) -> FileScope {
-        let mut f = FileScope::default();
+        let mut f = FileScope {
+            pointer_typedefs: query::pointer_typedefs(unit),
+            ..FileScope::default()
+        };
         for ext in &unit.0 {
             match &ext.node {
                 ExternalDeclaration::FunctionDefinition(d) => {
@@ -189,9 +177,6 @@ impl FileScope {
                         if typedef {
                             if dd.derived.is_empty() && is_int_specs(&types, &f.int_typedefs) {
                                 f.int_typedefs.insert(n.to_string());
-                            }
-                            if is_pointer_declarator(dd, &types, &f.pointer_typedefs) {
-                                f.pointer_typedefs.insert(n.to_string());
                             }
                         } else if is_function_declarator(dd) {
                             f.functions.insert(n.to_string());
@@ -262,7 +247,7 @@ impl Visitor for CandidateScan<'_> {
                 && is_int_specs(&types, &file.int_typedefs)
             {
                 Some(Kind::Int)
-            } else if is_pointer_declarator(dd, &types, &file.pointer_typedefs) {
+            } else if query::declares_pointer(dd, &types, &file.pointer_typedefs) {
                 Some(Kind::Pointer)
             } else {
                 None
@@ -825,29 +810,4 @@ fn goto_targets(s: &Node<Statement>) -> Vec<String> {
         }
     });
     out
-}
-
-/// `*x`: a pointer, not `volatile` itself.
-fn is_plain_pointer(dd: &Declarator) -> bool {
-    matches!(dd.kind.node, DeclaratorKind::Identifier(_))
-        && matches!(dd.derived.as_slice(), [p] if matches!(&p.node,
-            DerivedDeclarator::Pointer(q) if q.iter().all(|q| !matches!(&q.node,
-                PointerQualifier::TypeQualifier(t) if t.node == TypeQualifier::Volatile))))
-}
-
-/// `(*f)(…)`: a pointer to a function (returning anything but a function pointer: `void
-/// *(*f)(void *)` too), not `volatile` itself.
-fn is_function_pointer(dd: &Declarator) -> bool {
-    let function = |d: &Node<DerivedDeclarator>| {
-        matches!(
-            d.node,
-            DerivedDeclarator::Function(_) | DerivedDeclarator::KRFunction(_)
-        )
-    };
-    matches!(&dd.kind.node, DeclaratorKind::Declarator(inner) if is_plain_pointer(&inner.node))
-        && dd.derived.iter().filter(|d| function(d)).count() == 1
-        && dd
-            .derived
-            .iter()
-            .all(|d| function(d) || matches!(d.node, DerivedDeclarator::Pointer(_)))
 }

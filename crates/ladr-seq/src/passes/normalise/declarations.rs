@@ -6,6 +6,7 @@ use super::{stmt_item, Items, Normaliser};
 use ladr_c::diag::{Error, Result};
 use ladr_c::syntax::build::*;
 use ladr_c::syntax::constant;
+use ladr_c::syntax::query;
 use ladr_c::syntax::walk::has_side_effect;
 use ladr_ir::abi;
 use lang_c::ast::*;
@@ -58,12 +59,18 @@ impl Normaliser<'_> {
                         !matches!(&s.node, DeclarationSpecifier::StorageClass(c) if c.node == StorageClassSpecifier::Register)
                     });
                     match id.initializer.take() {
-                        // An uninitialised pointer starts as a null pointer, not as any
-                        // value: a defined program writes it before reading it, so no
+                        // An uninitialised pointer (`T *p`, or a pointer typedef's `t p`)
+                        // starts as a null pointer, not as any value: a defined program writes it before reading it, so no
                         // execution changes, while a pointer that may point to any object
                         // makes every access through it costly for CBMC (and its shadow
                         // memory may crash on one).
-                        None if is_pointer_declarator(&id.declarator.node) => {
+                        None if is_pointer_declarator(&id.declarator.node)
+                            || query::declares_pointer(
+                                &id.declarator.node,
+                                &type_specifiers(&specs),
+                                self.pointer_typedefs,
+                            ) =>
+                        {
                             stmts.push(stmt_item(expr_stmt(assign(
                                 ident(name, nspan),
                                 int(0, nspan),

@@ -87,6 +87,7 @@ use vla::VlaReads;
 
 pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
     let globals = global_objects(&p.unit);
+    let pointer_typedefs = ladr_c::syntax::query::pointer_typedefs(&p.unit);
     let (defined, enumerators) = c11_context(&p.unit);
     for ext in &mut p.unit.0 {
         if let ExternalDeclaration::FunctionDefinition(f) = &mut ext.node {
@@ -99,6 +100,7 @@ pub fn run(mut p: Program, _opts: &Options) -> Result<Program> {
                 conts: vec![],
                 switches: vec![],
                 globals: &globals,
+                pointer_typedefs: &pointer_typedefs,
                 ret_void: returns_void(&f.node),
             };
             let mut body = std::mem::replace(&mut f.node.statement, empty_stmt(Span::none()));
@@ -223,6 +225,8 @@ struct Normaliser<'a> {
     conts: Vec<Target>,
     switches: Vec<SwitchCtx>,
     globals: &'a HashSet<String>,
+    /// The file scope's pointer typedefs (`query::pointer_typedefs`).
+    pointer_typedefs: &'a HashSet<String>,
     /// Parameters and locals of the current function (their values are not constants).
     locals: HashSet<String>,
     /// The current function returns `void` (`return f();` then keeps no value).
