@@ -309,6 +309,10 @@ struct Cli {
     /// proved). For measuring the analysis.
     #[arg(long, hide = true)]
     prove_only: bool,
+    /// With --emit: cut each thread after its first N visible statements (it then waits
+    /// for ever), as the prefix probe does. For developers.
+    #[arg(long, hide = true, value_name = "N", requires = "emit")]
+    prefix: Option<u32>,
     /// Instrument every shared access and keep every statement that makes one visible,
     /// without the race-free pre-analysis (solo stretches of `main`, read-only, one-thread
     /// and lock-protected objects): a bigger formula, the same answers.
@@ -937,6 +941,7 @@ fn options(cli: &Cli) -> Options {
             (None, false) => Some(ladr_ir::program::DEFAULT_MAX_THREADS),
         },
         sample_loops: true,
+        prefix: cli.prefix,
     }
 }
 

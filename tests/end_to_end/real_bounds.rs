@@ -111,3 +111,33 @@ fn small_setup_loops_are_copied_whole() {
     crate::racy("setup_whole_racy.c", (10, 14));
     crate::free("setup_whole_free.c");
 }
+
+/// The prefix probe's cut (`Options::prefix`, `deepen::prefix_probe`): each thread runs at
+/// most its first N visible statements and then waits for ever. A race within the prefix
+/// is found (the worker's first write against `main`'s read: its label 0 is the thread's
+/// start, the write label 1, so a prefix of 2 holds it and 1 does not); the lock-protected
+/// twin has no race at any cut, also one inside the worker's critical section, where it
+/// waits for ever holding the lock.
+#[test]
+fn a_prefix_cut_keeps_the_races_before_it_and_adds_none() {
+    use super::checked::{check, e2e};
+    let at = |n: u32| ladr_ir::program::Options {
+        prefix: Some(n),
+        racefree: false,
+        ..Default::default()
+    };
+    let chk = check(&e2e("prefix_racy.c"), &at(2), None);
+    super::assert_racy("prefix_racy.c", &chk, &[(6, 15)]);
+    let chk = check(&e2e("prefix_racy.c"), &at(1), None);
+    assert_eq!(chk.json_value["verdict"], "no-race", "{}", chk.json);
+    for n in 1..=5 {
+        let chk = check(&e2e("prefix_free.c"), &at(n), None);
+        assert_eq!(
+            chk.json_value["verdict"], "no-race",
+            "prefix {n}: {}",
+            chk.json
+        );
+    }
+    super::racy("prefix_racy.c", (6, 15));
+    super::free("prefix_free.c");
+}

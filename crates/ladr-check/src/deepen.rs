@@ -178,7 +178,89 @@ pub(crate) fn probe_start(
         start.spent.1 += vacuity;
         start.fallback = kept;
     }
+    // The prefix probes together get 1/PROBE_SHARE of the time left, the smaller first.
+    let until = deadline
+        .map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / PROBE_SHARE);
+    for n in PREFIXES {
+        let prefixed = prefix_probe(
+            parsed,
+            opts,
+            n,
+            &start.first.0,
+            cbmc_opts,
+            keep,
+            until,
+            progress,
+        );
+        let Some((report, at)) = prefixed else {
+            break;
+        };
+        if matches!(report.verdict, Finding::Race { .. }) {
+            start.race = Some((report, at));
+            return Ok(Some(start));
+        }
+        start.spent.0 += report.stats.translate;
+        start.spent.1 += report.stats.cbmc;
+    }
     Ok(Some(start))
+}
+
+/// The prefix probe's bounds, tried in this order ([`prefix_probe`]): the visible
+/// statements each slot runs at most. The formula grows fast with them (pclsync's timer
+/// thread: CBMC 4 s at 12, 12 s at 16, 95 s at 24), so small ones go first.
+pub const PREFIXES: [u32; 3] = [8, 16, 32];
+
+/// The prefix probe of bound `n` runs only when some slot of the first bound pair's
+/// program has at least this many times `n` visible statements.
+pub const PREFIX_RATIO: u32 = 4;
+
+/// The prefix probes run only on a first bound pair of at least this many visible
+/// statements: below, CBMC mostly answers the whole pair within the time the probes
+/// would take (SV-COMP at `--timeout 20`, 2 jobs: with the probes on every program they
+/// cost reorder_c11_bad-50, 259 visible statements, and workstealqueue_mutex-1, 424,
+/// their races; the real harnesses they answer have 561 to 3,691).
+pub const PREFIX_MIN_PROGRAM: u32 = 500;
+
+/// The prefix probe: the first bound pair's bounds with each slot cut after its first `n`
+/// visible statements (`Options::prefix`: the thread then waits for ever), when some slot
+/// is much longer ([`PREFIX_RATIO`]) in a large program ([`PREFIX_MIN_PROGRAM`]); [`probe_start`] tries each of [`PREFIXES`] until one
+/// finds a race. A race there is a race of the program: its execution is one of the
+/// program's, cut short (no thread ends early, so no join returns early). "No race" there
+/// says nothing: only a race is an answer. Why: a real library's thread races at its first
+/// calls (a lazily initialised table, a counter, a cached clock), while the rest of the
+/// thread's code (list walks, error paths, inlined and unwound) makes a formula CBMC does
+/// not build within minutes. It runs until `deadline` ([`probe_start`] gives all of them
+/// together 1/[`PROBE_SHARE`] of the time left, as the constant-loop probe gets). `None`
+/// when it does not run, its translation fails or the time is up. `keep` keeps its files.
+#[allow(clippy::too_many_arguments)]
+pub fn prefix_probe(
+    parsed: &Parsed,
+    opts: &Options,
+    n: u32,
+    full: &Program,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    deadline: Option<Instant>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Option<(Report, Options)> {
+    let deadline = deadline?;
+    let longest = full.code.iter().map(|c| c.size).max().unwrap_or(0);
+    if longest < n * PREFIX_RATIO || full.visible_statements() < PREFIX_MIN_PROGRAM {
+        return None;
+    }
+    let bounds = Options {
+        prefix: Some(n),
+        ..opts.clone()
+    };
+    progress(Phase::Translating, &bounds);
+    let t = translate_seq(parsed, &bounds).ok()?;
+    let share = deadline.saturating_duration_since(Instant::now());
+    if share.is_zero() {
+        return None;
+    }
+    progress(Phase::Cbmc, &bounds);
+    let outcome = run_cbmc(&t, &cbmc_opts.for_at_most(share), keep).ok()?;
+    Some((read_outcome(parsed, t, outcome), bounds))
 }
 
 /// The constant-loop probe's "no race" (`report` at the probe's `bounds`), kept as the

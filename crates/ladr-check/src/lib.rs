@@ -7,7 +7,7 @@
 //!
 //! ```text
 //! check ─ proof::prove (Request::prove: First or Only; a proof answers without CBMC)
-//!       ─ deepen::probe_start (the constant-loop probe)
+//!       ─ deepen::probe_start (the constant-loop probe, then the prefix probe)
 //!       ─ parallel::check_races_parallel (the deepening schedule on `jobs` workers, 1 or
 //!       │   more; each unit: single::translate_seq ─ run_cbmc ─ read_outcome ─ Report)
 //!       ─ deepen::more_races (after a race, one check at a time)

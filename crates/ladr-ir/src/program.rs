@@ -77,6 +77,10 @@ pub struct Options {
     /// off for the translation again of a program whose sampled loops write what decides
     /// something (`Program::sampled`).
     pub sample_loops: bool,
+    /// The prefix probe's bound (`lazy`): each slot runs at most its first `prefix` visible
+    /// statements and then waits for ever (its contexts end there, no join of it returns).
+    /// Only a race found so is an answer: it is one of the program's executions, cut short.
+    pub prefix: Option<u32>,
 }
 
 /// The default of `Options::heap_block` (`--heap-block`).
@@ -121,6 +125,7 @@ impl Default for Options {
             exclude: vec![],
             max_threads: None,
             sample_loops: true,
+            prefix: None,
         }
     }
 }

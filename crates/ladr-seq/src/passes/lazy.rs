@@ -24,6 +24,8 @@
 //! A slot's automatic local that no context switch separates from its other mentions is
 //! declared in a block around them instead of at file scope (`block_locals`), so that CBMC
 //! does not merge it at the slot's later join points.
+//! The prefix probe (`Options::prefix`) cuts each slot after its first N visible
+//! statements ([`prefix_of`]): the thread then waits for ever.
 //! Last, the file-scope functions, objects and typedefs that nothing kept names are left
 //! out (`unused`).
 //! Needs: `visible` and `race`. Guarantees: a complete sequential C program.
@@ -196,7 +198,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
         });
     }
     let code = std::mem::take(&mut p.code);
-    for (slot, c) in code.iter().enumerate() {
+    // The prefix probe's slots (`Options::prefix`); the joins still wait for the real sizes.
+    let run_code: Vec<SlotCode> = match opts.prefix {
+        Some(n) => code.iter().map(|c| prefix_of(c, n)).collect(),
+        None => code.clone(),
+    };
+    for (slot, c) in run_code.iter().enumerate() {
         let blocks = plan.as_ref().map_or(&[][..], |pl| &pl.blocks[slot][..]);
         let mut f = slot_body(slot, c, blocks);
         if opts.vacuity_query && slot == 0 {
@@ -207,13 +214,42 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
             .push(function_def(&slot_function(slot), TypeSpecifier::Void, f));
     }
     p.unit.0.push(if opts.vacuity_query {
-        vacuity_driver(n, &code)
+        vacuity_driver(n, &run_code)
     } else {
-        driver(n, k, &code)
+        driver(n, k, &run_code)
     });
     p.code = code;
     unused::drop_unused(&mut p.unit);
     Ok(p)
+}
+
+/// Slot code `c` cut after its first `n` visible statements (`Options::prefix`): the items
+/// before visible label `n`, then only the labels (goto targets) and declarations after
+/// it (the rest empty statements), and `n` as the size its contexts end at. The slot's real size stays in
+/// `__ladr_size`, which a join waits for, so the thread never ends: it waits for ever at
+/// label `n`, an execution of the program cut short (its contexts end there: the
+/// driver's guesses stay within `n`, a jump past it moves the switch point to `n`, and a
+/// failed assumption of the prefix stops the thread as always). A slot of at most `n`
+/// visible statements is unchanged.
+fn prefix_of(c: &SlotCode, n: u32) -> SlotCode {
+    if c.size <= n {
+        return c.clone();
+    }
+    // Dropped items become empty statements: `block_locals`' plan counts items.
+    let mut cut = false;
+    let items = c
+        .items
+        .iter()
+        .map(|it| {
+            cut |= matches!(it, Item::Visible { label, .. } if *label >= n);
+            match it {
+                Item::Label(..) | Item::Decl(_) => it.clone(),
+                _ if !cut => it.clone(),
+                _ => Item::Plain(empty_stmt(Span::none())),
+            }
+        })
+        .collect();
+    SlotCode { items, size: n }
 }
 
 fn array_of(n: u64) -> Node<DerivedDeclarator> {
