@@ -108,14 +108,32 @@ pub fn probe(
     if t.program.visible_statements() * PROBE_RATIO > full.visible_statements() {
         return None;
     }
-    let left = deadline.saturating_duration_since(Instant::now());
-    let share = left / PROBE_SHARE;
-    if share.is_zero() {
+    let share = deadline.saturating_duration_since(Instant::now()) / PROBE_SHARE;
+    probe_cbmc(
+        parsed,
+        t,
+        bounds,
+        &cbmc_opts.for_at_most(share),
+        keep,
+        progress,
+    )
+}
+
+/// A probe's CBMC run on its program `t` at `bounds` (`cbmc_opts` with the probe's share
+/// of the time), and its report; `None` when no time is left or CBMC fails to run.
+fn probe_cbmc(
+    parsed: &Parsed,
+    t: Translated,
+    bounds: Options,
+    cbmc_opts: &cbmc::Options,
+    keep: Option<&Path>,
+    progress: &mut dyn FnMut(Phase, &Options),
+) -> Option<(Report, Options)> {
+    if cbmc_opts.deadline.is_some_and(|d| d <= Instant::now()) {
         return None;
     }
-    let c = cbmc_opts.for_at_most(share);
     progress(Phase::Cbmc, &bounds);
-    let outcome = run_cbmc(&t, &c, keep).ok()?;
+    let outcome = run_cbmc(&t, cbmc_opts, keep).ok()?;
     Some((read_outcome(parsed, t, outcome), bounds))
 }
 
@@ -255,12 +273,14 @@ pub fn prefix_probe(
     progress(Phase::Translating, &bounds);
     let t = translate_seq(parsed, &bounds).ok()?;
     let share = deadline.saturating_duration_since(Instant::now());
-    if share.is_zero() {
-        return None;
-    }
-    progress(Phase::Cbmc, &bounds);
-    let outcome = run_cbmc(&t, &cbmc_opts.for_at_most(share), keep).ok()?;
-    Some((read_outcome(parsed, t, outcome), bounds))
+    probe_cbmc(
+        parsed,
+        t,
+        bounds,
+        &cbmc_opts.for_at_most(share),
+        keep,
+        progress,
+    )
 }
 
 /// The constant-loop probe's "no race" (`report` at the probe's `bounds`), kept as the
