@@ -241,8 +241,8 @@ pub const PREFIX_MIN_PROGRAM: u32 = 500;
 
 /// The prefix probe: the first bound pair's bounds with each slot cut after its first `n`
 /// visible statements (`Options::prefix`: the thread then waits for ever), when some slot
-/// is much longer ([`PREFIX_RATIO`]) in a large program ([`PREFIX_MIN_PROGRAM`]); [`probe_start`] tries each of [`PREFIXES`] until one
-/// finds a race. A race there is a race of the program: its execution is one of the
+/// is much longer ([`PREFIX_RATIO`]) in a large program ([`PREFIX_MIN_PROGRAM`]);
+/// [`probe_start`] tries each of [`PREFIXES`] until one finds a race. A race there is a race of the program: its execution is one of the
 /// program's, cut short (no thread ends early, so no join returns early). "No race" there
 /// says nothing: only a race is an answer. Why: a real library's thread races at its first
 /// calls (a lazily initialised table, a counter, a cached clock), while the rest of the

@@ -40,6 +40,7 @@ use ladr_ir::abi::{self, slot_function, visible_label, CONTEXT, DRD};
 use ladr_ir::program::{Item, Options, Program, SlotCode};
 use lang_c::ast::*;
 use lang_c::span::{Node, Span};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::convert::Infallible;
 
@@ -199,9 +200,9 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
     }
     let code = std::mem::take(&mut p.code);
     // The prefix probe's slots (`Options::prefix`); the joins still wait for the real sizes.
-    let run_code: Vec<SlotCode> = match opts.prefix {
-        Some(n) => code.iter().map(|c| prefix_of(c, n)).collect(),
-        None => code.clone(),
+    let run_code: Cow<[SlotCode]> = match opts.prefix {
+        Some(n) => Cow::Owned(code.iter().map(|c| prefix_of(c, n)).collect()),
+        None => Cow::Borrowed(&code),
     };
     for (slot, c) in run_code.iter().enumerate() {
         let blocks = plan.as_ref().map_or(&[][..], |pl| &pl.blocks[slot][..]);
@@ -225,12 +226,12 @@ pub fn run(mut p: Program, opts: &Options) -> Result<Program> {
 
 /// Slot code `c` cut after its first `n` visible statements (`Options::prefix`): the items
 /// before visible label `n`, then only the labels (goto targets) and declarations after
-/// it (the rest empty statements), and `n` as the size its contexts end at. The slot's real size stays in
-/// `__ladr_size`, which a join waits for, so the thread never ends: it waits for ever at
-/// label `n`, an execution of the program cut short (its contexts end there: the
-/// driver's guesses stay within `n`, a jump past it moves the switch point to `n`, and a
-/// failed assumption of the prefix stops the thread as always). A slot of at most `n`
-/// visible statements is unchanged.
+/// it (the rest empty statements), and `n` as the size its contexts end at. The slot's
+/// real size stays in `__ladr_size`, which a join waits for, so the thread never ends: it
+/// waits for ever at label `n`, an execution of the program cut short (its contexts end
+/// there: the driver's guesses stay within `n`, a jump past it moves the switch point to
+/// `n`, and a failed assumption of the prefix stops the thread as always). A slot of at
+/// most `n` visible statements is unchanged.
 fn prefix_of(c: &SlotCode, n: u32) -> SlotCode {
     if c.size <= n {
         return c.clone();
